@@ -1,0 +1,1 @@
+"""The pure library of the selective build: no doit, no global state."""

@@ -1,0 +1,132 @@
+"""A kernel library: ExecuTorch-style `functions.yaml` plus one source file per operator.
+
+An entry's `op:` (ATen overload, `aten` namespace implied) or `func:` (a schema whose name
+may carry a namespace) names the operator; `kernels:` lists its kernels, each a C++
+function `kernel_name` and `arg_meta` (null for the default kernel, else a map of argument
+to `[type alias, dim order alias]`, expanded into one key per dtype combination). The
+kernel functions of operator `ns::name.overload` live in `<sources>/op_<name>.cpp`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from codegen.errors import InputError
+from codegen.model import KernelKey, OperatorName, TensorMeta
+from codegen.scalar_type import ScalarType
+
+_CPP_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)+")
+_ENTRY_KEYS = {"op", "func", "kernels", "type_alias", "dim_order_alias", "variants", "dispatch"}
+
+
+@dataclass(frozen=True, order=True)
+class KernelEntry:
+    """One kernel: the operator and key it serves, and the C++ function that runs it."""
+
+    op: OperatorName
+    key: KernelKey
+    function: str
+    library: str
+    source: Path
+
+
+@dataclass(frozen=True)
+class KernelLibrary:
+    name: str
+    kernels: tuple[KernelEntry, ...]
+
+    def operators(self) -> frozenset[OperatorName]:
+        return frozenset(kernel.op for kernel in self.kernels)
+
+    def kernels_of(self, op: OperatorName) -> tuple[KernelEntry, ...]:
+        return tuple(kernel for kernel in self.kernels if kernel.op == op)
+
+
+def read_kernel_library(name: str, functions: Path, sources: Path) -> KernelLibrary:
+    """Parse `functions` and check each operator's source file exists in `sources`."""
+    try:
+        document = yaml.safe_load(functions.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise InputError(functions, f"cannot read: {error.strerror}") from None
+    except (yaml.YAMLError, UnicodeDecodeError) as error:
+        raise InputError(functions, f"invalid YAML: {error}") from None
+    if not isinstance(document, list):
+        raise InputError(functions, "expected a list of operator entries")
+    kernels: list[KernelEntry] = []
+    for index, entry in enumerate(document):
+        try:
+            kernels.extend(_entry_kernels(entry, name, sources))
+        except ValueError as error:
+            raise InputError(functions, f"entry {index}: {error}") from None
+    seen: set[tuple[OperatorName, KernelKey]] = set()
+    for kernel in kernels:
+        if (kernel.op, kernel.key) in seen:
+            raise InputError(functions, f"{kernel.op} has two kernels for key {kernel.key}")
+        seen.add((kernel.op, kernel.key))
+    return KernelLibrary(name, tuple(sorted(kernels)))
+
+
+def _entry_kernels(entry: object, library: str, sources: Path) -> list[KernelEntry]:
+    if not isinstance(entry, dict):
+        raise ValueError("expected a mapping")
+    unknown = set(entry) - _ENTRY_KEYS
+    if unknown:
+        raise ValueError(f"unknown keys {sorted(unknown)}")
+    op = _entry_operator(entry)
+    source = sources / f"op_{op.name}.cpp"
+    if not source.is_file():
+        raise ValueError(f"{op}: kernel source {source} does not exist")
+    kernels = entry.get("kernels")
+    if not isinstance(kernels, list) or not kernels:
+        raise ValueError(f"{op}: 'kernels' must be a non-empty list")
+    result: list[KernelEntry] = []
+    for kernel in kernels:
+        if not isinstance(kernel, dict) or set(kernel) - {"arg_meta", "kernel_name"}:
+            raise ValueError(f"{op}: each kernel needs only 'arg_meta' and 'kernel_name'")
+        function = kernel.get("kernel_name")
+        if not isinstance(function, str) or not _CPP_NAME.fullmatch(function):
+            raise ValueError(f"{op}: kernel_name {function!r} is not a C++ qualified name")
+        for key in _expand_keys(kernel.get("arg_meta"), entry, op):
+            result.append(KernelEntry(op, key, function, library, source))
+    return result
+
+
+def _entry_operator(entry: dict[str, object]) -> OperatorName:
+    if "op" in entry:
+        text = str(entry["op"])
+        return OperatorName.parse(text if "::" in text else f"aten::{text}")
+    if "func" in entry:
+        text = str(entry["func"]).split("(", 1)[0].strip()
+        return OperatorName.parse(text if "::" in text else f"aten::{text}")
+    raise ValueError("needs 'op' or 'func'")
+
+
+def _expand_keys(arg_meta: object, entry: dict[str, object], op: OperatorName) -> list[KernelKey]:
+    """One key per combination of the type aliases the arguments use."""
+    if arg_meta is None:
+        return [KernelKey.default()]
+    if not isinstance(arg_meta, dict) or not arg_meta:
+        raise ValueError(f"{op}: arg_meta must be null or a mapping")
+    type_alias = entry.get("type_alias") or {}
+    dim_alias = entry.get("dim_order_alias") or {}
+    if not isinstance(type_alias, dict) or not isinstance(dim_alias, dict):
+        raise ValueError(f"{op}: type_alias and dim_order_alias must be mappings")
+    metas: list[tuple[str, tuple[int, ...]]] = []
+    for arg, pair in arg_meta.items():
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise ValueError(f"{op}: arg_meta.{arg} must be [TypeAlias, DimOrderAlias]")
+        if pair[0] not in type_alias or pair[1] not in dim_alias:
+            raise ValueError(f"{op}: arg_meta.{arg} uses an undefined alias")
+        metas.append((str(pair[0]), tuple(int(d) for d in dim_alias[pair[1]])))
+    aliases = list(dict.fromkeys(alias for alias, _ in metas))
+    choices = [[ScalarType.from_name(str(t)) for t in type_alias[a]] for a in aliases]
+    keys = []
+    for combination in itertools.product(*choices):
+        chosen = dict(zip(aliases, combination))
+        keys.append(KernelKey(tuple(TensorMeta(chosen[alias], dims) for alias, dims in metas)))
+    return keys

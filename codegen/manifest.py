@@ -1,0 +1,303 @@
+"""`selective.toml`, parsed once into frozen dataclasses and validated.
+
+Every problem is reported as one `InputError` naming the manifest file and the key path
+(`targets.tiny.models[1]`). Relative paths in the manifest are relative to its directory.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from codegen.errors import InputError
+from codegen.model import OperatorName
+from codegen.units import parse_size
+
+_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
+DEFAULT_TOOLCHAIN = "host"
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """How to compile and link for one kind of device."""
+
+    name: str
+    compiler: str
+    launcher: str | None
+    cflags: tuple[str, ...]
+    ldflags: tuple[str, ...]
+    strip: str
+
+    def compile_command(self) -> tuple[str, ...]:
+        """The compiler, behind its launcher (ccache, sccache, ...) when there is one."""
+        return ((self.launcher,) if self.launcher else ()) + (self.compiler,)
+
+
+@dataclass(frozen=True)
+class Library:
+    """A kernel library: its ExecuTorch-style functions.yaml and its sources folder."""
+
+    name: str
+    functions: Path
+    sources: Path
+
+
+@dataclass(frozen=True)
+class Model:
+    """A `.pte` program with optional reference inputs and outputs (`.npy`)."""
+
+    name: str
+    path: Path
+    method: str
+    inputs: tuple[Path, ...]
+    outputs: tuple[Path, ...]
+
+
+@dataclass(frozen=True)
+class Target:
+    """One runner to build: which models it runs and how it is trimmed."""
+
+    name: str
+    models: tuple[str, ...]
+    libraries: tuple[str, ...]
+    extra_ops: tuple[OperatorName, ...]
+    dtype_selective: bool
+    size_budget: int | None
+    toolchain: str
+
+
+@dataclass(frozen=True)
+class Manifest:
+    path: Path
+    toolchains: Mapping[str, Toolchain]
+    libraries: Mapping[str, Library]
+    models: Mapping[str, Model]
+    targets: Mapping[str, Target]
+
+    @property
+    def root(self) -> Path:
+        return self.path.parent
+
+
+def load_manifest(path: Path) -> Manifest:
+    """Read and validate the manifest at `path`."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as error:
+        raise InputError(path, f"cannot read manifest: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(path, "manifest is not UTF-8 text") from None
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(path, f"invalid TOML: {error}") from None
+    return _Parser(path).manifest(document)
+
+
+class _Parser:
+    """Walks the TOML document, keeping the key path for error messages."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.root = path.parent
+
+    def fail(self, key: str, problem: str) -> InputError:
+        return InputError(self.path, f"{key}: {problem}" if key else problem)
+
+    def table(
+        self, value: object, key: str, allowed: set[str], required: set[str]
+    ) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(key, f"expected a table, got {_kind(value)}")
+        for name in value:
+            if name not in allowed:
+                raise self.fail(
+                    _join(key, name), f"unknown key (allowed: {', '.join(sorted(allowed))})"
+                )
+        for name in sorted(required):
+            if name not in value:
+                raise self.fail(_join(key, name), "missing required key")
+        return value
+
+    def typed(self, value: object, key: str, kind: type[T]) -> T:
+        # bool is an int in Python; a manifest's `true` is never a count.
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise self.fail(key, f"expected {kind.__name__}, got {_kind(value)}")
+        return value
+
+    def strings(self, value: object, key: str) -> tuple[str, ...]:
+        items = self.typed(value, key, list)
+        return tuple(self.typed(item, f"{key}[{i}]", str) for i, item in enumerate(items))
+
+    def name(self, value: str, key: str) -> str:
+        if not _NAME.fullmatch(value):
+            raise self.fail(key, f"name {value!r} may use only letters, digits, '_' and '-'")
+        return value
+
+    def existing_file(self, value: object, key: str) -> Path:
+        path = self.root / self.typed(value, key, str)
+        if not path.is_file():
+            raise self.fail(key, f"file {path} does not exist")
+        return path
+
+    def existing_dir(self, value: object, key: str) -> Path:
+        path = self.root / self.typed(value, key, str)
+        if not path.is_dir():
+            raise self.fail(key, f"directory {path} does not exist")
+        return path
+
+    def named_tables(
+        self, document: dict[str, Any], key: str, parse: Callable[[str, object, str], T]
+    ) -> dict[str, T]:
+        tables = self.typed(document.get(key, {}), key, dict)
+        return {
+            self.name(name, _join(key, name)): parse(name, value, _join(key, name))
+            for name, value in tables.items()
+        }
+
+    def manifest(self, document: dict[str, Any]) -> Manifest:
+        self.table(document, "", {"toolchains", "libraries", "models", "targets"}, {"targets"})
+        toolchains = self.named_tables(document, "toolchains", self.toolchain)
+        toolchains.setdefault(DEFAULT_TOOLCHAIN, _default_toolchain())
+        libraries = self.named_tables(document, "libraries", self.library)
+        models = self.named_tables(document, "models", self.model)
+        targets = self.named_tables(document, "targets", self.target)
+        if not targets:
+            raise self.fail("targets", "the manifest defines no target")
+        for target in targets.values():
+            self.check_references(target, toolchains, libraries, models)
+        return Manifest(self.path, toolchains, libraries, models, targets)
+
+    def toolchain(self, name: str, value: object, key: str) -> Toolchain:
+        allowed = {"compiler", "launcher", "cflags", "ldflags", "strip"}
+        table = self.table(value, key, allowed, set())
+        default = _default_toolchain()
+        launcher = table.get("launcher")
+        return Toolchain(
+            name=name,
+            compiler=self.typed(table.get("compiler", default.compiler), f"{key}.compiler", str),
+            launcher=None if launcher is None else self.typed(launcher, f"{key}.launcher", str),
+            cflags=self.strings(table.get("cflags", list(default.cflags)), f"{key}.cflags"),
+            ldflags=self.strings(table.get("ldflags", []), f"{key}.ldflags"),
+            strip=self.typed(table.get("strip", default.strip), f"{key}.strip", str),
+        )
+
+    def library(self, name: str, value: object, key: str) -> Library:
+        table = self.table(value, key, {"functions", "sources"}, {"functions", "sources"})
+        return Library(
+            name=name,
+            functions=self.existing_file(table["functions"], f"{key}.functions"),
+            sources=self.existing_dir(table["sources"], f"{key}.sources"),
+        )
+
+    def model(self, name: str, value: object, key: str) -> Model:
+        table = self.table(value, key, {"path", "method", "inputs", "outputs"}, {"path"})
+        inputs = self.strings(table.get("inputs", []), f"{key}.inputs")
+        outputs = self.strings(table.get("outputs", []), f"{key}.outputs")
+        return Model(
+            name=name,
+            path=self.existing_file(table["path"], f"{key}.path"),
+            method=self.typed(table.get("method", "forward"), f"{key}.method", str),
+            inputs=tuple(self.existing_file(p, f"{key}.inputs[{i}]") for i, p in enumerate(inputs)),
+            outputs=tuple(
+                self.existing_file(p, f"{key}.outputs[{i}]") for i, p in enumerate(outputs)
+            ),
+        )
+
+    def target(self, name: str, value: object, key: str) -> Target:
+        allowed = {
+            "models",
+            "libraries",
+            "extra_ops",
+            "dtype_selective",
+            "size_budget",
+            "toolchain",
+        }
+        table = self.table(value, key, allowed, {"libraries"})
+        extra_ops = self.strings(table.get("extra_ops", []), f"{key}.extra_ops")
+        budget = table.get("size_budget")
+        return Target(
+            name=name,
+            models=self.strings(table.get("models", []), f"{key}.models"),
+            libraries=self.strings(table["libraries"], f"{key}.libraries"),
+            extra_ops=tuple(
+                self.operator(op, f"{key}.extra_ops[{i}]") for i, op in enumerate(extra_ops)
+            ),
+            dtype_selective=self.typed(
+                table.get("dtype_selective", False), f"{key}.dtype_selective", bool
+            ),
+            size_budget=None if budget is None else self.size(budget, f"{key}.size_budget"),
+            toolchain=self.typed(
+                table.get("toolchain", DEFAULT_TOOLCHAIN), f"{key}.toolchain", str
+            ),
+        )
+
+    def operator(self, text: str, key: str) -> OperatorName:
+        try:
+            return OperatorName.parse(text)
+        except ValueError as error:
+            raise self.fail(key, str(error)) from None
+
+    def size(self, value: object, key: str) -> int:
+        if not isinstance(value, (str, int)) or isinstance(value, bool):
+            raise self.fail(key, f'expected a size such as "24 KiB", got {_kind(value)}')
+        try:
+            return parse_size(value)
+        except ValueError as error:
+            raise self.fail(key, str(error)) from None
+
+    def check_references(
+        self,
+        target: Target,
+        toolchains: Mapping[str, Toolchain],
+        libraries: Mapping[str, Library],
+        models: Mapping[str, Model],
+    ) -> None:
+        key = f"targets.{target.name}"
+        for field, noun, names, known in (
+            ("models", "model", target.models, models),
+            ("libraries", "library", target.libraries, libraries),
+        ):
+            seen: set[str] = set()
+            for index, name in enumerate(names):
+                if name not in known:
+                    raise self.fail(
+                        f"{key}.{field}[{index}]",
+                        f"unknown {noun} {name!r} (defined: {', '.join(sorted(known)) or 'none'})",
+                    )
+                if name in seen:
+                    raise self.fail(f"{key}.{field}[{index}]", f"{name!r} is listed twice")
+                seen.add(name)
+        if not target.libraries:
+            raise self.fail(f"{key}.libraries", "a target needs at least one kernel library")
+        if target.toolchain not in toolchains:
+            raise self.fail(
+                f"{key}.toolchain",
+                f"unknown toolchain {target.toolchain!r} (defined: {', '.join(sorted(toolchains))})",
+            )
+
+
+def _default_toolchain() -> Toolchain:
+    return Toolchain(DEFAULT_TOOLCHAIN, "c++", None, ("-Os",), (), "strip")
+
+
+def _join(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix else name
+
+
+def _kind(value: object) -> str:
+    names = {
+        dict: "a table",
+        list: "an array",
+        str: "a string",
+        bool: "a boolean",
+        int: "an integer",
+        float: "a float",
+    }
+    return names.get(type(value), type(value).__name__)

@@ -1,0 +1,75 @@
+"""Rendering a target's generated C++ from its resolution.
+
+Every choice is made here; the templates in `codegen/templates/` only format the sorted
+lists they are given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from codegen.kernel_library import KernelEntry
+from codegen.resolution import Resolution
+from codegen.scalar_type import ScalarType
+
+TEMPLATES = Path(__file__).parent / "templates"
+GENERATED_FILES = ("selected_kernels.cpp", "selected_op_variants.h", "selected_registry_size.h")
+_ALL_DTYPES_MASK = (1 << 32) - 1
+
+
+def render_sources(resolution: Resolution) -> dict[str, str]:
+    """File name -> text of every generated source of a target."""
+    return {
+        "selected_kernels.cpp": _render("selected_kernels.cpp.j2", _registration(resolution)),
+        "selected_op_variants.h": _render(
+            "selected_op_variants.h.j2", {"op_dtypes": _op_dtypes(resolution.op_dtypes)}
+        ),
+        "selected_registry_size.h": _render(
+            "selected_registry_size.h.j2", {"capacity": resolution.registry_slots}
+        ),
+    }
+
+
+def _render(template: str, context: Mapping[str, Any]) -> str:
+    # jinja2 costs ~45 ms to import: only the codegen action pays for it, not every doit run.
+    import jinja2
+
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+    )
+    return environment.get_template(template).render(**context)
+
+
+def _registration(resolution: Resolution) -> dict[str, Any]:
+    namespaces: dict[str, set[str]] = {}
+    for kernel in resolution.kernels:
+        namespace, _, function = kernel.function.rpartition("::")
+        namespaces.setdefault(namespace, set()).add(function)
+    return {
+        "declarations": [(ns, sorted(functions)) for ns, functions in sorted(namespaces.items())],
+        "kernels": [_kernel_row(kernel) for kernel in resolution.kernels],
+    }
+
+
+def _kernel_row(kernel: KernelEntry) -> dict[str, str]:
+    key = "nullptr" if kernel.key.is_default else f'"{kernel.key}"'
+    return {"name": str(kernel.op), "key": key, "function": f"::{kernel.function}"}
+
+
+def _op_dtypes(op_dtypes: Mapping[Any, frozenset[ScalarType] | None]) -> list[dict[str, str]]:
+    rows = []
+    for name, dtypes in sorted(op_dtypes.items()):
+        if dtypes is None:
+            mask, comment = _ALL_DTYPES_MASK, "every dtype"
+        else:
+            mask = sum(1 << dtype.number for dtype in dtypes)
+            comment = ", ".join(d.name for d in sorted(dtypes, key=lambda d: d.number)) or "none"
+        rows.append({"name": str(name), "mask": f"0x{mask:08x}u", "comment": comment})
+    return rows

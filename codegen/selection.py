@@ -1,0 +1,147 @@
+"""What a target selects: operators with their kernel keys, in ExecuTorch's YAML schema.
+
+A `Selection` is built from each source (a model's operators, explicit operators), merged
+with `|`, and written as the `selected_operators.yaml` that ExecuTorch's `gen_oplist`
+writes. Merging is deterministic: flags are OR-ed, keys and `debug_info` are unioned and
+written sorted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from codegen.errors import InputError
+from codegen.model import KernelKey, OperatorName
+from codegen.pte import ModelOps
+
+
+@dataclass(frozen=True)
+class SelectedOperator:
+    """One selected operator, the keys it is called with and where it came from."""
+
+    name: OperatorName
+    kernel_keys: frozenset[KernelKey]
+    debug_info: frozenset[str]
+    include_all_overloads: bool = False
+    is_root_operator: bool = True
+    is_used_for_training: bool = True
+
+    def __or__(self, other: SelectedOperator) -> SelectedOperator:
+        return SelectedOperator(
+            name=self.name,
+            kernel_keys=self.kernel_keys | other.kernel_keys,
+            debug_info=self.debug_info | other.debug_info,
+            include_all_overloads=self.include_all_overloads or other.include_all_overloads,
+            is_root_operator=self.is_root_operator or other.is_root_operator,
+            is_used_for_training=self.is_used_for_training or other.is_used_for_training,
+        )
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The union of everything a target needs."""
+
+    operators: Mapping[OperatorName, SelectedOperator] = field(default_factory=dict)
+    include_all_operators: bool = False
+
+    @classmethod
+    def from_model(cls, ops: ModelOps, source: str) -> Selection:
+        """Every operator of a model, with the keys its calls use."""
+        return cls(
+            {
+                name: SelectedOperator(name, keys, frozenset({source}))
+                for name, keys in ops.operators.items()
+            }
+        )
+
+    @classmethod
+    def from_operators(cls, names: Iterable[OperatorName], source: str) -> Selection:
+        """Operators asked for by name: every dtype (`default` key)."""
+        return cls(
+            {
+                name: SelectedOperator(
+                    name, frozenset({KernelKey.default()}), frozenset({source})
+                )
+                for name in names
+            }
+        )
+
+    def __or__(self, other: Selection) -> Selection:
+        merged = dict(self.operators)
+        for name, op in other.operators.items():
+            merged[name] = merged[name] | op if name in merged else op
+        return Selection(
+            dict(sorted(merged.items())),
+            self.include_all_operators or other.include_all_operators,
+        )
+
+    def to_yaml(self) -> str:
+        """The `selected_operators.yaml` text, byte-for-byte deterministic."""
+        document = {
+            "build_features": [],
+            "custom_classes": [],
+            "et_kernel_metadata": {
+                str(name): sorted(str(key) for key in op.kernel_keys)
+                for name, op in sorted(self.operators.items())
+                if op.kernel_keys
+            },
+            "include_all_non_op_selectives": False,
+            "include_all_operators": self.include_all_operators,
+            "kernel_metadata": {},
+            "operators": {
+                str(name): {
+                    "debug_info": sorted(op.debug_info),
+                    "include_all_overloads": op.include_all_overloads,
+                    "is_root_operator": op.is_root_operator,
+                    "is_used_for_training": op.is_used_for_training,
+                }
+                for name, op in sorted(self.operators.items())
+            },
+        }
+        return yaml.safe_dump(document, default_flow_style=False, sort_keys=True)
+
+
+def read_selection(path: Path) -> Selection:
+    """Read a `selected_operators.yaml` (ours or ExecuTorch's)."""
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise InputError(path, f"cannot read: {error.strerror}") from None
+    except (yaml.YAMLError, UnicodeDecodeError) as error:
+        raise InputError(path, f"invalid YAML: {error}") from None
+    if not isinstance(document, dict):
+        raise InputError(path, "expected a mapping at the top level")
+    try:
+        return _selection_from_document(document)
+    except (ValueError, TypeError, AttributeError) as error:
+        raise InputError(path, str(error)) from None
+
+
+def _selection_from_document(document: dict[str, object]) -> Selection:
+    metadata = document.get("et_kernel_metadata") or {}
+    operators = document.get("operators") or {}
+    if not isinstance(metadata, dict) or not isinstance(operators, dict):
+        raise ValueError("'operators' and 'et_kernel_metadata' must be mappings")
+    selected: dict[OperatorName, SelectedOperator] = {}
+    for text, info in operators.items():
+        name = OperatorName.parse(str(text))
+        info = info or {}
+        if not isinstance(info, dict):
+            raise ValueError(f"operators.{text}: expected a mapping")
+        keys = metadata.get(text, ["default"])
+        selected[name] = SelectedOperator(
+            name=name,
+            kernel_keys=frozenset(KernelKey.parse(str(key)) for key in keys),
+            debug_info=frozenset(str(item) for item in info.get("debug_info") or ()),
+            # torchgen's default when the key is absent is true.
+            include_all_overloads=bool(info.get("include_all_overloads", True)),
+            is_root_operator=bool(info.get("is_root_operator", True)),
+            is_used_for_training=bool(info.get("is_used_for_training", True)),
+        )
+    return Selection(
+        dict(sorted(selected.items())), bool(document.get("include_all_operators", False))
+    )

@@ -1,0 +1,32 @@
+"""The one writer of generated files: write atomically, and only when the bytes change.
+
+Leaving an unchanged file untouched keeps its mtime, so downstream compiles stay up to
+date and doit never re-hashes it (doit's md5 checker trusts an unchanged mtime).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def write_if_changed(path: Path, content: str | bytes) -> bool:
+    """Make `path` hold `content`; True when it was (re)written."""
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Write beside the target and rename, so an interrupted build never leaves half a file.
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+    return True

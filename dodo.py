@@ -1,0 +1,22 @@
+"""doit entry point: configuration and the task creators of tasks/."""
+
+from tasks import layout
+from tasks.backend import task_backend
+from tasks.build import task_build
+from tasks.codegen import task_codegen
+from tasks.models import task_model_ops
+from tasks.selection import task_selection
+
+# doit opens its dependency database in build/ before any task can create the folder.
+layout.BUILD.mkdir(exist_ok=True)
+
+DOIT_CONFIG = {
+    "default_tasks": ["build"],
+    "backend": "sqlite3",
+    "dep_file": str(layout.DEP_FILE),
+    "minversion": "0.37.0",
+    "verbosity": 1,
+}
+
+__all__ = ["DOIT_CONFIG", "task_backend", "task_build", "task_codegen", "task_model_ops",
+           "task_selection"]

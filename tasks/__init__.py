@@ -1,0 +1,1 @@
+"""Thin doit wiring: one module per stage, each returning task dicts."""

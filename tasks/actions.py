@@ -1,0 +1,56 @@
+"""Helpers for task actions: user errors as one line, and atomic subprocess outputs."""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import ParamSpec
+
+from codegen.errors import InputError
+
+P = ParamSpec("P")
+
+
+def reports_user_errors(action: Callable[P, object]) -> Callable[P, bool]:
+    """Turn an `InputError` into one line on stderr and a failed task (no traceback)."""
+
+    @functools.wraps(action)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> bool:
+        try:
+            result = action(*args, **kwargs)
+        except InputError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return False
+        return result is not False
+
+    return wrapper
+
+
+def run_to_temporaries(command: Sequence[str], outputs: Sequence[Path]) -> bool:
+    """Run `command`, which writes each output to `<output>.tmp`, then move them into place.
+
+    Interrupting the build at any moment leaves either the old output or the new one,
+    never half a file.
+    """
+    for output in outputs:
+        output.parent.mkdir(parents=True, exist_ok=True)
+    completed = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if completed.returncode != 0:
+        print(" ".join(command), file=sys.stderr)
+        print(completed.stdout, end="", file=sys.stderr)
+        for output in outputs:
+            temporary(output).unlink(missing_ok=True)
+        return False
+    if completed.stdout:
+        print(completed.stdout, end="", file=sys.stderr)
+    for output in outputs:
+        os.replace(temporary(output), output)
+    return True
+
+
+def temporary(output: Path) -> Path:
+    return output.with_name(output.name + ".tmp")

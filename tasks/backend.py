@@ -1,0 +1,43 @@
+"""Compile, link, size, verify and summary tasks of every target.
+
+Which kernel sources a target compiles is decided by its resolution, written by the
+codegen stage; so these tasks are created once codegen has run (doit's `create_after`),
+all by this one creator so that their explicit `task_dep`s always name existing tasks.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from doit import create_after
+
+from tasks import layout
+from tasks.compile import ObjectSpec, compile_tasks, target_objects
+from tasks.config import manifest
+from tasks.link import link_task
+from tasks.size import size_task
+from tasks.summary import summary_task
+from tasks.verify import verify_task
+
+
+@create_after(executed="codegen", creates=["compile", "link", "size", "verify", "summary"])
+def task_backend() -> Iterator[dict[str, Any]]:
+    """Compile, link, measure and verify each target's runner."""
+    current = manifest()
+    objects: dict[str, list[ObjectSpec]] = {}
+    for target in current.targets.values():
+        resolution = layout.resolution(target.name)
+        if not resolution.exists():
+            continue  # `doit list` before any build: nothing is known yet.
+        sources = [Path(s) for s in json.loads(resolution.read_text(encoding="utf-8"))["sources"]]
+        objects[target.name] = target_objects(target, current.toolchains[target.toolchain], sources)
+    yield from compile_tasks(spec for specs in objects.values() for spec in specs)
+    for name, specs in objects.items():
+        target = current.targets[name]
+        yield link_task(target, current.toolchains[target.toolchain], specs)
+        yield size_task(target)
+        yield verify_task(target, [current.models[m] for m in target.models])
+        yield summary_task(target)

@@ -1,0 +1,10 @@
+"""`doit build`: everything, for every target of the manifest."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def task_build() -> dict[str, Any]:
+    """Build, measure and verify every target (the default task)."""
+    return {"actions": None, "task_dep": ["summary"]}

@@ -1,0 +1,63 @@
+"""Stage 3: resolve each target's selection to kernels and generate its C++ sources."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from doit.tools import config_changed
+
+from codegen.kernel_library import read_kernel_library
+from codegen.manifest import Library
+from codegen.render import GENERATED_FILES, TEMPLATES, render_sources
+from codegen.resolution import Resolution, resolve
+from codegen.selection import read_selection
+from codegen.writer import write_if_changed
+from tasks import layout
+from tasks.actions import reports_user_errors
+from tasks.config import manifest
+
+GENERATOR_CODE = [Path("codegen/kernel_library.py"), Path("codegen/resolution.py"),
+                  Path("codegen/render.py"), *sorted(TEMPLATES.glob("*.j2"))]
+
+
+@reports_user_errors
+def generate(target: str, libraries: list[Library], selection: Path, output_dir: Path) -> None:
+    kernel_libraries = [read_kernel_library(lib.name, lib.functions, lib.sources) for lib in libraries]
+    resolution = resolve(read_selection(selection), kernel_libraries, target)
+    for name, text in render_sources(resolution).items():
+        write_if_changed(output_dir / name, text)
+    write_if_changed(layout.resolution(target), resolution_json(resolution))
+
+
+def resolution_json(resolution: Resolution) -> str:
+    """What later stages need: kernel sources to compile, and counts for the size report."""
+    document = {
+        "kernels": [
+            {"op": str(k.op), "key": str(k.key), "function": k.function, "library": k.library}
+            for k in resolution.kernels
+        ],
+        "operators": len(resolution.op_dtypes),
+        "registry_slots": resolution.registry_slots,
+        "sources": sorted({str(k.source) for k in resolution.kernels}),
+    }
+    return json.dumps(document, indent=2, sort_keys=True) + "\n"
+
+
+def task_codegen() -> Iterator[dict[str, Any]]:
+    """Resolve kernels and render registration, dtype filter and registry size."""
+    current = manifest()
+    for target in current.targets.values():
+        libraries = [current.libraries[name] for name in target.libraries]
+        output_dir = layout.gen_dir(target.name)
+        yield {
+            "name": target.name,
+            "actions": [(generate, [target.name, libraries, layout.selected_operators(target.name), output_dir])],
+            "file_dep": [layout.selected_operators(target.name), *GENERATOR_CODE,
+                         *(lib.functions for lib in libraries)],
+            "targets": [*(output_dir / name for name in GENERATED_FILES), layout.resolution(target.name)],
+            "uptodate": [config_changed({"libraries": [[lib.name, str(lib.functions), str(lib.sources)] for lib in libraries]})],
+            "clean": True,
+        }

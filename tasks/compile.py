@@ -1,0 +1,102 @@
+"""Stage 4: one compile task per translation unit, with exact dependencies.
+
+Note [Shared objects]
+An object that reads no generated header (the runtime, and kernels of targets that are not
+dtype-selective) depends only on its source, the headers it includes and the compile
+command, so it lives under build/obj/<toolchain>-<hash of the command>/ and is compiled
+once for every target that uses the same toolchain. Objects that include the target's
+generated headers live under build/<target>/obj/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from doit.tools import config_changed
+
+from codegen.manifest import Target, Toolchain
+from tasks import layout
+from tasks.actions import run_to_temporaries, temporary
+from tasks.depfile import HeadersUnchanged
+
+# The runtime is written for these: no exceptions, no RTTI, sections the linker can drop.
+BASE_CFLAGS = (
+    "-std=c++17",
+    "-ffunction-sections",
+    "-fdata-sections",
+    "-fno-exceptions",
+    "-fno-rtti",
+    "-fno-asynchronous-unwind-tables",
+    "-fno-threadsafe-statics",
+    "-Wall",
+    "-Wextra",
+)
+DTYPE_SELECTIVE_DEFINE = "-DRT_DTYPE_SELECTIVE"
+
+
+@dataclass(frozen=True)
+class ObjectSpec:
+    source: Path
+    object: Path
+    flags: tuple[str, ...]
+    toolchain: Toolchain
+
+    @property
+    def depfile(self) -> Path:
+        return self.object.with_suffix(".d")
+
+    def command(self) -> list[str]:
+        return [
+            *self.toolchain.compile_command(),
+            *self.flags,
+            "-c", str(self.source),
+            "-o", str(temporary(self.object)),
+            "-MMD", "-MF", str(temporary(self.depfile)),
+        ]
+
+
+def runtime_sources() -> list[Path]:
+    return sorted(layout.RUNTIME.rglob("*.cpp"))
+
+
+def target_objects(target: Target, toolchain: Toolchain, kernel_sources: Iterable[Path]) -> list[ObjectSpec]:
+    """Every object the target's runner links, shared where Note [Shared objects] allows."""
+    common = (*BASE_CFLAGS, *toolchain.cflags, "-I.")
+    shared_dir = layout.shared_object_dir(toolchain, common)
+    gen = layout.gen_dir(target.name)
+    with_gen = (*common, f"-I{gen}")
+    objects = [ObjectSpec(s, layout.object_path(shared_dir, s), common, toolchain) for s in runtime_sources()]
+    for source in sorted(kernel_sources):
+        if target.dtype_selective:
+            flags = (*with_gen, DTYPE_SELECTIVE_DEFINE)
+            objects.append(ObjectSpec(source, layout.object_path(layout.target_object_dir(target.name), source), flags, toolchain))
+        else:
+            objects.append(ObjectSpec(source, layout.object_path(shared_dir, source), common, toolchain))
+    registration = gen / "selected_kernels.cpp"
+    objects.append(ObjectSpec(registration, layout.target_object_dir(target.name) / "selected_kernels.o", with_gen, toolchain))
+    return objects
+
+
+def compile_object(spec: ObjectSpec) -> bool:
+    return run_to_temporaries(spec.command(), [spec.object, spec.depfile])
+
+
+def compile_tasks(specs: Iterable[ObjectSpec]) -> Iterator[dict[str, Any]]:
+    """One task per distinct object (a shared object appears once)."""
+    seen: set[Path] = set()
+    for spec in specs:
+        if spec.object in seen:
+            continue
+        seen.add(spec.object)
+        yield {
+            "basename": "compile",
+            "name": str(spec.object),
+            "actions": [(compile_object, [spec])],
+            "file_dep": [spec.source],
+            "targets": [spec.object, spec.depfile],
+            "uptodate": [config_changed(" ".join(spec.command())), HeadersUnchanged(spec.depfile)],
+            "clean": True,
+        }

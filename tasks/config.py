@@ -1,0 +1,29 @@
+"""The manifest this doit run builds, loaded once when doit loads the tasks."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+
+from doit import get_var
+
+from codegen.errors import InputError
+from codegen.manifest import Manifest, load_manifest
+
+DEFAULT_MANIFEST = "selective.toml"
+
+
+def manifest_path() -> Path:
+    """`doit manifest=path.toml ...` picks another manifest."""
+    return Path(get_var("manifest", DEFAULT_MANIFEST))
+
+
+@functools.cache
+def manifest() -> Manifest:
+    """The validated manifest; a user mistake ends doit with one line, not a traceback."""
+    try:
+        return load_manifest(manifest_path())
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None

@@ -1,0 +1,69 @@
+"""Where every build output lives: all paths come from here, relative to the repository
+root (doit matches `file_dep` to `targets` by exact string, so one spelling matters)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from codegen.manifest import Toolchain
+
+BUILD = Path("build")
+CODEGEN = Path("codegen")
+RUNTIME = Path("runtime")
+DEP_FILE = BUILD / ".doit.sqlite3"
+
+
+def model_ops(model: str) -> Path:
+    return BUILD / "models" / f"{model}.ops.yaml"
+
+
+def target_dir(target: str) -> Path:
+    return BUILD / target
+
+
+def selected_operators(target: str) -> Path:
+    return target_dir(target) / "selected_operators.yaml"
+
+
+def gen_dir(target: str) -> Path:
+    return target_dir(target) / "gen"
+
+
+def resolution(target: str) -> Path:
+    return target_dir(target) / "resolution.json"
+
+
+def runner(target: str) -> Path:
+    return target_dir(target) / "runner"
+
+
+def unstripped_runner(target: str) -> Path:
+    return target_dir(target) / "runner.unstripped"
+
+
+def size_json(target: str) -> Path:
+    return target_dir(target) / "size.json"
+
+
+def size_md(target: str) -> Path:
+    return target_dir(target) / "size.md"
+
+
+def verify_json(target: str) -> Path:
+    return target_dir(target) / "verify.json"
+
+
+def shared_object_dir(toolchain: Toolchain, flags: tuple[str, ...]) -> Path:
+    """Objects that read no generated header are shared by every target built with the
+    same compiler and flags (Note [Shared objects])."""
+    digest = hashlib.sha256("\0".join(toolchain.compile_command() + flags).encode()).hexdigest()
+    return BUILD / "obj" / f"{toolchain.name}-{digest[:10]}"
+
+
+def target_object_dir(target: str) -> Path:
+    return target_dir(target) / "obj"
+
+
+def object_path(directory: Path, source: Path) -> Path:
+    return directory / source.with_suffix(".o")

@@ -1,0 +1,47 @@
+"""Stage 5: link each target's runner, keep an unstripped copy for attribution, strip."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from doit.tools import config_changed
+
+from codegen.manifest import Target, Toolchain
+from tasks import layout
+from tasks.actions import run_to_temporaries, temporary
+from tasks.compile import ObjectSpec
+
+BASE_LDFLAGS = ("-Wl,--gc-sections", "-Wl,--as-needed")
+
+
+def link_command(toolchain: Toolchain, objects: Sequence[Path], output: Path) -> list[str]:
+    return [
+        *toolchain.compile_command(), *toolchain.cflags, *BASE_LDFLAGS, *toolchain.ldflags,
+        "-o", str(temporary(output)), *(str(o) for o in objects),
+    ]
+
+
+def link_runner(toolchain: Toolchain, objects: list[Path], unstripped: Path, runner: Path) -> bool:
+    if not run_to_temporaries(link_command(toolchain, objects, unstripped), [unstripped]):
+        return False
+    strip = [toolchain.strip, "--strip-all", "-o", str(temporary(runner)), str(unstripped)]
+    return run_to_temporaries(strip, [runner])
+
+
+def link_task(target: Target, toolchain: Toolchain, specs: Sequence[ObjectSpec]) -> dict[str, Any]:
+    objects = [spec.object for spec in specs]
+    unstripped, runner = layout.unstripped_runner(target.name), layout.runner(target.name)
+    command = link_command(toolchain, objects, unstripped) + [toolchain.strip]
+    return {
+        "basename": "link",
+        "name": target.name,
+        "actions": [(link_runner, [toolchain, objects, unstripped, runner])],
+        "file_dep": objects,
+        # Tasks created after codegen see no implicit dependencies (doit notes, 2.2).
+        "task_dep": [f"compile:{o}" for o in objects],
+        "targets": [unstripped, runner],
+        "uptodate": [config_changed(" ".join(command))],
+        "clean": True,
+    }

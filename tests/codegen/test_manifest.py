@@ -1,0 +1,127 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codegen.errors import InputError
+from codegen.manifest import load_manifest
+from codegen.model import OperatorName
+
+VALID = """
+[toolchains.host]
+compiler = "c++"
+cflags = ["-Os"]
+
+[libraries.portable]
+functions = "functions.yaml"
+sources = "kernels"
+
+[models.m1]
+path = "m1.pte"
+inputs = ["in0.npy"]
+outputs = ["out0.npy"]
+
+[targets.tiny]
+models = ["m1"]
+libraries = ["portable"]
+extra_ops = ["aten::add.out"]
+dtype_selective = true
+size_budget = "24 KiB"
+"""
+
+
+def write_manifest(tmp_path: Path, text: str) -> Path:
+    for name in ("functions.yaml", "m1.pte", "in0.npy", "out0.npy"):
+        (tmp_path / name).write_text("")
+    (tmp_path / "kernels").mkdir(exist_ok=True)
+    path = tmp_path / "selective.toml"
+    path.write_text(text)
+    return path
+
+
+def error_of(tmp_path: Path, text: str) -> str:
+    with pytest.raises(InputError) as caught:
+        load_manifest(write_manifest(tmp_path, text))
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
+def test_valid_manifest_parses_into_frozen_model(tmp_path: Path) -> None:
+    manifest = load_manifest(write_manifest(tmp_path, VALID))
+    target = manifest.targets["tiny"]
+    assert target.models == ("m1",)
+    assert target.extra_ops == (OperatorName("aten", "add", "out"),)
+    assert target.dtype_selective is True
+    assert target.size_budget == 24 * 1024
+    assert target.toolchain == "host"
+    assert manifest.models["m1"].path == tmp_path / "m1.pte"
+    assert manifest.models["m1"].method == "forward"
+    assert manifest.libraries["portable"].sources == tmp_path / "kernels"
+
+
+def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
+    text = VALID.replace('[toolchains.host]\ncompiler = "c++"\ncflags = ["-Os"]\n', "")
+    manifest = load_manifest(write_manifest(tmp_path, text))
+    assert manifest.toolchains["host"].compile_command() == ("c++",)
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (("[targets.tiny]", "[targets.tiny]\ncolour = 1"),
+         "targets.tiny.colour: unknown key (allowed: dtype_selective, extra_ops, libraries, "
+         "models, size_budget, toolchain)"),
+        (('models = ["m1"]', 'models = ["m1", "nope"]'),
+         "targets.tiny.models[1]: unknown model 'nope' (defined: m1)"),
+        (('libraries = ["portable"]', 'libraries = ["optimized"]'),
+         "targets.tiny.libraries[0]: unknown library 'optimized' (defined: portable)"),
+        (('models = ["m1"]', 'models = ["m1", "m1"]'),
+         "targets.tiny.models[1]: 'm1' is listed twice"),
+        (("dtype_selective = true", 'dtype_selective = "yes"'),
+         "targets.tiny.dtype_selective: expected bool, got a string"),
+        (('size_budget = "24 KiB"', 'size_budget = "24 parsecs"'),
+         "targets.tiny.size_budget: size '24 parsecs' is not a number with a unit "
+         "(B, kB, MB, KiB, MiB)"),
+        (('size_budget = "24 KiB"', "size_budget = true"),
+         'targets.tiny.size_budget: expected a size such as "24 KiB", got a boolean'),
+        (('path = "m1.pte"', 'path = "missing.pte"'),
+         "models.m1.path: file {tmp}/missing.pte does not exist"),
+        (('outputs = ["out0.npy"]', 'outputs = ["out0.npy", 3]'),
+         "models.m1.outputs[1]: expected str, got an integer"),
+        (('extra_ops = ["aten::add.out"]', 'extra_ops = ["add.out"]'),
+         "targets.tiny.extra_ops[0]: operator 'add.out' has no namespace "
+         "(expected ns::name.overload)"),
+        (('functions = "functions.yaml"', 'functions = "gone.yaml"'),
+         "libraries.portable.functions: file {tmp}/gone.yaml does not exist"),
+        (('sources = "kernels"', ""), "libraries.portable.sources: missing required key"),
+        (("[targets.tiny]", "[targets.tiny]\ntoolchain = \"arm\""),
+         "targets.tiny.toolchain: unknown toolchain 'arm' (defined: host)"),
+        (("[targets.tiny]", "[targets.'bad name']\nlibraries = []\n[targets.tiny]"),
+         "targets.bad name: name 'bad name' may use only letters, digits, '_' and '-'"),
+        (('libraries = ["portable"]', "libraries = []"),
+         "targets.tiny.libraries: a target needs at least one kernel library"),
+        (("[models.m1]", "[models]\nm1 = 5\n[models.m2]"),
+         "models.m1: expected a table, got an integer"),
+    ],
+)
+def test_each_mistake_is_one_line_naming_the_key(
+    tmp_path: Path, edit: tuple[str, str], expected: str
+) -> None:
+    message = error_of(tmp_path, VALID.replace(*edit))
+    assert message == f"{tmp_path / 'selective.toml'}: " + expected.format(tmp=tmp_path)
+
+
+def test_invalid_toml_names_the_file(tmp_path: Path) -> None:
+    message = error_of(tmp_path, "[targets.tiny\n")
+    assert message.startswith(f"{tmp_path / 'selective.toml'}: invalid TOML:")
+
+
+def test_no_targets(tmp_path: Path) -> None:
+    assert error_of(tmp_path, "[models]\n").endswith("targets: missing required key")
+
+
+def test_missing_manifest(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="cannot read manifest"):
+        load_manifest(tmp_path / "nope.toml")

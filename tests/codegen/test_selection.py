@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codegen.errors import InputError
+from codegen.model import KernelKey, OperatorName
+from codegen.pte import read_model_ops
+from codegen.selection import Selection, read_selection
+from tests.conftest import example_pte
+
+ADD = OperatorName.parse("aten::add.out")
+RELU = OperatorName.parse("aten::relu.out")
+
+
+def test_merge_unions_keys_and_provenance_and_ors_flags() -> None:
+    add_mul = Selection.from_model(read_model_ops(example_pte("add_mul")), "add_mul.pte")
+    extra = Selection.from_operators([ADD, RELU], "selective.toml:targets.t.extra_ops")
+    merged = add_mul | extra
+    add = merged.operators[ADD]
+    assert {str(k) for k in add.kernel_keys} == {"default", "v1/6;0,1|6;0,1|6;0,1|6;0,1"}
+    assert add.debug_info == {"add_mul.pte", "selective.toml:targets.t.extra_ops"}
+    assert list(merged.operators) == sorted(merged.operators)
+    assert (merged | Selection(include_all_operators=True)).include_all_operators
+
+
+def test_merge_is_order_independent_byte_for_byte() -> None:
+    a = Selection.from_model(read_model_ops(example_pte("add_mul")), "add_mul.pte")
+    b = Selection.from_model(read_model_ops(example_pte("mlp")), "mlp.pte")
+    c = Selection.from_operators([ADD], "manual")
+    assert (a | b | c).to_yaml() == (c | b | a).to_yaml()
+
+
+def test_yaml_round_trip(tmp_path: Path) -> None:
+    selection = Selection.from_model(read_model_ops(example_pte("mlp")), "mlp.pte") | (
+        Selection.from_operators([ADD], "manual")
+    )
+    path = tmp_path / "selected_operators.yaml"
+    path.write_text(selection.to_yaml())
+    assert read_selection(path) == selection
+
+
+def test_reads_a_hand_written_selection_with_torchgen_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "selected_operators.yaml"
+    path.write_text("operators:\n  aten::add.out: {}\n")
+    op = read_selection(path).operators[ADD]
+    assert op.kernel_keys == {KernelKey.default()}
+    assert op.include_all_overloads  # torchgen's default when the key is absent
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("operators:\n  add.out: {}\n", "operator 'add.out' has no namespace"),
+        ("operators:\n  aten::add.out: {}\net_kernel_metadata:\n  aten::add.out: [v2/6;0]\n",
+         "kernel key 'v2/6;0' is not 'default', 'v1' or 'v1/...'"),
+        ("- a\n", "expected a mapping at the top level"),
+        ("operators: [\n", "invalid YAML"),
+    ],
+)
+def test_bad_selection_yaml(tmp_path: Path, text: str, problem: str) -> None:
+    path = tmp_path / "sel.yaml"
+    path.write_text(text)
+    with pytest.raises(InputError) as caught:
+        read_selection(path)
+    assert str(caught.value).startswith(f"{path}: {problem}")
