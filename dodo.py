@@ -18,5 +18,11 @@ DOIT_CONFIG = {
     "verbosity": 1,
 }
 
-__all__ = ["DOIT_CONFIG", "task_backend", "task_build", "task_codegen", "task_model_ops",
-           "task_selection"]
+__all__ = [
+    "DOIT_CONFIG",
+    "task_backend",
+    "task_build",
+    "task_codegen",
+    "task_model_ops",
+    "task_selection",
+]

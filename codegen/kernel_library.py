@@ -127,6 +127,6 @@ def _expand_keys(arg_meta: object, entry: dict[str, object], op: OperatorName) -
     choices = [[ScalarType.from_name(str(t)) for t in type_alias[a]] for a in aliases]
     keys = []
     for combination in itertools.product(*choices):
-        chosen = dict(zip(aliases, combination))
+        chosen = dict(zip(aliases, combination, strict=True))
         keys.append(KernelKey(tuple(TensorMeta(chosen[alias], dims) for alias, dims in metas)))
     return keys

@@ -279,7 +279,8 @@ class _Parser:
         if target.toolchain not in toolchains:
             raise self.fail(
                 f"{key}.toolchain",
-                f"unknown toolchain {target.toolchain!r} (defined: {', '.join(sorted(toolchains))})",
+                f"unknown toolchain {target.toolchain!r} "
+                f"(defined: {', '.join(sorted(toolchains))})",
             )
 
 

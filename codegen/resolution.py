@@ -30,9 +30,7 @@ class Resolution:
         return len(self.kernels)
 
 
-def resolve(
-    selection: Selection, libraries: Sequence[KernelLibrary], target: str
-) -> Resolution:
+def resolve(selection: Selection, libraries: Sequence[KernelLibrary], target: str) -> Resolution:
     """The kernels serving `selection`; InputError listing every operator left without one."""
     if selection.include_all_operators:
         return _resolve_everything(libraries)

@@ -63,9 +63,7 @@ class Selection:
         """Operators asked for by name: every dtype (`default` key)."""
         return cls(
             {
-                name: SelectedOperator(
-                    name, frozenset({KernelKey.default()}), frozenset({source})
-                )
+                name: SelectedOperator(name, frozenset({KernelKey.default()}), frozenset({source}))
                 for name in names
             }
         )

@@ -23,7 +23,7 @@ from tasks.summary import summary_task
 from tasks.verify import verify_task
 
 
-@create_after(executed="codegen", creates=["compile", "link", "size", "verify", "summary"])
+@create_after(executed="codegen", creates=["compile", "link", "size", "verify", "summary"])  # type: ignore[untyped-decorator]
 def task_backend() -> Iterator[dict[str, Any]]:
     """Compile, link, measure and verify each target's runner."""
     current = manifest()

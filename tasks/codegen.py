@@ -19,13 +19,19 @@ from tasks import layout
 from tasks.actions import reports_user_errors
 from tasks.config import manifest
 
-GENERATOR_CODE = [Path("codegen/kernel_library.py"), Path("codegen/resolution.py"),
-                  Path("codegen/render.py"), *sorted(TEMPLATES.glob("*.j2"))]
+GENERATOR_CODE = [
+    Path("codegen/kernel_library.py"),
+    Path("codegen/resolution.py"),
+    Path("codegen/render.py"),
+    *sorted(TEMPLATES.glob("*.j2")),
+]
 
 
 @reports_user_errors
 def generate(target: str, libraries: list[Library], selection: Path, output_dir: Path) -> None:
-    kernel_libraries = [read_kernel_library(lib.name, lib.functions, lib.sources) for lib in libraries]
+    kernel_libraries = [
+        read_kernel_library(lib.name, lib.functions, lib.sources) for lib in libraries
+    ]
     resolution = resolve(read_selection(selection), kernel_libraries, target)
     for name, text in render_sources(resolution).items():
         write_if_changed(output_dir / name, text)
@@ -54,10 +60,29 @@ def task_codegen() -> Iterator[dict[str, Any]]:
         output_dir = layout.gen_dir(target.name)
         yield {
             "name": target.name,
-            "actions": [(generate, [target.name, libraries, layout.selected_operators(target.name), output_dir])],
-            "file_dep": [layout.selected_operators(target.name), *GENERATOR_CODE,
-                         *(lib.functions for lib in libraries)],
-            "targets": [*(output_dir / name for name in GENERATED_FILES), layout.resolution(target.name)],
-            "uptodate": [config_changed({"libraries": [[lib.name, str(lib.functions), str(lib.sources)] for lib in libraries]})],
+            "actions": [
+                (
+                    generate,
+                    [target.name, libraries, layout.selected_operators(target.name), output_dir],
+                )
+            ],
+            "file_dep": [
+                layout.selected_operators(target.name),
+                *GENERATOR_CODE,
+                *(lib.functions for lib in libraries),
+            ],
+            "targets": [
+                *(output_dir / name for name in GENERATED_FILES),
+                layout.resolution(target.name),
+            ],
+            "uptodate": [
+                config_changed(
+                    {
+                        "libraries": [
+                            [lib.name, str(lib.functions), str(lib.sources)] for lib in libraries
+                        ]
+                    }
+                )
+            ],
             "clean": True,
         }

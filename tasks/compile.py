@@ -52,9 +52,13 @@ class ObjectSpec:
         return [
             *self.toolchain.compile_command(),
             *self.flags,
-            "-c", str(self.source),
-            "-o", str(temporary(self.object)),
-            "-MMD", "-MF", str(temporary(self.depfile)),
+            "-c",
+            str(self.source),
+            "-o",
+            str(temporary(self.object)),
+            "-MMD",
+            "-MF",
+            str(temporary(self.depfile)),
         ]
 
 
@@ -62,21 +66,42 @@ def runtime_sources() -> list[Path]:
     return sorted(layout.RUNTIME.rglob("*.cpp"))
 
 
-def target_objects(target: Target, toolchain: Toolchain, kernel_sources: Iterable[Path]) -> list[ObjectSpec]:
+def target_objects(
+    target: Target, toolchain: Toolchain, kernel_sources: Iterable[Path]
+) -> list[ObjectSpec]:
     """Every object the target's runner links, shared where Note [Shared objects] allows."""
     common = (*BASE_CFLAGS, *toolchain.cflags, "-I.")
     shared_dir = layout.shared_object_dir(toolchain, common)
     gen = layout.gen_dir(target.name)
     with_gen = (*common, f"-I{gen}")
-    objects = [ObjectSpec(s, layout.object_path(shared_dir, s), common, toolchain) for s in runtime_sources()]
+    objects = [
+        ObjectSpec(s, layout.object_path(shared_dir, s), common, toolchain)
+        for s in runtime_sources()
+    ]
     for source in sorted(kernel_sources):
         if target.dtype_selective:
             flags = (*with_gen, DTYPE_SELECTIVE_DEFINE)
-            objects.append(ObjectSpec(source, layout.object_path(layout.target_object_dir(target.name), source), flags, toolchain))
+            objects.append(
+                ObjectSpec(
+                    source,
+                    layout.object_path(layout.target_object_dir(target.name), source),
+                    flags,
+                    toolchain,
+                )
+            )
         else:
-            objects.append(ObjectSpec(source, layout.object_path(shared_dir, source), common, toolchain))
+            objects.append(
+                ObjectSpec(source, layout.object_path(shared_dir, source), common, toolchain)
+            )
     registration = gen / "selected_kernels.cpp"
-    objects.append(ObjectSpec(registration, layout.target_object_dir(target.name) / "selected_kernels.o", with_gen, toolchain))
+    objects.append(
+        ObjectSpec(
+            registration,
+            layout.target_object_dir(target.name) / "selected_kernels.o",
+            with_gen,
+            toolchain,
+        )
+    )
     return objects
 
 

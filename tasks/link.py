@@ -18,8 +18,13 @@ BASE_LDFLAGS = ("-Wl,--gc-sections", "-Wl,--as-needed")
 
 def link_command(toolchain: Toolchain, objects: Sequence[Path], output: Path) -> list[str]:
     return [
-        *toolchain.compile_command(), *toolchain.cflags, *BASE_LDFLAGS, *toolchain.ldflags,
-        "-o", str(temporary(output)), *(str(o) for o in objects),
+        *toolchain.compile_command(),
+        *toolchain.cflags,
+        *BASE_LDFLAGS,
+        *toolchain.ldflags,
+        "-o",
+        str(temporary(output)),
+        *(str(o) for o in objects),
     ]
 
 

@@ -15,8 +15,13 @@ from tasks import layout
 from tasks.actions import reports_user_errors
 from tasks.config import manifest
 
-READER_CODE = [Path("codegen/pte.py"), Path("codegen/flatbuffer.py"), Path("codegen/model.py"),
-               Path("codegen/selection.py"), Path("codegen/scalar_type.py")]
+READER_CODE = [
+    Path("codegen/pte.py"),
+    Path("codegen/flatbuffer.py"),
+    Path("codegen/model.py"),
+    Path("codegen/selection.py"),
+    Path("codegen/scalar_type.py"),
+]
 
 
 @reports_user_errors

@@ -36,6 +36,10 @@ def task_selection() -> Iterator[dict[str, Any]]:
             "actions": [(write_selection, [target, source, model_ops, output])],
             "file_dep": [*model_ops, Path("codegen/selection.py")],
             "targets": [output],
-            "uptodate": [config_changed({"extra_ops": [str(op) for op in target.extra_ops], "source": source})],
+            "uptodate": [
+                config_changed(
+                    {"extra_ops": [str(op) for op in target.extra_ops], "source": source}
+                )
+            ],
             "clean": True,
         }

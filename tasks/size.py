@@ -21,9 +21,14 @@ def measure(target: str, budget: int | None, runner: Path, resolution: Path) -> 
     counts = json.loads(resolution.read_text(encoding="utf-8"))
     text, data, bss = section_sizes(runner)
     report = SizeReport(
-        text=text, data=data, bss=bss, file=runner.stat().st_size,
-        registry_slots=counts["registry_slots"], kernels=len(counts["kernels"]),
-        operators=counts["operators"], budget=budget,
+        text=text,
+        data=data,
+        bss=bss,
+        file=runner.stat().st_size,
+        registry_slots=counts["registry_slots"],
+        kernels=len(counts["kernels"]),
+        operators=counts["operators"],
+        budget=budget,
     )
     write_if_changed(layout.size_json(target), report.to_json())
     write_if_changed(layout.size_md(target), report.to_markdown(target))

@@ -22,18 +22,30 @@ def run_model(runner: Path, model: Model, output_dir: Path) -> str | None:
     """None when the model ran and matched its references, else the failure (one line)."""
     shutil.rmtree(output_dir, ignore_errors=True)
     output_dir.mkdir(parents=True)
-    command = [str(runner), str(model.path), "--method", model.method, "--output-dir", str(output_dir)]
+    command = [
+        str(runner),
+        str(model.path),
+        "--method",
+        model.method,
+        "--output-dir",
+        str(output_dir),
+    ]
     for path in model.inputs:
         command += ["--input", str(path)]
     try:
-        completed = subprocess.run(command, capture_output=True, text=True, timeout=RUN_TIMEOUT_SECONDS)
+        completed = subprocess.run(
+            command, capture_output=True, text=True, timeout=RUN_TIMEOUT_SECONDS
+        )
     except subprocess.TimeoutExpired:
         return f"runner did not finish within {RUN_TIMEOUT_SECONDS} s"
     if completed.returncode < 0:
         return f"runner crashed with signal {-completed.returncode}"
     if completed.returncode != 0:
-        return completed.stderr.strip().splitlines()[-1] if completed.stderr.strip() else (
-            f"runner exited with {completed.returncode}")
+        return (
+            completed.stderr.strip().splitlines()[-1]
+            if completed.stderr.strip()
+            else (f"runner exited with {completed.returncode}")
+        )
     for index, expected in enumerate(model.outputs):
         problem = compare_output(expected, output_dir / f"output{index}.npy")
         if problem:
@@ -51,10 +63,14 @@ def verify(target: str, models: list[Model], runner: Path) -> bool:
             results[model.name] = {"status": "unverified", "detail": "no reference outputs"}
             continue
         problem = run_model(runner, model, layout.target_dir(target) / "verify" / model.name)
-        results[model.name] = {"status": "failed", "detail": problem} if problem else {"status": "ok"}
+        results[model.name] = (
+            {"status": "failed", "detail": problem} if problem else {"status": "ok"}
+        )
         if problem:
             print(f"error: target {target}: model {model.name} ({model.path}): {problem}")
-    write_if_changed(layout.verify_json(target), json.dumps({"models": results}, indent=2, sort_keys=True) + "\n")
+    write_if_changed(
+        layout.verify_json(target), json.dumps({"models": results}, indent=2, sort_keys=True) + "\n"
+    )
     return all(result["status"] != "failed" for result in results.values())
 
 

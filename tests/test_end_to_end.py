@@ -19,7 +19,9 @@ def copy_repository(destination: Path) -> Path:
     for name in COPIED:
         source = REPO / name
         if source.is_dir():
-            shutil.copytree(source, destination / name, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(
+                source, destination / name, ignore=shutil.ignore_patterns("__pycache__")
+            )
         else:
             shutil.copy2(source, destination / name)
     return destination
@@ -27,7 +29,10 @@ def copy_repository(destination: Path) -> Path:
 
 def doit(workdir: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "doit", *args], cwd=workdir, capture_output=True, text=True,
+        [sys.executable, "-m", "doit", *args],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
         timeout=900,
     )
 
@@ -38,28 +43,40 @@ def executed(output: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
+def built(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[Path, subprocess.CompletedProcess[str]]:
     workdir = copy_repository(tmp_path_factory.mktemp("e2e"))
     return workdir, doit(workdir, "build")
 
 
-def test_build_succeeds_and_prints_a_summary_per_target(built: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+def test_build_succeeds_and_prints_a_summary_per_target(
+    built: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
     workdir, result = built
     assert result.returncode == 0, result.stdout + result.stderr
     for target in ("add_mul", "mlp", "both"):
-        assert any(line.startswith(f"{target}: ") and "models verified" in line
-                   for line in result.stdout.splitlines()), result.stdout
+        assert any(
+            line.startswith(f"{target}: ") and "models verified" in line
+            for line in result.stdout.splitlines()
+        ), result.stdout
         assert (workdir / "build" / target / "runner").is_file()
 
 
 def test_every_model_verified(built: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
     workdir, _ = built
-    for target, models in (("add_mul", ["add_mul"]), ("mlp", ["mlp"]), ("both", ["add_mul", "mlp"])):
+    for target, models in (
+        ("add_mul", ["add_mul"]),
+        ("mlp", ["mlp"]),
+        ("both", ["add_mul", "mlp"]),
+    ):
         report = json.loads((workdir / "build" / target / "verify.json").read_text())
         assert report["models"] == {model: {"status": "ok"} for model in models}
 
 
-def test_size_report_counts_the_registry(built: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+def test_size_report_counts_the_registry(
+    built: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
     workdir, _ = built
     size = json.loads((workdir / "build" / "add_mul" / "size.json").read_text())
     assert size["registry_slots"] == size["kernels"] == 2
@@ -68,14 +85,18 @@ def test_size_report_counts_the_registry(built: tuple[Path, subprocess.Completed
     assert size["file"] <= size["budget"]
 
 
-def test_second_build_executes_no_task(built: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+def test_second_build_executes_no_task(
+    built: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
     workdir, _ = built
     again = doit(workdir, "build")
     assert again.returncode == 0, again.stderr
     assert executed(again.stdout) == []
 
 
-def test_runtime_objects_are_shared_between_targets(built: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+def test_runtime_objects_are_shared_between_targets(
+    built: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
     workdir, result = built
     compiled = [task for task in executed(result.stdout) if task.startswith("compile:")]
     assert len(compiled) == len(set(compiled))
@@ -83,23 +104,35 @@ def test_runtime_objects_are_shared_between_targets(built: tuple[Path, subproces
     assert len(loader) == 1
 
 
-def test_runner_rejects_a_model_with_an_operator_it_lacks(built: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+def test_runner_rejects_a_model_with_an_operator_it_lacks(
+    built: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
     workdir, _ = built
     model = workdir / "examples" / "models" / "mlp"
     run = subprocess.run(
-        [str(workdir / "build" / "add_mul" / "runner"), str(model / "mlp.pte"),
-         "--input", str(model / "in0.npy")],
-        capture_output=True, text=True, timeout=60,
+        [
+            str(workdir / "build" / "add_mul" / "runner"),
+            str(model / "mlp.pte"),
+            "--input",
+            str(model / "in0.npy"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert run.returncode != 0
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and "aten::" in lines[0] and "mlp.pte" in lines[0], run.stderr
 
 
-def test_budget_breach_fails_the_build(built: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+def test_budget_breach_fails_the_build(
+    built: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
     workdir, _ = built
     manifest = workdir / "selective.toml"
-    manifest.write_text(manifest.read_text().replace('size_budget = "24 KiB"', 'size_budget = "1 KiB"'))
+    manifest.write_text(
+        manifest.read_text().replace('size_budget = "24 KiB"', 'size_budget = "1 KiB"')
+    )
     result = doit(workdir, "build")
     assert result.returncode != 0
     assert "error: target add_mul: runner is" in result.stdout
@@ -110,7 +143,9 @@ def test_budget_breach_fails_the_build(built: tuple[Path, subprocess.CompletedPr
 def test_manifest_mistake_is_one_line(tmp_path: Path) -> None:
     workdir = copy_repository(tmp_path)
     manifest = workdir / "selective.toml"
-    manifest.write_text(manifest.read_text().replace('models = ["add_mul"]', 'models = ["nope"]', 1))
+    manifest.write_text(
+        manifest.read_text().replace('models = ["add_mul"]', 'models = ["nope"]', 1)
+    )
     result = doit(workdir, "build")
     assert result.returncode != 0
     assert result.stderr.strip() == (

@@ -17,8 +17,18 @@ def test_reads_default_specialised_and_custom_kernels() -> None:
     assert rows == [
         ("aten::add.out", "default", "testlib::add_out", "op_add.cpp"),
         ("aten::mul.out", "default", "testlib::mul_out", "op_mul.cpp"),
-        ("aten::mul.out", "v1/6;0,1|6;0,1|6;0,1|6;0,1", "testlib::fast::mul_out_float", "op_mul.cpp"),
-        ("aten::mul.out", "v1/7;0,1|7;0,1|7;0,1|7;0,1", "testlib::fast::mul_out_float", "op_mul.cpp"),
+        (
+            "aten::mul.out",
+            "v1/6;0,1|6;0,1|6;0,1|6;0,1",
+            "testlib::fast::mul_out_float",
+            "op_mul.cpp",
+        ),
+        (
+            "aten::mul.out",
+            "v1/7;0,1|7;0,1|7;0,1|7;0,1",
+            "testlib::fast::mul_out_float",
+            "op_mul.cpp",
+        ),
         ("custom::scale.out", "default", "testlib::scale_out", "op_scale.cpp"),
     ]
     assert library.operators() == {
@@ -32,17 +42,25 @@ def test_reads_default_specialised_and_custom_kernels() -> None:
     ("yaml_text", "problem"),
     [
         ("- op: add.out\n", "entry 0: aten::add.out: 'kernels' must be a non-empty list"),
-        ("- op: div.out\n  kernels: [{arg_meta: null, kernel_name: x::div_out}]\n",
-         "entry 0: aten::div.out: kernel source {dir}/op_div.cpp does not exist"),
-        ("- op: add.out\n  kernels: [{arg_meta: null, kernel_name: add_out}]\n",
-         "entry 0: aten::add.out: kernel_name 'add_out' is not a C++ qualified name"),
+        (
+            "- op: div.out\n  kernels: [{arg_meta: null, kernel_name: x::div_out}]\n",
+            "entry 0: aten::div.out: kernel source {dir}/op_div.cpp does not exist",
+        ),
+        (
+            "- op: add.out\n  kernels: [{arg_meta: null, kernel_name: add_out}]\n",
+            "entry 0: aten::add.out: kernel_name 'add_out' is not a C++ qualified name",
+        ),
         ("- op: add.out\n  colour: red\n  kernels: []\n", "entry 0: unknown keys ['colour']"),
-        ("- op: 'add.out;mul.out'\n  kernels: []\n",
-         "entry 0: operator 'aten::add.out;mul.out' has an invalid overload name"),
+        (
+            "- op: 'add.out;mul.out'\n  kernels: []\n",
+            "entry 0: operator 'aten::add.out;mul.out' has an invalid overload name",
+        ),
         ("{op: add.out}\n", "expected a list of operator entries"),
-        ("- op: add.out\n  kernels: [{arg_meta: null, kernel_name: a::b}, "
-         "{arg_meta: null, kernel_name: a::c}]\n",
-         "aten::add.out has two kernels for key default"),
+        (
+            "- op: add.out\n  kernels: [{arg_meta: null, kernel_name: a::b}, "
+            "{arg_meta: null, kernel_name: a::c}]\n",
+            "aten::add.out has two kernels for key default",
+        ),
         ("- [\n", "invalid YAML"),
     ],
 )

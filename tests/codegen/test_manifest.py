@@ -70,40 +70,70 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("edit", "expected"),
     [
-        (("[targets.tiny]", "[targets.tiny]\ncolour = 1"),
-         "targets.tiny.colour: unknown key (allowed: dtype_selective, extra_ops, libraries, "
-         "models, size_budget, toolchain)"),
-        (('models = ["m1"]', 'models = ["m1", "nope"]'),
-         "targets.tiny.models[1]: unknown model 'nope' (defined: m1)"),
-        (('libraries = ["portable"]', 'libraries = ["optimized"]'),
-         "targets.tiny.libraries[0]: unknown library 'optimized' (defined: portable)"),
-        (('models = ["m1"]', 'models = ["m1", "m1"]'),
-         "targets.tiny.models[1]: 'm1' is listed twice"),
-        (("dtype_selective = true", 'dtype_selective = "yes"'),
-         "targets.tiny.dtype_selective: expected bool, got a string"),
-        (('size_budget = "24 KiB"', 'size_budget = "24 parsecs"'),
-         "targets.tiny.size_budget: size '24 parsecs' is not a number with a unit "
-         "(B, kB, MB, KiB, MiB)"),
-        (('size_budget = "24 KiB"', "size_budget = true"),
-         'targets.tiny.size_budget: expected a size such as "24 KiB", got a boolean'),
-        (('path = "m1.pte"', 'path = "missing.pte"'),
-         "models.m1.path: file {tmp}/missing.pte does not exist"),
-        (('outputs = ["out0.npy"]', 'outputs = ["out0.npy", 3]'),
-         "models.m1.outputs[1]: expected str, got an integer"),
-        (('extra_ops = ["aten::add.out"]', 'extra_ops = ["add.out"]'),
-         "targets.tiny.extra_ops[0]: operator 'add.out' has no namespace "
-         "(expected ns::name.overload)"),
-        (('functions = "functions.yaml"', 'functions = "gone.yaml"'),
-         "libraries.portable.functions: file {tmp}/gone.yaml does not exist"),
+        (
+            ("[targets.tiny]", "[targets.tiny]\ncolour = 1"),
+            "targets.tiny.colour: unknown key (allowed: dtype_selective, extra_ops, libraries, "
+            "models, size_budget, toolchain)",
+        ),
+        (
+            ('models = ["m1"]', 'models = ["m1", "nope"]'),
+            "targets.tiny.models[1]: unknown model 'nope' (defined: m1)",
+        ),
+        (
+            ('libraries = ["portable"]', 'libraries = ["optimized"]'),
+            "targets.tiny.libraries[0]: unknown library 'optimized' (defined: portable)",
+        ),
+        (
+            ('models = ["m1"]', 'models = ["m1", "m1"]'),
+            "targets.tiny.models[1]: 'm1' is listed twice",
+        ),
+        (
+            ("dtype_selective = true", 'dtype_selective = "yes"'),
+            "targets.tiny.dtype_selective: expected bool, got a string",
+        ),
+        (
+            ('size_budget = "24 KiB"', 'size_budget = "24 parsecs"'),
+            "targets.tiny.size_budget: size '24 parsecs' is not a number with a unit "
+            "(B, kB, MB, KiB, MiB)",
+        ),
+        (
+            ('size_budget = "24 KiB"', "size_budget = true"),
+            'targets.tiny.size_budget: expected a size such as "24 KiB", got a boolean',
+        ),
+        (
+            ('path = "m1.pte"', 'path = "missing.pte"'),
+            "models.m1.path: file {tmp}/missing.pte does not exist",
+        ),
+        (
+            ('outputs = ["out0.npy"]', 'outputs = ["out0.npy", 3]'),
+            "models.m1.outputs[1]: expected str, got an integer",
+        ),
+        (
+            ('extra_ops = ["aten::add.out"]', 'extra_ops = ["add.out"]'),
+            "targets.tiny.extra_ops[0]: operator 'add.out' has no namespace "
+            "(expected ns::name.overload)",
+        ),
+        (
+            ('functions = "functions.yaml"', 'functions = "gone.yaml"'),
+            "libraries.portable.functions: file {tmp}/gone.yaml does not exist",
+        ),
         (('sources = "kernels"', ""), "libraries.portable.sources: missing required key"),
-        (("[targets.tiny]", "[targets.tiny]\ntoolchain = \"arm\""),
-         "targets.tiny.toolchain: unknown toolchain 'arm' (defined: host)"),
-        (("[targets.tiny]", "[targets.'bad name']\nlibraries = []\n[targets.tiny]"),
-         "targets.bad name: name 'bad name' may use only letters, digits, '_' and '-'"),
-        (('libraries = ["portable"]', "libraries = []"),
-         "targets.tiny.libraries: a target needs at least one kernel library"),
-        (("[models.m1]", "[models]\nm1 = 5\n[models.m2]"),
-         "models.m1: expected a table, got an integer"),
+        (
+            ("[targets.tiny]", '[targets.tiny]\ntoolchain = "arm"'),
+            "targets.tiny.toolchain: unknown toolchain 'arm' (defined: host)",
+        ),
+        (
+            ("[targets.tiny]", "[targets.'bad name']\nlibraries = []\n[targets.tiny]"),
+            "targets.bad name: name 'bad name' may use only letters, digits, '_' and '-'",
+        ),
+        (
+            ('libraries = ["portable"]', "libraries = []"),
+            "targets.tiny.libraries: a target needs at least one kernel library",
+        ),
+        (
+            ("[models.m1]", "[models]\nm1 = 5\n[models.m2]"),
+            "models.m1: expected a table, got an integer",
+        ),
     ],
 )
 def test_each_mistake_is_one_line_naming_the_key(

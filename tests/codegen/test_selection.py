@@ -53,8 +53,10 @@ def test_reads_a_hand_written_selection_with_torchgen_defaults(tmp_path: Path) -
     ("text", "problem"),
     [
         ("operators:\n  add.out: {}\n", "operator 'add.out' has no namespace"),
-        ("operators:\n  aten::add.out: {}\net_kernel_metadata:\n  aten::add.out: [v2/6;0]\n",
-         "kernel key 'v2/6;0' is not 'default', 'v1' or 'v1/...'"),
+        (
+            "operators:\n  aten::add.out: {}\net_kernel_metadata:\n  aten::add.out: [v2/6;0]\n",
+            "kernel key 'v2/6;0' is not 'default', 'v1' or 'v1/...'",
+        ),
         ("- a\n", "expected a mapping at the top level"),
         ("operators: [\n", "invalid YAML"),
     ],
