@@ -47,16 +47,34 @@ class KernelLibrary:
         return tuple(kernel for kernel in self.kernels if kernel.op == op)
 
 
+def read_schema_operators(path: Path) -> list[OperatorName]:
+    """The operators a functions.yaml or custom_ops.yaml declares, in file order."""
+    operators = []
+    for index, entry in enumerate(_read_entries(path)):
+        if not isinstance(entry, dict):
+            raise InputError(path, f"entry {index}: expected a mapping")
+        try:
+            operators.append(entry_operator(entry))
+        except ValueError as error:
+            raise InputError(path, f"entry {index}: {error}") from None
+    return operators
+
+
+def _read_entries(path: Path) -> list[object]:
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise InputError(path, f"cannot read: {error.strerror}") from None
+    except (yaml.YAMLError, UnicodeDecodeError) as error:
+        raise InputError(path, f"invalid YAML: {error}") from None
+    if not isinstance(document, list):
+        raise InputError(path, "expected a list of operator entries")
+    return document
+
+
 def read_kernel_library(name: str, functions: Path, sources: Path) -> KernelLibrary:
     """Parse `functions` and check each operator's source file exists in `sources`."""
-    try:
-        document = yaml.safe_load(functions.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InputError(functions, f"cannot read: {error.strerror}") from None
-    except (yaml.YAMLError, UnicodeDecodeError) as error:
-        raise InputError(functions, f"invalid YAML: {error}") from None
-    if not isinstance(document, list):
-        raise InputError(functions, "expected a list of operator entries")
+    document = _read_entries(functions)
     kernels: list[KernelEntry] = []
     for index, entry in enumerate(document):
         try:
@@ -77,7 +95,7 @@ def _entry_kernels(entry: object, library: str, sources: Path) -> list[KernelEnt
     unknown = set(entry) - _ENTRY_KEYS
     if unknown:
         raise ValueError(f"unknown keys {sorted(unknown)}")
-    op = _entry_operator(entry)
+    op = entry_operator(entry)
     source = sources / f"op_{op.name}.cpp"
     if not source.is_file():
         raise ValueError(f"{op}: kernel source {source} does not exist")
@@ -96,7 +114,8 @@ def _entry_kernels(entry: object, library: str, sources: Path) -> list[KernelEnt
     return result
 
 
-def _entry_operator(entry: dict[str, object]) -> OperatorName:
+def entry_operator(entry: dict[str, object]) -> OperatorName:
+    """The operator an `op:` or `func:` entry declares (`aten` when it names no namespace)."""
     if "op" in entry:
         text = str(entry["op"])
         return OperatorName.parse(text if "::" in text else f"aten::{text}")

@@ -3,43 +3,12 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
-
-COPIED = ["codegen", "tasks", "runtime", "kernels", "examples", "dodo.py", "selective.toml"]
-
-
-def copy_repository(destination: Path) -> Path:
-    for name in COPIED:
-        source = REPO / name
-        if source.is_dir():
-            shutil.copytree(
-                source, destination / name, ignore=shutil.ignore_patterns("__pycache__")
-            )
-        else:
-            shutil.copy2(source, destination / name)
-    return destination
-
-
-def doit(workdir: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "doit", *args],
-        cwd=workdir,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-
-
-def executed(output: str) -> list[str]:
-    """Tasks doit ran ('.  name'), as opposed to skipped as up to date ('-- name')."""
-    return [line[3:] for line in output.splitlines() if line.startswith(".  ")]
+from tests.workspace import copy_repository, doit, executed
 
 
 @pytest.fixture(scope="module")

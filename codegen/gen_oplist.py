@@ -1,0 +1,149 @@
+"""A drop-in for ExecuTorch's `gen_oplist` command line, writing the same YAML.
+
+    python -m codegen.gen_oplist --output_path OUT [--model_file_path X.pte]...
+        [--ops_schema_yaml_path functions.yaml]... [--root_ops "a,b"] [--ops_dict JSON]
+        [--include_all_operators]
+
+Every source is unioned. Operators and `et_kernel_metadata` equal ExecuTorch's for the
+same inputs; `debug_info` lists every source that selected the operator (ExecuTorch keeps
+only the last one processed). Unlike ExecuTorch's, bad input never crashes: one line
+naming the file and the fault, exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from codegen.errors import InputError
+from codegen.kernel_library import read_schema_operators
+from codegen.model import KernelKey, OperatorName, TensorMeta
+from codegen.pte import read_model_ops
+from codegen.scalar_type import ScalarType
+from codegen.selection import SelectedOperator, Selection
+from codegen.writer import write_if_changed
+
+OUTPUT_NAME = "selected_operators.yaml"
+
+
+def parse_root_ops(text: str) -> list[OperatorName]:
+    """Comma-separated when there is a comma, else whitespace-separated (as ExecuTorch)."""
+    names = text.split(",") if "," in text else text.split()
+    try:
+        return [OperatorName.parse(name.strip()) for name in names if name.strip()]
+    except ValueError as error:
+        raise InputError("--root_ops", str(error)) from None
+
+
+def parse_ops_dict(text: str) -> Selection:
+    """`{op: [dtype name | kernel key, ...]}`; an empty list means every dtype."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError("--ops_dict", f"invalid JSON: {error}") from None
+    if not isinstance(document, dict):
+        raise InputError("--ops_dict", "expected a JSON object {operator: [dtypes or keys]}")
+    operators: dict[OperatorName, SelectedOperator] = {}
+    for op_text, items in document.items():
+        try:
+            name = OperatorName.parse(op_text)
+            if not isinstance(items, list):
+                raise ValueError(f"{op_text}: expected a list of dtypes or kernel keys")
+            keys = frozenset(_ops_dict_key(str(item)) for item in items) or frozenset(
+                {KernelKey.default()}
+            )
+        except ValueError as error:
+            raise InputError("--ops_dict", str(error)) from None
+        operators[name] = SelectedOperator(name, keys, frozenset({"ops_dict"}))
+    return Selection(dict(sorted(operators.items())))
+
+
+def _ops_dict_key(item: str) -> KernelKey:
+    # A dtype name stands for that dtype with any dim order: `v1/<n>;`.
+    if item.startswith("v1"):
+        return KernelKey.parse(item)
+    return KernelKey((TensorMeta(ScalarType.from_name(item), ()),))
+
+
+def gen_oplist(
+    models: Sequence[Path],
+    schema_yamls: Sequence[Path],
+    root_ops: str | None,
+    ops_dict: str | None,
+    include_all_operators: bool,
+) -> Selection:
+    """The union of every source, as ExecuTorch's gen_oplist computes it."""
+    selection = Selection(include_all_operators=include_all_operators)
+    if root_ops is not None:
+        selection = selection | Selection.from_operators(parse_root_ops(root_ops), "root_ops")
+    if ops_dict is not None:
+        selection = selection | parse_ops_dict(ops_dict)
+    for model in models:
+        selection = selection | Selection.from_model(read_model_ops(model), str(model))
+    for schema in schema_yamls:
+        selection = selection | Selection.from_operators(read_schema_operators(schema), str(schema))
+    return selection
+
+
+def output_file(path: Path) -> Path:
+    return path / OUTPUT_NAME if path.is_dir() else path
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m codegen.gen_oplist", description=__doc__)
+    parser.add_argument(
+        "--output_path",
+        required=True,
+        type=Path,
+        help="the YAML to write, or a directory to write selected_operators.yaml in",
+    )
+    parser.add_argument(
+        "--model_file_path",
+        action="append",
+        default=[],
+        type=Path,
+        help="an ExecuTorch program (.pte); may be repeated",
+    )
+    parser.add_argument(
+        "--ops_schema_yaml_path",
+        action="append",
+        default=[],
+        type=Path,
+        help="a functions.yaml or custom_ops.yaml; may be repeated",
+    )
+    parser.add_argument("--root_ops", help="operators to keep with every dtype, comma-separated")
+    parser.add_argument("--ops_dict", help='JSON {"ns::op.overload": ["Float", "v1/6;0,1|..."]}')
+    parser.add_argument(
+        "--include-all-operators",
+        "--include_all_operators",
+        dest="include_all_operators",
+        action="store_true",
+        help="select every operator (not a selective build)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        selection = gen_oplist(
+            args.model_file_path,
+            args.ops_schema_yaml_path,
+            args.root_ops,
+            args.ops_dict,
+            args.include_all_operators,
+        )
+        write_if_changed(output_file(args.output_path), selection.to_yaml())
+    except InputError as error:
+        print(f"gen_oplist: error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(
+            f"gen_oplist: error: {args.output_path}: cannot write: {error.strerror}",
+            file=sys.stderr,
+        )
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
