@@ -1,0 +1,373 @@
+"""Writing ExecuTorch `.pte` programs with the flatbuffers builder.
+
+For tests and benchmarks: single-operator programs of any dtype, programs with thousands
+of kernel calls, or with hundreds of megabytes of weights. The layout is the exporter's:
+the flatbuffer (identifier `ET12`), then, when there is constant data, an `eh00` extended
+header and the constant segment aligned to 128 bytes. Every non-constant tensor gets its
+own slot in one memory-planned buffer.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+from codegen.model import OperatorName
+from codegen.scalar_type import ScalarType
+
+SEGMENT_ALIGNMENT = 128
+TENSOR_ALIGNMENT = 16
+_EXTENDED_HEADER_LENGTH = 32
+
+
+@dataclass(frozen=True)
+class Tensor:
+    """A tensor value: constant when `constant` holds its bytes, else memory-planned."""
+
+    dtype: ScalarType
+    sizes: tuple[int, ...]
+    dim_order: tuple[int, ...] | None = None  # None: contiguous (0, 1, ..., n-1)
+    constant: bytes | None = None
+    dynamic: bool = False  # sizes are an upper bound (DYNAMIC_BOUND)
+
+    @property
+    def nbytes(self) -> int:
+        return self.dtype.size * math.prod(self.sizes)
+
+
+@dataclass(frozen=True)
+class IntList:
+    items: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DoubleList:
+    items: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class BoolList:
+    items: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
+class TensorList:
+    items: tuple[int, ...]  # value indices
+
+
+@dataclass(frozen=True)
+class OptionalTensorList:
+    items: tuple[int, ...]  # value indices, -1 for None
+
+
+Value = (
+    Tensor
+    | int
+    | float
+    | bool
+    | str
+    | None
+    | IntList
+    | DoubleList
+    | BoolList
+    | TensorList
+    | OptionalTensorList
+)
+
+
+@dataclass(frozen=True)
+class KernelCall:
+    op: OperatorName
+    args: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DelegateCall:
+    delegate: int  # index into Method.delegates
+    args: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class MoveCall:
+    source: int
+    destination: int
+
+
+@dataclass(frozen=True)
+class JumpFalseCall:
+    condition: int
+    destination: int
+
+
+@dataclass(frozen=True)
+class FreeCall:
+    value: int
+
+
+Instruction = KernelCall | DelegateCall | MoveCall | JumpFalseCall | FreeCall
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    values: tuple[Value, ...]
+    inputs: tuple[int, ...]
+    outputs: tuple[int, ...]
+    instructions: tuple[Instruction, ...]
+    delegates: tuple[str, ...] = field(default=())  # backend ids
+
+
+# Union tags of schema/program.fbs.
+_VALUE_TAGS = {
+    type(None): 1,
+    int: 2,
+    bool: 3,
+    float: 4,
+    Tensor: 5,
+    str: 6,
+    IntList: 7,
+    DoubleList: 8,
+    BoolList: 9,
+    TensorList: 10,
+    OptionalTensorList: 11,
+}
+_INSTRUCTION_TAGS = {KernelCall: 1, DelegateCall: 2, MoveCall: 3, JumpFalseCall: 4, FreeCall: 5}
+
+
+def _align(value: int, alignment: int) -> int:
+    return (value + alignment - 1) // alignment * alignment
+
+
+class _ProgramBuilder:
+    """Builds one program's flatbuffer; constant tensor bytes are collected on the side."""
+
+    def __init__(self) -> None:
+        import flatbuffers
+
+        self.fb = flatbuffers.Builder(1024)
+        self.constants: list[bytes] = []
+        self.constant_offsets: list[int] = [0]  # entry 0 is the reserved empty buffer
+        self.constant_size = 0
+
+    def vector(self, element: str, items: Sequence[int | float | bool]) -> int:
+        fmt = {
+            "i": (4, self.fb.PrependInt32),
+            "q": (8, self.fb.PrependInt64),
+            "Q": (8, self.fb.PrependUint64),
+            "B": (1, self.fb.PrependUint8),
+            "d": (8, self.fb.PrependFloat64),
+            "?": (1, self.fb.PrependBool),
+        }
+        size, prepend = fmt[element]
+        self.fb.StartVector(size, len(items), size)
+        for item in reversed(items):
+            prepend(item)
+        return int(self.fb.EndVector())
+
+    def offsets(self, offsets: Sequence[int]) -> int:
+        self.fb.StartVector(4, len(offsets), 4)
+        for offset in reversed(offsets):
+            self.fb.PrependUOffsetTRelative(offset)
+        return int(self.fb.EndVector())
+
+    def table(self, fields: Sequence[tuple[str, int, object]]) -> int:
+        """A table from (kind, slot, value) with kind one of u8 i32 u32 i64 u64 f64 bool off."""
+        fb = self.fb
+        fb.StartObject(max((slot for _, slot, _ in fields), default=-1) + 1)
+        prepend = {
+            "u8": fb.PrependUint8Slot,
+            "i8": fb.PrependInt8Slot,
+            "i32": fb.PrependInt32Slot,
+            "u32": fb.PrependUint32Slot,
+            "i64": fb.PrependInt64Slot,
+            "u64": fb.PrependUint64Slot,
+            "f64": fb.PrependFloat64Slot,
+            "bool": fb.PrependBoolSlot,
+            "off": fb.PrependUOffsetTRelativeSlot,
+        }
+        for kind, slot, value in fields:
+            # Force every scalar to be stored: defaults would be omitted otherwise.
+            prepend[kind](slot, value, None if kind != "off" else 0)
+        return int(fb.EndObject())
+
+    def tensor(self, tensor: Tensor, planned_offset: int | None) -> int:
+        dims = len(tensor.sizes)
+        dim_order = tensor.dim_order if tensor.dim_order is not None else tuple(range(dims))
+        sizes = self.vector("i", tensor.sizes)
+        order = self.vector("B", dim_order)
+        fields: list[tuple[str, int, object]] = [
+            ("i8", 0, tensor.dtype.number),
+            ("off", 2, sizes),
+            ("off", 3, order),
+            ("i8", 8, 1 if tensor.dynamic else 0),
+        ]
+        if tensor.constant is not None:
+            if len(tensor.constant) != tensor.nbytes:
+                raise ValueError(
+                    f"constant holds {len(tensor.constant)} bytes, the tensor needs {tensor.nbytes}"
+                )
+            fields.append(("u32", 5, self.add_constant(tensor.constant)))
+        elif planned_offset is not None:
+            allocation = self.table(
+                [
+                    ("u32", 0, 1),
+                    ("u32", 1, planned_offset & 0xFFFFFFFF),
+                    ("u32", 2, planned_offset >> 32),
+                ]
+            )
+            fields.append(("off", 6, allocation))
+        return self.table(fields)
+
+    def add_constant(self, data: bytes) -> int:
+        offset = _align(self.constant_size, TENSOR_ALIGNMENT)
+        if offset > self.constant_size:
+            self.constants.append(bytes(offset - self.constant_size))
+        self.constants.append(data)
+        self.constant_size = offset + len(data)
+        self.constant_offsets.append(offset)
+        return len(self.constant_offsets) - 1
+
+    def value(self, value: Value, planned_offset: int | None) -> int:
+        tag = _VALUE_TAGS[type(value)]
+        if isinstance(value, Tensor):
+            payload = self.tensor(value, planned_offset)
+        elif value is None:
+            payload = self.table([])
+        elif isinstance(value, bool):
+            payload = self.table([("bool", 0, value)])
+        elif isinstance(value, int):
+            payload = self.table([("i64", 0, value)])
+        elif isinstance(value, float):
+            payload = self.table([("f64", 0, value)])
+        elif isinstance(value, str):
+            payload = self.table([("off", 0, self.fb.CreateString(value))])
+        else:
+            element = {
+                IntList: "q",
+                DoubleList: "d",
+                BoolList: "?",
+                TensorList: "i",
+                OptionalTensorList: "i",
+            }[type(value)]
+            payload = self.table([("off", 0, self.vector(element, value.items))])
+        return self.table([("u8", 0, tag), ("off", 1, payload)])
+
+    def instruction(self, instruction: Instruction, op_index: dict[OperatorName, int]) -> int:
+        if isinstance(instruction, KernelCall):
+            args = self.vector("i", instruction.args)
+            payload = self.table([("i32", 0, op_index[instruction.op]), ("off", 1, args)])
+        elif isinstance(instruction, DelegateCall):
+            args = self.vector("i", instruction.args)
+            payload = self.table([("i32", 0, instruction.delegate), ("off", 1, args)])
+        elif isinstance(instruction, MoveCall):
+            payload = self.table(
+                [("i32", 0, instruction.source), ("i32", 1, instruction.destination)]
+            )
+        elif isinstance(instruction, JumpFalseCall):
+            payload = self.table(
+                [("i32", 0, instruction.condition), ("i32", 1, instruction.destination)]
+            )
+        else:
+            payload = self.table([("i32", 0, instruction.value)])
+        return self.table([("u8", 0, _INSTRUCTION_TAGS[type(instruction)]), ("off", 1, payload)])
+
+    def method(self, method: Method) -> int:
+        operators = list(
+            dict.fromkeys(i.op for i in method.instructions if isinstance(i, KernelCall))
+        )
+        op_index = {op: index for index, op in enumerate(operators)}
+        planned = 0
+        values = []
+        for value in method.values:
+            offset = None
+            if isinstance(value, Tensor) and value.constant is None:
+                offset, planned = planned, planned + _align(value.nbytes, TENSOR_ALIGNMENT)
+            values.append(self.value(value, offset))
+        values_vector = self.offsets(values)
+        instructions = self.offsets([self.instruction(i, op_index) for i in method.instructions])
+        chain = self.table(
+            [
+                ("off", 0, self.vector("i", method.inputs)),
+                ("off", 1, self.vector("i", method.outputs)),
+                ("off", 2, instructions),
+            ]
+        )
+        operator_tables = []
+        for op in operators:
+            name = self.fb.CreateString(f"{op.namespace}::{op.name}")
+            overload = self.fb.CreateString(op.overload)
+            operator_tables.append(self.table([("off", 0, name), ("off", 1, overload)]))
+        delegates = []
+        for backend in method.delegates:
+            reference = self.table([("u8", 0, 0), ("u32", 1, 0)])  # inline data 0
+            delegates.append(
+                self.table([("off", 0, self.fb.CreateString(backend)), ("off", 1, reference)])
+            )
+        return self.table(
+            [
+                ("off", 0, self.fb.CreateString(method.name)),
+                ("off", 2, values_vector),
+                ("off", 3, self.vector("i", method.inputs)),
+                ("off", 4, self.vector("i", method.outputs)),
+                ("off", 5, self.offsets([chain])),
+                ("off", 6, self.offsets(operator_tables)),
+                ("off", 7, self.offsets(delegates)),
+                ("off", 8, self.vector("q", [0, planned])),
+            ]
+        )
+
+    def program(self, methods: Sequence[Method]) -> bytes:
+        plans = self.offsets([self.method(method) for method in methods])
+        inline = (
+            self.table([("off", 0, self.vector("B", []))])
+            if any(m.delegates for m in methods)
+            else None
+        )
+        segment = self.table([("u64", 0, 0), ("u64", 1, self.constant_size)])
+        constant_segment = self.table(
+            [("u32", 0, 0), ("off", 1, self.vector("Q", self.constant_offsets))]
+        )
+        fields: list[tuple[str, int, object]] = [
+            ("u32", 0, 0),
+            ("off", 1, plans),
+            ("off", 4, self.offsets([segment])),
+            ("off", 5, constant_segment),
+        ]
+        if inline is not None:
+            fields.append(("off", 3, self.offsets([inline])))
+        self.fb.Finish(self.table(fields), file_identifier=b"ET12")
+        return bytes(self.fb.Output())
+
+
+def write_program(methods: Sequence[Method], output: BinaryIO) -> None:
+    """Write a `.pte` holding `methods` to `output`."""
+    builder = _ProgramBuilder()
+    flatbuffer = builder.program(methods)
+    if not builder.constant_size:
+        output.write(flatbuffer)
+        return
+    # Insert the extended header after the root offset and identifier; move the root.
+    root = struct.unpack_from("<I", flatbuffer, 0)[0] + _EXTENDED_HEADER_LENGTH
+    program_size = len(flatbuffer) + _EXTENDED_HEADER_LENGTH
+    segment_base = _align(program_size, SEGMENT_ALIGNMENT)
+    header = b"eh00" + struct.pack(
+        "<IQQQ", _EXTENDED_HEADER_LENGTH, program_size, segment_base, builder.constant_size
+    )
+    output.write(
+        struct.pack("<I", root)
+        + flatbuffer[4:8]
+        + header[:_EXTENDED_HEADER_LENGTH]
+        + flatbuffer[8:]
+    )
+    output.write(bytes(segment_base - program_size))
+    for chunk in builder.constants:
+        output.write(chunk)
+
+
+def save_program(methods: Sequence[Method], path: Path) -> None:
+    with path.open("wb") as output:
+        write_program(methods, output)
