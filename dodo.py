@@ -5,6 +5,7 @@ from tasks.backend import task_backend
 from tasks.build import task_build
 from tasks.codegen import task_codegen
 from tasks.models import task_model_ops
+from tasks.reporter import BuildReporter
 from tasks.selection import task_selection
 
 # doit opens its dependency database in build/ before any task can create the folder.
@@ -16,6 +17,7 @@ DOIT_CONFIG = {
     "dep_file": str(layout.DEP_FILE),
     "minversion": "0.37.0",
     "verbosity": 1,
+    "reporter": BuildReporter,
 }
 
 __all__ = [
