@@ -1,0 +1,43 @@
+#include "kernels/portable/util/binary_op.h"
+#include "kernels/portable/util/opmath.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::add.out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
+
+struct Add {
+  static constexpr bool kHasScalar = true;
+  // self + alpha * other
+  template <typename M>
+  static M apply(M x, M y, M alpha) {
+    return op_add(x, op_mul(alpha, y));
+  }
+  // torch's rules for alpha, judged on the compute dtype.
+  static const char* check(ScalarType common, const rt::Scalar& alpha) {
+    if (alpha.is_bool() && common != ScalarType::Bool) return "a bool alpha needs bool tensors";
+    if (alpha.is_floating() && !rt::is_floating_type(common)) return "alpha must be an integer for integer tensors";
+    return nullptr;
+  }
+};
+
+}  // namespace
+
+// add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+void add_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, kOp, args, 5);
+  BinaryCall call;
+  call.a = in.tensor(0, "self");
+  call.b = in.tensor(1, "other");
+  call.scalar = in.scalar(2, "alpha");
+  call.out = in.tensor(3, "out");
+  if (in.ok()) binary_op<Dtypes, Add>(in, call);
+}
+
+}  // namespace portable

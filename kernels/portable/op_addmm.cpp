@@ -1,0 +1,96 @@
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/portable/util/opmath.h"
+#include "runtime/core/value_cast.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::addmm.out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+
+// Element (i, j) of a 2-D tensor, or of a 1-D or 0-dim one broadcast to 2-D.
+struct Matrix2D {
+  int64_t row_stride;
+  int64_t col_stride;
+
+  explicit Matrix2D(const rt::Tensor& t)
+      : row_stride(t.dim() == 2 && t.size(0) != 1 ? t.stride(0) : 0),
+        col_stride(t.dim() >= 1 && t.size(t.dim() - 1) != 1 ? t.stride(t.dim() - 1) : 0) {}
+  int64_t at(int64_t i, int64_t j) const { return i * row_stride + j * col_stride; }
+};
+
+template <typename T>
+void addmm(const rt::Tensor& self, const rt::Tensor& mat1, const rt::Tensor& mat2, rt::Tensor& out,
+           const rt::Scalar& beta_arg, const rt::Scalar& alpha_arg) {
+  using M = opmath_t<T>;
+  const M beta = beta_arg.to<M>();
+  const M alpha = alpha_arg.to<M>();
+  const int64_t n = mat1.size(0), k = mat1.size(1), m = mat2.size(1);
+  const Matrix2D a(mat1), b(mat2), c(self), o(out);
+  const T* pa = mat1.data_as<const T>();
+  const T* pb = mat2.data_as<const T>();
+  const T* pc = self.data_as<const T>();
+  T* po = out.data_as<T>();
+  for (int64_t i = 0; i < n; ++i) {
+    if constexpr (std::is_same<T, M>::value) {
+      // Accumulate in out's row, walking mat2 along its rows (cache friendly).
+      for (int64_t j = 0; j < m; ++j) po[o.at(i, j)] = M(0);
+      for (int64_t p = 0; p < k; ++p) {
+        const M scale = pa[a.at(i, p)];
+        for (int64_t j = 0; j < m; ++j) po[o.at(i, j)] += scale * pb[b.at(p, j)];
+      }
+    }
+    for (int64_t j = 0; j < m; ++j) {
+      M sum = M(0);
+      if constexpr (std::is_same<T, M>::value) {
+        sum = po[o.at(i, j)];
+      } else {  // 16-bit floats: accumulate in float, not in out
+        for (int64_t p = 0; p < k; ++p) sum += static_cast<M>(pa[a.at(i, p)]) * static_cast<M>(pb[b.at(p, j)]);
+      }
+      // torch ignores self (even its NaNs) when beta is 0.
+      const M bias = beta == M(0) ? M(0) : beta * static_cast<M>(pc[c.at(i, j)]);
+      po[o.at(i, j)] = rt::value_cast<T>(alpha * sum + bias);
+    }
+  }
+}
+
+}  // namespace
+
+// addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out)
+void addmm_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, kOp, args, 7);
+  const rt::Tensor* self = in.tensor(0, "self");
+  const rt::Tensor* mat1 = in.tensor(1, "mat1");
+  const rt::Tensor* mat2 = in.tensor(2, "mat2");
+  const rt::Scalar beta = in.scalar(3, "beta");
+  const rt::Scalar alpha = in.scalar(4, "alpha");
+  rt::Tensor* out = in.tensor(5, "out");
+  if (!in.ok()) return;
+  const rt::ScalarType dtype = out->dtype();
+  if (self->dtype() != dtype || mat1->dtype() != dtype || mat2->dtype() != dtype) {
+    return in.fail("self, mat1, mat2 and out must have one dtype");
+  }
+  if (mat1->dim() != 2 || mat2->dim() != 2 || mat1->size(1) != mat2->size(0)) {
+    return in.fail("mat1 and mat2 must be matrices that can be multiplied");
+  }
+  const int32_t sizes[2] = {mat1->size(0), mat2->size(1)};
+  // self broadcasts to (n, m): a matrix, a row of m, or a single value.
+  const int self_dim = self->dim();
+  if (self_dim > 2 || (self_dim == 2 && self->size(0) != 1 && self->size(0) != sizes[0]) ||
+      (self_dim >= 1 && self->size(self_dim - 1) != 1 && self->size(self_dim - 1) != sizes[1])) {
+    return in.fail("self cannot be broadcast to the product's shape");
+  }
+  if (!resize_out(in, *out, sizes, 2)) return;
+  Dtypes::run(context, kOp, dtype, [&](auto tag) {
+    addmm<typename decltype(tag)::type>(*self, *mat1, *mat2, *out, beta, alpha);
+  });
+}
+
+}  // namespace portable

@@ -1,0 +1,36 @@
+#include "kernels/portable/util/binary_op.h"
+#include "kernels/portable/util/opmath.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::mul.out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
+
+struct Mul {
+  static constexpr bool kHasScalar = false;
+  template <typename M>
+  static M apply(M x, M y, M) {
+    return op_mul(x, y);
+  }
+  static const char* check(ScalarType, const rt::Scalar&) { return nullptr; }
+};
+
+}  // namespace
+
+// mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+void mul_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, kOp, args, 4);
+  BinaryCall call;
+  call.a = in.tensor(0, "self");
+  call.b = in.tensor(1, "other");
+  call.out = in.tensor(2, "out");
+  if (in.ok()) binary_op<Dtypes, Mul>(in, call);
+}
+
+}  // namespace portable

@@ -1,0 +1,77 @@
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/portable/util/strided_walk.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::permute_copy.out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+// Moves bytes only, so any dtype works; selection still applies.
+using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
+
+// Copies the rows of `walk` (operand 0: out, 1: self), W-byte elements.
+template <typename W>
+void copy_rows(StridedWalk<2>& walk, uint8_t* out, const uint8_t* self) {
+  const int64_t n = walk.row_size(), so = walk.row_stride(0), ss = walk.row_stride(1);
+  do {
+    W* to = reinterpret_cast<W*>(out) + walk.offset(0);
+    const W* from = reinterpret_cast<const W*>(self) + walk.offset(1);
+    for (int64_t i = 0; i < n; ++i) to[i * so] = from[i * ss];
+  } while (walk.next_row());
+}
+
+}  // namespace
+
+// permute_copy.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)
+void permute_copy_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, kOp, args, 4);
+  const rt::Tensor* self = in.tensor(0, "self");
+  const rt::IntListArg dims = in.int_list(1, "dims");
+  rt::Tensor* out = in.tensor(2, "out");
+  if (!in.ok() || !Dtypes::check(context, kOp, self->dtype())) return;
+  if (out->dtype() != self->dtype()) return in.fail("out must have self's dtype");
+  const int dim = self->dim();
+  if (dims.size() != static_cast<size_t>(dim)) return in.fail("dims must name every dim of self once");
+  // Out's dim d is self's dim dims[d]: out takes those sizes, and walking
+  // out in order reads self with those strides.
+  int32_t sizes[rt::Tensor::kMaxDims];
+  int64_t strides[rt::Tensor::kMaxDims] = {};  // a 0-dim self is walked as one element
+  uint32_t seen = 0;
+  for (int d = 0; d < dim; ++d) {
+    int64_t source = dims[d];
+    if (source < 0) source += dim;
+    if (source < 0 || source >= dim || (seen & (1u << source)) != 0) {
+      return in.fail("dims must name every dim of self once");
+    }
+    seen |= 1u << source;
+    sizes[d] = self->size(static_cast<int>(source));
+    strides[d] = self->stride(static_cast<int>(source));
+  }
+  if (!resize_out(in, *out, sizes, dim) || out->numel() == 0) return;
+  StridedWalk<2> walk;
+  walk.init(sizes, dim);
+  walk.set_operand(0, *out);
+  walk.set_operand_strides(1, strides);
+  uint8_t* to = static_cast<uint8_t*>(out->data());
+  const uint8_t* from = static_cast<const uint8_t*>(self->data());
+  switch (self->element_size()) {
+    case 1:
+      return copy_rows<uint8_t>(walk, to, from);
+    case 2:
+      return copy_rows<uint16_t>(walk, to, from);
+    case 4:
+      return copy_rows<uint32_t>(walk, to, from);
+    case 8:
+      return copy_rows<uint64_t>(walk, to, from);
+    default:
+      return in.fail("dtype has an unsupported element size");
+  }
+}
+
+}  // namespace portable

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+
+#include "runtime/core/arena.h"
+#include "runtime/core/error.h"
+#include "runtime/core/evalue.h"
+#include "runtime/core/message.h"
+#include "runtime/core/span.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/registry.h"
+#include "runtime/loader/flatbuffer.h"
+
+namespace rt {
+
+// An instruction of chain 0, decoded and checked at load so execution reads
+// no flatbuffer and checks no index.
+struct Instruction {
+  enum class Kind : uint8_t { Kernel, Move, JumpFalse, Free };
+
+  Kind kind;
+  uint32_t first;   // Move: source value; JumpFalse: condition value
+  uint32_t second;  // Move: destination value; JumpFalse: target instruction
+  OpFunction fn;    // Kernel
+  Span<EValue* const> args;  // Kernel: the values of KernelCall.args
+};
+
+// Decodes chain 0 of `plan`, resolving every KernelCall against `registry`
+// (exact kernel key, else the operator's default kernel). Failures go to the
+// reader; those that name an operator or backend are formatted in `message`.
+Span<const Instruction> decode_instructions(fb::Reader& reader, fb::Table plan, Span<EValue> values,
+                                            const KernelRegistry& registry, Arena& arena,
+                                            Message& message);
+
+}  // namespace rt

@@ -1,0 +1,75 @@
+#include "runtime/executor/method.h"
+
+#include <cstring>
+
+#include "runtime/loader/schema.h"
+#include "runtime/loader/value_list.h"
+#include "runtime/loader/values.h"
+
+namespace rt {
+namespace {
+
+// A program whose jumps keep going backwards this often is taken to be stuck.
+constexpr uint32_t kMaxBackwardJumps = 1u << 20;
+
+}  // namespace
+
+Status Method::load(const Program& program, const char* name, const KernelRegistry& registry) {
+  fb::Reader reader(program.flatbuffer());
+  const fb::Table plan = program.plan(reader, name);
+  if (!plan.present() && reader.ok()) return Status(Error::InvalidInput, "the program has no method of that name");
+  // After a failure the steps below stop early (their loops check the
+  // reader; absent tables read as empty) and keep the first failure.
+  memory_.allocate(reader, plan, arena_);
+  values_ = load_values(reader, program, plan, memory_, arena_);
+  reader.reading("method input or output list is malformed");
+  const fb::Vector inputs = reader.vector(plan, schema::execution_plan::kInputs, 4);
+  const fb::Vector outputs = reader.vector(plan, schema::execution_plan::kOutputs, 4);
+  inputs_ = resolve_values(reader, inputs, false, false, values_, arena_);
+  outputs_ = resolve_values(reader, outputs, false, false, values_, arena_);
+  if (reader.ok()) instructions_ = decode_instructions(reader, plan, values_, registry, arena_, message_);
+  return reader.status();
+}
+
+Status Method::set_input(size_t index, const Tensor& source) {
+  if (index >= inputs_.size || !inputs_.items[index]->is_tensor()) {
+    return Status(Error::InvalidInput, "input is not a tensor");
+  }
+  Tensor& target = inputs_.items[index]->to_tensor();
+  if (source.dtype() != target.dtype()) return Status(Error::InvalidInput, "input has the wrong dtype");
+  if (!target.resize(source.sizes().data(), source.dim()).ok()) {
+    return Status(Error::InvalidInput, "input has the wrong shape");
+  }
+  // The caller's data is row-major; the input's layout follows its dim order.
+  const size_t element = source.element_size();
+  const uint8_t* from = static_cast<const uint8_t*>(source.data());
+  uint8_t* to = static_cast<uint8_t*>(target.data());
+  for (int64_t i = 0; i < source.numel(); ++i) memcpy(to + target.offset_of(i) * element, from + i * element, element);
+  return Status();
+}
+
+Status Method::execute() {
+  context_.clear();
+  uint32_t backward_jumps = 0;
+  for (size_t pc = 0; pc < instructions_.size();) {
+    const Instruction& instruction = instructions_[pc++];
+    if (instruction.kind == Instruction::Kind::Kernel) {
+      instruction.fn(context_, instruction.args);
+      if (context_.failed()) return context_.status();
+    } else if (instruction.kind == Instruction::Kind::Move) {
+      values_[instruction.second] = values_[instruction.first];
+    } else if (instruction.kind == Instruction::Kind::JumpFalse) {
+      const EValue& condition = values_[instruction.first];
+      if (condition.tag() != Tag::Bool) return Status(Error::InvalidProgram, "jump condition is not a bool");
+      if (condition.to_bool()) continue;
+      if (instruction.second < pc && ++backward_jumps > kMaxBackwardJumps) {
+        return Status(Error::InvalidProgram, "program loops without end");
+      }
+      pc = instruction.second;
+    }
+    // FreeCall: tensor memory is planned ahead of time, nothing to release.
+  }
+  return Status();
+}
+
+}  // namespace rt

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/core/arena.h"
+#include "runtime/core/error.h"
+#include "runtime/core/evalue.h"
+#include "runtime/core/message.h"
+#include "runtime/core/span.h"
+#include "runtime/executor/instructions.h"
+#include "runtime/kernel/kernel_context.h"
+#include "runtime/kernel/registry.h"
+#include "runtime/loader/memory_plan.h"
+#include "runtime/loader/program.h"
+
+namespace rt {
+
+// One execution plan, loaded: its values, planned memory and resolved
+// instructions. All memory is taken in load(); execute() allocates nothing.
+// Failure messages may point into the Method: keep it alive to print them.
+class Method {
+ public:
+  Method() = default;
+  Method(const Method&) = delete;
+  Method& operator=(const Method&) = delete;
+
+  // Loads the plan `name`. Every KernelCall is resolved here, so a missing
+  // operator or backend fails now rather than halfway through execution.
+  Status load(const Program& program, const char* name, const KernelRegistry& registry);
+
+  size_t num_inputs() const { return inputs_.size; }
+  size_t num_outputs() const { return outputs_.size; }
+  const EValue& input(size_t index) const { return *inputs_.items[index]; }
+  const EValue& output(size_t index) const { return *outputs_.items[index]; }
+
+  // Copies `value` into tensor input `index`. It must have the input's
+  // dtype and shape (a dynamic input is resized within its planned
+  // capacity); its data is read in row-major order.
+  Status set_input(size_t index, const Tensor& value);
+
+  // Runs chain 0 once.
+  Status execute();
+
+ private:
+  Arena arena_;
+  PlannedMemory memory_;
+  Span<EValue> values_{};
+  BoxedList inputs_ = {};
+  BoxedList outputs_ = {};
+  Span<const Instruction> instructions_{};
+  KernelContext context_;
+  Message message_;
+};
+
+}  // namespace rt

@@ -1,0 +1,111 @@
+#include "runtime/runner/npy.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace rt {
+namespace {
+
+// npy dtype strings ("<f4") by ScalarType number; empty where npy has none.
+constexpr char kDescr[][4] = {
+    "|u1", "|i1", "<i2", "<i4", "<i8", "<f2", "<f4", "<f8", "", "", "", "|b1",
+};
+constexpr int kNumDescr = sizeof kDescr / sizeof kDescr[0];
+
+int find_descr(const char* descr) {
+  int type = kNumDescr;
+  while (--type >= 0 && (kDescr[type][0] == '\0' || strcmp(kDescr[type], descr) != 0)) {
+  }
+  return type;
+}
+
+}  // namespace
+
+Status parse_npy(uint8_t* file, size_t size, Tensor* tensor) {
+  // Magic, version, then the header length: 2 bytes in version 1, 4 after.
+  const size_t start = size >= 12 && file[6] > 1 ? 12 : 10;
+  uint32_t length = 0;
+  if (size >= 12) memcpy(&length, file + 8, start - 8);
+  if (size < 12 || memcmp(file, "\x93NUMPY", 6) != 0 || file[6] < 1 || file[6] > 3 || length == 0 ||
+      length > size - start || file[start + length - 1] != '\n') {
+    return Status(Error::InvalidInput, "not an npy file, or truncated");
+  }
+  // The header is the repr() of a dict with sorted keys, as numpy writes it:
+  // {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
+  // A NUL in place of its final newline bounds the parsing.
+  char* header = reinterpret_cast<char*>(file + start);
+  header[length - 1] = '\0';
+  char descr[4] = "";
+  char order[6] = "";
+  int shape_at = 0;
+  sscanf(header, "{'descr': '%3[^']', 'fortran_order': %5[a-zA-Z], 'shape': (%n", descr, order, &shape_at);
+  const int type = shape_at != 0 ? find_descr(descr) : -1;
+  if (type < 0 || strcmp(order, "False") != 0) {
+    return Status(Error::InvalidInput, "npy header or dtype is not supported");
+  }
+  int32_t sizes[Tensor::kMaxDims];
+  int dim = 0;
+  for (char* at = header + shape_at; *at != ')'; ++dim) {
+    char* end;
+    const long extent = strtol(at, &end, 10);
+    if (end == at || dim == Tensor::kMaxDims || extent < 0 || extent > INT32_MAX) {
+      return Status(Error::InvalidInput, "npy shape is malformed or has more than 8 dims");
+    }
+    sizes[dim] = static_cast<int32_t>(extent);
+    at = end + (*end == ',');
+    while (*at == ' ') ++at;
+  }
+  static constexpr uint8_t kRowMajor[Tensor::kMaxDims] = {0, 1, 2, 3, 4, 5, 6, 7};
+  if (!tensor->init(static_cast<ScalarType>(type), sizes, kRowMajor, dim, ShapeDynamism::Static).ok() ||
+      tensor->nbytes() > size - start - length) {
+    return Status(Error::InvalidInput, "npy data is truncated");
+  }
+  tensor->set_data(file + start + length);
+  return Status();
+}
+
+int format_shape(char* buffer, const Tensor& tensor) {
+  int length = 0;
+  buffer[length++] = '(';
+  for (int d = 0; d < tensor.dim(); ++d) {
+    length += snprintf(buffer + length, 16, d == 0 ? "%d" : ", %d", static_cast<int>(tensor.size(d)));
+  }
+  if (tensor.dim() == 1) buffer[length++] = ',';
+  buffer[length++] = ')';
+  buffer[length] = '\0';
+  return length;
+}
+
+Status write_npy(const char* path, const Tensor& tensor) {
+  const int type = static_cast<int>(tensor.dtype());
+  if (type >= kNumDescr || kDescr[type][0] == '\0') {
+    return Status(Error::NotSupported, "output dtype has no npy equivalent");
+  }
+  char shape[100];
+  format_shape(shape, tensor);
+  // Magic and version 1.0; the header length goes into bytes 8..9.
+  char header[256] = "\x93NUMPY\x01";
+  int length = 10 + snprintf(header + 10, sizeof header - 10, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
+                             kDescr[type], shape);
+  // Spaces up to a 64-byte boundary, ending in '\n'.
+  while (length % 64 != 63) header[length++] = ' ';
+  header[length++] = '\n';
+  header[8] = static_cast<char>(length - 10);
+
+  FILE* file = fopen(path, "wb");
+  if (file == nullptr) return Status(Error::Io, "cannot create the file");
+  bool ok = fwrite(header, 1, static_cast<size_t>(length), file) == static_cast<size_t>(length);
+  // Row-major order whatever the dim order; a contiguous tensor in one write.
+  const size_t element = tensor.element_size();
+  const bool contiguous = tensor.is_contiguous();
+  const size_t count = contiguous ? static_cast<size_t>(tensor.numel()) : 1;
+  for (int64_t i = 0; ok && i < (contiguous ? 1 : tensor.numel()); ++i) {
+    ok = fwrite(static_cast<const uint8_t*>(tensor.data()) + tensor.offset_of(i) * element, element, count, file) ==
+         count;
+  }
+  ok = fclose(file) == 0 && ok;
+  return ok ? Status() : Status(Error::Io, "cannot write the file");
+}
+
+}  // namespace rt
