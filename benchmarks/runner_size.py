@@ -1,6 +1,6 @@
 """Runner sizes of every target of a manifest, from a fresh `doit build`.
 
-Usage (from the repository root): python3 benchmarks/runner_size.py [manifest.toml]
+Usage (from the repository root): python3 benchmarks/runner_size.py [benchmarks/sizes.toml]
 Builds in a temporary copy of the repository so `build/` is untouched, then prints one
 Markdown row per target from its `size.json`.
 """

@@ -11,7 +11,9 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-COPIED = ["codegen", "tasks", "runtime", "kernels", "examples", "dodo.py", "selective.toml"]
+COPIED = [
+    "codegen", "tasks", "runtime", "kernels", "examples", "benchmarks", "dodo.py", "selective.toml"
+]
 
 
 def copy_repository(destination: Path) -> Path:
