@@ -67,6 +67,7 @@ class Target:
     models: tuple[str, ...]
     libraries: tuple[str, ...]
     extra_ops: tuple[OperatorName, ...]
+    include_all_operators: bool
     dtype_selective: bool
     size_budget: int | None
     toolchain: str
@@ -215,6 +216,7 @@ class _Parser:
             "models",
             "libraries",
             "extra_ops",
+            "include_all_operators",
             "dtype_selective",
             "size_budget",
             "toolchain",
@@ -228,6 +230,9 @@ class _Parser:
             libraries=self.strings(table["libraries"], f"{key}.libraries"),
             extra_ops=tuple(
                 self.operator(op, f"{key}.extra_ops[{i}]") for i, op in enumerate(extra_ops)
+            ),
+            include_all_operators=self.typed(
+                table.get("include_all_operators", False), f"{key}.include_all_operators", bool
             ),
             dtype_selective=self.typed(
                 table.get("dtype_selective", False), f"{key}.dtype_selective", bool

@@ -18,7 +18,8 @@ from tasks.config import manifest
 
 @reports_user_errors
 def write_selection(target: Target, source: str, model_ops: list[Path], output: Path) -> None:
-    selection = Selection.from_operators(target.extra_ops, source)
+    selection = Selection(include_all_operators=target.include_all_operators)
+    selection = selection | Selection.from_operators(target.extra_ops, source)
     for path in model_ops:
         selection = selection | read_selection(path)
     write_if_changed(output, selection.to_yaml())

@@ -24,7 +24,7 @@ def test_build_succeeds_and_prints_a_summary_per_target(
 ) -> None:
     workdir, result = built
     assert result.returncode == 0, result.stdout + result.stderr
-    for target in ("add_mul", "mlp", "both"):
+    for target in ("add_mul", "mlp", "both", "all"):
         assert any(
             line.startswith(f"{target}: ") and "models verified" in line
             for line in result.stdout.splitlines()

@@ -12,7 +12,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 COPIED = [
-    "codegen", "tasks", "runtime", "kernels", "examples", "benchmarks", "dodo.py", "selective.toml"
+    "codegen",
+    "tasks",
+    "runtime",
+    "kernels",
+    "examples",
+    "benchmarks",
+    "dodo.py",
+    "selective.toml",
 ]
 
 

@@ -72,8 +72,8 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
     [
         (
             ("[targets.tiny]", "[targets.tiny]\ncolour = 1"),
-            "targets.tiny.colour: unknown key (allowed: dtype_selective, extra_ops, libraries, "
-            "models, size_budget, toolchain)",
+            "targets.tiny.colour: unknown key (allowed: dtype_selective, extra_ops, "
+            "include_all_operators, libraries, models, size_budget, toolchain)",
         ),
         (
             ('models = ["m1"]', 'models = ["m1", "nope"]'),

@@ -1,0 +1,122 @@
+"""Running one kernel on the include-all runner through a single-operator program.
+
+A test describes the call in schema order: `In` tensors become program inputs, `Out`
+tensors program outputs (the call lists them again as its return values, as the exporter
+does), anything else is a constant value of the program. The program is written with our
+own `.pte` writer and run by `build/all/runner`; the outputs come back as numpy arrays.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from codegen.model import OperatorName
+from codegen.pte_writer import KernelCall, Method, Tensor, TensorList, Value, save_program
+from codegen.scalar_type import ScalarType
+
+_BY_NUMPY = {t.numpy_name: t for t in ScalarType if t.numpy_name}
+
+
+@dataclass(frozen=True)
+class In:
+    """An input tensor; `dim_order` other than contiguous stores it permuted in memory."""
+
+    array: np.ndarray
+    dim_order: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Out:
+    """An out tensor of this dtype and shape; `dynamic` makes the shape an upper bound."""
+
+    dtype: np.dtype | type
+    shape: tuple[int, ...]
+    dim_order: tuple[int, ...] | None = None
+    dynamic: bool = False
+
+
+@dataclass(frozen=True)
+class InList:
+    """A TensorList argument whose elements are program inputs."""
+
+    arrays: tuple[np.ndarray, ...]
+
+
+class KernelFailed(Exception):
+    """The runner exited non-zero; the message is its one line."""
+
+
+def scalar_type(dtype: np.dtype | type) -> ScalarType:
+    return _BY_NUMPY[np.dtype(dtype).name]
+
+
+def _tensor(
+    array_dtype: np.dtype | type,
+    shape: tuple[int, ...],
+    dim_order: tuple[int, ...] | None,
+    dynamic: bool = False,
+) -> Tensor:
+    return Tensor(scalar_type(array_dtype), tuple(shape), dim_order, dynamic=dynamic)
+
+
+@dataclass
+class KernelRunner:
+    runner: Path
+    scratch: Path
+
+    def run(self, op: str, args: Sequence[object], method: str = "forward") -> list[np.ndarray]:
+        """Outputs of calling `op` with `args` (schema order, outs included)."""
+        values: list[Value] = []
+        inputs: list[np.ndarray] = []
+        input_indices: list[int] = []
+        outputs: list[int] = []
+        call_args: list[int] = []
+
+        def add_input(item: In) -> int:
+            values.append(_tensor(item.array.dtype, item.array.shape, item.dim_order))
+            input_indices.append(len(values) - 1)
+            inputs.append(item.array)
+            return len(values) - 1
+
+        for arg in args:
+            if isinstance(arg, In):
+                call_args.append(add_input(arg))
+            elif isinstance(arg, Out):
+                values.append(_tensor(arg.dtype, arg.shape, arg.dim_order, arg.dynamic))
+                outputs.append(len(values) - 1)
+                call_args.append(len(values) - 1)
+            elif isinstance(arg, InList):
+                items = tuple(add_input(In(array)) for array in arg.arrays)
+                values.append(TensorList(items))
+                call_args.append(len(values) - 1)
+            else:
+                values.append(arg)  # type: ignore[arg-type]
+                call_args.append(len(values) - 1)
+        call = KernelCall(OperatorName.parse(op), tuple(call_args + outputs))
+        program = self.scratch / "program.pte"
+        save_program(
+            [Method(method, tuple(values), tuple(input_indices), tuple(outputs), (call,))], program
+        )
+        command = [
+            str(self.runner),
+            str(program),
+            "--method",
+            method,
+            "--output-dir",
+            str(self.scratch),
+        ]
+        for index, array in enumerate(inputs):
+            path = self.scratch / f"in{index}.npy"
+            np.save(path, np.ascontiguousarray(array), allow_pickle=False)
+            command += ["--input", str(path)]
+        for stale in self.scratch.glob("output*.npy"):
+            stale.unlink()
+        result = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+        if result.returncode != 0:
+            raise KernelFailed(result.stderr.strip())
+        return [np.load(self.scratch / f"output{i}.npy") for i in range(len(outputs))]
