@@ -21,7 +21,13 @@ from codegen.pte import ModelOps
 
 @dataclass(frozen=True)
 class SelectedOperator:
-    """One selected operator, the keys it is called with and where it came from."""
+    """One selected operator, the keys it is called with and where it came from.
+
+    `debug_info` names every source (model file, manifest entry) that selected the
+    operator; `key_sources` names, per kernel key, the sources that call it with that key
+    (a key missing from it came from every source in `debug_info`, as when a YAML written
+    by someone else is read back).
+    """
 
     name: OperatorName
     kernel_keys: frozenset[KernelKey]
@@ -29,12 +35,24 @@ class SelectedOperator:
     include_all_overloads: bool = False
     is_root_operator: bool = True
     is_used_for_training: bool = True
+    key_sources: Mapping[KernelKey, frozenset[str]] = field(default_factory=dict)
+
+    def sources_of(self, key: KernelKey) -> frozenset[str]:
+        """Which models or manifest entries need this operator with `key`."""
+        return self.key_sources.get(key, self.debug_info)
 
     def __or__(self, other: SelectedOperator) -> SelectedOperator:
+        keys = self.kernel_keys | other.kernel_keys
+        empty: frozenset[str] = frozenset()
         return SelectedOperator(
             name=self.name,
-            kernel_keys=self.kernel_keys | other.kernel_keys,
+            kernel_keys=keys,
             debug_info=self.debug_info | other.debug_info,
+            key_sources={
+                key: (self.sources_of(key) if key in self.kernel_keys else empty)
+                | (other.sources_of(key) if key in other.kernel_keys else empty)
+                for key in sorted(keys)
+            },
             include_all_overloads=self.include_all_overloads or other.include_all_overloads,
             is_root_operator=self.is_root_operator or other.is_root_operator,
             is_used_for_training=self.is_used_for_training or other.is_used_for_training,
@@ -76,6 +94,13 @@ class Selection:
             dict(sorted(merged.items())),
             self.include_all_operators or other.include_all_operators,
         )
+
+    def provenance(self) -> dict[str, dict[str, list[str]]]:
+        """Operator -> kernel key -> the sources that need it, for reports."""
+        return {
+            str(name): {str(key): sorted(op.sources_of(key)) for key in sorted(op.kernel_keys)}
+            for name, op in sorted(self.operators.items())
+        }
 
     def to_yaml(self) -> str:
         """The `selected_operators.yaml` text, byte-for-byte deterministic."""

@@ -26,6 +26,11 @@ def selected_operators(target: str) -> Path:
     return target_dir(target) / "selected_operators.yaml"
 
 
+def provenance(target: str) -> Path:
+    """Per operator and kernel key, the models and manifest entries that need it."""
+    return target_dir(target) / "provenance.json"
+
+
 def gen_dir(target: str) -> Path:
     return target_dir(target) / "gen"
 

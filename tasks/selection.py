@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,8 @@ def write_selection(target: Target, source: str, model_ops: list[Path], output: 
     for path in model_ops:
         selection = selection | read_selection(path)
     write_if_changed(output, selection.to_yaml())
+    provenance = json.dumps(selection.provenance(), indent=2, sort_keys=True) + "\n"
+    write_if_changed(layout.provenance(target.name), provenance)
 
 
 def task_selection() -> Iterator[dict[str, Any]]:
@@ -36,7 +39,7 @@ def task_selection() -> Iterator[dict[str, Any]]:
             "name": target.name,
             "actions": [(write_selection, [target, source, model_ops, output])],
             "file_dep": [*model_ops, Path("codegen/selection.py")],
-            "targets": [output],
+            "targets": [output, layout.provenance(target.name)],
             "uptodate": [
                 config_changed(
                     {"extra_ops": [str(op) for op in target.extra_ops], "source": source}

@@ -67,3 +67,15 @@ def test_bad_selection_yaml(tmp_path: Path, text: str, problem: str) -> None:
     with pytest.raises(InputError) as caught:
         read_selection(path)
     assert str(caught.value).startswith(f"{path}: {problem}")
+
+
+def test_provenance_is_kept_per_kernel_key() -> None:
+    add_mul = Selection.from_model(read_model_ops(example_pte("add_mul")), "add_mul.pte")
+    multi = Selection.from_model(read_model_ops(example_pte("multi_method")), "multi_method.pte")
+    extra = Selection.from_operators([ADD], "selective.toml:targets.t.extra_ops")
+    provenance = (add_mul | multi | extra).provenance()["aten::add.out"]
+    float_2d = "v1/6;0,1|6;0,1|6;0,1|6;0,1"
+    assert provenance["default"] == ["selective.toml:targets.t.extra_ops"]
+    assert provenance[float_2d] == ["add_mul.pte", "multi_method.pte"]
+    long_keys = [key for key in provenance if key.startswith("v1/4;")]
+    assert long_keys and all(provenance[key] == ["multi_method.pte"] for key in long_keys)
