@@ -2,182 +2,143 @@
 
 The `flatbuffers` package trusts its input; a `.pte` file may be truncated or hostile, so
 every offset, length and vtable entry is checked here before it is followed. Failures
-raise `FlatbufferError` with the byte offset at fault.
+raise `FlatbufferError` naming the byte offset at fault. Descriptions of what is being
+read are only formatted when something fails: a large program holds tens of thousands
+of tables, and reading them is the hot path of selection.
 """
 
 from __future__ import annotations
 
 import struct
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 _U8 = struct.Struct("<B")
 _U16 = struct.Struct("<H")
 _I32 = struct.Struct("<i")
 _U32 = struct.Struct("<I")
-_I64 = struct.Struct("<q")
-_U64 = struct.Struct("<Q")
-_F64 = struct.Struct("<d")
+_SCALAR_SIZES = {"B": 1, "i": 4, "q": 8, "Q": 8, "d": 8}
+
+# What is being read: a name, or a (vector name, index) pair formatted on failure.
+What = str | tuple[str, int]
 
 
 class FlatbufferError(ValueError):
     """The buffer does not hold a well-formed flatbuffer at the named offset."""
 
 
-@dataclass(frozen=True)
-class Buffer:
-    """The bytes of a flatbuffer and checked primitive reads at absolute offsets."""
-
-    data: bytes | memoryview
-
-    def _read(self, fmt: struct.Struct, offset: int, what: str) -> int:
-        if offset < 0 or offset + fmt.size > len(self.data):
-            raise FlatbufferError(
-                f"{what} at byte {offset} lies outside the {len(self.data)}-byte flatbuffer"
-            )
-        value: int = fmt.unpack_from(self.data, offset)[0]
-        return value
-
-    def u8(self, offset: int, what: str) -> int:
-        return self._read(_U8, offset, what)
-
-    def u16(self, offset: int, what: str) -> int:
-        return self._read(_U16, offset, what)
-
-    def i32(self, offset: int, what: str) -> int:
-        return self._read(_I32, offset, what)
-
-    def u32(self, offset: int, what: str) -> int:
-        return self._read(_U32, offset, what)
-
-    def i64(self, offset: int, what: str) -> int:
-        return self._read(_I64, offset, what)
-
-    def u64(self, offset: int, what: str) -> int:
-        return self._read(_U64, offset, what)
-
-    def f64(self, offset: int, what: str) -> float:
-        if offset < 0 or offset + 8 > len(self.data):
-            raise FlatbufferError(f"{what} at byte {offset} lies outside the flatbuffer")
-        value: float = _F64.unpack_from(self.data, offset)[0]
-        return value
-
-    def root(self) -> Table:
-        """The root table, whose offset is the first four bytes."""
-        return Table.at(self, self.u32(0, "root table offset"), "root table")
+def _describe(what: What) -> str:
+    return what if isinstance(what, str) else f"{what[0]}[{what[1]}]"
 
 
-@dataclass(frozen=True)
+def _read(fmt: struct.Struct, data: bytes, offset: int, what: What, part: str) -> int:
+    # unpack_from checks the end itself; a negative offset would count from the end.
+    if offset >= 0:
+        try:
+            value: int = fmt.unpack_from(data, offset)[0]
+            return value
+        except struct.error:
+            pass
+    raise FlatbufferError(
+        f"{_describe(what)} {part} at byte {offset} lies outside the {len(data)}-byte flatbuffer"
+    )
+
+
+def root(data: bytes) -> Table:
+    """The root table, whose offset is the first four bytes."""
+    return Table.at(data, _read(_U32, data, 0, "root table", "offset"), "root table")
+
+
 class Table:
     """One flatbuffer table: its position and checked vtable."""
 
-    buffer: Buffer
-    position: int
-    vtable: int
-    vtable_size: int
-    what: str
+    __slots__ = ("data", "position", "vtable", "vtable_size", "what")
+
+    def __init__(self, data: bytes, position: int, vtable: int, vtable_size: int, what: What):
+        self.data = data
+        self.position = position
+        self.vtable = vtable
+        self.vtable_size = vtable_size
+        self.what = what
 
     @classmethod
-    def at(cls, buffer: Buffer, position: int, what: str) -> Table:
-        vtable = position - buffer.i32(position, f"{what} vtable offset")
-        vtable_size = buffer.u16(vtable, f"{what} vtable size")
-        if vtable_size < 4 or vtable_size % 2 or vtable + vtable_size > len(buffer.data):
+    def at(cls, data: bytes, position: int, what: What) -> Table:
+        vtable = position - _read(_I32, data, position, what, "vtable offset")
+        vtable_size = _read(_U16, data, vtable, what, "vtable size")
+        if vtable_size < 4 or vtable_size % 2 or vtable + vtable_size > len(data):
             raise FlatbufferError(
-                f"{what} at byte {position} has a malformed vtable at byte {vtable}"
+                f"{_describe(what)} at byte {position} has a malformed vtable at byte {vtable}"
             )
-        return cls(buffer, position, vtable, vtable_size, what)
+        return cls(data, position, vtable, vtable_size, what)
 
     def _field(self, slot: int) -> int | None:
         """Absolute offset of field `slot`, or None when the field is absent."""
         entry = 4 + 2 * slot
         if entry >= self.vtable_size:
             return None
-        relative = self.buffer.u16(self.vtable + entry, f"{self.what} vtable entry")
+        # In bounds: `at` checked that the whole vtable lies inside the buffer.
+        relative: int = _U16.unpack_from(self.data, self.vtable + entry)[0]
         return self.position + relative if relative else None
 
-    def _indirect(self, slot: int, what: str) -> int | None:
+    def _indirect(self, slot: int, what: What) -> int | None:
         field = self._field(slot)
         if field is None:
             return None
-        return field + self.buffer.u32(field, what)
+        return field + _read(_U32, self.data, field, what, "offset")
 
     def u8(self, slot: int, default: int = 0) -> int:
         field = self._field(slot)
-        return default if field is None else self.buffer.u8(field, f"{self.what} field {slot}")
+        return default if field is None else _read(_U8, self.data, field, self.what, "field")
 
     def i32(self, slot: int, default: int = 0) -> int:
         field = self._field(slot)
-        return default if field is None else self.buffer.i32(field, f"{self.what} field {slot}")
+        return default if field is None else _read(_I32, self.data, field, self.what, "field")
 
-    def u32(self, slot: int, default: int = 0) -> int:
-        field = self._field(slot)
-        return default if field is None else self.buffer.u32(field, f"{self.what} field {slot}")
-
-    def i64(self, slot: int, default: int = 0) -> int:
-        field = self._field(slot)
-        return default if field is None else self.buffer.i64(field, f"{self.what} field {slot}")
-
-    def u64(self, slot: int, default: int = 0) -> int:
-        field = self._field(slot)
-        return default if field is None else self.buffer.u64(field, f"{self.what} field {slot}")
-
-    def f64(self, slot: int, default: float = 0.0) -> float:
-        field = self._field(slot)
-        return default if field is None else self.buffer.f64(field, f"{self.what} field {slot}")
-
-    def table(self, slot: int, what: str) -> Table | None:
+    def table(self, slot: int, what: What) -> Table | None:
         target = self._indirect(slot, what)
-        return None if target is None else Table.at(self.buffer, target, what)
+        return None if target is None else Table.at(self.data, target, what)
 
-    def string(self, slot: int, what: str) -> str | None:
+    def string(self, slot: int, what: What) -> str | None:
         target = self._indirect(slot, what)
         if target is None:
             return None
-        raw = self._bytes_at(target, 1, what)
+        start, end = self._vector_span(target, 1, what)
         try:
-            return bytes(raw).decode("utf-8")
+            return self.data[start:end].decode("utf-8")
         except UnicodeDecodeError:
-            raise FlatbufferError(f"{what} at byte {target} is not UTF-8") from None
+            raise FlatbufferError(f"{_describe(what)} at byte {target} is not UTF-8") from None
 
-    def _bytes_at(self, target: int, element_size: int, what: str) -> memoryview:
-        length = self.buffer.u32(target, f"{what} length")
-        start = target + 4
-        end = start + length * element_size
-        if end > len(self.buffer.data):
+    def _vector_span(self, target: int, element_size: int, what: What) -> tuple[int, int]:
+        """(start, end) of a vector's elements, checked to lie inside the buffer."""
+        length = _read(_U32, self.data, target, what, "length")
+        end = target + 4 + length * element_size
+        if end > len(self.data):
             raise FlatbufferError(
-                f"{what} at byte {target} claims {length} elements, past the end of the flatbuffer"
+                f"{_describe(what)} at byte {target} claims {length} elements, "
+                "past the end of the flatbuffer"
             )
-        return memoryview(self.buffer.data)[start:end]
+        return target + 4, end
 
-    def scalars(self, slot: int, fmt: str, what: str) -> tuple[int, ...]:
-        """A vector of scalars (`fmt` a struct code such as 'i', 'q', 'B')."""
+    def scalars(self, slot: int, fmt: str, what: What) -> tuple[int, ...]:
+        """A vector of scalars (`fmt` one struct code: 'B', 'i', 'q', 'Q', 'd')."""
         target = self._indirect(slot, what)
         if target is None:
             return ()
-        size = struct.calcsize("<" + fmt)
-        raw = self._bytes_at(target, size, what)
-        return struct.unpack_from(f"<{len(raw) // size}{fmt}", raw)
-
-    def floats(self, slot: int, what: str) -> tuple[float, ...]:
-        target = self._indirect(slot, what)
-        if target is None:
-            return ()
-        raw = self._bytes_at(target, 8, what)
-        return struct.unpack_from(f"<{len(raw) // 8}d", raw)
+        size = _SCALAR_SIZES[fmt]
+        start, end = self._vector_span(target, size, what)
+        return struct.unpack_from(f"<{(end - start) // size}{fmt}", self.data, start)
 
     def tables(self, slot: int, what: str) -> Iterator[Table]:
         """The tables of a vector of tables, each checked as it is reached."""
         target = self._indirect(slot, what)
         if target is None:
             return
-        count = len(self._bytes_at(target, 4, what)) // 4
-        for index in range(count):
-            element = target + 4 + 4 * index
-            yield Table.at(
-                self.buffer, element + self.buffer.u32(element, what), f"{what}[{index}]"
-            )
+        start, end = self._vector_span(target, 4, what)
+        data = self.data
+        for index, element in enumerate(range(start, end, 4)):
+            offset: int = _U32.unpack_from(data, element)[0]  # in the checked span
+            yield Table.at(data, element + offset, (what, index))
 
-    def union(self, type_slot: int, what: str) -> tuple[int, Table | None]:
+    def union(self, type_slot: int, what: What) -> tuple[int, Table | None]:
         """A union stored as its type tag in `type_slot` and its table in the next slot."""
         tag = self.u8(type_slot)
         return tag, (self.table(type_slot + 1, what) if tag else None)

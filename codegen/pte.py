@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codegen.errors import InputError
-from codegen.flatbuffer import Buffer, FlatbufferError, Table
+from codegen.flatbuffer import FlatbufferError, Table, root
 from codegen.model import KernelKey, OperatorName, TensorMeta
 from codegen.scalar_type import ScalarType
 
@@ -88,9 +88,9 @@ def read_flatbuffer_region(path: Path) -> bytes:
 
 def read_model_ops(path: Path) -> ModelOps:
     """Operators, kernel keys and delegate backends of every execution plan of `path`."""
-    buffer = Buffer(read_flatbuffer_region(path))
+    data = read_flatbuffer_region(path)
     try:
-        return _program_ops(buffer.root())
+        return _program_ops(root(data))
     except (FlatbufferError, ValueError) as error:
         raise InputError(path, f"malformed program: {error}") from None
 
@@ -124,6 +124,7 @@ def _plan_ops(
     for delegate in plan.tables(_PLAN_DELEGATES, "delegates"):
         delegates.add(delegate.string(_DELEGATE_ID, "delegate id") or "")
     values = _Values(list(plan.tables(_PLAN_VALUES, "values")))
+    seen: set[tuple[int, tuple[int, ...]]] = set()
     for chain in plan.tables(_PLAN_CHAINS, "chains"):
         for instruction in chain.tables(_CHAIN_INSTRUCTIONS, "instructions"):
             tag, call = instruction.union(_INSTRUCTION_ARGS, "instruction arguments")
@@ -135,7 +136,9 @@ def _plan_ops(
                     f"kernel call names operator {op_index}, the plan has {len(names)}"
                 )
             args = call.scalars(_KERNEL_CALL_ARGS, "i", "kernel call args")
-            operators[names[op_index]].add(values.kernel_key(args))
+            if (op_index, args) not in seen:  # repeated calls: hash ints, not keys
+                seen.add((op_index, args))
+                operators[names[op_index]].add(values.kernel_key(args))
 
 
 class _Values:
@@ -144,11 +147,16 @@ class _Values:
     def __init__(self, tables: list[Table]) -> None:
         self._tables = tables
         self._metas: dict[int, TensorMeta | None] = {}
+        # Large programs repeat argument lists (layers of one shape): decode each once.
+        self._keys: dict[tuple[int, ...], KernelKey] = {}
 
     def kernel_key(self, args: tuple[int, ...]) -> KernelKey:
         """The key of a call with these argument indices (Note [Kernel key])."""
-        metas = (self._meta(index) for index in args)
-        return KernelKey(tuple(meta for meta in metas if meta is not None))
+        key = self._keys.get(args)
+        if key is None:
+            metas = (self._meta(index) for index in args)
+            key = self._keys[args] = KernelKey(tuple(m for m in metas if m is not None))
+        return key
 
     def _meta(self, index: int) -> TensorMeta | None:
         if index not in self._metas:
@@ -158,16 +166,16 @@ class _Values:
     def _decode_meta(self, index: int, depth: int) -> TensorMeta | None:
         if not 0 <= index < len(self._tables):
             raise ValueError(f"value index {index} is outside the {len(self._tables)} values")
-        tag, value = self._tables[index].union(_EVALUE_VAL, f"value {index}")
+        tag, value = self._tables[index].union(_EVALUE_VAL, ("value", index))
         if value is None:
             return None
         if tag == _EVALUE_TENSOR:
             dtype = ScalarType.from_number(value.u8(_TENSOR_SCALAR_TYPE))
-            dim_order = value.scalars(_TENSOR_DIM_ORDER, "B", f"value {index} dim_order")
+            dim_order = value.scalars(_TENSOR_DIM_ORDER, "B", ("dim_order of value", index))
             return TensorMeta(dtype, tuple(dim_order))
         if tag in (_EVALUE_TENSOR_LIST, _EVALUE_OPTIONAL_TENSOR_LIST) and depth == 0:
             # A list is keyed by its first present tensor; lists never nest in a program.
-            for item in value.scalars(_LIST_ITEMS, "i", f"value {index} items"):
+            for item in value.scalars(_LIST_ITEMS, "i", ("items of value", index)):
                 if item >= 0:
                     meta = self._decode_meta(item, depth=1)
                     if meta is not None:

@@ -42,7 +42,9 @@ def resolve(selection: Selection, libraries: Sequence[KernelLibrary], target: st
         for key in sorted(keys):
             kernel = _kernel_for(name, key, libraries)
             if kernel is None:
-                missing.append(f"{name} [{key}] (needed by {', '.join(sorted(op.sources_of(key)))})")
+                missing.append(
+                    f"{name} [{key}] (needed by {', '.join(sorted(op.sources_of(key)))})"
+                )
             else:
                 chosen.add(kernel)
         any_default = any(key.is_default for key in keys)
