@@ -118,7 +118,8 @@ def main() -> int:
         ours_rss = max(r[1] for r in results["ours"])
         theirs_rss = max(r[1] for r in results["executorch"])
         print(
-            f"| {label} | | ours / executorch | {ours / theirs:.2f}x | {ours_rss / theirs_rss:.2f}x |"
+            f"| {label} | | ours / executorch | {ours / theirs:.2f}x "
+            f"| {ours_rss / theirs_rss:.2f}x |"
         )
     return 0
 
