@@ -20,10 +20,9 @@ from pathlib import Path
 
 from codegen.errors import InputError
 from codegen.kernel_library import read_schema_operators
-from codegen.model import KernelKey, OperatorName, TensorMeta
+from codegen.model import OperatorName
 from codegen.pte import read_model_ops
-from codegen.scalar_type import ScalarType
-from codegen.selection import SelectedOperator, Selection
+from codegen.selection import Selection
 from codegen.writer import write_if_changed
 
 OUTPUT_NAME = "selected_operators.yaml"
@@ -44,28 +43,14 @@ def parse_ops_dict(text: str) -> Selection:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         raise InputError("--ops_dict", f"invalid JSON: {error}") from None
-    if not isinstance(document, dict):
+    if not isinstance(document, dict) or not all(
+        isinstance(items, list) for items in document.values()
+    ):
         raise InputError("--ops_dict", "expected a JSON object {operator: [dtypes or keys]}")
-    operators: dict[OperatorName, SelectedOperator] = {}
-    for op_text, items in document.items():
-        try:
-            name = OperatorName.parse(op_text)
-            if not isinstance(items, list):
-                raise ValueError(f"{op_text}: expected a list of dtypes or kernel keys")
-            keys = frozenset(_ops_dict_key(str(item)) for item in items) or frozenset(
-                {KernelKey.default()}
-            )
-        except ValueError as error:
-            raise InputError("--ops_dict", str(error)) from None
-        operators[name] = SelectedOperator(name, keys, frozenset({"ops_dict"}))
-    return Selection(dict(sorted(operators.items())))
-
-
-def _ops_dict_key(item: str) -> KernelKey:
-    # A dtype name stands for that dtype with any dim order: `v1/<n>;`.
-    if item.startswith("v1"):
-        return KernelKey.parse(item)
-    return KernelKey((TensorMeta(ScalarType.from_name(item), ()),))
+    try:
+        return Selection.from_op_dtypes(document, "ops_dict")
+    except ValueError as error:
+        raise InputError("--ops_dict", str(error)) from None
 
 
 def gen_oplist(

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from codegen.errors import InputError
 from codegen.model import OperatorName
+from codegen.selection import Selection
 from codegen.units import parse_size
 
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
@@ -67,6 +68,10 @@ class Target:
     models: tuple[str, ...]
     libraries: tuple[str, ...]
     extra_ops: tuple[OperatorName, ...]
+    # The --ops_dict form: operator -> dtype names or kernel keys (empty: every dtype).
+    op_dtypes: Mapping[str, tuple[str, ...]]
+    op_schemas: tuple[Path, ...]  # functions.yaml / custom_ops.yaml: all their operators
+    selections: tuple[Path, ...]  # selected_operators.yaml files handed to us
     include_all_operators: bool
     dtype_selective: bool
     size_budget: int | None
@@ -216,6 +221,9 @@ class _Parser:
             "models",
             "libraries",
             "extra_ops",
+            "op_dtypes",
+            "op_schemas",
+            "selections",
             "include_all_operators",
             "dtype_selective",
             "size_budget",
@@ -231,6 +239,19 @@ class _Parser:
             extra_ops=tuple(
                 self.operator(op, f"{key}.extra_ops[{i}]") for i, op in enumerate(extra_ops)
             ),
+            op_dtypes=self.op_dtypes(table.get("op_dtypes", {}), f"{key}.op_dtypes"),
+            op_schemas=tuple(
+                self.existing_file(path, f"{key}.op_schemas[{i}]")
+                for i, path in enumerate(
+                    self.strings(table.get("op_schemas", []), f"{key}.op_schemas")
+                )
+            ),
+            selections=tuple(
+                self.existing_file(path, f"{key}.selections[{i}]")
+                for i, path in enumerate(
+                    self.strings(table.get("selections", []), f"{key}.selections")
+                )
+            ),
             include_all_operators=self.typed(
                 table.get("include_all_operators", False), f"{key}.include_all_operators", bool
             ),
@@ -242,6 +263,16 @@ class _Parser:
                 table.get("toolchain", DEFAULT_TOOLCHAIN), f"{key}.toolchain", str
             ),
         )
+
+    def op_dtypes(self, value: object, key: str) -> dict[str, tuple[str, ...]]:
+        table = self.typed(value, key, dict)
+        entries = {op: self.strings(items, f"{key}.{op!r}") for op, items in table.items()}
+        for op, items in entries.items():
+            try:
+                Selection.from_op_dtypes({op: items}, key)
+            except ValueError as error:
+                raise self.fail(f"{key}.{op!r}", str(error)) from None
+        return entries
 
     def operator(self, text: str, key: str) -> OperatorName:
         try:

@@ -15,8 +15,9 @@ from pathlib import Path
 import yaml
 
 from codegen.errors import InputError
-from codegen.model import KernelKey, OperatorName
+from codegen.model import KernelKey, OperatorName, TensorMeta
 from codegen.pte import ModelOps
+from codegen.scalar_type import ScalarType
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,19 @@ class Selection:
             }
         )
 
+    @classmethod
+    def from_op_dtypes(cls, entries: Mapping[str, Iterable[str]], source: str) -> Selection:
+        """The `--ops_dict` form: operator -> dtype names or kernel keys to keep; an empty
+        list keeps every dtype. A dtype name stands for that dtype in any dim order
+        (`Float` -> `v1/6;`). ValueError names the bad entry."""
+        operators = {}
+        for text, items in entries.items():
+            name = OperatorName.parse(text)
+            keys = frozenset(_key_or_dtype(str(item)) for item in items)
+            keys = keys or frozenset({KernelKey.default()})
+            operators[name] = SelectedOperator(name, keys, frozenset({source}))
+        return cls(dict(sorted(operators.items())))
+
     def __or__(self, other: Selection) -> Selection:
         merged = dict(self.operators)
         for name, op in other.operators.items():
@@ -126,6 +140,12 @@ class Selection:
             },
         }
         return yaml.safe_dump(document, default_flow_style=False, sort_keys=True)
+
+
+def _key_or_dtype(item: str) -> KernelKey:
+    if item.startswith("v1") or item == "default":
+        return KernelKey.parse(item)
+    return KernelKey((TensorMeta(ScalarType.from_name(item), ()),))
 
 
 def read_selection(path: Path) -> Selection:

@@ -9,6 +9,7 @@ from typing import Any
 
 from doit.tools import config_changed
 
+from codegen.kernel_library import read_schema_operators
 from codegen.manifest import Target
 from codegen.selection import Selection, read_selection
 from codegen.writer import write_if_changed
@@ -17,32 +18,51 @@ from tasks.actions import reports_user_errors
 from tasks.config import manifest
 
 
-@reports_user_errors
-def write_selection(target: Target, source: str, model_ops: list[Path], output: Path) -> None:
+def target_selection(target: Target, manifest_name: str, model_ops: list[Path]) -> Selection:
+    """Everything `target` selects; each source is named in debug_info and provenance."""
+    key = f"{manifest_name}:targets.{target.name}"
     selection = Selection(include_all_operators=target.include_all_operators)
-    selection = selection | Selection.from_operators(target.extra_ops, source)
-    for path in model_ops:
-        selection = selection | read_selection(path)
-    write_if_changed(output, selection.to_yaml())
+    selection |= Selection.from_operators(target.extra_ops, f"{key}.extra_ops")
+    selection |= Selection.from_op_dtypes(target.op_dtypes, f"{key}.op_dtypes")
+    for schema in target.op_schemas:
+        selection |= Selection.from_operators(read_schema_operators(schema), str(schema))
+    for path in [*target.selections, *model_ops]:
+        selection |= read_selection(path)
+    return selection
+
+
+@reports_user_errors
+def write_selection(target: Target, manifest_name: str, model_ops: list[Path]) -> None:
+    selection = target_selection(target, manifest_name, model_ops)
+    write_if_changed(layout.selected_operators(target.name), selection.to_yaml())
     provenance = json.dumps(selection.provenance(), indent=2, sort_keys=True) + "\n"
     write_if_changed(layout.provenance(target.name), provenance)
 
 
 def task_selection() -> Iterator[dict[str, Any]]:
-    """Merge each target's models and extra operators into selected_operators.yaml."""
-    for target in manifest().targets.values():
+    """Merge each target's models and other sources into selected_operators.yaml."""
+    current = manifest()
+    for target in current.targets.values():
         model_ops = [layout.model_ops(model) for model in target.models]
-        output = layout.selected_operators(target.name)
-        # Provenance of operators listed by hand, kept in debug_info.
-        source = f"{manifest().path.name}:targets.{target.name}.extra_ops"
         yield {
             "name": target.name,
-            "actions": [(write_selection, [target, source, model_ops, output])],
-            "file_dep": [*model_ops, Path("codegen/selection.py")],
-            "targets": [output, layout.provenance(target.name)],
+            "actions": [(write_selection, [target, current.path.name, model_ops])],
+            "file_dep": [
+                *model_ops,
+                *target.op_schemas,
+                *target.selections,
+                Path("codegen/selection.py"),
+                Path("tasks/selection.py"),
+            ],
+            "targets": [layout.selected_operators(target.name), layout.provenance(target.name)],
             "uptodate": [
                 config_changed(
-                    {"extra_ops": [str(op) for op in target.extra_ops], "source": source}
+                    {
+                        "manifest": current.path.name,
+                        "extra_ops": [str(op) for op in target.extra_ops],
+                        "op_dtypes": {op: list(items) for op, items in target.op_dtypes.items()},
+                        "include_all_operators": target.include_all_operators,
+                    }
                 )
             ],
             "clean": True,

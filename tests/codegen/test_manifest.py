@@ -73,7 +73,8 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
         (
             ("[targets.tiny]", "[targets.tiny]\ncolour = 1"),
             "targets.tiny.colour: unknown key (allowed: dtype_selective, extra_ops, "
-            "include_all_operators, libraries, models, size_budget, toolchain)",
+            "include_all_operators, libraries, models, op_dtypes, op_schemas, selections, "
+            "size_budget, toolchain)",
         ),
         (
             ('models = ["m1"]', 'models = ["m1", "nope"]'),
@@ -129,6 +130,22 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
         (
             ('libraries = ["portable"]', "libraries = []"),
             "targets.tiny.libraries: a target needs at least one kernel library",
+        ),
+        (
+            ("[targets.tiny]", '[targets.tiny]\nop_dtypes = { "aten::add.out" = ["f16"] }'),
+            "targets.tiny.op_dtypes.'aten::add.out': unknown dtype 'f16' (known: Byte, Char, "
+            "Short, Int, Long, Half, Float, Double, ComplexHalf, ComplexFloat, ComplexDouble, "
+            "Bool, QInt8, QUInt8, QInt32, BFloat16, QUInt4x2, QUInt2x4, Bits1x8, Bits2x4, "
+            "Bits4x2, Bits8, Bits16, Float8_e5m2, Float8_e4m3fn, Float8_e5m2fnuz, "
+            "Float8_e4m3fnuz, UInt16, UInt32, UInt64)",
+        ),
+        (
+            ("[targets.tiny]", '[targets.tiny]\nop_schemas = ["nope.yaml"]'),
+            "targets.tiny.op_schemas[0]: file {tmp}/nope.yaml does not exist",
+        ),
+        (
+            ("[targets.tiny]", '[targets.tiny]\nselections = [3]'),
+            "targets.tiny.selections[0]: expected str, got an integer",
         ),
         (
             ("[models.m1]", "[models]\nm1 = 5\n[models.m2]"),
