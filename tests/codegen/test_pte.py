@@ -116,3 +116,27 @@ def test_every_single_byte_corruption_is_handled(tmp_path: Path) -> None:
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="cannot read: No such file or directory"):
         read_model_ops(tmp_path / "absent.pte")
+
+
+def test_invalid_operator_name_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "bad_name.pte"
+    data = example_pte("add_mul").read_bytes()
+    assert data.count(b"aten::add") == 1
+    path.write_bytes(data.replace(b"aten::add", b"aten::a;d"))
+    with pytest.raises(InputError) as caught:
+        read_model_ops(path)
+    assert str(caught.value) == (
+        f"{path}: malformed program: operator 'aten::a;d.out' is not a valid "
+        "ns::name.overload identifier"
+    )
+
+
+def test_vector_length_past_the_end_is_bounded(tmp_path: Path) -> None:
+    """A huge claimed length is refused before anything is allocated for it."""
+    data = bytearray(example_pte("add_mul").read_bytes())
+    index = data.find(b"aten::add") - 4  # the string's length prefix
+    data[index : index + 4] = struct.pack("<I", 0xFFFFFFF0)
+    path = tmp_path / "long.pte"
+    path.write_bytes(bytes(data))
+    with pytest.raises(InputError, match="claims 4294967280 elements, past the end"):
+        read_model_ops(path)
