@@ -3,6 +3,7 @@
 from tasks import layout
 from tasks.backend import task_backend
 from tasks.build import task_build
+from tasks.checker import CachedMD5Checker
 from tasks.codegen import task_codegen
 from tasks.models import task_model_ops
 from tasks.reporter import BuildReporter
@@ -18,6 +19,7 @@ DOIT_CONFIG = {
     "minversion": "0.37.0",
     "verbosity": 1,
     "reporter": BuildReporter,
+    "check_file_uptodate": CachedMD5Checker,
 }
 
 __all__ = [

@@ -1,0 +1,87 @@
+"""doit's file checker, with the digests of moved-but-unchanged files remembered.
+
+doit's MD5 checker trusts an unchanged mtime and hashes otherwise; but it records a file's
+new mtime only when a task that depends on it runs. A model that is touched or copied
+without changing (a `git checkout`, a re-download) would then be hashed again on every
+later build, seconds for a large model. This checker keeps the digest of every
+(path, mtime, size) it hashed in build/.digests.json, so such a file is hashed once.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from doit.dependency import MD5Checker
+
+from codegen.writer import write_if_changed
+from tasks import layout
+
+DIGESTS = layout.BUILD / ".digests.json"
+_CHUNK = 1 << 20
+
+
+def hash_file(path: str) -> str:
+    digest = hashlib.md5()
+    with open(path, "rb") as file:
+        while chunk := file.read(_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class _DigestCache:
+    """(path, mtime in ns, size) -> md5, loaded on first use, saved when doit exits."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.entries: dict[str, str] | None = None
+        self.dirty = False
+
+    def digest(self, path: str, status: os.stat_result) -> str:
+        if self.entries is None:
+            self.entries = self._load()
+        key = f"{path}\0{status.st_mtime_ns}\0{status.st_size}"
+        if key not in self.entries:
+            self.entries[key] = hash_file(path)
+            if not self.dirty:
+                self.dirty = True
+                atexit.register(self.save)
+        return self.entries[key]
+
+    def _load(self) -> dict[str, str]:
+        try:
+            entries = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return entries if isinstance(entries, dict) else {}
+
+    def save(self) -> None:
+        if self.entries is not None and self.path.parent.is_dir():
+            # Forget files that are gone so the cache does not grow without bound.
+            live = {k: v for k, v in self.entries.items() if os.path.exists(k.split("\0")[0])}
+            write_if_changed(self.path, json.dumps(live, indent=0, sort_keys=True) + "\n")
+
+
+CACHE = _DigestCache(DIGESTS)
+
+
+class CachedMD5Checker(MD5Checker):  # type: ignore[misc]
+    """MD5Checker whose digests come from the cache (see module docstring)."""
+
+    def check_modified(self, file_path: str, file_stat: os.stat_result, state: Any) -> bool:
+        timestamp, size, file_md5 = state
+        if file_stat.st_mtime == timestamp:
+            return False
+        if file_stat.st_size != size:
+            return True
+        return bool(file_md5 != CACHE.digest(file_path, file_stat))
+
+    def get_state(self, dep: str, current_state: Any) -> Any:
+        status = os.stat(dep)
+        if current_state and current_state[0] == status.st_mtime:
+            return None
+        return status.st_mtime, status.st_size, CACHE.digest(dep, status)

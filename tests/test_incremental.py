@@ -1,0 +1,59 @@
+"""Incremental builds redo exactly what a change requires (counted in tasks that ran)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.workspace import copy_repository, doit, executed
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    workdir = copy_repository(tmp_path_factory.mktemp("incremental"))
+    result = doit(workdir, "build")
+    assert result.returncode == 0, result.stdout + result.stderr
+    return workdir
+
+
+def rebuild(workdir: Path) -> list[str]:
+    result = doit(workdir, "build")
+    assert result.returncode == 0, result.stdout + result.stderr
+    return executed(result.stdout)
+
+
+def test_touching_a_model_rebuilds_nothing(workdir: Path) -> None:
+    model = workdir / "examples" / "models" / "mlp" / "mlp.pte"
+    os.utime(model, (model.stat().st_atime, model.stat().st_mtime + 100))
+    assert rebuild(workdir) == []
+    assert rebuild(workdir) == []
+
+
+def test_copying_a_model_over_itself_rebuilds_nothing(workdir: Path) -> None:
+    model = workdir / "examples" / "models" / "add_mul" / "add_mul.pte"
+    data = model.read_bytes()
+    model.unlink()
+    model.write_bytes(data)
+    assert rebuild(workdir) == []
+
+
+def test_editing_one_target_rebuilds_only_that_target(workdir: Path) -> None:
+    manifest = workdir / "selective.toml"
+    text = manifest.read_text()
+    assert text.count('models = ["mlp"]') == 1 and 'size_budget = "32 KiB"' in text
+    # One more operator, and room for it in the budget.
+    extra = 'op_dtypes = { "aten::mul.out" = ["Float"] }\nsize_budget = "64 KiB"'
+    edited = text.replace('models = ["mlp"]', f'models = ["mlp"]\n{extra}')
+    edited = edited.replace('size_budget = "32 KiB"\n', "", 1)
+    manifest.write_text(edited)
+    ran = rebuild(workdir)
+    assert ran, "the edit must rebuild the mlp target"
+    assert all(task.endswith(":mlp") or "/mlp/" in task for task in ran), ran
+    compiled = [task for task in ran if task.startswith("compile:")]
+    # The new kernel and the registration; the shared runtime objects stay.
+    assert "compile:build/mlp/obj/selected_kernels.o" in compiled
+    assert "compile:build/mlp/obj/kernels/portable/op_mul.o" in compiled
+    assert not any("/obj/host-" in task for task in compiled)
+    assert rebuild(workdir) == []
