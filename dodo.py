@@ -5,12 +5,15 @@ from tasks.backend import task_backend
 from tasks.build import task_build
 from tasks.checker import CachedMD5Checker
 from tasks.codegen import task_codegen
+from tasks.guard import hold_build_lock, terminate_like_interrupt
 from tasks.models import task_model_ops
 from tasks.reporter import BuildReporter
 from tasks.selection import task_selection
 
 # doit opens its dependency database in build/ before any task can create the folder.
 layout.BUILD.mkdir(exist_ok=True)
+hold_build_lock()
+terminate_like_interrupt()
 
 DOIT_CONFIG = {
     "default_tasks": ["build"],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -38,18 +39,37 @@ def run_to_temporaries(command: Sequence[str], outputs: Sequence[Path]) -> bool:
     """
     for output in outputs:
         output.parent.mkdir(parents=True, exist_ok=True)
-    completed = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if completed.returncode != 0:
+    # Its own process group, so an interrupted build stops the compiler's children too
+    # (cc1plus would otherwise go on writing the temporaries after they were removed).
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        log, _ = process.communicate()
+    except BaseException:  # interrupted: leave no partial file behind
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        _remove_temporaries(outputs)
+        raise
+    if process.returncode != 0:
         print(" ".join(command), file=sys.stderr)
-        print(completed.stdout, end="", file=sys.stderr)
-        for output in outputs:
-            temporary(output).unlink(missing_ok=True)
+        print(log, end="", file=sys.stderr)
+        _remove_temporaries(outputs)
         return False
-    if completed.stdout:
-        print(completed.stdout, end="", file=sys.stderr)
+    if log:
+        print(log, end="", file=sys.stderr)
     for output in outputs:
         os.replace(temporary(output), output)
     return True
+
+
+def _remove_temporaries(outputs: Sequence[Path]) -> None:
+    for output in outputs:
+        temporary(output).unlink(missing_ok=True)
 
 
 def temporary(output: Path) -> Path:

@@ -1,0 +1,99 @@
+"""Parallel, interrupted and concurrent builds give the same bytes as a serial one."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.workspace import copy_repository, doit
+
+TARGETS = ("add_mul", "mlp", "both")
+
+
+def outputs(workdir: Path) -> dict[str, bytes]:
+    """The bytes of every deliverable of every target (paths relative to build/)."""
+    build = workdir / "build"
+    files = {}
+    for target in TARGETS:
+        for name in (
+            "runner",
+            "selected_operators.yaml",
+            "size.json",
+            "verify.json",
+            "gen/selected_kernels.cpp",
+            "gen/selected_op_variants.h",
+            "gen/selected_registry_size.h",
+        ):
+            files[f"{target}/{name}"] = (build / target / name).read_bytes()
+    return files
+
+
+@pytest.fixture(scope="module")
+def serial(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    workdir = copy_repository(tmp_path_factory.mktemp("serial"))
+    result = doit(workdir, "build")
+    assert result.returncode == 0, result.stdout + result.stderr
+    return outputs(workdir)
+
+
+def start_build(workdir: Path, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "doit", *args, "build"],
+        cwd=workdir,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+
+
+def wait_for_objects(workdir: Path, count: int, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while len(list((workdir / "build").rglob("*.o"))) < count:
+        assert time.monotonic() < deadline, "the build compiled nothing"
+        time.sleep(0.05)
+
+
+def test_parallel_build_equals_serial(tmp_path: Path, serial: dict[str, bytes]) -> None:
+    workdir = copy_repository(tmp_path)
+    result = doit(workdir, "-n", "2", "build")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert outputs(workdir) == serial
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
+def test_interrupted_build_recovers(
+    tmp_path: Path, serial: dict[str, bytes], signal_number: int
+) -> None:
+    workdir = copy_repository(tmp_path)
+    build = start_build(workdir, "-n", "2")
+    wait_for_objects(workdir, 3)
+    assert build.poll() is None, "the build finished before it could be interrupted"
+    # SIGKILL goes to the whole process group, as a terminal or a CI timeout sends it;
+    # the others to doit alone, which must stop its workers and compilers itself.
+    if signal_number == signal.SIGKILL:
+        os.killpg(build.pid, signal.SIGKILL)
+    else:
+        build.send_signal(signal_number)
+    build.communicate(timeout=120)
+    assert not list((workdir / "build").rglob("*.tmp")) or signal_number == signal.SIGKILL
+    result = doit(workdir, "build")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert outputs(workdir) == serial
+
+
+def test_concurrent_builds_do_not_collide(tmp_path: Path, serial: dict[str, bytes]) -> None:
+    workdir = copy_repository(tmp_path)
+    first, second = start_build(workdir), start_build(workdir, "-n", "2")
+    for build in (first, second):
+        _, stderr = build.communicate(timeout=900)
+        assert build.returncode == 0, stderr
+    assert outputs(workdir) == serial
+    again = doit(workdir, "build")
+    assert again.returncode == 0 and ".  " not in again.stdout
