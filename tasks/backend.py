@@ -22,10 +22,19 @@ from tasks.size import size_task
 from tasks.summary import summary_task
 from tasks.verify import verify_task
 
+STAGES = {
+    "compile": "Compile one translation unit (objects shared between targets where possible).",
+    "link": "Link a target's runner and strip it.",
+    "size": "Measure a target's runner and check its size budget.",
+    "verify": "Run every model of a target on its runner and compare with its references.",
+    "summary": "Print a target's one-line summary.",
+    "target": "Everything for one target: `doit target:<name>`.",
+}
 
-@create_after(executed="codegen", creates=["compile", "link", "size", "verify", "summary"])  # type: ignore[untyped-decorator]
+
+@create_after(executed="codegen", creates=list(STAGES))  # type: ignore[untyped-decorator]
 def task_backend() -> Iterator[dict[str, Any]]:
-    """Compile, link, measure and verify each target's runner."""
+    """Per target, after codegen: compile, link, size, verify, summary; target:<name>."""
     current = manifest()
     objects: dict[str, list[ObjectSpec]] = {}
     for target in current.targets.values():
@@ -34,6 +43,8 @@ def task_backend() -> Iterator[dict[str, Any]]:
             continue  # `doit list` before any build: nothing is known yet.
         sources = [Path(s) for s in json.loads(resolution.read_text(encoding="utf-8"))["sources"]]
         objects[target.name] = target_objects(target, current.toolchains[target.toolchain], sources)
+    for stage, doc in STAGES.items():
+        yield {"basename": stage, "name": None, "doc": doc}
     yield from compile_tasks(spec for specs in objects.values() for spec in specs)
     for name, specs in objects.items():
         target = current.targets[name]
@@ -41,3 +52,4 @@ def task_backend() -> Iterator[dict[str, Any]]:
         yield size_task(target)
         yield verify_task(target, [current.models[m] for m in target.models])
         yield summary_task(target)
+        yield {"basename": "target", "name": name, "actions": None, "task_dep": [f"summary:{name}"]}

@@ -23,7 +23,7 @@ GENERATOR_CODE = [
     Path("codegen/kernel_library.py"),
     Path("codegen/resolution.py"),
     Path("codegen/render.py"),
-    *sorted(TEMPLATES.glob("*.j2")),
+    *sorted(layout.CODEGEN / "templates" / t.name for t in TEMPLATES.glob("*.j2")),
 ]
 
 
