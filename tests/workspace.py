@@ -5,6 +5,7 @@ Used by the end-to-end tests and the benchmarks, so neither touches the real `bu
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -48,5 +49,8 @@ def doit(workdir: Path, *args: str, timeout: float = 900) -> subprocess.Complete
 
 
 def executed(output: str) -> list[str]:
-    """Tasks doit ran ('.  name'), as opposed to skipped as up to date ('-- name')."""
-    return [line[3:] for line in output.splitlines() if line.startswith(".  ")]
+    """Tasks doit ran ('.  [n/N] name'), as opposed to skipped as up to date ('-- name')."""
+    return [match.group(1) for match in _EXECUTED.finditer(output)]
+
+
+_EXECUTED = re.compile(r"^\.  (?:\[\d+/\d+\] )?(\S+)$", re.MULTILINE)
