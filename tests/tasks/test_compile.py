@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from codegen.manifest import Target, Toolchain
+from tasks.compile import target_objects
+
+HOST = Toolchain("host", "c++", None, ("-Os",), (), "strip")
+CACHED = Toolchain("host", "c++", "ccache", ("-Os",), (), "strip")
+DEVICE = Toolchain("arm", "arm-none-eabi-g++", None, ("-Os", "-mcpu=cortex-m4"), (), "strip")
+KERNELS = [Path("kernels/portable/op_add.cpp")]
+
+
+def target(name: str, dtype_selective: bool, toolchain: str = "host") -> Target:
+    return Target(name, (), ("portable",), (), {}, (), (), False, dtype_selective, None, toolchain)
+
+
+def objects(name: str, dtype_selective: bool, toolchain: Toolchain = HOST) -> dict[str, Path]:
+    specs = target_objects(target(name, dtype_selective, toolchain.name), toolchain, KERNELS)
+    return {str(spec.source): spec.object for spec in specs}
+
+
+def test_runtime_is_shared_and_selective_kernels_are_not() -> None:
+    a, b = objects("a", dtype_selective=True), objects("b", dtype_selective=False)
+    loader = "runtime/loader/program.cpp"
+    assert a[loader] == b[loader] and a[loader].parts[:2] == ("build", "obj")
+    assert a[str(KERNELS[0])].parts[:2] == ("build", "a")
+    assert b[str(KERNELS[0])] == objects("c", dtype_selective=False)[str(KERNELS[0])]
+    assert a["build/a/gen/selected_kernels.cpp"] == Path("build/a/obj/selected_kernels.o")
+
+
+def test_another_toolchain_gets_its_own_objects() -> None:
+    host = objects("a", dtype_selective=False)
+    device = objects("a", dtype_selective=False, toolchain=DEVICE)
+    shared = [source for source in host if not source.startswith("build/")]
+    assert shared and all(host[source] != device[source] for source in shared)
+
+
+def test_launcher_goes_before_the_compiler() -> None:
+    spec = target_objects(target("a", False), CACHED, KERNELS)[0]
+    command = spec.command()
+    assert command[:2] == ["ccache", "c++"]
+    assert "-Os" in command and "-MMD" in command
