@@ -14,11 +14,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from codegen.errors import InputError
 from codegen.model import KernelKey, OperatorName, TensorMeta
 from codegen.scalar_type import ScalarType
+from codegen.yaml_io import load_yaml
 
 _CPP_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)+")
 _ENTRY_KEYS = {"op", "func", "kernels", "type_alias", "dim_order_alias", "variants", "dispatch"}
@@ -61,12 +60,7 @@ def read_schema_operators(path: Path) -> list[OperatorName]:
 
 
 def _read_entries(path: Path) -> list[object]:
-    try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InputError(path, f"cannot read: {error.strerror}") from None
-    except (yaml.YAMLError, UnicodeDecodeError) as error:
-        raise InputError(path, f"invalid YAML: {error}") from None
+    document = load_yaml(path)
     if not isinstance(document, list):
         raise InputError(path, "expected a list of operator entries")
     return document

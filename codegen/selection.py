@@ -12,12 +12,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from codegen.errors import InputError
 from codegen.model import KernelKey, OperatorName, TensorMeta
 from codegen.pte import ModelOps
 from codegen.scalar_type import ScalarType
+from codegen.yaml_io import dump_yaml, load_yaml
 
 
 @dataclass(frozen=True)
@@ -139,7 +138,7 @@ class Selection:
                 for name, op in sorted(self.operators.items())
             },
         }
-        return yaml.safe_dump(document, default_flow_style=False, sort_keys=True)
+        return dump_yaml(document)
 
 
 def _key_or_dtype(item: str) -> KernelKey:
@@ -150,12 +149,7 @@ def _key_or_dtype(item: str) -> KernelKey:
 
 def read_selection(path: Path) -> Selection:
     """Read a `selected_operators.yaml` (ours or ExecuTorch's)."""
-    try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InputError(path, f"cannot read: {error.strerror}") from None
-    except (yaml.YAMLError, UnicodeDecodeError) as error:
-        raise InputError(path, f"invalid YAML: {error}") from None
+    document = load_yaml(path)
     if not isinstance(document, dict):
         raise InputError(path, "expected a mapping at the top level")
     try:
