@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.kernel_library import KernelEntry
+from codegen.model import OperatorName
 from codegen.resolution import Resolution
 from codegen.scalar_type import ScalarType
 
@@ -20,16 +21,41 @@ _ALL_DTYPES_MASK = (1 << 32) - 1
 
 
 def render_sources(resolution: Resolution) -> dict[str, str]:
-    """File name -> text of every generated source of a target."""
-    return {
+    """File name (relative to the target's gen/ folder) -> text of every generated source.
+
+    Note [Per-source dtype headers]
+    Besides the whole target's `selected_op_variants.h`, each kernel source gets one with
+    only its own operators, in `ops/<source name>/`, and is compiled against that one.
+    Selecting one more operator or dtype then changes the header of one source only, so
+    only that kernel recompiles, not every dtype-selective kernel of the target.
+    """
+    files = {
         "selected_kernels.cpp": _render("selected_kernels.cpp.j2", _registration(resolution)),
-        "selected_op_variants.h": _render(
-            "selected_op_variants.h.j2", {"op_dtypes": _op_dtypes(resolution.op_dtypes)}
-        ),
+        "selected_op_variants.h": _render_op_dtypes(resolution.op_dtypes),
         "selected_registry_size.h": _render(
             "selected_registry_size.h.j2", {"capacity": resolution.registry_slots}
         ),
     }
+    for source, ops in sorted(_operators_by_source(resolution).items()):
+        subset = {op: resolution.op_dtypes[op] for op in ops}
+        files[f"{per_source_dir(source)}/selected_op_variants.h"] = _render_op_dtypes(subset)
+    return files
+
+
+def per_source_dir(source: Path) -> str:
+    """Where, under gen/, the dtype header of one kernel source lives."""
+    return f"ops/{source.stem}"
+
+
+def _operators_by_source(resolution: Resolution) -> dict[Path, set[OperatorName]]:
+    grouped: dict[Path, set[OperatorName]] = {}
+    for kernel in resolution.kernels:
+        grouped.setdefault(kernel.source, set()).add(kernel.op)
+    return grouped
+
+
+def _render_op_dtypes(op_dtypes: Mapping[OperatorName, frozenset[ScalarType] | None]) -> str:
+    return _render("selected_op_variants.h.j2", {"op_dtypes": _op_dtypes(op_dtypes)})
 
 
 def _render(template: str, context: Mapping[str, Any]) -> str:

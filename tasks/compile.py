@@ -18,6 +18,7 @@ from typing import Any
 from doit.tools import config_changed
 
 from codegen.manifest import Target, Toolchain
+from codegen.render import per_source_dir
 from tasks import layout
 from tasks.actions import run_to_temporaries, temporary
 from tasks.depfile import HeadersUnchanged
@@ -80,7 +81,8 @@ def target_objects(
     ]
     for source in sorted(kernel_sources):
         if target.dtype_selective:
-            flags = (*with_gen, DTYPE_SELECTIVE_DEFINE)
+            # Note [Per-source dtype headers]: this source's own selected_op_variants.h.
+            flags = (*common, f"-I{gen / per_source_dir(source)}", DTYPE_SELECTIVE_DEFINE)
             objects.append(
                 ObjectSpec(
                     source,

@@ -43,3 +43,12 @@ def test_specialised_key_is_a_string_literal() -> None:
     text = rendered()["selected_kernels.cpp"]
     key = KernelKey.parse("v1/6;0,1|6;0,1|6;0,1|6;0,1")
     assert f'{{"aten::mul.out", "{key}", &::testlib::fast::mul_out_float}},' in text
+
+
+def test_each_kernel_source_gets_a_header_with_only_its_operators() -> None:
+    """Note [Per-source dtype headers]."""
+    files = rendered()
+    per_source = {name for name in files if name.startswith("ops/")}
+    assert per_source == {f"ops/op_{op}/selected_op_variants.h" for op in ("add", "mul", "scale")}
+    mul = files["ops/op_mul/selected_op_variants.h"]
+    assert '"aten::mul.out"' in mul and '"aten::add.out"' not in mul
