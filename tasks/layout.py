@@ -18,6 +18,11 @@ def model_ops(model: str) -> Path:
     return BUILD / "models" / f"{model}.ops.yaml"
 
 
+def model_info(model: str) -> Path:
+    """A model's methods and the delegate backends it calls (which select no kernels)."""
+    return BUILD / "models" / f"{model}.info.json"
+
+
 def target_dir(target: str) -> Path:
     return BUILD / target
 
@@ -53,6 +58,10 @@ def size_json(target: str) -> Path:
 
 def size_md(target: str) -> Path:
     return target_dir(target) / "size.md"
+
+
+def size_html(target: str) -> Path:
+    return target_dir(target) / "size.html"
 
 
 def verify_json(target: str) -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,20 +26,23 @@ READER_CODE = [
 
 
 @reports_user_errors
-def write_model_ops(model: Path, output: Path) -> None:
-    selection = Selection.from_model(read_model_ops(model), model.name)
-    write_if_changed(output, selection.to_yaml())
+def write_model_ops(model: Path, output: Path, info: Path) -> None:
+    ops = read_model_ops(model)
+    write_if_changed(output, Selection.from_model(ops, model.name).to_yaml())
+    document = {"delegates": list(ops.delegates), "methods": list(ops.methods)}
+    write_if_changed(info, json.dumps(document, indent=2, sort_keys=True) + "\n")
 
 
 def task_model_ops() -> Iterator[dict[str, Any]]:
-    """Read each model's operators and kernel keys (build/models/<model>.ops.yaml)."""
+    """Read each model's operators and kernel keys (build/models/<model>.ops.yaml) and its
+    methods and delegate backends (build/models/<model>.info.json)."""
     for model in manifest().models.values():
-        output = layout.model_ops(model.name)
+        output, info = layout.model_ops(model.name), layout.model_info(model.name)
         yield {
             "name": model.name,
-            "actions": [(write_model_ops, [model.path, output])],
+            "actions": [(write_model_ops, [model.path, output, info])],
             "file_dep": [model.path, *READER_CODE],
-            "targets": [output],
+            "targets": [output, info],
             # The model's file name is recorded in debug_info.
             "uptodate": [config_changed(model.path.name)],
             "clean": True,
