@@ -5,6 +5,7 @@ from tasks.backend import task_backend
 from tasks.build import task_build
 from tasks.checker import CachedMD5Checker
 from tasks.codegen import task_codegen
+from tasks.explain import task_explain
 from tasks.guard import hold_build_lock, terminate_like_interrupt
 from tasks.models import task_model_ops
 from tasks.reporter import BuildReporter
@@ -30,6 +31,7 @@ __all__ = [
     "task_backend",
     "task_build",
     "task_codegen",
+    "task_explain",
     "task_model_ops",
     "task_selection",
 ]

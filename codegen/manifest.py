@@ -9,15 +9,16 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from codegen.errors import InputError
 from codegen.model import OperatorName
-from codegen.selection import Selection
+from codegen.size_attribution import is_known_bucket
 from codegen.units import parse_size
 
+_SIZE_MEASURES = frozenset({"file", "text", "data", "bss", "kernels"})
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 DEFAULT_TOOLCHAIN = "host"
 
@@ -76,6 +77,10 @@ class Target:
     dtype_selective: bool
     size_budget: int | None
     toolchain: str
+    # Limits on other measures (text, data, bss) and on attribution buckets, in bytes.
+    size_budgets: Mapping[str, int] = field(default_factory=dict)
+    # Another target whose runner the size report compares with (an all-operators build).
+    size_baseline: str | None = None
 
 
 @dataclass(frozen=True)
@@ -177,7 +182,7 @@ class _Parser:
         if not targets:
             raise self.fail("targets", "the manifest defines no target")
         for target in targets.values():
-            self.check_references(target, toolchains, libraries, models)
+            self.check_references(target, toolchains, libraries, models, targets)
         return Manifest(self.path, toolchains, libraries, models, targets)
 
     def toolchain(self, name: str, value: object, key: str) -> Toolchain:
@@ -227,6 +232,8 @@ class _Parser:
             "include_all_operators",
             "dtype_selective",
             "size_budget",
+            "size_budgets",
+            "size_baseline",
             "toolchain",
         }
         table = self.table(value, key, allowed, {"libraries"})
@@ -262,11 +269,31 @@ class _Parser:
             toolchain=self.typed(
                 table.get("toolchain", DEFAULT_TOOLCHAIN), f"{key}.toolchain", str
             ),
+            size_budgets=self.size_budgets(table.get("size_budgets", {}), f"{key}.size_budgets"),
+            size_baseline=None
+            if table.get("size_baseline") is None
+            else self.typed(table["size_baseline"], f"{key}.size_baseline", str),
         )
+
+    def size_budgets(self, value: object, key: str) -> dict[str, int]:
+        table = self.typed(value, key, dict)
+        budgets: dict[str, int] = {}
+        for name, limit in table.items():
+            if name not in _SIZE_MEASURES and not is_known_bucket(name):
+                raise self.fail(
+                    f"{key}.{name!r}",
+                    "unknown measure or bucket (file, text, data, bss, kernels, core, loader, "
+                    "executor, registry, runner, registration, kernels:shared, libc, unnamed, "
+                    "overhead, or kernel:<library>/op_<name>)",
+                )
+            budgets[name] = self.size(limit, f"{key}.{name!r}")
+        return budgets
 
     def op_dtypes(self, value: object, key: str) -> dict[str, tuple[str, ...]]:
         table = self.typed(value, key, dict)
         entries = {op: self.strings(items, f"{key}.{op!r}") for op, items in table.items()}
+        from codegen.selection import Selection  # only manifests with op_dtypes pay for it
+
         for op, items in entries.items():
             try:
                 Selection.from_op_dtypes({op: items}, key)
@@ -294,9 +321,10 @@ class _Parser:
         toolchains: Mapping[str, Toolchain],
         libraries: Mapping[str, Library],
         models: Mapping[str, Model],
+        targets: Mapping[str, Target],
     ) -> None:
         key = f"targets.{target.name}"
-        for field, noun, names, known in (
+        for key_name, noun, names, known in (
             ("models", "model", target.models, models),
             ("libraries", "library", target.libraries, libraries),
         ):
@@ -304,14 +332,20 @@ class _Parser:
             for index, name in enumerate(names):
                 if name not in known:
                     raise self.fail(
-                        f"{key}.{field}[{index}]",
+                        f"{key}.{key_name}[{index}]",
                         f"unknown {noun} {name!r} (defined: {', '.join(sorted(known)) or 'none'})",
                     )
                 if name in seen:
-                    raise self.fail(f"{key}.{field}[{index}]", f"{name!r} is listed twice")
+                    raise self.fail(f"{key}.{key_name}[{index}]", f"{name!r} is listed twice")
                 seen.add(name)
         if not target.libraries:
             raise self.fail(f"{key}.libraries", "a target needs at least one kernel library")
+        baseline = target.size_baseline
+        if baseline is not None and (baseline == target.name or baseline not in targets):
+            raise self.fail(
+                f"{key}.size_baseline",
+                f"{baseline!r} is not another target (defined: {', '.join(sorted(targets))})",
+            )
         if target.toolchain not in toolchains:
             raise self.fail(
                 f"{key}.toolchain",

@@ -31,14 +31,14 @@ def render_sources(resolution: Resolution) -> dict[str, str]:
     """
     files = {
         "selected_kernels.cpp": _render("selected_kernels.cpp.j2", _registration(resolution)),
-        "selected_op_variants.h": _render_op_dtypes(resolution.op_dtypes),
+        "selected_op_variants.h": render_op_dtypes(resolution.op_dtypes),
         "selected_registry_size.h": _render(
             "selected_registry_size.h.j2", {"capacity": resolution.registry_slots}
         ),
     }
     for source, ops in sorted(_operators_by_source(resolution).items()):
         subset = {op: resolution.op_dtypes[op] for op in ops}
-        files[f"{per_source_dir(source)}/selected_op_variants.h"] = _render_op_dtypes(subset)
+        files[f"{per_source_dir(source)}/selected_op_variants.h"] = render_op_dtypes(subset)
     return files
 
 
@@ -54,7 +54,7 @@ def _operators_by_source(resolution: Resolution) -> dict[Path, set[OperatorName]
     return grouped
 
 
-def _render_op_dtypes(op_dtypes: Mapping[OperatorName, frozenset[ScalarType] | None]) -> str:
+def render_op_dtypes(op_dtypes: Mapping[OperatorName, frozenset[ScalarType] | None]) -> str:
     return _render("selected_op_variants.h.j2", {"op_dtypes": _op_dtypes(op_dtypes)})
 
 

@@ -32,45 +32,52 @@ def reports_user_errors(action: Callable[P, object]) -> Callable[P, bool]:
 
 
 def run_to_temporaries(command: Sequence[str], outputs: Sequence[Path]) -> bool:
-    """Run `command`, which writes each output to `<output>.tmp`, then move them into place.
-
-    Interrupting the build at any moment leaves either the old output or the new one,
+    """Run `command`, which writes each output to `temporary(output)`, then move them into
+    place: interrupting the build at any moment leaves the old output or the new one,
     never half a file.
     """
     for output in outputs:
         output.parent.mkdir(parents=True, exist_ok=True)
-    # Its own process group, so an interrupted build stops the compiler's children too
-    # (cc1plus would otherwise go on writing the temporaries after they were removed).
-    process = subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
     try:
-        log, _ = process.communicate()
-    except BaseException:  # interrupted: leave no partial file behind
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+        # Its own session, so stopping it stops the compiler's children too (cc1plus would
+        # otherwise go on writing after the temporaries were removed).
+        process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        try:
+            log, _ = process.communicate()
+        finally:
+            if process.returncode is None:  # interrupted
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        if process.returncode != 0:
+            print(" ".join(command), file=sys.stderr)
+            print(log, end="", file=sys.stderr)
+            return False
+        if log:
+            print(log, end="", file=sys.stderr)
+        for output in outputs:
+            os.replace(temporary(output), output)
+        return True
+    finally:
         _remove_temporaries(outputs)
-        raise
-    if process.returncode != 0:
-        print(" ".join(command), file=sys.stderr)
-        print(log, end="", file=sys.stderr)
-        _remove_temporaries(outputs)
-        return False
-    if log:
-        print(log, end="", file=sys.stderr)
-    for output in outputs:
-        os.replace(temporary(output), output)
-    return True
 
 
 def _remove_temporaries(outputs: Sequence[Path]) -> None:
-    for output in outputs:
-        temporary(output).unlink(missing_ok=True)
+    # A second signal (doit stopping its workers after Ctrl-C) must not cut this short.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        for output in outputs:
+            temporary(output).unlink(missing_ok=True)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def temporary(output: Path) -> Path:
-    return output.with_name(output.name + ".tmp")
+    """Where this process writes `output` first. The process id keeps a compiler left
+    running by a killed build from writing into the next build's temporary."""
+    return output.with_name(f"{output.name}.{os.getpid()}.tmp")

@@ -49,17 +49,18 @@ class ObjectSpec:
     def depfile(self) -> Path:
         return self.object.with_suffix(".d")
 
-    def command(self) -> list[str]:
+    def command(self, object_path: Path | None = None, depfile: Path | None = None) -> list[str]:
+        """The compile command, writing to the given paths (default: the final ones)."""
         return [
             *self.toolchain.compile_command(),
             *self.flags,
             "-c",
             str(self.source),
             "-o",
-            str(temporary(self.object)),
+            str(object_path or self.object),
             "-MMD",
             "-MF",
-            str(temporary(self.depfile)),
+            str(depfile or self.depfile),
         ]
 
 
@@ -108,7 +109,8 @@ def target_objects(
 
 
 def compile_object(spec: ObjectSpec) -> bool:
-    return run_to_temporaries(spec.command(), [spec.object, spec.depfile])
+    command = spec.command(temporary(spec.object), temporary(spec.depfile))
+    return run_to_temporaries(command, [spec.object, spec.depfile])
 
 
 def compile_tasks(specs: Iterable[ObjectSpec]) -> Iterator[dict[str, Any]]:

@@ -23,13 +23,14 @@ def link_command(toolchain: Toolchain, objects: Sequence[Path], output: Path) ->
         *BASE_LDFLAGS,
         *toolchain.ldflags,
         "-o",
-        str(temporary(output)),
+        str(output),
         *(str(o) for o in objects),
     ]
 
 
 def link_runner(toolchain: Toolchain, objects: list[Path], unstripped: Path, runner: Path) -> bool:
-    if not run_to_temporaries(link_command(toolchain, objects, unstripped), [unstripped]):
+    command = link_command(toolchain, objects, temporary(unstripped))
+    if not run_to_temporaries(command, [unstripped]):
         return False
     strip = [toolchain.strip, "--strip-all", "-o", str(temporary(runner)), str(unstripped)]
     return run_to_temporaries(strip, [runner])

@@ -1,57 +1,228 @@
-"""Stage 6: measure each runner and hold it to the target's budget."""
+"""Stage 6: measure each runner, attribute its bytes, hold it to its budgets, report.
+
+Writes build/<t>/size.json, size.md and size.html; prints what changed since the
+previous build of the target, and fails (naming the top contributors) over budget.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from doit.tools import config_changed
 
-from codegen.manifest import Target
-from codegen.size import SizeReport, section_sizes
-from codegen.units import format_size
+from codegen.manifest import Manifest, Target
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.actions import reports_user_errors
+from tasks.compile import ObjectSpec
+
+_CODE = [
+    Path("codegen/size.py"),
+    Path("codegen/size_attribution.py"),
+    Path("codegen/size_budget.py"),
+    Path("codegen/size_diff.py"),
+    Path("codegen/size_dtypes.py"),
+    Path("codegen/size_elf.py"),
+    Path("codegen/size_report.py"),
+    Path("codegen/templates/size.md.j2"),
+    Path("codegen/templates/size.html.j2"),
+    Path("tasks/size.py"),
+]
+
+
+@dataclass(frozen=True)
+class SizeInputs:
+    """Everything the size action reads besides the build outputs named in layout."""
+
+    target: Target
+    objects: tuple[tuple[Path, Path], ...]  # (source, object), in link order
+    library_sources: Mapping[str, Path]  # library -> its sources folder
+    model_files: Mapping[str, tuple[str, ...]]  # .pte file name -> the target's models
+    baseline_runner: Path | None
+
+
+def size_config(target: Target) -> dict[str, Any]:
+    """The target's settings a size diff reports when they change."""
+    return {
+        "models": list(target.models),
+        "libraries": list(target.libraries),
+        "extra_ops": [str(op) for op in target.extra_ops],
+        "op_dtypes": {op: list(items) for op, items in sorted(target.op_dtypes.items())},
+        "include_all_operators": target.include_all_operators,
+        "dtype_selective": target.dtype_selective,
+        "toolchain": target.toolchain,
+    }
 
 
 @reports_user_errors
-def measure(target: str, budget: int | None, runner: Path, resolution: Path) -> bool:
-    counts = json.loads(resolution.read_text(encoding="utf-8"))
-    text, data, bss = section_sizes(runner)
-    report = SizeReport(
-        text=text,
-        data=data,
-        bss=bss,
-        file=runner.stat().st_size,
-        registry_slots=counts["registry_slots"],
-        kernels=len(counts["kernels"]),
-        operators=counts["operators"],
-        budget=budget,
+def measure(inputs: SizeInputs) -> bool:
+    from codegen.size import SizeReport, section_sizes
+    from codegen.size_attribution import (
+        LinkedObject,
+        attribute,
+        bucket_of_source,
+        kernel_bucket,
     )
-    write_if_changed(layout.size_json(target), report.to_json())
-    write_if_changed(layout.size_md(target), report.to_markdown(target))
-    if report.over_budget:
-        assert budget is not None
-        print(
-            f"error: target {target}: runner is {format_size(report.file)}, over its budget of "
-            f"{format_size(budget)} by {format_size(report.file - budget)}"
+    from codegen.size_budget import breach_message
+    from codegen.size_diff import change_lines, size_change
+    from codegen.size_elf import object_symbols, read_sections, read_symbols
+    from codegen.size_report import (
+        Baseline,
+        OperatorInfo,
+        SizeAnalysis,
+        document_json,
+        render_html,
+        render_markdown,
+        to_document,
+    )
+
+    target = inputs.target
+    name = target.name
+    runner, unstripped = layout.runner(name), layout.unstripped_runner(name)
+    resolution = json.loads(layout.resolution(name).read_text(encoding="utf-8"))
+    provenance = json.loads(layout.provenance(name).read_text(encoding="utf-8"))
+
+    kernel_libraries: dict[Path, str] = {}
+    operators: list[OperatorInfo] = []
+    for kernel in resolution["kernels"]:
+        op_name = kernel["op"].partition("::")[2].partition(".")[0]
+        source = inputs.library_sources[kernel["library"]] / f"op_{op_name}.cpp"
+        kernel_libraries[source] = kernel["library"]
+        operators.append(
+            OperatorInfo(
+                op=kernel["op"],
+                key=kernel["key"],
+                library=kernel["library"],
+                function=kernel["function"],
+                bucket=kernel_bucket(kernel["library"], source),
+                selected_by=_selected_by(kernel["op"], provenance, inputs, target),
+            )
         )
-        return False
-    return True
+    linked = [
+        LinkedObject(bucket_of_source(source, kernel_libraries), source.name, object_symbols(obj))
+        for source, obj in inputs.objects
+    ]
+    symbols = read_symbols(unstripped)
+    file = runner.stat().st_size
+    attribution = attribute(file, read_sections(runner), symbols, linked)
+    text, data, bss = section_sizes(runner)
+    budgets = dict(target.size_budgets)
+    if target.size_budget is not None:
+        budgets["file"] = target.size_budget
+    baseline = None
+    if inputs.baseline_runner is not None and target.size_baseline is not None:
+        baseline = Baseline(target.size_baseline, inputs.baseline_runner.stat().st_size)
+    analysis = SizeAnalysis(
+        target=name,
+        report=SizeReport(
+            text=text,
+            data=data,
+            bss=bss,
+            file=file,
+            registry_slots=resolution["registry_slots"],
+            kernels=len(resolution["kernels"]),
+            operators=resolution["operators"],
+            budget=target.size_budget,
+        ),
+        attribution=attribution,
+        operators=tuple(operators),
+        budgets=budgets,
+        registry_bytes=sum(s.size for s in symbols if "kSelectedKernels" in s.name),
+        config=size_config(target),
+        models=target.models,
+        baseline=baseline,
+    )
+    previous = _previous(layout.size_json(name))
+    document = to_document(analysis, None)
+    change = None if previous is None else size_change(previous, document)
+    document["change"] = change
+    lines = [] if change is None else change_lines(name, change)
+    write_if_changed(layout.size_json(name), document_json(document))
+    write_if_changed(layout.size_md(name), render_markdown(document, lines))
+    write_if_changed(layout.size_html(name), render_html(document, lines))
+    for line in lines:
+        print(line)
+    failures = analysis.breaches()
+    for breach in failures:
+        print(breach_message(name, breach, analysis.contributors(breach.measure)))
+    return not failures
 
 
-def size_task(target: Target) -> dict[str, Any]:
-    runner, resolution = layout.runner(target.name), layout.resolution(target.name)
+def _selected_by(
+    op: str, provenance: Mapping[str, Any], inputs: SizeInputs, target: Target
+) -> tuple[str, ...]:
+    sources: set[str] = set()
+    for names in provenance.get(op, {}).values():
+        for source in names:
+            sources.update(inputs.model_files.get(source, (source,)))
+    if not sources and target.include_all_operators:
+        sources.add("include_all_operators")
+    return tuple(sorted(sources))
+
+
+def _previous(path: Path) -> dict[str, Any] | None:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return document if isinstance(document, dict) and "buckets" in document else None
+
+
+def size_inputs(target: Target, manifest: Manifest, specs: Sequence[ObjectSpec]) -> SizeInputs:
+    files: dict[str, list[str]] = {}
+    for model in target.models:
+        files.setdefault(manifest.models[model].path.name, []).append(model)
+    baseline = target.size_baseline
+    return SizeInputs(
+        target=target,
+        objects=tuple((spec.source, spec.object) for spec in specs),
+        library_sources={name: lib.sources for name, lib in manifest.libraries.items()},
+        model_files={name: tuple(models) for name, models in files.items()},
+        baseline_runner=None if baseline is None else layout.runner(baseline),
+    )
+
+
+def size_task(
+    target: Target, manifest: Manifest | None = None, specs: Sequence[ObjectSpec] = ()
+) -> dict[str, Any]:
+    if manifest is None:
+        from tasks.config import manifest as current
+
+        manifest = current()
+    inputs = size_inputs(target, manifest, specs)
+    name = target.name
+    runner, unstripped = layout.runner(name), layout.unstripped_runner(name)
+    baseline = [] if inputs.baseline_runner is None else [inputs.baseline_runner]
     return {
         "basename": "size",
-        "name": target.name,
-        "actions": [(measure, [target.name, target.size_budget, runner, resolution])],
-        "file_dep": [runner, resolution, Path("codegen/size.py")],
-        "task_dep": [f"link:{target.name}"],
-        "targets": [layout.size_json(target.name), layout.size_md(target.name)],
-        "uptodate": [config_changed({"budget": target.size_budget})],
+        "name": name,
+        "actions": [(measure, [inputs])],
+        "file_dep": [
+            runner,
+            unstripped,
+            layout.resolution(name),
+            layout.provenance(name),
+            *(obj for _, obj in inputs.objects),
+            *baseline,
+            *_CODE,
+        ],
+        "task_dep": [f"link:{name}", *(f"link:{t}" for t in [target.size_baseline] if t)],
+        "targets": [layout.size_json(name), layout.size_md(name), layout.size_html(name)],
+        "uptodate": [
+            config_changed(
+                {
+                    "budget": target.size_budget,
+                    "budgets": dict(sorted(target.size_budgets.items())),
+                    "baseline": target.size_baseline,
+                    "config": size_config(target),
+                    "model_files": {k: list(v) for k, v in sorted(inputs.model_files.items())},
+                }
+            )
+        ],
         "verbosity": 2,
         "clean": True,
     }

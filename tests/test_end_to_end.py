@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.workspace import copy_repository, doit, executed
+from codegen.manifest import load_manifest
+from tests.workspace import REPO, copy_repository, doit, executed
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +25,7 @@ def test_build_succeeds_and_prints_a_summary_per_target(
 ) -> None:
     workdir, result = built
     assert result.returncode == 0, result.stdout + result.stderr
-    for target in ("add_mul", "mlp", "both", "all"):
+    for target in load_manifest(REPO / "selective.toml").targets:
         assert any(
             line.startswith(f"{target}: ") and "models verified" in line
             for line in result.stdout.splitlines()
@@ -32,15 +33,24 @@ def test_build_succeeds_and_prints_a_summary_per_target(
         assert (workdir / "build" / target / "runner").is_file()
 
 
-def test_every_model_verified(built: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+def test_every_model_of_every_target_verified(
+    built: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
     workdir, _ = built
-    for target, models in (
-        ("add_mul", ["add_mul"]),
-        ("mlp", ["mlp"]),
-        ("both", ["add_mul", "mlp"]),
-    ):
-        report = json.loads((workdir / "build" / target / "verify.json").read_text())
-        assert report["models"] == {model: {"status": "ok"} for model in models}
+    for target in load_manifest(REPO / "selective.toml").targets.values():
+        report = json.loads((workdir / "build" / target.name / "verify.json").read_text())
+        assert report["models"] == {model: {"status": "ok"} for model in target.models}
+
+
+def test_registry_slots_equal_the_kernels_registered(
+    built: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
+    workdir, _ = built
+    for target in load_manifest(REPO / "selective.toml").targets:
+        size = json.loads((workdir / "build" / target / "size.json").read_text())
+        header = (workdir / "build" / target / "gen" / "selected_registry_size.h").read_text()
+        assert size["registry_slots"] == size["kernels"] > 0
+        assert f"#define SELECTIVE_REGISTRY_CAPACITY {size['kernels']}\n" in header
 
 
 def test_size_report_counts_the_registry(
@@ -116,8 +126,9 @@ def test_manifest_mistake_is_one_line(tmp_path: Path) -> None:
         manifest.read_text().replace('models = ["add_mul"]', 'models = ["nope"]', 1)
     )
     result = doit(workdir, "build")
-    assert result.returncode != 0
-    assert result.stderr.strip() == (
+    assert result.returncode == 2
+    defined = ", ".join(sorted(load_manifest(REPO / "selective.toml").models))
+    assert result.stderr == (
         "error: selective.toml: targets.add_mul.models[0]: unknown model 'nope' "
-        "(defined: add_mul, mlp)"
+        f"(defined: {defined})\n"
     )

@@ -8,19 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.workspace import copy_repository, doit, executed
+from tests.workspace import SMALL_MANIFEST, doit, executed, small_workspace
 
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    workdir = copy_repository(tmp_path_factory.mktemp("incremental"))
-    result = doit(workdir, "build")
+    workdir = small_workspace(tmp_path_factory.mktemp("incremental"))
+    result = doit(workdir, f"manifest={SMALL_MANIFEST}", "build")
     assert result.returncode == 0, result.stdout + result.stderr
     return workdir
 
 
 def rebuild(workdir: Path) -> list[str]:
-    result = doit(workdir, "build")
+    result = doit(workdir, f"manifest={SMALL_MANIFEST}", "build")
     assert result.returncode == 0, result.stdout + result.stderr
     return executed(result.stdout)
 
@@ -41,7 +41,7 @@ def test_copying_a_model_over_itself_rebuilds_nothing(workdir: Path) -> None:
 
 
 def test_editing_one_target_rebuilds_only_that_target(workdir: Path) -> None:
-    manifest = workdir / "selective.toml"
+    manifest = workdir / SMALL_MANIFEST
     text = manifest.read_text()
     # One more operator for the mlp target, and room for it in its budget.
     head, _, rest = text.partition("[targets.mlp]\n")

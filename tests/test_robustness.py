@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.workspace import copy_repository, doit
+from tests.workspace import SMALL_MANIFEST, doit, small_workspace
 
 TARGETS = ("add_mul", "mlp", "both")
 
@@ -36,15 +36,15 @@ def outputs(workdir: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def serial(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
-    workdir = copy_repository(tmp_path_factory.mktemp("serial"))
-    result = doit(workdir, "build")
+    workdir = small_workspace(tmp_path_factory.mktemp("serial"))
+    result = doit(workdir, f"manifest={SMALL_MANIFEST}", "build")
     assert result.returncode == 0, result.stdout + result.stderr
     return outputs(workdir)
 
 
 def start_build(workdir: Path, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "doit", *args, "build"],
+        [sys.executable, "-m", "doit", *args, f"manifest={SMALL_MANIFEST}", "build"],
         cwd=workdir,
         text=True,
         stdout=subprocess.PIPE,
@@ -60,9 +60,21 @@ def wait_for_objects(workdir: Path, count: int, timeout: float = 120) -> None:
         time.sleep(0.05)
 
 
+def group_ends(group: int, timeout: float = 20) -> bool:
+    """Whether every process of `group` is gone (killed workers are reaped by init)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
 def test_parallel_build_equals_serial(tmp_path: Path, serial: dict[str, bytes]) -> None:
-    workdir = copy_repository(tmp_path)
-    result = doit(workdir, "-n", "2", "build")
+    workdir = small_workspace(tmp_path)
+    result = doit(workdir, "-n", "2", f"manifest={SMALL_MANIFEST}", "build")
     assert result.returncode == 0, result.stdout + result.stderr
     assert outputs(workdir) == serial
 
@@ -71,29 +83,30 @@ def test_parallel_build_equals_serial(tmp_path: Path, serial: dict[str, bytes]) 
 def test_interrupted_build_recovers(
     tmp_path: Path, serial: dict[str, bytes], signal_number: int
 ) -> None:
-    workdir = copy_repository(tmp_path)
+    workdir = small_workspace(tmp_path)
     build = start_build(workdir, "-n", "2")
     wait_for_objects(workdir, 3)
     assert build.poll() is None, "the build finished before it could be interrupted"
-    # SIGKILL goes to the whole process group, as a terminal or a CI timeout sends it;
-    # the others to doit alone, which must stop its workers and compilers itself.
-    if signal_number == signal.SIGKILL:
-        os.killpg(build.pid, signal.SIGKILL)
-    else:
+    # Ctrl-C and SIGKILL (a terminal, a CI timeout) reach the whole process group;
+    # SIGTERM (`kill PID`) reaches doit alone, which must stop its workers itself.
+    if signal_number == signal.SIGTERM:
         build.send_signal(signal_number)
+    else:
+        os.killpg(build.pid, signal_number)
     build.communicate(timeout=120)
+    assert group_ends(build.pid), "a doit worker outlived the interrupted build"
     assert not list((workdir / "build").rglob("*.tmp")) or signal_number == signal.SIGKILL
-    result = doit(workdir, "build")
+    result = doit(workdir, f"manifest={SMALL_MANIFEST}", "build")
     assert result.returncode == 0, result.stdout + result.stderr
     assert outputs(workdir) == serial
 
 
 def test_concurrent_builds_do_not_collide(tmp_path: Path, serial: dict[str, bytes]) -> None:
-    workdir = copy_repository(tmp_path)
+    workdir = small_workspace(tmp_path)
     first, second = start_build(workdir), start_build(workdir, "-n", "2")
     for build in (first, second):
         _, stderr = build.communicate(timeout=900)
         assert build.returncode == 0, stderr
     assert outputs(workdir) == serial
-    again = doit(workdir, "build")
+    again = doit(workdir, f"manifest={SMALL_MANIFEST}", "build")
     assert again.returncode == 0 and ".  " not in again.stdout

@@ -54,3 +54,50 @@ def executed(output: str) -> list[str]:
 
 
 _EXECUTED = re.compile(r"^\.  (?:\[\d+/\d+\] )?(\S+)$", re.MULTILINE)
+
+
+# Three targets of the default manifest, without its include-all target: the incremental
+# and robustness tests build this many times, and every kernel at every dtype would cost
+# minutes per build without telling them anything more.
+SMALL_MANIFEST = "small.toml"
+_SMALL_MANIFEST_TEXT = """
+[libraries.portable]
+functions = "kernels/portable/functions.yaml"
+sources = "kernels/portable"
+
+[models.add_mul]
+path = "examples/models/add_mul/add_mul.pte"
+inputs = ["examples/models/add_mul/in0.npy", "examples/models/add_mul/in1.npy"]
+outputs = ["examples/models/add_mul/out0.npy"]
+
+[models.mlp]
+path = "examples/models/mlp/mlp.pte"
+inputs = ["examples/models/mlp/in0.npy"]
+outputs = ["examples/models/mlp/out0.npy"]
+
+[targets.add_mul]
+models = ["add_mul"]
+libraries = ["portable"]
+dtype_selective = true
+size_budget = "24 KiB"
+
+[targets.mlp]
+models = ["mlp"]
+libraries = ["portable"]
+dtype_selective = true
+size_budget = "40 KiB"
+
+[targets.both]
+models = ["add_mul", "mlp"]
+libraries = ["portable"]
+extra_ops = ["aten::add.out"]
+dtype_selective = false
+size_budget = "96 KiB"
+"""
+
+
+def small_workspace(destination: Path) -> Path:
+    """A copy of the repository whose `small.toml` holds three small targets."""
+    copy_repository(destination)
+    (destination / SMALL_MANIFEST).write_text(_SMALL_MANIFEST_TEXT)
+    return destination

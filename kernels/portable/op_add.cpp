@@ -12,8 +12,13 @@ constexpr const char* kOp = "aten::add.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
 
+constexpr const char* kScalarOp = "aten::add.Scalar_out";
+constexpr rt::DtypeSet kScalarSelected = rt::selected_dtypes(kScalarOp);
+using ScalarDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kScalarSelected.bits()>;
+
 struct Add {
   static constexpr bool kHasScalar = true;
+  static constexpr bool kOpmathScalar = true;
   // self + alpha * other
   template <typename M>
   static M apply(M x, M y, M alpha) {
@@ -38,6 +43,17 @@ void add_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
   call.scalar = in.scalar(2, "alpha");
   call.out = in.tensor(3, "out");
   if (in.ok()) binary_op<Dtypes, Add>(in, call);
+}
+
+// add.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> Tensor(a!)
+void add_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, kScalarOp, args, 5);
+  BinaryCall call;
+  call.a = in.tensor(0, "self");
+  const rt::Scalar other = in.scalar(1, "other");
+  call.scalar = in.scalar(2, "alpha");
+  call.out = in.tensor(3, "out");
+  if (in.ok()) binary_scalar_op<ScalarDtypes, Add>(in, call, other);
 }
 
 }  // namespace portable

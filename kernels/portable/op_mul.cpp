@@ -12,8 +12,13 @@ constexpr const char* kOp = "aten::mul.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
 
+constexpr const char* kScalarOp = "aten::mul.Scalar_out";
+constexpr rt::DtypeSet kScalarSelected = rt::selected_dtypes(kScalarOp);
+using ScalarDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kScalarSelected.bits()>;
+
 struct Mul {
   static constexpr bool kHasScalar = false;
+  static constexpr bool kOpmathScalar = true;
   template <typename M>
   static M apply(M x, M y, M) {
     return op_mul(x, y);
@@ -31,6 +36,11 @@ void mul_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
   call.b = in.tensor(1, "other");
   call.out = in.tensor(2, "out");
   if (in.ok()) binary_op<Dtypes, Mul>(in, call);
+}
+
+// mul.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+void mul_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  binary_scalar_kernel<ScalarDtypes, Mul>(context, kScalarOp, args);
 }
 
 }  // namespace portable

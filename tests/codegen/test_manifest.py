@@ -74,7 +74,7 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
             ("[targets.tiny]", "[targets.tiny]\ncolour = 1"),
             "targets.tiny.colour: unknown key (allowed: dtype_selective, extra_ops, "
             "include_all_operators, libraries, models, op_dtypes, op_schemas, selections, "
-            "size_budget, toolchain)",
+            "size_baseline, size_budget, size_budgets, toolchain)",
         ),
         (
             ('models = ["m1"]', 'models = ["m1", "nope"]'),
@@ -144,7 +144,7 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
             "targets.tiny.op_schemas[0]: file {tmp}/nope.yaml does not exist",
         ),
         (
-            ("[targets.tiny]", '[targets.tiny]\nselections = [3]'),
+            ("[targets.tiny]", "[targets.tiny]\nselections = [3]"),
             "targets.tiny.selections[0]: expected str, got an integer",
         ),
         (

@@ -22,8 +22,12 @@ MANIFEST = """# Written by tests/kernels/conftest.py: every kernel, for the kern
 functions = "../kernels/portable/functions.yaml"
 sources = "../kernels/portable"
 
+[libraries.prim]
+functions = "../kernels/prim/functions.yaml"
+sources = "../kernels/prim"
+
 [targets.kernel_tests]
-libraries = ["portable"]
+libraries = ["portable", "prim"]
 include_all_operators = true
 """
 

@@ -1,9 +1,10 @@
 """Running one kernel on the include-all runner through a single-operator program.
 
 A test describes the call in schema order: `In` tensors become program inputs, `Out`
-tensors program outputs (the call lists them again as its return values, as the exporter
-does), anything else is a constant value of the program. The program is written with our
-own `.pte` writer and run by `build/all/runner`; the outputs come back as numpy arrays.
+tensors program outputs (the call lists them again as its return value, one TensorList of
+them when there are several, as the exporter does), anything else is a constant value of
+the program. The program is written with our own `.pte` writer and run by
+`build/all/runner`; the outputs come back as numpy arrays.
 """
 
 from __future__ import annotations
@@ -16,7 +17,16 @@ from pathlib import Path
 import numpy as np
 
 from codegen.model import OperatorName
-from codegen.pte_writer import KernelCall, Method, Tensor, TensorList, Value, save_program
+from codegen.pte_writer import (
+    IntList,
+    KernelCall,
+    Method,
+    OptionalTensorList,
+    Tensor,
+    TensorList,
+    Value,
+    save_program,
+)
 from codegen.scalar_type import ScalarType
 
 _BY_NUMPY = {t.numpy_name: t for t in ScalarType if t.numpy_name}
@@ -47,6 +57,22 @@ class InList:
     arrays: tuple[np.ndarray, ...]
 
 
+@dataclass(frozen=True)
+class InOptionalList:
+    """An OptionalTensorList argument (Tensor?[]): arrays become program inputs, None
+    entries are written as -1."""
+
+    arrays: tuple[np.ndarray | None, ...]
+
+
+@dataclass(frozen=True)
+class OutList:
+    """A Tensor(a!)[] out argument: one TensorList of out tensors, each a program output.
+    The ops taking one return nothing, so the call lists no return value for it."""
+
+    outs: tuple[Out, ...]
+
+
 class KernelFailed(Exception):
     """The runner exited non-zero; the message is its one line."""
 
@@ -75,6 +101,7 @@ class KernelRunner:
         inputs: list[np.ndarray] = []
         input_indices: list[int] = []
         outputs: list[int] = []
+        returned: list[int] = []
         call_args: list[int] = []
 
         def add_input(item: In) -> int:
@@ -89,6 +116,29 @@ class KernelRunner:
             elif isinstance(arg, Out):
                 values.append(_tensor(arg.dtype, arg.shape, arg.dim_order, arg.dynamic))
                 outputs.append(len(values) - 1)
+                returned.append(len(values) - 1)
+                call_args.append(len(values) - 1)
+            elif isinstance(arg, OutList):
+                outs: list[int] = []
+                for out in arg.outs:
+                    values.append(_tensor(out.dtype, out.shape, out.dim_order, out.dynamic))
+                    outputs.append(len(values) - 1)
+                    outs.append(len(values) - 1)
+                values.append(TensorList(tuple(outs)))
+                call_args.append(len(values) - 1)
+            elif isinstance(arg, InOptionalList):
+                optional = tuple(
+                    -1 if array is None else add_input(In(array)) for array in arg.arrays
+                )
+                values.append(OptionalTensorList(optional))
+                call_args.append(len(values) - 1)
+            elif isinstance(arg, IntList):
+                # The file boxes an IntList: its items are indices of Int values.
+                boxed: list[int] = []
+                for item in arg.items:
+                    values.append(item)
+                    boxed.append(len(values) - 1)
+                values.append(IntList(tuple(boxed)))
                 call_args.append(len(values) - 1)
             elif isinstance(arg, InList):
                 items = tuple(add_input(In(array)) for array in arg.arrays)
@@ -97,7 +147,13 @@ class KernelRunner:
             else:
                 values.append(arg)  # type: ignore[arg-type]
                 call_args.append(len(values) - 1)
-        call = KernelCall(OperatorName.parse(op), tuple(call_args + outputs))
+        # The return value: the out tensor again, or one TensorList of several outs
+        # (what the exporter writes for ops returning a tuple).
+        returns = returned
+        if len(returned) > 1:
+            values.append(TensorList(tuple(returned)))
+            returns = [len(values) - 1]
+        call = KernelCall(OperatorName.parse(op), tuple(call_args + returns))
         program = self.scratch / "program.pte"
         save_program(
             [Method(method, tuple(values), tuple(input_indices), tuple(outputs), (call,))], program
@@ -112,7 +168,8 @@ class KernelRunner:
         ]
         for index, array in enumerate(inputs):
             path = self.scratch / f"in{index}.npy"
-            np.save(path, np.ascontiguousarray(array), allow_pickle=False)
+            contiguous = np.ascontiguousarray(array).reshape(array.shape)  # keeps 0-dim shapes
+            np.save(path, contiguous, allow_pickle=False)
             command += ["--input", str(path)]
         for stale in self.scratch.glob("output*.npy"):
             stale.unlink()

@@ -2,6 +2,7 @@
 
 #include "runtime/core/scalar_type.h"
 #include "runtime/core/tensor.h"
+#include "runtime/kernel/scalar.h"
 
 namespace portable {
 
@@ -35,6 +36,15 @@ inline ScalarType result_type(const rt::Tensor& a, const rt::Tensor& b) {
     return promote_types(dimensioned, zero_dim);
   }
   return dimensioned;
+}
+
+// torch.result_type of a tensor of dtype `self` and a Python scalar: a
+// scalar only decides the dtype when it is of a higher category, and then
+// brings the default dtype of its category (Float, Long), not Double.
+inline ScalarType scalar_result_type(ScalarType self, const rt::Scalar& other) {
+  if (other.is_floating()) return rt::is_floating_type(self) ? self : ScalarType::Float;
+  if (other.is_bool() || self != ScalarType::Bool) return self;
+  return ScalarType::Long;
 }
 
 // torch.can_cast: no floating point into integers, nothing but bool into bool.

@@ -1,0 +1,151 @@
+"""What size analysis reads from ELF files, through pyelftools (never from tool output).
+
+A linked runner gives its sections and its symbol table (address, size, section, and for
+local symbols the source file named by the STT_FILE entry before them); an object file
+gives the names it defines. pyelftools is imported inside the functions: doit loads this
+module's importers on every run, and a no-op build must not pay for the import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from codegen.errors import InputError
+
+SHF_WRITE = 0x1
+SHF_ALLOC = 0x2
+SHF_EXECINSTR = 0x4
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    kind: str  # sh_type as pyelftools spells it: SHT_PROGBITS, SHT_NOBITS, ...
+    flags: int
+    address: int
+    offset: int
+    size: int
+
+    @property
+    def allocated(self) -> bool:
+        return bool(self.flags & SHF_ALLOC)
+
+    @property
+    def in_file(self) -> bool:
+        """Occupies bytes of the file (NOBITS sections such as .bss do not)."""
+        return self.kind not in ("SHT_NOBITS", "SHT_NULL")
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A function or variable of a linked file, with the bytes it occupies."""
+
+    name: str
+    address: int
+    size: int
+    section: str
+    local: bool
+    source_file: str | None  # for local symbols: the STT_FILE name before them
+
+
+def read_sections(path: Path) -> tuple[Section, ...]:
+    sections: list[Section] = []
+    for section in _open_sections(path):
+        sections.append(
+            Section(
+                name=section.name,
+                kind=section["sh_type"],
+                flags=section["sh_flags"],
+                address=section["sh_addr"],
+                offset=section["sh_offset"],
+                size=section["sh_size"],
+            )
+        )
+    return tuple(sections)
+
+
+def read_symbols(path: Path) -> tuple[Symbol, ...]:
+    """The sized functions and variables of the linked file at `path` (needs its symtab)."""
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.elffile import ELFFile
+    from elftools.elf.sections import SymbolTableSection
+
+    symbols: list[Symbol] = []
+    try:
+        with path.open("rb") as file:
+            elf = ELFFile(file)
+            table = elf.get_section_by_name(".symtab")
+            if not isinstance(table, SymbolTableSection):
+                raise InputError(
+                    path, "has no symbol table (attribution needs the unstripped file)"
+                )
+            names = [section.name for section in elf.iter_sections()]
+            source_file: str | None = None
+            for symbol in table.iter_symbols():
+                info = symbol["st_info"]
+                if info["type"] == "STT_FILE":
+                    source_file = symbol.name or None
+                    continue
+                index = symbol["st_shndx"]
+                if not isinstance(index, int) or symbol["st_size"] == 0:
+                    continue  # undefined, absolute or common; or a label without bytes
+                if info["type"] not in ("STT_FUNC", "STT_OBJECT", "STT_TLS"):
+                    continue
+                local = info["bind"] == "STB_LOCAL"
+                symbols.append(
+                    Symbol(
+                        name=symbol.name,
+                        address=symbol["st_value"],
+                        size=symbol["st_size"],
+                        section=names[index],
+                        local=local,
+                        source_file=source_file if local else None,
+                    )
+                )
+    except (OSError, ELFError) as error:
+        raise InputError(path, f"cannot read as ELF: {error}") from None
+    return tuple(symbols)
+
+
+@dataclass(frozen=True)
+class ObjectSymbols:
+    """The names an object file defines: global (incl. weak) and local ones apart."""
+
+    globals: frozenset[str]
+    locals: frozenset[str]
+
+
+def object_symbols(path: Path) -> ObjectSymbols:
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.elffile import ELFFile
+    from elftools.elf.sections import SymbolTableSection
+
+    defined: dict[bool, set[str]] = {True: set(), False: set()}
+    try:
+        with path.open("rb") as file:
+            table = ELFFile(file).get_section_by_name(".symtab")
+            if not isinstance(table, SymbolTableSection):
+                raise InputError(path, "has no symbol table")
+            for symbol in table.iter_symbols():
+                info = symbol["st_info"]
+                if symbol["st_shndx"] == "SHN_UNDEF" or not symbol.name:
+                    continue
+                if info["type"] in ("STT_FUNC", "STT_OBJECT", "STT_TLS", "STT_NOTYPE"):
+                    defined[info["bind"] == "STB_LOCAL"].add(symbol.name)
+    except (OSError, ELFError) as error:
+        raise InputError(path, f"cannot read as ELF: {error}") from None
+    return ObjectSymbols(frozenset(defined[False]), frozenset(defined[True]))
+
+
+def _open_sections(path: Path) -> Iterator[Any]:
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.elffile import ELFFile
+
+    try:
+        with path.open("rb") as file:
+            yield from ELFFile(file).iter_sections()
+    except (OSError, ELFError) as error:
+        raise InputError(path, f"cannot read as ELF: {error}") from None

@@ -1,0 +1,84 @@
+"""Answers from the size reports: why an operator (or one dtype of it) is in a runner,
+who provides it and what it costs; what dropping a model from a target would save.
+
+Works on the `size.json` documents of built targets (target name -> document).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from codegen.scalar_type import ScalarType
+from codegen.units import format_size
+
+
+def explain_operator(
+    documents: Mapping[str, Mapping[str, Any]], op: str, dtype: str | None = None
+) -> list[str]:
+    """One paragraph per target; `op` is `ns::name.overload` or `ns::name` (every overload)."""
+    wanted = _dtype(dtype) if dtype else None
+    lines: list[str] = []
+    for target, document in sorted(documents.items()):
+        rows = [r for r in document.get("kernel_table", []) if _matches(r["op"], op)]
+        if not rows:
+            lines.append(f"{target}: does not register {op}")
+            continue
+        buckets = {b["name"]: b for b in document.get("buckets", [])}
+        for row in rows:
+            bucket = buckets.get(row["bucket"], {"bytes": 0, "dtypes": {}, "operators": []})
+            shared = [o for o in bucket.get("operators", []) if o != row["op"]]
+            cost = f"{format_size(bucket['bytes'])} in {row['bucket']}"
+            if shared:
+                cost += f" (shared with {', '.join(shared)})"
+            key = "" if row["key"] == "default" else f" [{row['key']}]"
+            lines.append(
+                f"{target}: {row['op']}{key} is selected by {', '.join(row['selected_by'])}; "
+                f"kernel {row['function']} from library {row['library']}; costs {cost}"
+            )
+            if wanted is not None:
+                own = bucket.get("dtypes", {}).get(wanted.name)
+                lines.append(
+                    f"{target}: {row['op']} for {wanted.name}: "
+                    + (
+                        f"{own:,} B of code instantiated for {wanted.name} only"
+                        if own
+                        else f"no code instantiated for {wanted.name} alone"
+                    )
+                )
+    return lines
+
+
+def explain_model(documents: Mapping[str, Mapping[str, Any]], model: str) -> list[str]:
+    """Per target running `model`: the operators only it selects and the bytes saved."""
+    lines: list[str] = []
+    for target, document in sorted(documents.items()):
+        if model not in document.get("config", {}).get("models", []):
+            continue
+        only = sorted(
+            {r["op"] for r in document.get("kernel_table", []) if list(r["selected_by"]) == [model]}
+        )
+        saved = document.get("model_savings", {}).get(model, 0)
+        lines.append(
+            f"{target}: dropping {model} would save about {format_size(saved)}"
+            + (
+                f" (operators only it selects: {', '.join(only)})"
+                if only
+                else " (no operator is its alone)"
+            )
+        )
+    if not lines:
+        lines.append(f"no built target runs model {model}")
+    return lines
+
+
+def _matches(registered: str, asked: str) -> bool:
+    return registered == asked or ("." not in asked and registered.partition(".")[0] == asked)
+
+
+def _dtype(name: str) -> ScalarType:
+    try:
+        return ScalarType[name]
+    except KeyError:
+        names = ", ".join(t.name for t in ScalarType)
+        raise ValueError(f"unknown dtype {name!r} (known: {names})") from None

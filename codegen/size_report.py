@@ -1,0 +1,264 @@
+"""A target's size analysis: measures, buckets, who selected what, budgets, baseline.
+
+`SizeAnalysis` is assembled once by the size stage; `to_document` is `size.json` (a
+superset of the contract's fields), and `render_markdown` / `render_html` format it
+through `codegen/templates/size*.j2`. Every number and order is decided here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from codegen.size import SizeReport
+from codegen.size_attribution import (
+    BUCKET_DOC,
+    KERNEL_PREFIX,
+    Attribution,
+    Bucket,
+)
+from codegen.size_budget import TOTALS, Breach, Contributor, breaches
+from codegen.units import format_size
+
+TEMPLATES = Path(__file__).parent / "templates"
+REGISTRY_SLOT_BYTES = 24  # rt::KernelEntry on 64-bit: name, key, function pointers
+
+
+@dataclass(frozen=True)
+class OperatorInfo:
+    """One registered kernel: who provides it, where its bytes are, who selected it."""
+
+    op: str
+    key: str
+    library: str
+    function: str
+    bucket: str
+    selected_by: tuple[str, ...]  # models and manifest entries
+
+
+@dataclass(frozen=True)
+class Baseline:
+    target: str
+    file: int
+
+    def saved(self, file: int) -> int:
+        return self.file - file
+
+
+@dataclass(frozen=True)
+class SizeAnalysis:
+    target: str
+    report: SizeReport
+    attribution: Attribution
+    operators: tuple[OperatorInfo, ...]
+    budgets: Mapping[str, int]  # measure or bucket -> bytes (includes `file`)
+    registry_bytes: int
+    config: Mapping[str, Any]  # the target's manifest settings, for diffs
+    models: tuple[str, ...]
+    baseline: Baseline | None = None
+
+    def actuals(self) -> dict[str, int]:
+        values = {
+            "file": self.report.file,
+            "text": self.report.text,
+            "data": self.report.data,
+            "bss": self.report.bss,
+            "kernels": self.attribution.bytes_of("kernels"),
+        }
+        values.update({b.name: b.bytes for b in self.attribution.buckets})
+        return values
+
+    def breaches(self) -> list[Breach]:
+        return breaches(self.actuals(), self.budgets)
+
+    def bucket_operators(self, bucket: str) -> list[str]:
+        return sorted({o.op for o in self.operators if o.bucket == bucket})
+
+    def bucket_selected_by(self, bucket: str) -> list[str]:
+        return sorted({s for o in self.operators if o.bucket == bucket for s in o.selected_by})
+
+    def contributors(self, measure: str, limit: int = 5) -> list[Contributor]:
+        """The largest buckets inside `measure` (its symbols, for a single bucket)."""
+        if measure in TOTALS or measure == "kernels":
+            pool = [
+                b
+                for b in self.attribution.buckets
+                if measure != "kernels" or b.name.startswith(KERNEL_PREFIX)
+            ]
+            return [
+                Contributor(b.name, b.bytes, self.describe(b.name)) for b in pool[:limit] if b.bytes
+            ]
+        bucket = self.attribution.bucket(measure)
+        if bucket is None:
+            return []
+        return [Contributor(name, size, "symbol") for name, size in bucket.top_symbols[:limit]]
+
+    def describe(self, bucket: str) -> str:
+        if bucket.startswith(KERNEL_PREFIX):
+            ops = ", ".join(self.bucket_operators(bucket))
+            return f"{ops}; selected by {', '.join(self.bucket_selected_by(bucket)) or '-'}"
+        return BUCKET_DOC.get(bucket, "")
+
+    def model_savings(self) -> dict[str, int]:
+        """Per model: bytes of the kernel buckets only it selects, and their registry slots
+        (an estimate: shared helpers and other dtypes of kept kernels are not counted)."""
+        savings: dict[str, int] = {}
+        for model in self.models:
+            saved = 0
+            buckets = {o.bucket for o in self.operators}
+            for bucket in buckets:
+                rows = [o for o in self.operators if o.bucket == bucket]
+                if all(set(o.selected_by) == {model} for o in rows):
+                    saved += self.attribution.bytes_of(bucket) + REGISTRY_SLOT_BYTES * len(rows)
+            savings[model] = saved
+        return savings
+
+
+def to_document(analysis: SizeAnalysis, change: Mapping[str, Any] | None) -> dict[str, Any]:
+    """size.json: the contract's fields first, then the analysis."""
+    document: dict[str, Any] = asdict(analysis.report)
+    baseline = analysis.baseline
+    document.update(
+        {
+            "target": analysis.target,
+            "registry_bytes": analysis.registry_bytes,
+            "budgets": dict(sorted(analysis.budgets.items())),
+            "breaches": [asdict(b) for b in analysis.breaches()],
+            "buckets": [_bucket_row(analysis, b) for b in analysis.attribution.buckets],
+            "kernel_table": [asdict(o) for o in analysis.operators],
+            "model_savings": analysis.model_savings(),
+            "config": dict(analysis.config),
+            "baseline": None
+            if baseline is None
+            else {
+                "target": baseline.target,
+                "file": baseline.file,
+                "saved": baseline.saved(analysis.report.file),
+                "ratio": round(analysis.report.file / baseline.file, 3) if baseline.file else None,
+            },
+            "change": None if change is None else dict(change),
+        }
+    )
+    return document
+
+
+def _bucket_row(analysis: SizeAnalysis, bucket: Bucket) -> dict[str, Any]:
+    return {
+        "name": bucket.name,
+        "bytes": bucket.bytes,
+        "code": bucket.code,
+        "bss": bucket.bss,
+        "share": round(100 * bucket.bytes / analysis.report.file, 1) if analysis.report.file else 0,
+        "doc": BUCKET_DOC.get(bucket.name, "kernel source file"),
+        "operators": analysis.bucket_operators(bucket.name),
+        "selected_by": analysis.bucket_selected_by(bucket.name),
+        "dtypes": dict(bucket.dtypes),
+        "top_symbols": [list(item) for item in bucket.top_symbols],
+    }
+
+
+def document_json(document: Mapping[str, Any]) -> str:
+    return json.dumps(document, indent=2, sort_keys=True) + "\n"
+
+
+def render_markdown(document: Mapping[str, Any], change_lines: Sequence[str]) -> str:
+    return _render("size.md.j2", _view(document, change_lines))
+
+
+def render_html(document: Mapping[str, Any], change_lines: Sequence[str]) -> str:
+    view = _view(document, change_lines)
+    # JSON inside <script>: no `<`, `>` or `&` can end the element or start markup.
+    data = json.dumps(
+        [{"name": b["name"], "bytes": b["bytes"], "doc": b["doc"]} for b in document["buckets"]],
+        sort_keys=True,
+    )
+    view["chart_json"] = (
+        data.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+    )
+    return _render("size.html.j2", view)
+
+
+def _view(document: Mapping[str, Any], change_lines: Sequence[str]) -> dict[str, Any]:
+    file = document["file"]
+    budgets = [
+        {
+            "measure": measure,
+            "budget": format_size(limit),
+            "actual": format_size(_actual(document, measure)),
+            "verdict": "OVER" if _actual(document, measure) > limit else "ok",
+        }
+        for measure, limit in document["budgets"].items()
+    ]
+    buckets = [
+        {
+            **bucket,
+            "size": format_size(bucket["bytes"]),
+            "detail": ", ".join(bucket["operators"])
+            + (
+                f" (selected by {', '.join(bucket['selected_by'])})"
+                if bucket["selected_by"]
+                else ""
+            )
+            if bucket["operators"]
+            else bucket["doc"],
+            "dtype_text": ", ".join(f"{d} {n:,} B" for d, n in bucket["dtypes"].items()),
+        }
+        for bucket in document["buckets"]
+    ]
+    baseline = document["baseline"]
+    return {
+        "target": document["target"],
+        "file": format_size(file),
+        "text": f"{document['text']:,}",
+        "data": f"{document['data']:,}",
+        "bss": f"{document['bss']:,}",
+        "file_bytes": f"{file:,}",
+        "registry": f"{document['registry_slots']} slots, {document['registry_bytes']:,} B",
+        "operators": document["operators"],
+        "kernels": document["kernels"],
+        "budgets": budgets,
+        "buckets": buckets,
+        "total": f"{sum(b['bytes'] for b in document['buckets']):,}",
+        "savings": [
+            {"model": model, "saved": format_size(saved)}
+            for model, saved in sorted(document["model_savings"].items())
+        ],
+        "baseline": None
+        if baseline is None
+        else {
+            "target": baseline["target"],
+            "file": format_size(baseline["file"]),
+            "saved": format_size(max(baseline["saved"], 0)),
+            "ratio": f"{baseline['ratio']:.2f}" if baseline["ratio"] is not None else "-",
+        },
+        "change": list(change_lines),
+    }
+
+
+def _actual(document: Mapping[str, Any], measure: str) -> int:
+    if measure in TOTALS:
+        return int(document[measure])
+    if measure == "kernels":
+        return sum(
+            b["bytes"]
+            for b in document["buckets"]
+            if b["name"].startswith(KERNEL_PREFIX) or b["name"] == "kernels:shared"
+        )
+    return next((int(b["bytes"]) for b in document["buckets"] if b["name"] == measure), 0)
+
+
+def _render(template: str, context: Mapping[str, Any]) -> str:
+    import jinja2  # lazily: a no-op doit run must not import it
+
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=lambda name: name is not None and name.endswith(".html.j2"),
+    )
+    return environment.get_template(template).render(**context)

@@ -1,0 +1,41 @@
+#include "kernels/portable/util/binary_op.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::bitwise_xor.Tensor_out";
+using Dtypes = rt::DtypeDispatch<(rt::kIntegralDtypes | rt::DtypeSet::of(ScalarType::Bool)).bits(),
+                                 rt::selected_dtypes(kOp).bits()>;
+
+constexpr const char* kScalarOp = "aten::bitwise_xor.Scalar_out";
+using ScalarDtypes = rt::DtypeDispatch<(rt::kIntegralDtypes | rt::DtypeSet::of(ScalarType::Bool)).bits(),
+                                       rt::selected_dtypes(kScalarOp).bits()>;
+
+// self ^ other on integers and bools (a float scalar promotes to Float,
+// which is not supported).
+struct BitwiseXor {
+  static constexpr bool kHasScalar = false;
+  template <typename M>
+  static M apply(M x, M y, M) {
+    return static_cast<M>(x ^ y);
+  }
+  static const char* check(ScalarType, const rt::Scalar&) { return nullptr; }
+};
+
+}  // namespace
+
+// bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+void bitwise_xor_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  binary_tensor_kernel<Dtypes, BitwiseXor>(context, kOp, args);
+}
+
+// bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+void bitwise_xor_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  binary_scalar_kernel<ScalarDtypes, BitwiseXor>(context, kScalarOp, args);
+}
+
+}  // namespace portable

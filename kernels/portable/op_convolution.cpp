@@ -1,0 +1,143 @@
+#include <cstdint>
+
+#include "kernels/portable/util/nn_util.h"
+#include "kernels/portable/util/opmath.h"
+#include "runtime/core/value_cast.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::convolution.out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+
+// A 3-D (N, C, L) or 4-D (N, C, H, W) tensor seen as 4-D: a 1-d one has H = 1.
+struct View4 {
+  int64_t size[4];
+  int64_t stride[4];
+
+  explicit View4(const rt::Tensor& t) {
+    const bool one_d = t.dim() == 3;
+    for (int d = 0, s = 0; d < 4; ++d) {
+      if (one_d && d == 2) {
+        size[d] = 1;
+        stride[d] = 0;
+        continue;
+      }
+      size[d] = t.size(s);
+      stride[d] = t.stride(s);
+      ++s;
+    }
+  }
+  int64_t at(int64_t a, int64_t b, int64_t c, int64_t d) const {
+    return a * stride[0] + b * stride[1] + c * stride[2] + d * stride[3];
+  }
+};
+
+struct ConvCall {
+  View4 x, w, y;
+  int64_t bias_stride;  // bias elements are at c * bias_stride
+  int64_t stride[2], padding[2], dilation[2];
+  int64_t groups;
+};
+
+template <typename T>
+void convolution(const ConvCall& c, const T* x, const T* w, const T* bias, T* y) {
+  using M = opmath_t<T>;
+  const int64_t in_per_group = c.w.size[1];
+  const int64_t out_per_group = c.y.size[1] / c.groups;
+  for (int64_t n = 0; n < c.y.size[0]; ++n) {
+    for (int64_t oc = 0; oc < c.y.size[1]; ++oc) {
+      const int64_t first_ic = oc / out_per_group * in_per_group;
+      for (int64_t oh = 0; oh < c.y.size[2]; ++oh) {
+        for (int64_t ow = 0; ow < c.y.size[3]; ++ow) {
+          M sum = bias != nullptr ? static_cast<M>(bias[oc * c.bias_stride]) : M(0);
+          for (int64_t ic = 0; ic < in_per_group; ++ic) {
+            for (int64_t kh = 0; kh < c.w.size[2]; ++kh) {
+              const int64_t ih = oh * c.stride[0] - c.padding[0] + kh * c.dilation[0];
+              if (ih < 0 || ih >= c.x.size[2]) continue;
+              for (int64_t kw = 0; kw < c.w.size[3]; ++kw) {
+                const int64_t iw = ow * c.stride[1] - c.padding[1] + kw * c.dilation[1];
+                if (iw < 0 || iw >= c.x.size[3]) continue;
+                sum += static_cast<M>(x[c.x.at(n, first_ic + ic, ih, iw)]) * static_cast<M>(w[c.w.at(oc, ic, kh, kw)]);
+              }
+            }
+          }
+          y[c.y.at(n, oc, oh, ow)] = rt::value_cast<T>(sum);
+        }
+      }
+    }
+  }
+}
+
+// A 1-d parameter list of one entry, or a 2-d one (one entry serves both).
+bool conv_params(const rt::ArgReader& in, size_t index, const char* name, bool one_d, bool positive,
+                 int64_t fallback, int64_t* pair) {
+  if (!pair_arg(in, index, name, fallback, fallback, positive, pair)) return false;
+  if (one_d) {
+    pair[1] = pair[0];
+    pair[0] = positive ? 1 : 0;
+  }
+  return true;
+}
+
+}  // namespace
+
+// convolution.out(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding,
+//                 SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, *, Tensor(a!) out)
+void convolution_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, kOp, args, 11);
+  const rt::Tensor* input = in.tensor(0, "input");
+  const rt::Tensor* weight = in.tensor(1, "weight");
+  const rt::Tensor* bias = optional_tensor_arg(in, args, 2, "bias");
+  const bool transposed = in.bool_value(6, "transposed");
+  in.int_list(7, "output_padding");
+  const int64_t groups = in.int_value(8, "groups");
+  rt::Tensor* out = in.tensor(9, "out");
+  if (!in.ok() || !Dtypes::check(context, kOp, input->dtype())) return;
+  if (transposed) return in.fail("transposed convolution is not supported");
+  const rt::ScalarType dtype = input->dtype();
+  if (weight->dtype() != dtype || out->dtype() != dtype || (bias != nullptr && bias->dtype() != dtype)) {
+    return in.fail("input, weight, bias and out must have one dtype");
+  }
+  const int rank = input->dim();
+  if ((rank != 3 && rank != 4) || weight->dim() != rank) {
+    return in.fail("input and weight must be 3-D (1-d convolution) or 4-D (2-d convolution)");
+  }
+  const bool one_d = rank == 3;
+  ConvCall c{View4(*input), View4(*weight), View4(*input), 0, {}, {}, {}, groups};
+  if (!conv_params(in, 3, "stride", one_d, true, 1, c.stride) ||
+      !conv_params(in, 4, "padding", one_d, false, 0, c.padding) ||
+      !conv_params(in, 5, "dilation", one_d, true, 1, c.dilation)) {
+    return;
+  }
+  const int64_t channels = c.x.size[1], out_channels = c.w.size[0];
+  if (groups < 1 || channels % groups != 0 || out_channels % groups != 0 || c.w.size[1] * groups != channels) {
+    return in.fail("groups must divide the channels of input and weight");
+  }
+  if (bias != nullptr && (bias->dim() != 1 || bias->size(0) != out_channels)) {
+    return in.fail("bias must have one entry per output channel");
+  }
+  int32_t sizes[4] = {input->size(0), static_cast<int32_t>(out_channels), 1, 1};
+  for (int d = 0; d < 2; ++d) {
+    const int64_t span = c.dilation[d] * (c.w.size[2 + d] - 1) + 1;
+    const int64_t extent = c.x.size[2 + d] + 2 * c.padding[d] - span;
+    if (extent < 0) return in.fail("the kernel is larger than the padded input");
+    sizes[2 + d] = static_cast<int32_t>(extent / c.stride[d] + 1);
+  }
+  if (one_d) sizes[2] = sizes[3];
+  if (!resize_out(in, *out, sizes, rank)) return;
+  c.y = View4(*out);
+  c.bias_stride = bias != nullptr ? bias->stride(0) : 0;
+  Dtypes::run(context, kOp, dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    convolution<T>(c, input->data_as<const T>(), weight->data_as<const T>(),
+                   bias != nullptr ? bias->data_as<const T>() : nullptr, out->data_as<T>());
+  });
+}
+
+}  // namespace portable

@@ -1,0 +1,40 @@
+#include "kernels/portable/util/binary_op.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::ge.Tensor_out";
+using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+
+constexpr const char* kScalarOp = "aten::ge.Scalar_out";
+using ScalarDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
+
+// self >= other in the promoted dtype (a scalar is converted to it first);
+// bool results, stored into out of any dtype.
+struct GreaterEqual {
+  static constexpr bool kHasScalar = false;
+  static constexpr BinaryKind kKind = BinaryKind::kComparison;
+  template <typename M>
+  static bool apply(M x, M y, M) {
+    return x >= y;
+  }
+  static const char* check(ScalarType, const rt::Scalar&) { return nullptr; }
+};
+
+}  // namespace
+
+// ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+void ge_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  binary_tensor_kernel<Dtypes, GreaterEqual>(context, kOp, args);
+}
+
+// ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+void ge_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  binary_scalar_kernel<ScalarDtypes, GreaterEqual>(context, kScalarOp, args);
+}
+
+}  // namespace portable

@@ -1,0 +1,33 @@
+#include "kernels/portable/util/unary_op.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::logical_not.out";
+using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Compute = rt::DtypeDispatch<rt::DtypeSet::of(ScalarType::Bool).bits(), rt::selected_dtypes(kOp).bits()>;
+
+// self read as bool (nonzero, NaN included, is true), negated; out may have
+// any dtype.
+struct LogicalNot : UnaryStateless<LogicalNot> {
+  template <typename M>
+  static M apply(M x) {
+    return !x;
+  }
+};
+
+}  // namespace
+
+// logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+void logical_not_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, kOp, args, 3);
+  const rt::Tensor* self = in.tensor(0, "self");
+  rt::Tensor* out = in.tensor(1, "out");
+  if (in.ok()) unary_map<Dtypes, Compute, LogicalNot>(in, *self, *out, ScalarType::Bool, LogicalNot());
+}
+
+}  // namespace portable

@@ -1,0 +1,33 @@
+#include "kernels/portable/util/binary_op.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::logical_or.out";
+using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+
+// Operands of any dtype read as bool (nonzero, NaN included, is true); the
+// bool result is stored into out of any dtype.
+struct LogicalOr {
+  static constexpr bool kHasScalar = false;
+  static constexpr BinaryKind kKind = BinaryKind::kLogical;
+  static constexpr rt::DtypeSet kComputeDtypes = rt::DtypeSet::of(ScalarType::Bool);
+  template <typename M>
+  static bool apply(M x, M y, M) {
+    return x || y;
+  }
+  static const char* check(ScalarType, const rt::Scalar&) { return nullptr; }
+};
+
+}  // namespace
+
+// logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+void logical_or_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  binary_tensor_kernel<Dtypes, LogicalOr>(context, kOp, args);
+}
+
+}  // namespace portable

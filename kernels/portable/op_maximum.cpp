@@ -1,0 +1,31 @@
+#include "kernels/portable/util/binary_math.h"
+#include "kernels/portable/util/binary_op.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::maximum.out";
+using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+
+// Elementwise maximum; NaN wins.
+struct Maximum {
+  static constexpr bool kHasScalar = false;
+  template <typename M>
+  static M apply(M x, M y, M) {
+    return op_maximum(x, y);
+  }
+  static const char* check(ScalarType, const rt::Scalar&) { return nullptr; }
+};
+
+}  // namespace
+
+// maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+void maximum_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  binary_tensor_kernel<Dtypes, Maximum>(context, kOp, args);
+}
+
+}  // namespace portable

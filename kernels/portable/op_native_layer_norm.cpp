@@ -1,0 +1,110 @@
+#include <cmath>
+#include <cstdint>
+
+#include "kernels/portable/util/nn_util.h"
+#include "kernels/portable/util/opmath.h"
+#include "runtime/core/value_cast.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::native_layer_norm.out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+
+struct LayerNormCall {
+  const rt::Tensor* input;
+  const rt::Tensor* weight;  // or nullptr
+  const rt::Tensor* bias;    // or nullptr
+  rt::Tensor* out;
+  rt::Tensor* mean;
+  rt::Tensor* rstd;
+  int64_t rows;  // positions outside the normalized dims
+  int64_t n;     // elements normalized together
+  double eps;
+};
+
+template <typename T>
+void layer_norm(const LayerNormCall& c) {
+  using M = opmath_t<T>;
+  const T* x = c.input->data_as<const T>();
+  const T* w = c.weight != nullptr ? c.weight->data_as<const T>() : nullptr;
+  const T* b = c.bias != nullptr ? c.bias->data_as<const T>() : nullptr;
+  T* y = c.out->data_as<T>();
+  const ElementOffsets at_x(c.input), at_y(c.out), at_mean(c.mean), at_rstd(c.rstd), at_w(c.weight), at_b(c.bias);
+  for (int64_t r = 0; r < c.rows; ++r) {
+    const int64_t base = r * c.n;
+    M sum = M(0);
+    for (int64_t i = 0; i < c.n; ++i) sum += static_cast<M>(x[at_x(base + i)]);
+    const M mean = sum / static_cast<M>(c.n);
+    M squares = M(0);
+    for (int64_t i = 0; i < c.n; ++i) {
+      const M d = static_cast<M>(x[at_x(base + i)]) - mean;
+      squares += d * d;
+    }
+    const M rstd = M(1) / std::sqrt(squares / static_cast<M>(c.n) + static_cast<M>(c.eps));
+    for (int64_t i = 0; i < c.n; ++i) {
+      M v = (static_cast<M>(x[at_x(base + i)]) - mean) * rstd;
+      if (w != nullptr) v *= static_cast<M>(w[at_w(i)]);
+      if (b != nullptr) v += static_cast<M>(b[at_b(i)]);
+      y[at_y(base + i)] = rt::value_cast<T>(v);
+    }
+    c.mean->data_as<T>()[at_mean(r)] = rt::value_cast<T>(mean);
+    c.rstd->data_as<T>()[at_rstd(r)] = rt::value_cast<T>(rstd);
+  }
+}
+
+}  // namespace
+
+// native_layer_norm.out(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps, *,
+//                       Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2)
+void native_layer_norm_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, kOp, args, 9);
+  LayerNormCall c;
+  c.input = in.tensor(0, "input");
+  const rt::IntListArg shape = in.int_list(1, "normalized_shape");
+  c.weight = optional_tensor_arg(in, args, 2, "weight");
+  c.bias = optional_tensor_arg(in, args, 3, "bias");
+  const rt::Scalar eps = in.scalar(4, "eps");
+  c.out = in.tensor(5, "out0");
+  c.mean = in.tensor(6, "out1");
+  c.rstd = in.tensor(7, "out2");
+  if (!in.ok() || !Dtypes::check(context, kOp, c.input->dtype())) return;
+  c.eps = eps.to<double>();
+  const rt::ScalarType dtype = c.input->dtype();
+  const int rank = c.input->dim();
+  const int k = static_cast<int>(shape.size());
+  if (k < 1 || k > rank) return in.fail("normalized_shape must name 1 to input.dim() trailing dims");
+  c.n = 1;
+  for (int i = 0; i < k; ++i) {
+    if (shape[i] != c.input->size(rank - k + i)) return in.fail("normalized_shape must match input's trailing sizes");
+    c.n *= shape[i];
+  }
+  const rt::Tensor* const params[] = {c.weight, c.bias};
+  for (const rt::Tensor* p : params) {
+    if (p == nullptr) continue;
+    if (p->dtype() != dtype) return in.fail("weight and bias must have input's dtype");
+    if (p->numel() != c.n || p->dim() != k) return in.fail("weight and bias must have normalized_shape");
+  }
+  if (c.out->dtype() != dtype || c.mean->dtype() != dtype || c.rstd->dtype() != dtype) {
+    return in.fail("out0, out1 and out2 must have input's dtype");
+  }
+  int32_t stat_sizes[rt::Tensor::kMaxDims];
+  c.rows = 1;
+  for (int d = 0; d < rank; ++d) {
+    stat_sizes[d] = d < rank - k ? c.input->size(d) : 1;
+    c.rows *= stat_sizes[d];
+  }
+  if (!resize_out(in, *c.out, c.input->sizes().data(), rank) || !resize_out(in, *c.mean, stat_sizes, rank) ||
+      !resize_out(in, *c.rstd, stat_sizes, rank)) {
+    return;
+  }
+  if (c.input->numel() == 0) c.rows = 0;
+  Dtypes::run(context, kOp, dtype, [&](auto tag) { layer_norm<typename decltype(tag)::type>(c); });
+}
+
+}  // namespace portable

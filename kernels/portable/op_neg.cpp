@@ -1,0 +1,37 @@
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/portable/util/unary_op.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::neg.out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+// torch refuses to negate bool tensors.
+using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
+
+struct Neg : UnaryStateless<Neg> {
+  // -x; integers wrap around (uint8 too), as in torch.
+  template <typename M>
+  static M apply(M x) {
+    if constexpr (std::is_integral<M>::value) {
+      return static_cast<M>(uint64_t(0) - static_cast<uint64_t>(x));
+    } else {
+      return -x;
+    }
+  }
+};
+
+}  // namespace
+
+// neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+void neg_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  unary_kernel<Dtypes, Dtypes, Neg>(context, kOp, args, false);
+}
+
+}  // namespace portable

@@ -1,0 +1,80 @@
+#include <cmath>
+
+#include "kernels/portable/util/binary_math.h"
+#include "kernels/portable/util/binary_op.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::pow.Tensor_Tensor_out";
+using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+
+constexpr const char* kScalarOp = "aten::pow.Tensor_Scalar_out";
+using ScalarDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
+
+// std::pow for floating point; integers by squaring (see op_pow).
+struct Pow {
+  static constexpr bool kHasScalar = false;
+  static constexpr rt::DtypeSet kComputeDtypes = rt::kRealDtypes;
+  template <typename M>
+  static M apply(M x, M y, M) {
+    return op_pow(x, y);
+  }
+  static const char* check(ScalarType common, const rt::Scalar&) {
+    return common == ScalarType::Bool ? "pow of bool tensors is not supported" : nullptr;
+  }
+};
+
+// A scalar exponent (held in the compute dtype, as torch converts it): torch
+// computes the common exponents of float, double and bfloat16 bases by
+// multiplication, sqrt and division instead of std::pow (which differs at
+// -0 and -inf).
+struct PowScalar {
+  static constexpr bool kHasScalar = false;
+  static constexpr bool kStoredType = true;
+  template <typename T, typename M>
+  static M apply(M x, M y, M) {
+    if constexpr (std::is_floating_point<M>::value && !std::is_same<T, rt::Half>::value) {
+      if (y == M(0.5)) return std::sqrt(x);
+      if (y == M(-0.5)) return M(1) / std::sqrt(x);
+      if (y == M(-1)) return M(1) / x;
+      if (y == M(2)) return x * x;
+      if (y == M(3)) return x * x * x;
+      if (y == M(-2)) return M(1) / (x * x);
+    }
+    return op_pow(x, y);
+  }
+  static const char* check(ScalarType, const rt::Scalar&) { return nullptr; }
+};
+
+}  // namespace
+
+// pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)
+void pow_Tensor_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, kOp, args, 4);
+  BinaryCall call;
+  call.a = in.tensor(0, "self");
+  call.b = in.tensor(1, "exponent");
+  call.out = in.tensor(2, "out");
+  if (in.ok()) binary_op<Dtypes, Pow>(in, call);
+}
+
+// pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)
+void pow_Tensor_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, kScalarOp, args, 4);
+  BinaryCall call;
+  call.a = in.tensor(0, "self");
+  const rt::Scalar exponent = in.scalar(1, "exponent");
+  call.out = in.tensor(2, "out");
+  if (!in.ok()) return;
+  if (rt::is_integral_type(call.a->dtype(), true) && !exponent.is_floating() && exponent.to<int64_t>() < 0) {
+    return in.fail("integers to negative integer powers are not allowed");
+  }
+  binary_scalar_op<ScalarDtypes, PowScalar>(in, call, exponent);
+}
+
+}  // namespace portable

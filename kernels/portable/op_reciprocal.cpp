@@ -1,0 +1,33 @@
+#include <cmath>
+
+#include "kernels/portable/util/unary_op.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::reciprocal.out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+// Integer and bool tensors are computed in Float (Note [Unary ops]).
+using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
+using Compute = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+
+struct Reciprocal : UnaryStateless<Reciprocal> {
+  // 1 / x: inf at 0 (with the sign of the zero).
+  template <typename M>
+  static M apply(M x) {
+    return M(1) / x;
+  }
+};
+
+}  // namespace
+
+// reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+void reciprocal_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  unary_kernel<Dtypes, Compute, Reciprocal>(context, kOp, args, true);
+}
+
+}  // namespace portable

@@ -1,0 +1,45 @@
+#include "kernels/portable/util/binary_math.h"
+#include "kernels/portable/util/binary_op.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::remainder.Tensor_out";
+using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+
+constexpr const char* kScalarOp = "aten::remainder.Scalar_out";
+using ScalarDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
+
+// Python's %: the result takes the divisor's sign. Integer division by zero is an error, as in torch.
+struct Remainder {
+  static constexpr bool kHasScalar = false;
+  static constexpr rt::DtypeSet kComputeDtypes = rt::kRealDtypes;
+  template <typename M>
+  static M apply(M x, M y, M) {
+    return op_remainder(x, y);
+  }
+  static const char* validate(const BinaryCall& call) {
+    return binary_divides_by_zero(call) ? "integer division by zero" : nullptr;
+  }
+  static const char* check(ScalarType common, const rt::Scalar&) {
+    return common == ScalarType::Bool ? "remainder of bool tensors is not supported" : nullptr;
+  }
+};
+
+}  // namespace
+
+// remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+void remainder_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  binary_tensor_kernel<Dtypes, Remainder>(context, kOp, args);
+}
+
+// remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+void remainder_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  binary_scalar_kernel<ScalarDtypes, Remainder>(context, kScalarOp, args);
+}
+
+}  // namespace portable

@@ -1,0 +1,33 @@
+#include <cmath>
+
+#include "kernels/portable/util/unary_op.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::rsqrt.out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+// Integer and bool tensors are computed in Float (Note [Unary ops]).
+using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
+using Compute = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+
+struct Rsqrt : UnaryStateless<Rsqrt> {
+  // 1 / sqrt(x): inf at 0, NaN below.
+  template <typename M>
+  static M apply(M x) {
+    return M(1) / std::sqrt(x);
+  }
+};
+
+}  // namespace
+
+// rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+void rsqrt_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  unary_kernel<Dtypes, Compute, Rsqrt>(context, kOp, args, true);
+}
+
+}  // namespace portable

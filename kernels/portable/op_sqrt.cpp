@@ -1,0 +1,33 @@
+#include <cmath>
+
+#include "kernels/portable/util/unary_op.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::sqrt.out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+// Integer and bool tensors are computed in Float (Note [Unary ops]).
+using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
+using Compute = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+
+struct Sqrt : UnaryStateless<Sqrt> {
+  // NaN below 0; sqrt(-0.0) is -0.0.
+  template <typename M>
+  static M apply(M x) {
+    return std::sqrt(x);
+  }
+};
+
+}  // namespace
+
+// sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+void sqrt_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  unary_kernel<Dtypes, Compute, Sqrt>(context, kOp, args, true);
+}
+
+}  // namespace portable

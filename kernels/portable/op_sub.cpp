@@ -1,0 +1,66 @@
+#include "kernels/portable/util/binary_math.h"
+#include "kernels/portable/util/binary_op.h"
+#include "kernels/portable/util/opmath.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::sub.out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
+
+constexpr const char* kScalarOp = "aten::sub.Scalar_out";
+constexpr rt::DtypeSet kScalarSelected = rt::selected_dtypes(kScalarOp);
+using ScalarDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kScalarSelected.bits()>;
+
+struct Sub {
+  static constexpr bool kHasScalar = true;
+  static constexpr bool kOpmathScalar = true;
+  static constexpr rt::DtypeSet kComputeDtypes = rt::kRealDtypes;
+  // self - alpha * other
+  template <typename M>
+  static M apply(M x, M y, M alpha) {
+    return op_sub(x, op_mul(alpha, y));
+  }
+  // torch has no bool subtraction (it points to logical_xor and logical_not).
+  static const char* validate(const BinaryCall& call) {
+    const bool bool_other = call.b_is_scalar ? call.other->is_bool() : call.b->dtype() == ScalarType::Bool;
+    return call.a->dtype() == ScalarType::Bool || bool_other ? "subtraction with bool operands is not supported"
+                                                             : nullptr;
+  }
+  static const char* check(ScalarType common, const rt::Scalar& alpha) {
+    if (alpha.is_bool()) return "a bool alpha needs bool tensors";
+    if (alpha.is_floating() && !rt::is_floating_type(common)) return "alpha must be an integer for integer tensors";
+    return nullptr;
+  }
+};
+
+}  // namespace
+
+// sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+void sub_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, kOp, args, 5);
+  BinaryCall call;
+  call.a = in.tensor(0, "self");
+  call.b = in.tensor(1, "other");
+  call.scalar = in.scalar(2, "alpha");
+  call.out = in.tensor(3, "out");
+  if (in.ok()) binary_op<Dtypes, Sub>(in, call);
+}
+
+// sub.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> Tensor(a!)
+void sub_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, kScalarOp, args, 5);
+  BinaryCall call;
+  call.a = in.tensor(0, "self");
+  const rt::Scalar other = in.scalar(1, "other");
+  call.scalar = in.scalar(2, "alpha");
+  call.out = in.tensor(3, "out");
+  if (in.ok()) binary_scalar_op<ScalarDtypes, Sub>(in, call, other);
+}
+
+}  // namespace portable

@@ -1,0 +1,37 @@
+#include <cstdint>
+
+#include "kernels/portable/util/shape_sort.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::topk.values";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+// Dtypes of self and values (torch has no bool topk); indices are int64.
+using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
+
+}  // namespace
+
+// topk.values(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values,
+//     Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
+// The entries always come sorted (ties in self's order), which is also a
+// valid answer to sorted=False.
+void topk_values(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, kOp, args, 8);
+  SortPlan plan;
+  plan.self = in.tensor(0, "self");
+  const int64_t k = in.int_value(1, "k");
+  const int64_t dim = in.int_value(2, "dim");
+  plan.largest = in.bool_value(3, "largest");
+  in.bool_value(4, "sorted");
+  plan.values = in.tensor(5, "values");
+  plan.indices = in.tensor(6, "indices");
+  if (!in.ok() || !Dtypes::check(context, kOp, plan.self->dtype()) || !plan_sort(in, dim, k, false, &plan)) return;
+  Dtypes::run(context, kOp, plan.self->dtype(), [&](auto tag) { sort_slices<typename decltype(tag)::type>(plan); });
+}
+
+}  // namespace portable

@@ -1,0 +1,40 @@
+#include <cstdint>
+
+#include "kernels/portable/util/shape_copy.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::unsqueeze_copy.out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
+
+}  // namespace
+
+// unsqueeze_copy.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)
+void unsqueeze_copy_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, kOp, args, 4);
+  const rt::Tensor* self = in.tensor(0, "self");
+  const int64_t dim_arg = in.int_value(1, "dim");
+  rt::Tensor* out = in.tensor(2, "out");
+  if (!in.ok() || !shape_same_dtype<Dtypes>(in, *self, *out)) return;
+  const int dim = self->dim();
+  if (dim >= rt::Tensor::kMaxDims) return in.fail("self has too many dims");
+  const int64_t at = shape_wrap_dim(in, dim_arg, dim + 1, false);
+  if (at < 0) return;
+  int32_t sizes[rt::Tensor::kMaxDims];
+  int64_t strides[rt::Tensor::kMaxDims];
+  for (int d = 0, s = 0; d <= dim; ++d) {
+    sizes[d] = d == at ? 1 : self->size(s);
+    strides[d] = d == at ? 0 : self->stride(s);
+    s += d != at;
+  }
+  if (!resize_out(in, *out, sizes, dim + 1)) return;
+  copy_view(*out, self->data(), 0, strides);
+}
+
+}  // namespace portable

@@ -1,0 +1,68 @@
+#include <cmath>
+#include <cstdint>
+
+#include "kernels/portable/util/nn_pool.h"
+#include "kernels/portable/util/nn_upsample.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::upsample_nearest2d.vec_out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+constexpr rt::DtypeSet kSupported = rt::kFloatingDtypes | rt::DtypeSet::of(rt::ScalarType::Byte);
+using Dtypes = rt::DtypeDispatch<kSupported.bits(), kSelected.bits()>;
+
+// The input index output index `o` copies: floor(o * step) as torch (in
+// float), with its exact shortcuts for equal and doubled sizes.
+int64_t nearest_source(int64_t o, int64_t input, int64_t output, float step) {
+  if (output == input) return o;
+  if (output == 2 * input) return o >> 1;
+  const int64_t source = static_cast<int64_t>(std::floor(static_cast<float>(o) * step));
+  return source < input - 1 ? source : input - 1;
+}
+
+// Copies W-byte elements (moving bytes only: one loop per element size).
+template <typename W>
+void upsample_nearest(const Planes4& x, const Planes4& y, const double* scales, const W* px, W* py) {
+  const float step_h = upsample_step<float>(scales[0], x.size[2], y.size[2]);
+  const float step_w = upsample_step<float>(scales[1], x.size[3], y.size[3]);
+  for (int64_t n = 0; n < y.size[0]; ++n) {
+    for (int64_t c = 0; c < y.size[1]; ++c) {
+      for (int64_t oh = 0; oh < y.size[2]; ++oh) {
+        const int64_t ih = nearest_source(oh, x.size[2], y.size[2], step_h);
+        for (int64_t ow = 0; ow < y.size[3]; ++ow) {
+          py[y.at(n, c, oh, ow)] = px[x.at(n, c, ih, nearest_source(ow, x.size[3], y.size[3], step_w))];
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+// upsample_nearest2d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out)
+void upsample_nearest2d_vec_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, kOp, args, 5);
+  const rt::Tensor* input = in.tensor(0, "input");
+  rt::Tensor* out = in.tensor(3, "out");
+  double scales[2];
+  if (!in.ok() || !Dtypes::check(context, kOp, input->dtype())) return;
+  if (!plan_upsample2d(in, args, 1, 2, *input, *out, scales)) return;
+  const Planes4 x(*input), y(*out);
+  switch (input->element_size()) {
+    case 1:
+      return upsample_nearest<uint8_t>(x, y, scales, input->data_as<const uint8_t>(), out->data_as<uint8_t>());
+    case 2:
+      return upsample_nearest<uint16_t>(x, y, scales, input->data_as<const uint16_t>(), out->data_as<uint16_t>());
+    case 4:
+      return upsample_nearest<uint32_t>(x, y, scales, input->data_as<const uint32_t>(), out->data_as<uint32_t>());
+    default:
+      return upsample_nearest<uint64_t>(x, y, scales, input->data_as<const uint64_t>(), out->data_as<uint64_t>());
+  }
+}
+
+}  // namespace portable

@@ -1,0 +1,84 @@
+#include <cstdint>
+
+#include "kernels/portable/util/reduce_util.h"
+#include "runtime/core/value_cast.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kCorrectionOut = "aten::var.correction_out";
+constexpr const char* kOut = "aten::var.out";
+constexpr rt::DtypeSet kSelectedCorrectionOut = rt::selected_dtypes(kCorrectionOut);
+constexpr rt::DtypeSet kSelectedOut = rt::selected_dtypes(kOut);
+using DtypesCorrectionOut = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelectedCorrectionOut.bits()>;
+using DtypesOut = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelectedOut.bits()>;
+
+// The variance over a planned reduction: two passes in double, dividing by
+// max(0, n - correction) (0 gives inf or NaN, as torch).
+template <typename T>
+void variance(ReducePlan& plan, const rt::Tensor& self, rt::Tensor& out, double correction) {
+  const T* x = self.data_as<const T>();
+  T* po = out.data_as<T>();
+  const int64_t n = plan.inner_numel;
+  const double divisor = static_cast<double>(n) - correction > 0 ? static_cast<double>(n) - correction : 0.0;
+  for_each_reduced(plan, [&](int64_t so, int64_t oo) {
+    double sum = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      sum += rt::value_cast<double>(x[so + plan.inner.offset[0]]);
+      plan.inner.next();
+    }
+    const double mean = sum / static_cast<double>(n);
+    double squares = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const double d = rt::value_cast<double>(x[so + plan.inner.offset[0]]) - mean;
+      squares += d * d;
+      plan.inner.next();
+    }
+    po[oo] = rt::value_cast<T>(squares / divisor);
+  });
+}
+
+template <typename Dtypes>
+void var(const rt::ArgReader& in, rt::Span<rt::EValue* const> args, const rt::Tensor& self, bool keepdim,
+         double correction, rt::Tensor& out) {
+  uint32_t mask = 0;
+  if (!reduce_dims_arg(in, args, 1, self, true, &mask)) return;
+  if (!Dtypes::check(in.context(), in.op(), self.dtype())) return;
+  if (out.dtype() != self.dtype()) return in.fail("out must have self's dtype");
+  ReducePlan plan;
+  if (!plan_reduce(in, self, mask, keepdim, out, &plan)) return;
+  Dtypes::run(in.context(), in.op(), self.dtype(),
+              [&](auto tag) { variance<typename decltype(tag)::type>(plan, self, out, correction); });
+}
+
+}  // namespace
+
+// var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False,
+//     Tensor(a!) out) -> Tensor(a!)
+void var_correction_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, kCorrectionOut, args, 6);
+  const rt::Tensor* self = in.tensor(0, "self");
+  const bool has_correction = !is_none_arg(args, 2);
+  const rt::Scalar correction = has_correction ? in.scalar(2, "correction") : rt::Scalar();
+  const bool keepdim = in.bool_value(3, "keepdim");
+  rt::Tensor* out = in.tensor(4, "out");
+  if (!in.ok()) return;
+  var<DtypesCorrectionOut>(in, args, *self, keepdim, has_correction ? correction.to<double>() : 1.0, *out);
+}
+
+// var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)
+void var_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, kOut, args, 6);
+  const rt::Tensor* self = in.tensor(0, "self");
+  const bool unbiased = in.bool_value(2, "unbiased");
+  const bool keepdim = in.bool_value(3, "keepdim");
+  rt::Tensor* out = in.tensor(4, "out");
+  if (!in.ok()) return;
+  var<DtypesOut>(in, args, *self, keepdim, unbiased ? 1.0 : 0.0, *out);
+}
+
+}  // namespace portable

@@ -1,0 +1,78 @@
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/portable/util/nn_util.h"
+#include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+
+// A 3-D (C, H, W) or 4-D (N, C, H, W) tensor seen as 4-D: a 3-D one has N = 1.
+struct Planes4 {
+  int64_t size[4];
+  int64_t stride[4];
+
+  explicit Planes4(const rt::Tensor& t) {
+    const int shift = t.dim() == 3 ? 1 : 0;
+    size[0] = 1;
+    stride[0] = 0;
+    for (int d = shift; d < 4; ++d) {
+      size[d] = t.size(d - shift);
+      stride[d] = t.stride(d - shift);
+    }
+  }
+  int64_t at(int64_t n, int64_t c, int64_t h, int64_t w) const {
+    return n * stride[0] + c * stride[1] + h * stride[2] + w * stride[3];
+  }
+};
+
+// The window geometry of a 2-d pooling call.
+struct PoolWindow {
+  int64_t kernel[2], stride[2], padding[2], dilation[2];
+};
+
+// Reads kernel_size, stride (empty: kernel_size), padding and (when
+// `dilation_index` is nonzero) dilation, checks self (3-D or 4-D, with no
+// empty plane) and torch's limits, and resizes `outs` to the pooled shape.
+__attribute__((noinline)) inline bool plan_pool2d(const rt::ArgReader& in, const rt::Tensor& self,
+                                                  size_t kernel_index, size_t dilation_index, bool ceil_mode,
+                                                  rt::Tensor* const* outs, int out_count, PoolWindow* w) {
+  if (!pair_arg(in, kernel_index, "kernel_size", 0, 0, true, w->kernel) ||
+      !pair_arg(in, kernel_index + 1, "stride", w->kernel[0], w->kernel[1], true, w->stride) ||
+      !pair_arg(in, kernel_index + 2, "padding", 0, 0, false, w->padding)) {
+    return false;
+  }
+  w->dilation[0] = w->dilation[1] = 1;
+  if (dilation_index != 0 && !pair_arg(in, dilation_index, "dilation", 1, 1, true, w->dilation)) return false;
+  const int rank = self.dim();
+  if ((rank != 3 && rank != 4) || self.size(rank - 1) == 0 || self.size(rank - 2) == 0) {
+    in.fail("self must be 3-D or 4-D with nonzero height and width");
+    return false;
+  }
+  int32_t sizes[4];
+  for (int d = 0; d < rank; ++d) sizes[d] = self.size(d);
+  for (int d = 0; d < 2; ++d) {
+    const int64_t span = w->dilation[d] * (w->kernel[d] - 1) + 1;
+    if (w->padding[d] > span / 2) {
+      in.fail("padding must be at most half the kernel size");
+      return false;
+    }
+    const int64_t input = sizes[rank - 2 + d];
+    const int64_t room = input + 2 * w->padding[d] - span + (ceil_mode ? w->stride[d] - 1 : 0);
+    int64_t pooled = (room >= 0 ? room / w->stride[d] : -((-room + w->stride[d] - 1) / w->stride[d])) + 1;
+    // With ceil_mode, the last window must start inside the input or its left padding.
+    if (ceil_mode && (pooled - 1) * w->stride[d] >= input + w->padding[d]) --pooled;
+    if (pooled < 1) {
+      in.fail("the pooled output would be empty");
+      return false;
+    }
+    sizes[rank - 2 + d] = static_cast<int32_t>(pooled);
+  }
+  for (int k = 0; k < out_count; ++k) {
+    if (!resize_out(in, *outs[k], sizes, rank)) return false;
+  }
+  return true;
+}
+
+}  // namespace portable

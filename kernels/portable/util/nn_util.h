@@ -1,0 +1,48 @@
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/portable/util/reduce_util.h"
+#include "runtime/core/evalue.h"
+#include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+
+// Element offsets of a tensor by row-major position, with a fast path for
+// contiguous tensors.
+struct ElementOffsets {
+  const rt::Tensor* tensor;
+  bool contiguous;
+
+  explicit ElementOffsets(const rt::Tensor* t) : tensor(t), contiguous(t == nullptr || t->is_contiguous()) {}
+  int64_t operator()(int64_t linear) const { return contiguous ? linear : tensor->offset_of(linear); }
+};
+
+// An optional tensor argument: nullptr for None.
+inline const rt::Tensor* optional_tensor_arg(const rt::ArgReader& in, rt::Span<rt::EValue* const> args,
+                                             size_t index, const char* name) {
+  return is_none_arg(args, index) ? nullptr : in.tensor(index, name);
+}
+
+// A 2-D pooling or convolution parameter list (`int[2]`): one entry is used
+// for both dims, none gives `fallback`. False when there are more than 2 or
+// `positive` and one is not.
+__attribute__((noinline)) inline bool pair_arg(const rt::ArgReader& in, size_t index, const char* name,
+                                               int64_t fallback0, int64_t fallback1, bool positive, int64_t* pair) {
+  const rt::IntListArg list = in.int_list(index, name);
+  if (!in.ok()) return false;
+  if (list.size() > 2) {
+    in.fail("a 2-d parameter list has more than 2 entries");
+    return false;
+  }
+  pair[0] = list.size() == 0 ? fallback0 : list[0];
+  pair[1] = list.size() == 0 ? fallback1 : list.size() == 1 ? list[0] : list[1];
+  if ((positive && (pair[0] <= 0 || pair[1] <= 0)) || pair[0] < 0 || pair[1] < 0) {
+    in.fail(positive ? "kernel size, stride and dilation must be positive" : "padding must not be negative");
+    return false;
+  }
+  return true;
+}
+
+}  // namespace portable

@@ -1,0 +1,147 @@
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/portable/util/strided_walk.h"
+#include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+
+// Helpers of the shape and copy kernels (view, expand, select, slice, cat,
+// flip, transpose...): each moves elements without looking at their values,
+// so one copy of every loop serves every dtype of the same element size.
+
+namespace detail {
+
+template <typename W>
+void copy_walk_rows(StridedWalk<2>& walk, uint8_t* out, const uint8_t* source) {
+  const int64_t n = walk.row_size(), so = walk.row_stride(0), ss = walk.row_stride(1);
+  do {
+    W* to = reinterpret_cast<W*>(out) + walk.offset(0);
+    const W* from = reinterpret_cast<const W*>(source) + walk.offset(1);
+    for (int64_t i = 0; i < n; ++i) to[i * so] = from[i * ss];
+  } while (walk.next_row());
+}
+
+}  // namespace detail
+
+// Copies a block of `sizes` (row-major walk) between two strided layouts:
+// element (i0, i1, ...) goes from source + sum(i_d * source_strides[d]) to
+// out + sum(i_d * out_strides[d]) (strides in elements; zero or negative
+// allowed on the source). Element size 1, 2, 4 or 8.
+__attribute__((noinline)) inline void copy_strided(const int32_t* sizes, int dim, size_t element, void* out,
+                                                   const int64_t* out_strides, const void* source,
+                                                   const int64_t* source_strides) {
+  int64_t so[rt::Tensor::kMaxDims] = {}, ss[rt::Tensor::kMaxDims] = {};  // 0-dim: one element
+  for (int d = 0; d < dim; ++d) {
+    if (sizes[d] == 0) return;
+    so[d] = sizes[d] != 1 ? out_strides[d] : 0;
+    ss[d] = sizes[d] != 1 ? source_strides[d] : 0;
+  }
+  StridedWalk<2> walk;
+  walk.init(sizes, dim);
+  walk.set_operand_strides(0, so);
+  walk.set_operand_strides(1, ss);
+  uint8_t* to = static_cast<uint8_t*>(out);
+  const uint8_t* from = static_cast<const uint8_t*>(source);
+  switch (element) {
+    case 1:
+      return detail::copy_walk_rows<uint8_t>(walk, to, from);
+    case 2:
+      return detail::copy_walk_rows<uint16_t>(walk, to, from);
+    case 4:
+      return detail::copy_walk_rows<uint32_t>(walk, to, from);
+    default:
+      return detail::copy_walk_rows<uint64_t>(walk, to, from);
+  }
+}
+
+// out's strides, in elements.
+inline void shape_strides(const rt::Tensor& tensor, int64_t* strides) {
+  for (int d = 0; d < tensor.dim(); ++d) strides[d] = tensor.stride(d);
+}
+
+// Copies a strided view into `out`: walking out's (already set) shape in
+// row-major order, out's element at index (i0, i1, ...) is read from
+// `source` at element base + sum(i_d * strides[d]). Strides may be zero
+// (expand) or negative (flip).
+inline void copy_view(rt::Tensor& out, const void* source, int64_t base, const int64_t* strides) {
+  int64_t out_strides[rt::Tensor::kMaxDims];
+  shape_strides(out, out_strides);
+  const size_t element = out.element_size();
+  copy_strided(out.sizes().data(), out.dim(), element, out.data(), out_strides,
+               static_cast<const uint8_t*>(source) + base * static_cast<int64_t>(element), strides);
+}
+
+// Copies `self` into `out` as is: same shape, any dim orders.
+inline void copy_same_shape(rt::Tensor& out, const rt::Tensor& self) {
+  int64_t strides[rt::Tensor::kMaxDims];
+  for (int d = 0; d < self.dim(); ++d) strides[d] = self.stride(d);
+  copy_view(out, self.data(), 0, strides);
+}
+
+// Copies self's elements into out in the row-major order of each (equal
+// numel, any shapes and dim orders): reshape.
+__attribute__((noinline)) inline void copy_reshape(rt::Tensor& out, const rt::Tensor& self) {
+  const size_t element = out.element_size();
+  if (self.is_contiguous() && out.is_contiguous()) {
+    if (out.numel() > 0) memmove(out.data(), self.data(), static_cast<size_t>(out.numel()) * element);
+    return;
+  }
+  uint8_t* to = static_cast<uint8_t*>(out.data());
+  const uint8_t* from = static_cast<const uint8_t*>(self.data());
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    memcpy(to + out.offset_of(i) * element, from + self.offset_of(i) * element, element);
+  }
+}
+
+// A dim argument checked against `dim` dims (a 0-dim tensor takes -1 and 0
+// when `scalar_ok`); -1 after failing the context.
+inline int64_t shape_wrap_dim(const rt::ArgReader& in, int64_t d, int dim, bool scalar_ok = true) {
+  const int64_t n = dim == 0 && scalar_ok ? 1 : dim;
+  if (d < 0) d += n;
+  if (d < 0 || d >= n) {
+    in.fail("dim is out of range");
+    return -1;
+  }
+  return d;
+}
+
+// Checks out's dtype is self's and that the kernel's dtype set takes it.
+template <typename Dtypes>
+bool shape_same_dtype(const rt::ArgReader& in, const rt::Tensor& self, const rt::Tensor& out) {
+  if (!Dtypes::check(in.context(), in.op(), self.dtype())) return false;
+  if (out.dtype() == self.dtype()) return true;
+  in.fail("out must have self's dtype");
+  return false;
+}
+
+// A Tensor[] argument: its elements, each checked to be a tensor.
+inline bool shape_tensor_list(const rt::ArgReader& in, rt::Span<rt::EValue* const> args, size_t index,
+                              const char* name, rt::BoxedList* list) {
+  if (!in.ok()) return false;
+  const rt::EValue* value = index < args.size() ? args[index] : nullptr;
+  bool good = value != nullptr && value->tag() == rt::Tag::TensorList;
+  if (good) *list = value->to_list();
+  for (uint32_t i = 0; good && i < list->size; ++i) good = list->items[i] != nullptr && list->items[i]->is_tensor();
+  if (!good) in.context().fail_argument(in.op(), name, "a list of tensors");
+  return good;
+}
+
+// Reads an optional int[] dim_order argument (dim_order_ops) and checks
+// `out` is laid out in it; None accepts any layout of out.
+inline bool shape_check_dim_order(const rt::ArgReader& in, rt::Span<rt::EValue* const> args, size_t index,
+                                  const rt::Tensor& self, const rt::Tensor& out) {
+  if (!in.ok()) return false;
+  if (index < args.size() && args[index]->is_none()) return true;
+  const rt::IntListArg order = in.int_list(index, "dim_order");
+  if (!in.ok()) return false;
+  bool same = order.size() == static_cast<size_t>(out.dim()) && out.dim() == self.dim();
+  for (size_t d = 0; same && d < order.size(); ++d) same = order[d] == out.dim_order()[d];
+  if (!same) in.fail("out's dim order is not dim_order");
+  return same;
+}
+
+}  // namespace portable

@@ -1,0 +1,11 @@
+#include "kernels/prim/util/prim_scalar.h"
+#include "runtime/kernel/kernel.h"
+
+namespace prim {
+
+// executorch_prim::sym_int.Scalar(Scalar a) -> Scalar
+void sym_int_Scalar(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  prim_unary(context, args, "executorch_prim::sym_int.Scalar", PrimUnary::Int);
+}
+
+}  // namespace prim

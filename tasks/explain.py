@@ -1,0 +1,57 @@
+"""`doit explain --op aten::add.out [--dtype Float] [--target T]` and `doit explain
+--model mlp`: answers from the size reports of the targets already built."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from tasks import layout
+from tasks.actions import reports_user_errors
+from tasks.config import manifest
+
+
+@reports_user_errors
+def explain(op: str, dtype: str, model: str, target: str) -> bool:
+    from codegen.size_explain import explain_model, explain_operator
+
+    names = [target] if target else sorted(manifest().targets)
+    documents: dict[str, Any] = {}
+    for name in names:
+        path = layout.size_json(name)
+        if path.is_file():
+            documents[name] = json.loads(path.read_text(encoding="utf-8"))
+    if not documents:
+        print("error: no size report yet: run `doit build` first", file=sys.stderr)
+        return False
+    if not op and not model:
+        print("error: explain needs --op OPERATOR (and --dtype) or --model MODEL", file=sys.stderr)
+        return False
+    try:
+        lines = explain_operator(documents, op, dtype or None) if op else []
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return False
+    if model:
+        lines += explain_model(documents, model)
+    print("\n".join(lines))
+    return True
+
+
+def task_explain() -> dict[str, Any]:
+    """Why an operator is in a runner and what it costs; what dropping a model saves."""
+    return {
+        "actions": [(explain, [])],
+        "params": [
+            {"name": name, "long": name, "default": "", "help": help}
+            for name, help in (
+                ("op", "operator, e.g. aten::add.out (or aten::add: every overload)"),
+                ("dtype", "with --op: one dtype, e.g. Float"),
+                ("model", "a model name: what dropping it from each target would save"),
+                ("target", "only this target (default: every built target)"),
+            )
+        ],
+        "verbosity": 2,
+        "uptodate": [False],
+    }

@@ -1,0 +1,144 @@
+"""Budgets, diffs, explain and rendering of a size analysis, on hand-made measurements."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from codegen.size import SizeReport
+from codegen.size_attribution import Attribution, Bucket
+from codegen.size_budget import breach_message
+from codegen.size_diff import change_lines, size_change
+from codegen.size_explain import explain_model, explain_operator
+from codegen.size_report import (
+    OperatorInfo,
+    SizeAnalysis,
+    render_html,
+    render_markdown,
+    to_document,
+)
+
+
+def analysis(extra_sub: bool = False, budget: int | None = 24 * 1024) -> SizeAnalysis:
+    buckets = [
+        Bucket("overhead", 8000, 0, 0),
+        Bucket("loader", 3000, 3000, 0),
+        Bucket("kernel:portable/op_add", 600, 600, 0, {"Float": 120}),
+        Bucket("kernel:portable/op_mul", 300, 300, 0, {"Float": 70}),
+    ]
+    operators = [
+        OperatorInfo(
+            "aten::add.out",
+            "default",
+            "portable",
+            "portable::add_out",
+            "kernel:portable/op_add",
+            ("add_mul",),
+        ),
+        OperatorInfo(
+            "aten::mul.out",
+            "default",
+            "portable",
+            "portable::mul_out",
+            "kernel:portable/op_mul",
+            ("add_mul", "mlp"),
+        ),
+    ]
+    if extra_sub:
+        buckets.append(Bucket("kernel:portable/op_sub", 5000, 5000, 0))
+        operators.append(
+            OperatorInfo(
+                "aten::sub.out",
+                "default",
+                "portable",
+                "portable::sub_out",
+                "kernel:portable/op_sub",
+                ("selective.toml:targets.t.extra_ops",),
+            )
+        )
+    file = sum(b.bytes for b in buckets)
+    buckets.sort(key=lambda b: -b.bytes)
+    return SizeAnalysis(
+        target="t",
+        report=SizeReport(
+            text=file - 1000,
+            data=500,
+            bss=16,
+            file=file,
+            registry_slots=len(operators),
+            kernels=len(operators),
+            operators=len(operators),
+            budget=budget,
+        ),
+        attribution=Attribution(file, tuple(buckets)),
+        operators=tuple(operators),
+        budgets={} if budget is None else {"file": budget},
+        registry_bytes=24 * len(operators),
+        config={"models": ["add_mul", "mlp"], "extra_ops": ["aten::sub.out"] if extra_sub else []},
+        models=("add_mul", "mlp"),
+    )
+
+
+def test_buckets_sum_to_the_total_in_the_document() -> None:
+    document = to_document(analysis(), None)
+    assert sum(b["bytes"] for b in document["buckets"]) == document["file"]
+    for field in ("text", "data", "bss", "file", "registry_slots", "kernels"):
+        assert isinstance(document[field], int)
+
+
+def test_budget_breach_names_budget_actual_and_contributors() -> None:
+    over = analysis(extra_sub=True, budget=1024)
+    (breach,) = over.breaches()
+    message = breach_message("t", breach, over.contributors(breach.measure))
+    first, *rest = message.splitlines()
+    assert first == (
+        "error: target t: runner is 16.5 KiB (16,900 B), over its budget of 1.0 KiB (1,024 B) "
+        "by 15.5 KiB (15,876 B)"
+    )
+    assert rest[0] == "  top contributors:"
+    sub = next(line for line in rest if "kernel:portable/op_sub" in line)
+    assert "aten::sub.out; selected by selective.toml:targets.t.extra_ops" in sub
+
+
+def test_bucket_budget() -> None:
+    base = analysis()
+    capped = SizeAnalysis(**{**base.__dict__, "budgets": {"kernel:portable/op_add": 100}})
+    (breach,) = capped.breaches()
+    assert breach.measure == "kernel:portable/op_add" and breach.actual == 600
+
+
+def test_diff_names_the_bucket_that_grew_and_the_manifest_change() -> None:
+    before = to_document(analysis(), None)
+    after = to_document(analysis(extra_sub=True), None)
+    change = size_change(before, after)
+    assert change is not None
+    lines = change_lines("t", change)
+    assert (
+        lines[0] == "size: target t: runner 11.6 KiB (11,900 B) -> 16.5 KiB (16,900 B) (+5,000 B)"
+    )
+    assert lines[1] == "  kernel:portable/op_sub grew by 5,000 B (0 -> 5,000 B)"
+    assert "  because aten::sub.out is now selected by selective.toml:targets.t.extra_ops" in lines
+    assert size_change(before, before) is None
+
+
+def test_explain_operator_and_model() -> None:
+    documents: dict[str, Any] = {"t": to_document(analysis(), None)}
+    assert explain_operator(documents, "aten::add.out", "Float") == [
+        "t: aten::add.out is selected by add_mul; kernel portable::add_out from library "
+        "portable; costs 600 B in kernel:portable/op_add",
+        "t: aten::add.out for Float: 120 B of code instantiated for Float only",
+    ]
+    assert explain_operator(documents, "aten::div.out") == ["t: does not register aten::div.out"]
+    assert explain_model(documents, "add_mul") == [
+        "t: dropping add_mul would save about 624 B (operators only it selects: aten::add.out)"
+    ]
+    assert explain_model(documents, "mlp") == [
+        "t: dropping mlp would save about 0 B (no operator is its alone)"
+    ]
+
+
+def test_reports_render() -> None:
+    document = to_document(analysis(), None)
+    markdown = render_markdown(document, ["size: target t: changed"])
+    assert "| kernel:portable/op_add | 600 |" in markdown and "size: target t: changed" in markdown
+    html = render_html(document, [])
+    assert "<script" in html and "http" not in html.replace("http://www.w3.org/2000/svg", "")

@@ -1,0 +1,97 @@
+"""Calling one kernel on BFloat16 tensors, which `.npy` files cannot hold.
+
+`run_bfloat16` takes the arguments `KernelRunner.run` takes. Every float32 `In` is cast to
+BFloat16 in the program before the call, every float32 `Out` is a BFloat16 out of the call
+cast back to float32 after it (both with `_to_dim_order_copy`); tensors of other dtypes and
+constants (and the tensors of an `InOptionalList`) are passed as they are.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Sequence
+
+import numpy as np
+
+from codegen.model import OperatorName
+from codegen.pte_writer import (
+    IntList,
+    KernelCall,
+    Method,
+    OptionalTensorList,
+    Tensor,
+    TensorList,
+    Value,
+    save_program,
+)
+from codegen.scalar_type import ScalarType
+from tests.kernels.harness import In, InOptionalList, KernelFailed, KernelRunner, Out, scalar_type
+
+_CAST = OperatorName.parse("dim_order_ops::_to_dim_order_copy.out")
+
+
+def run_bfloat16(kernel: KernelRunner, op: str, args: Sequence[object]) -> list[np.ndarray]:
+    values: list[Value] = [False, None]  # the casts' non_blocking and dim_order
+    inputs: list[np.ndarray] = []
+    input_indices: list[int] = []
+    calls: list[KernelCall] = []
+    call_args: list[int] = []
+    returned: list[int] = []
+    casts_back: list[KernelCall] = []
+    outputs: list[int] = []
+
+    def add(value: Value) -> int:
+        values.append(value)
+        return len(values) - 1
+
+    def add_input(array: np.ndarray) -> int:
+        input_indices.append(add(Tensor(scalar_type(array.dtype), tuple(array.shape))))
+        inputs.append(array)
+        return input_indices[-1]
+
+    for arg in args:
+        if isinstance(arg, In):
+            array = arg.array
+            source = add_input(array)
+            if array.dtype == np.float32:
+                cast = add(Tensor(ScalarType.BFloat16, tuple(array.shape)))
+                calls.append(KernelCall(_CAST, (source, 0, 1, cast, cast)))
+                source = cast
+            call_args.append(source)
+        elif isinstance(arg, Out):
+            if np.dtype(arg.dtype) == np.float32:
+                out = add(Tensor(ScalarType.BFloat16, tuple(arg.shape)))
+                back = add(Tensor(ScalarType.Float, tuple(arg.shape)))
+                casts_back.append(KernelCall(_CAST, (out, 0, 1, back, back)))
+                outputs.append(back)
+            else:
+                out = add(Tensor(scalar_type(arg.dtype), tuple(arg.shape)))
+                outputs.append(out)
+            call_args.append(out)
+            returned.append(out)
+        elif isinstance(arg, InOptionalList):
+            items = tuple(-1 if array is None else add_input(array) for array in arg.arrays)
+            call_args.append(add(OptionalTensorList(items)))
+        elif isinstance(arg, IntList):
+            call_args.append(add(IntList(tuple(add(item) for item in arg.items))))
+        else:
+            call_args.append(add(arg))  # type: ignore[arg-type]
+    if len(returned) > 1:
+        returned = [add(TensorList(tuple(returned)))]
+    calls.append(KernelCall(OperatorName.parse(op), tuple(call_args + returned)))
+    program = kernel.scratch / "bf16.pte"
+    method = Method(
+        "forward", tuple(values), tuple(input_indices), tuple(outputs), (*calls, *casts_back)
+    )
+    save_program([method], program)
+    command = [str(kernel.runner), str(program), "--output-dir", str(kernel.scratch)]
+    for index, array in enumerate(inputs):
+        path = kernel.scratch / f"bf16_in{index}.npy"
+        np.save(path, np.ascontiguousarray(array).reshape(array.shape), allow_pickle=False)
+        command += ["--input", str(path)]
+    for stale in kernel.scratch.glob("output*.npy"):
+        stale.unlink()
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    if result.returncode != 0:
+        raise KernelFailed(result.stderr.strip())
+    return [np.load(kernel.scratch / f"output{i}.npy") for i in range(len(outputs))]

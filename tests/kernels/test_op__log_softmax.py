@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
+
+OP = "aten::_log_softmax.out"
+
+
+def _reference(x: np.ndarray, axis: int) -> np.ndarray:
+    x = x.astype(np.float64)
+    m = np.max(x, axis=axis, keepdims=True)
+    return x - m - np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_log_softmax_matches_reference(kernel: KernelRunner, dtype: type, dim: int) -> None:
+    x = (np.random.default_rng(4).standard_normal((3, 4, 5)) * 5).astype(dtype)
+    (out,) = kernel.run(OP, [In(x), dim, False, Out(dtype, x.shape)])
+    tol = 1e-2 if dtype == np.float16 else 1e-5
+    np.testing.assert_allclose(out.astype(np.float64), _reference(x, dim), rtol=tol, atol=tol)
+
+
+def test_log_softmax_large_inf_nan_values(kernel: KernelRunner) -> None:
+    x = np.array(
+        [[1000.0, 0.0], [-np.inf, 0.0], [np.nan, 1.0], [np.inf, 1.0], [-np.inf, -np.inf]],
+        dtype=np.float32,
+    )
+    (out,) = kernel.run(OP, [In(x), 1, False, Out(np.float32, x.shape)])
+    np.testing.assert_allclose(out[0], [0.0, -1000.0])
+    np.testing.assert_array_equal(out[1], [-np.inf, 0.0])
+    assert np.isnan(out[2]).all()
+    assert np.isnan(out[3]).all()
+    assert np.isnan(out[4]).all()
+
+
+def test_log_softmax_zero_dim_and_empty(kernel: KernelRunner) -> None:
+    (out,) = kernel.run(OP, [In(np.array(3.0, np.float32)), 0, False, Out(np.float32, ())])
+    assert out == 0.0
+    e = np.zeros((0, 3), np.float32)
+    (out,) = kernel.run(OP, [In(e), 1, False, Out(np.float32, (0, 3))])
+    assert out.shape == (0, 3)
+
+
+def test_log_softmax_errors(kernel: KernelRunner) -> None:
+    x = np.ones((2, 3), dtype=np.float32)
+    for args in (
+        [In(x), 2, False, Out(np.float32, (2, 3))],
+        [In(x), 1, False, Out(np.float64, (2, 3))],
+        [In(x.astype(np.int32)), 1, False, Out(np.int32, (2, 3))],
+        [In(x), 1, False, Out(np.float32, (3, 2))],
+    ):
+        with pytest.raises(KernelFailed) as caught:
+            kernel.run(OP, args)
+        assert OP in str(caught.value) and "\n" not in str(caught.value)

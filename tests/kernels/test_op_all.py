@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from codegen.pte_writer import IntList
+from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
+
+ALL = [
+    np.uint8,
+    np.int8,
+    np.int16,
+    np.int32,
+    np.int64,
+    np.float16,
+    np.float32,
+    np.float64,
+    np.bool_,
+]
+
+
+@pytest.mark.parametrize("dtype", ALL)
+def test_all_overloads(kernel: KernelRunner, dtype: type) -> None:
+    x = np.ones((2, 3, 4), dtype)
+    x[0, 1, 2] = 0
+    out_dtype = np.uint8 if dtype == np.uint8 else np.bool_
+    (out,) = kernel.run("aten::all.all_out", [In(x), Out(out_dtype, ())])
+    assert out.dtype == out_dtype and out == 0
+    (out,) = kernel.run("aten::all.dims_out", [In(x), IntList((1,)), False, Out(np.bool_, (2, 4))])
+    np.testing.assert_array_equal(out, x.all(axis=1))
+    (out,) = kernel.run(
+        "aten::all.dims_out", [In(x), IntList((0, -1)), True, Out(np.bool_, (1, 3, 1))]
+    )
+    np.testing.assert_array_equal(out, x.all(axis=(0, 2), keepdims=True))
+    (out,) = kernel.run("aten::all.dims_out", [In(x), None, False, Out(np.bool_, ())])
+    assert not out
+
+
+def test_all_nan_is_true_empty_is_true(kernel: KernelRunner) -> None:
+    x = np.array([[np.nan, 1.0], [0.0, np.inf]], np.float32)
+    (out,) = kernel.run("aten::all.dims_out", [In(x), IntList((1,)), False, Out(np.bool_, (2,))])
+    np.testing.assert_array_equal(out, [True, False])
+    (out,) = kernel.run("aten::all.all_out", [In(np.zeros((0, 2), np.int32)), Out(np.bool_, ())])
+    assert out
+    (out,) = kernel.run("aten::all.all_out", [In(np.array(0, np.int8)), Out(np.bool_, ())])
+    assert not out
+
+
+def test_all_errors(kernel: KernelRunner) -> None:
+    x = np.ones((2, 3), np.float32)
+    for op, args in (
+        ("aten::all.all_out", [In(x), Out(np.int32, ())]),
+        ("aten::all.dims_out", [In(x), IntList((1, 1)), False, Out(np.bool_, (2,))]),
+        ("aten::all.dims_out", [In(x), IntList((1,)), False, Out(np.bool_, (3,))]),
+    ):
+        with pytest.raises(KernelFailed) as caught:
+            kernel.run(op, args)
+        assert op in str(caught.value) and "\n" not in str(caught.value)

@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from codegen.pte_writer import IntList
+from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
+
+OP = "aten::amin.out"
+ALL = [
+    np.uint8,
+    np.int8,
+    np.int16,
+    np.int32,
+    np.int64,
+    np.float16,
+    np.float32,
+    np.float64,
+    np.bool_,
+]
+
+
+@pytest.mark.parametrize("dtype", ALL)
+def test_amin_over_dims(kernel: KernelRunner, dtype: type) -> None:
+    x = (np.random.default_rng(20).permutation(24).reshape(2, 3, 4) % 9).astype(dtype)
+    (out,) = kernel.run(OP, [In(x), IntList((1,)), False, Out(dtype, (2, 4))])
+    np.testing.assert_array_equal(out, np.min(x, axis=1))
+    (out,) = kernel.run(OP, [In(x), IntList((0, -1)), True, Out(dtype, (1, 3, 1))])
+    np.testing.assert_array_equal(out, np.min(x, axis=(0, 2), keepdims=True))
+    (out,) = kernel.run(OP, [In(x), IntList(()), False, Out(dtype, ())])
+    assert out == np.min(x)
+
+
+def test_amin_nan_inf_extremes_and_zero_dim(kernel: KernelRunner) -> None:
+    x = np.array([[1.0, np.nan, 3.0], [-np.inf, np.inf, 0.0]], np.float32)
+    (out,) = kernel.run(OP, [In(x), IntList((1,)), False, Out(np.float32, (2,))])
+    np.testing.assert_array_equal(out, np.min(x, axis=1))
+    i = np.array([np.iinfo(np.int64).min, np.iinfo(np.int64).max], np.int64)
+    (out,) = kernel.run(OP, [In(i), IntList((0,)), False, Out(np.int64, ())])
+    assert out == np.min(i)
+    (out,) = kernel.run(OP, [In(np.array(5, np.int16)), IntList((0,)), False, Out(np.int16, ())])
+    assert out == 5
+    (out,) = kernel.run(
+        OP, [In(np.zeros((0, 3), np.float32)), IntList((1,)), False, Out(np.float32, (0,))]
+    )
+    assert out.shape == (0,)
+
+
+def test_amin_errors(kernel: KernelRunner) -> None:
+    x = np.ones((2, 3), np.float32)
+    for args in (
+        [In(np.zeros((2, 0), np.float32)), IntList((1,)), False, Out(np.float32, (2,))],
+        [In(x), IntList((1,)), False, Out(np.float64, (2,))],
+        [In(x), IntList((2,)), False, Out(np.float32, (2,))],
+        [In(x), IntList((1,)), False, Out(np.float32, (3,))],
+    ):
+        with pytest.raises(KernelFailed) as caught:
+            kernel.run(OP, args)
+        assert OP in str(caught.value) and "\n" not in str(caught.value)

@@ -1,0 +1,140 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from codegen.pte_writer import IntList
+from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
+
+OP = "aten::avg_pool2d.out"
+
+
+def _pooled(size: int, k: int, s: int, p: int, ceil: bool) -> int:
+    out = (size + 2 * p - k + (s - 1 if ceil else 0)) // s + 1
+    if ceil and (out - 1) * s >= size + p:
+        out -= 1
+    return out
+
+
+def _reference(
+    x: np.ndarray,
+    k: tuple[int, int],
+    s: tuple[int, int],
+    p: tuple[int, int],
+    ceil: bool,
+    include_pad: bool,
+    divisor: int | None,
+) -> np.ndarray:
+    *lead, h, w = x.shape
+    oh, ow = _pooled(h, k[0], s[0], p[0], ceil), _pooled(w, k[1], s[1], p[1], ceil)
+    flat = x.reshape(-1, h, w)
+    out = np.zeros((flat.shape[0], oh, ow), x.dtype)
+    integer = np.issubdtype(x.dtype, np.integer)
+    for i in range(oh):
+        for j in range(ow):
+            h0, w0 = i * s[0] - p[0], j * s[1] - p[1]
+            h1, w1 = min(h0 + k[0], h + p[0]), min(w0 + k[1], w + p[1])
+            padded = (h1 - h0) * (w1 - w0)
+            h0, w0, h1, w1 = max(h0, 0), max(w0, 0), min(h1, h), min(w1, w)
+            total = (
+                flat[:, h0:h1, w0:w1].astype(np.int64 if integer else np.float64).sum(axis=(1, 2))
+            )
+            count = divisor or (padded if include_pad else (h1 - h0) * (w1 - w0))
+            if integer:
+                out[:, i, j] = np.trunc(total / count).astype(np.int64)
+            else:
+                out[:, i, j] = total / count
+    return out.reshape(*lead, oh, ow)
+
+
+def _run(
+    kernel: KernelRunner,
+    x: np.ndarray,
+    k: tuple[int, ...],
+    s: tuple[int, ...],
+    p: tuple[int, ...],
+    ceil: bool,
+    include_pad: bool,
+    divisor: int | None,
+    shape: tuple[int, ...],
+) -> np.ndarray:
+    args = [In(x), IntList(k), IntList(s), IntList(p), ceil, include_pad, divisor]
+    (out,) = kernel.run(OP, args + [Out(x.dtype, shape)])
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int64])
+def test_avg_pool_basic(kernel: KernelRunner, dtype: type) -> None:
+    x = (np.random.default_rng(15).standard_normal((2, 3, 6, 6)) * 10).astype(dtype)
+    out = _run(kernel, x, (2, 2), (), (0,), False, True, None, (2, 3, 3, 3))
+    expected = _reference(x, (2, 2), (2, 2), (0, 0), False, True, None)
+    tol = 1e-2 if dtype == np.float16 else 1e-6
+    np.testing.assert_allclose(out.astype(np.float64), expected.astype(np.float64), rtol=tol)
+
+
+@pytest.mark.parametrize("ceil", [False, True])
+@pytest.mark.parametrize("include_pad", [False, True])
+@pytest.mark.parametrize("divisor", [None, 3])
+def test_avg_pool_options(
+    kernel: KernelRunner, ceil: bool, include_pad: bool, divisor: int | None
+) -> None:
+    x = np.random.default_rng(16).standard_normal((3, 7, 8)).astype(np.float32)
+    expected = _reference(x, (3, 2), (2, 3), (1, 1), ceil, include_pad, divisor)
+    out = _run(kernel, x, (3, 2), (2, 3), (1, 1), ceil, include_pad, divisor, expected.shape)
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_avg_pool_int64_truncates(kernel: KernelRunner) -> None:
+    x = np.array([[[[-7, 0], [0, 0]]]], np.int64)
+    out = _run(kernel, x, (2, 2), (), (0,), False, True, None, (1, 1, 1, 1))
+    assert out[0, 0, 0, 0] == -1
+
+
+def test_avg_pool_nan_inf_and_empty(kernel: KernelRunner) -> None:
+    x = np.array([[[[np.nan, 1.0, np.inf, 1.0], [1.0, 1.0, 1.0, 1.0]]]], np.float32)
+    out = _run(kernel, x, (2, 2), (), (0,), False, True, None, (1, 1, 1, 2))
+    assert np.isnan(out[0, 0, 0, 0]) and out[0, 0, 0, 1] == np.inf
+    e = np.zeros((0, 2, 4, 4), np.float32)
+    out = _run(kernel, e, (2, 2), (), (0,), False, True, None, (0, 2, 2, 2))
+    assert out.shape == (0, 2, 2, 2)
+
+
+def test_avg_pool_errors(kernel: KernelRunner) -> None:
+    x = np.ones((1, 1, 4, 4), np.float32)
+    for args in (
+        [
+            In(x),
+            IntList((2, 2)),
+            IntList(()),
+            IntList((2,)),
+            False,
+            True,
+            None,
+            Out(np.float32, (1, 1, 4, 4)),
+        ],
+        [
+            In(x),
+            IntList((2, 2)),
+            IntList(()),
+            IntList((0,)),
+            False,
+            True,
+            0,
+            Out(np.float32, (1, 1, 2, 2)),
+        ],
+        [
+            In(x),
+            IntList((2, 2)),
+            IntList(()),
+            IntList((0,)),
+            False,
+            True,
+            None,
+            Out(np.float64, (1, 1, 2, 2)),
+        ],
+        [In(x.astype(np.int32)), IntList((2, 2)), IntList(()), IntList((0,)), False, True, None]
+        + [Out(np.int32, (1, 1, 2, 2))],
+    ):
+        with pytest.raises(KernelFailed) as caught:
+            kernel.run(OP, args)
+        assert OP in str(caught.value) and "\n" not in str(caught.value)

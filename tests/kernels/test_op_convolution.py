@@ -1,0 +1,136 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from codegen.pte_writer import IntList
+from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
+
+OP = "aten::convolution.out"
+
+
+def _conv2d(
+    x: np.ndarray,
+    w: np.ndarray,
+    b: np.ndarray | None,
+    stride: tuple[int, int],
+    padding: tuple[int, int],
+    dilation: tuple[int, int],
+    groups: int,
+) -> np.ndarray:
+    x = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2))
+    n, c, h, wd = x.shape
+    oc, icg, kh, kw = w.shape
+    oh = (h - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    ow = (wd - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    y = np.zeros((n, oc, oh, ow))
+    ocg = oc // groups
+    for o in range(oc):
+        g = o // ocg
+        for i in range(oh):
+            for j in range(ow):
+                hs = i * stride[0]
+                ws = j * stride[1]
+                patch = x[
+                    :,
+                    g * icg : (g + 1) * icg,
+                    hs : hs + dilation[0] * (kh - 1) + 1 : dilation[0],
+                    ws : ws + dilation[1] * (kw - 1) + 1 : dilation[1],
+                ]
+                y[:, o, i, j] = (patch * w[o]).sum(axis=(1, 2, 3))
+        if b is not None:
+            y[:, o] += b[o]
+    return y
+
+
+def _run(
+    kernel: KernelRunner,
+    x: np.ndarray,
+    w: np.ndarray,
+    b: np.ndarray | None,
+    stride: tuple[int, ...],
+    padding: tuple[int, ...],
+    dilation: tuple[int, ...],
+    groups: int,
+    out_shape: tuple[int, ...],
+) -> np.ndarray:
+    args = [In(x), In(w), In(b) if b is not None else None, IntList(stride), IntList(padding)]
+    args += [IntList(dilation), False, IntList((0,) * len(stride)), groups, Out(x.dtype, out_shape)]
+    (out,) = kernel.run(OP, args)
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_conv2d_basic(kernel: KernelRunner, dtype: type) -> None:
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((2, 3, 6, 5)).astype(dtype)
+    w = rng.standard_normal((4, 3, 3, 2)).astype(dtype)
+    b = rng.standard_normal(4).astype(dtype)
+    out = _run(kernel, x, w, b, (1, 1), (0, 0), (1, 1), 1, (2, 4, 4, 4))
+    tol = 2e-2 if dtype == np.float16 else 1e-5
+    expected = _conv2d(x, w, b, (1, 1), (0, 0), (1, 1), 1)
+    np.testing.assert_allclose(out.astype(np.float64), expected, rtol=tol, atol=tol)
+
+
+def test_conv2d_stride_padding_dilation_groups(kernel: KernelRunner) -> None:
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((1, 4, 7, 8)).astype(np.float32)
+    w = rng.standard_normal((6, 2, 3, 3)).astype(np.float32)
+    expected = _conv2d(x, w, None, (2, 1), (1, 2), (1, 2), 2)
+    out = _run(kernel, x, w, None, (2, 1), (1, 2), (1, 2), 2, expected.shape)
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
+    # One entry serves both dims.
+    expected = _conv2d(x, w, None, (2, 2), (1, 1), (1, 1), 2)
+    out = _run(kernel, x, w, None, (2,), (1,), (1,), 2, expected.shape)
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_conv2d_channels_last_input(kernel: KernelRunner) -> None:
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((1, 3, 5, 5)).astype(np.float32)
+    w = rng.standard_normal((2, 3, 3, 3)).astype(np.float32)
+    args = [In(x, dim_order=(0, 2, 3, 1)), In(w), None, IntList((1, 1)), IntList((1, 1))]
+    args += [IntList((1, 1)), False, IntList((0, 0)), 1, Out(np.float32, (1, 2, 5, 5))]
+    (out,) = kernel.run(OP, args)
+    expected = _conv2d(x, w, None, (1, 1), (1, 1), (1, 1), 1)
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_conv1d(kernel: KernelRunner) -> None:
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((2, 4, 9)).astype(np.float64)
+    w = rng.standard_normal((2, 2, 3)).astype(np.float64)
+    b = np.array([0.5, -1.0])
+    expected = _conv2d(x[:, :, None], w[:, :, None], b, (1, 2), (0, 1), (1, 2), 2)[:, :, 0]
+    out = _run(kernel, x, w, b, (2,), (1,), (2,), 2, expected.shape)
+    np.testing.assert_allclose(out, expected, rtol=1e-12)
+
+
+def test_conv_nan_and_empty_batch(kernel: KernelRunner) -> None:
+    x = np.zeros((1, 1, 3, 3), np.float32)
+    x[0, 0, 0, 0] = np.nan
+    w = np.ones((1, 1, 2, 2), np.float32)
+    out = _run(kernel, x, w, None, (1, 1), (0, 0), (1, 1), 1, (1, 1, 2, 2))
+    np.testing.assert_array_equal(np.isnan(out[0, 0]), [[True, False], [False, False]])
+    e = np.zeros((0, 1, 3, 3), np.float32)
+    out = _run(kernel, e, w, None, (1, 1), (0, 0), (1, 1), 1, (0, 1, 2, 2))
+    assert out.shape == (0, 1, 2, 2)
+
+
+def test_conv_errors(kernel: KernelRunner) -> None:
+    x = np.ones((1, 2, 4, 4), np.float32)
+    w = np.ones((2, 2, 3, 3), np.float32)
+    good = [IntList((1, 1)), IntList((0, 0)), IntList((1, 1))]
+    for args in (
+        [In(x), In(w), None, *good, True, IntList((0, 0)), 1, Out(np.float32, (1, 2, 6, 6))],
+        [In(x), In(w), None, *good, False, IntList((0, 0)), 2, Out(np.float32, (1, 2, 2, 2))],
+        [In(x), In(w.astype(np.float64)), None, *good, False, IntList((0, 0)), 1]
+        + [Out(np.float32, (1, 2, 2, 2))],
+        [In(x), In(np.ones((2, 2, 5, 5), np.float32)), None, *good, False, IntList((0, 0)), 1]
+        + [Out(np.float32, (1, 2, 1, 1))],
+        [In(x.astype(np.int32)), In(w.astype(np.int32)), None, *good, False, IntList((0, 0)), 1]
+        + [Out(np.int32, (1, 2, 2, 2))],
+    ):
+        with pytest.raises(KernelFailed) as caught:
+            kernel.run(OP, args)
+        assert OP in str(caught.value) and "\n" not in str(caught.value)

@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from codegen.pte_writer import IntList
+from tests.kernels.harness import In, KernelFailed, KernelRunner, Out, scalar_type
+
+OP = "aten::mean.out"
+FLOAT = [np.float16, np.float32, np.float64]
+
+
+@pytest.mark.parametrize("dtype", FLOAT)
+def test_mean_over_dims(kernel: KernelRunner, dtype: type) -> None:
+    x = np.random.default_rng(1).standard_normal((2, 3, 4)).astype(dtype)
+    (out,) = kernel.run(OP, [In(x), IntList((0, 2)), False, None, Out(dtype, (3,))])
+    expected = x.astype(np.float64).mean(axis=(0, 2))
+    np.testing.assert_allclose(
+        out.astype(np.float64), expected, rtol=1e-2 if dtype == np.float16 else 1e-5, atol=1e-6
+    )
+    (out,) = kernel.run(OP, [In(x), IntList((-2,)), True, None, Out(dtype, (2, 1, 4))])
+    expected = x.astype(np.float64).mean(axis=1, keepdims=True)
+    np.testing.assert_allclose(
+        out.astype(np.float64), expected, rtol=1e-2 if dtype == np.float16 else 1e-5, atol=1e-6
+    )
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int16, np.int32, np.int64, np.bool_])
+def test_mean_of_integers_with_dtype(kernel: KernelRunner, dtype: type) -> None:
+    x = (np.arange(12).reshape(3, 4) % 5).astype(dtype)
+    float_number = scalar_type(np.float32).number
+    (out,) = kernel.run(OP, [In(x), IntList((1,)), False, float_number, Out(np.float32, (3,))])
+    np.testing.assert_allclose(out, x.astype(np.float64).mean(axis=1), rtol=1e-6)
+
+
+def test_mean_all_nan_inf_empty_and_zero_dim(kernel: KernelRunner) -> None:
+    x = np.array([[1.0, np.nan], [np.inf, 1.0]], dtype=np.float32)
+    (out,) = kernel.run(OP, [In(x), None, False, None, Out(np.float32, ())])
+    assert np.isnan(out)
+    (out,) = kernel.run(OP, [In(x), IntList((1,)), False, None, Out(np.float32, (2,))])
+    np.testing.assert_array_equal(out, np.array([np.nan, np.inf], np.float32))
+    e = np.zeros((2, 0), dtype=np.float32)
+    (out,) = kernel.run(OP, [In(e), IntList((1,)), False, None, Out(np.float32, (2,))])
+    assert np.isnan(out).all()
+    (out,) = kernel.run(
+        OP, [In(np.array(3.0, np.float64)), IntList(()), False, None, Out(np.float64, ())]
+    )
+    assert out == 3.0
+
+
+def test_mean_errors(kernel: KernelRunner) -> None:
+    ints = np.ones((2, 3), dtype=np.int32)
+    floats = ints.astype(np.float32)
+    for args in (
+        [In(ints), IntList((1,)), False, None, Out(np.float32, (2,))],
+        [In(floats), IntList((1,)), False, None, Out(np.int32, (2,))],
+        [In(floats), IntList((3,)), False, None, Out(np.float32, (2,))],
+        [In(floats), IntList((1,)), False, None, Out(np.float32, (3,))],
+    ):
+        with pytest.raises(KernelFailed) as caught:
+            kernel.run(OP, args)
+        assert OP in str(caught.value) and "\n" not in str(caught.value)

@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
+
+ALL = [
+    np.uint8,
+    np.int8,
+    np.int16,
+    np.int32,
+    np.int64,
+    np.float16,
+    np.float32,
+    np.float64,
+    np.bool_,
+]
+OP = "aten::slice_copy.Tensor_out"
+
+
+@pytest.mark.parametrize("dtype", ALL)
+def test_slice_every_dtype(kernel: KernelRunner, dtype: type) -> None:
+    x = (np.arange(30).reshape(3, 10) % 7).astype(dtype)
+    (out,) = kernel.run(OP, [In(x), 1, 1, 8, 3, Out(dtype, (3, 3))])
+    np.testing.assert_array_equal(out, x[:, 1:8:3])
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "step"),
+    [(None, None, 1), (-3, None, 1), (None, -2, 2), (5, 100, 1), (8, 2, 1), (-100, 4, 3)],
+)
+def test_slice_bounds_clamp_like_torch(
+    kernel: KernelRunner, start: int | None, end: int | None, step: int
+) -> None:
+    x = np.arange(10, dtype=np.int64)
+    expected = x[slice(max(start, -10) if start is not None else None, end, step)]
+    (out,) = kernel.run(OP, [In(x), 0, start, end, step, Out(np.int64, expected.shape)])
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_slice_bad_step_fails(kernel: KernelRunner) -> None:
+    with pytest.raises(KernelFailed, match="aten::slice_copy.Tensor_out"):
+        kernel.run(OP, [In(np.ones((4,), np.float32)), 0, 0, 4, 0, Out(np.float32, (4,))])

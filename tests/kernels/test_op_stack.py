@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.kernels.harness import InList, KernelFailed, KernelRunner, Out
+
+ALL = [
+    np.uint8,
+    np.int8,
+    np.int16,
+    np.int32,
+    np.int64,
+    np.float16,
+    np.float32,
+    np.float64,
+    np.bool_,
+]
+OP = "aten::stack.out"
+
+
+@pytest.mark.parametrize("dtype", ALL)
+def test_stack_every_dtype(kernel: KernelRunner, dtype: type) -> None:
+    a = (np.arange(6).reshape(2, 3) % 4).astype(dtype)
+    b = (np.arange(6).reshape(2, 3) % 3).astype(dtype)
+    (out,) = kernel.run(OP, [InList((a, b)), 1, Out(dtype, (2, 2, 3))])
+    np.testing.assert_array_equal(out, np.stack([a, b], 1))
+
+
+@pytest.mark.parametrize("dim", [0, 2, -1])
+def test_stack_dims_and_0_dim(kernel: KernelRunner, dim: int) -> None:
+    a = np.arange(6, dtype=np.int64).reshape(2, 3)
+    expected = np.stack([a, -a, a * 5], dim)
+    (out,) = kernel.run(OP, [InList((a, -a, a * 5)), dim, Out(np.int64, expected.shape)])
+    np.testing.assert_array_equal(out, expected)
+    s = np.array(2.5, np.float32)
+    (out,) = kernel.run(OP, [InList((s, s)), 0, Out(np.float32, (2,))])
+    np.testing.assert_array_equal(out, [2.5, 2.5])
+
+
+def test_stack_promotes(kernel: KernelRunner) -> None:
+    (out,) = kernel.run(
+        OP,
+        [InList((np.array([True, False]), np.array([3, 4], np.uint8))), 0, Out(np.int32, (2, 2))],
+    )
+    np.testing.assert_array_equal(out, [[1, 0], [3, 4]])
+
+
+def test_stack_shape_mismatch_fails(kernel: KernelRunner) -> None:
+    with pytest.raises(KernelFailed, match="aten::stack.out"):
+        kernel.run(
+            OP,
+            [InList((np.ones(2, np.float32), np.ones(3, np.float32))), 0, Out(np.float32, (2, 2))],
+        )
