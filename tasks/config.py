@@ -16,7 +16,7 @@ DEFAULT_MANIFEST = "selective.toml"
 
 def manifest_path() -> Path:
     """`doit manifest=path.toml ...` picks another manifest."""
-    return Path(get_var("manifest", DEFAULT_MANIFEST))
+    return Path(get_var("manifest", DEFAULT_MANIFEST) or DEFAULT_MANIFEST)
 
 
 @functools.cache

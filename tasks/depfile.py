@@ -3,47 +3,61 @@
 Note [Headers behind uptodate]
 Listing depfile headers in `file_dep` would change the task's dependency set after its
 first run, which costs every object one extra compile (doit notes, P17). Instead the
-headers' digest is an `uptodate` value: computed from the depfile, compared with the one
-saved after the last successful compile, and saved again after each compile.
+headers are checked by an `uptodate` item against values saved after each compile: first
+their (mtime, size) stamps, which costs a stat per distinct header per run; only when a
+stamp moved, their contents, through the digest cache of tasks/checker.py, so a header
+touched without a change is hashed once and rebuilds nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 from typing import Any
 
-# One doit run checks many objects that share headers: hash each header once per run.
-_DIGESTS: dict[tuple[str, int, int], str] = {}
+from tasks import checker
+
+# Objects share most of their headers: stat each one once per doit run.
+_STAMPS: dict[str, os.stat_result | None] = {}
 
 
 def depfile_headers(depfile: Path) -> list[str]:
     """The prerequisites after the first one (the source) in a make-style depfile."""
     text = depfile.read_text(encoding="utf-8").replace("\\\n", " ")
     _, _, prerequisites = text.partition(": ")
-    return prerequisites.split()[1:]
+    return sorted(prerequisites.split()[1:])
 
 
-def _file_digest(path: str) -> str:
-    try:
-        status = Path(path).stat()
-    except OSError:
-        return "missing"
-    key = (path, status.st_mtime_ns, status.st_size)
-    if key not in _DIGESTS:
-        _DIGESTS[key] = hashlib.md5(Path(path).read_bytes()).hexdigest()
-    return _DIGESTS[key]
+def _status(path: str) -> os.stat_result | None:
+    if path not in _STAMPS:
+        try:
+            _STAMPS[path] = os.stat(path)
+        except OSError:
+            _STAMPS[path] = None
+    return _STAMPS[path]
 
 
-def headers_digest(depfile: Path) -> str | None:
-    try:
-        headers = depfile_headers(depfile)
-    except OSError:
-        return None
-    combined = hashlib.md5()
-    for header in sorted(headers):
-        combined.update(f"{header}\0{_file_digest(header)}\0".encode())
-    return combined.hexdigest()
+def _combine(parts: list[str]) -> str:
+    return hashlib.md5("\0".join(parts).encode()).hexdigest()
+
+
+def stamps_digest(headers: list[str]) -> str:
+    parts = []
+    for header in headers:
+        status = _status(header)
+        stamp = "missing" if status is None else f"{status.st_mtime_ns}:{status.st_size}"
+        parts.append(f"{header}\0{stamp}")
+    return _combine(parts)
+
+
+def contents_digest(headers: list[str]) -> str:
+    parts = []
+    for header in headers:
+        status = _status(header)
+        digest = "missing" if status is None else checker.CACHE.digest(header, status)
+        parts.append(f"{header}\0{digest}")
+    return _combine(parts)
 
 
 class HeadersUnchanged:
@@ -54,8 +68,16 @@ class HeadersUnchanged:
 
     def __call__(self, task: Any, values: dict[str, Any]) -> bool:
         task.value_savers.append(self._save)
-        saved = values.get("headers")
-        return saved is not None and saved == headers_digest(self.depfile)
+        try:
+            headers = depfile_headers(self.depfile)
+        except OSError:
+            return False
+        if values.get("stamps") == stamps_digest(headers):
+            return True
+        return values.get("headers") == contents_digest(headers)
 
     def _save(self) -> dict[str, Any]:
-        return {"headers": headers_digest(self.depfile)}
+        # The compile just rewrote the depfile and may have seen newer headers.
+        _STAMPS.clear()
+        headers = depfile_headers(self.depfile)
+        return {"stamps": stamps_digest(headers), "headers": contents_digest(headers)}
