@@ -18,7 +18,7 @@ ALL = [
     np.float64,
     np.bool_,
 ]
-OPS = {"triu": ("aten::triu.out", np.triu)}
+OPS = {"tril": ("aten::tril.out", np.tril), "triu": ("aten::triu.out", np.triu)}
 
 
 def sample(dtype: type, shape: tuple[int, ...]) -> np.ndarray:
