@@ -8,6 +8,7 @@ all by this one creator so that their explicit `task_dep`s always name existing 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,20 @@ STAGES = {
 }
 
 
-@create_after(executed="codegen", creates=list(STAGES))  # type: ignore[untyped-decorator]
+def _created_names() -> list[str] | None:
+    """The basenames this creator makes, for commands that run tasks; None otherwise.
+
+    doit calls a delayed creator at once for commands that run nothing (list, info, forget,
+    clean...) only when it declares no `creates`; with them, `doit info link:mlp` would not
+    find the task. Commands that run tasks need `creates` so that `build` may depend on
+    `summary` before the creator has run.
+    """
+    inspecting = {"list", "info", "forget", "clean", "ignore", "strace", "reset-dep", "dumpdb"}
+    words = [arg for arg in sys.argv[1:] if not arg.startswith("-") and "=" not in arg]
+    return None if words and words[0] in inspecting else list(STAGES)
+
+
+@create_after(executed="codegen", creates=_created_names())  # type: ignore[untyped-decorator]
 def task_backend() -> Iterator[dict[str, Any]]:
     """Per target, after codegen: compile, link, size, verify, summary; target:<name>."""
     current = manifest()
