@@ -86,7 +86,7 @@ def print_against_baseline(targets: dict[str, dict[str, Any]], baseline: dict[st
         selective = "yes" if size["config"]["dtype_selective"] else "no"
         print(
             f"| {name} | {selective} | {size['file']:,} | {baseline['file']:,} | "
-            f"{size['file'] / baseline['file']:.2f} | {size['registry_slots']} | "
+            f"{size['file'] / baseline['file']:.3f} | {size['registry_slots']} | "
             f"{size['registry_bytes']:,} | "
             f"{size['registry_bytes'] / EXECUTORCH_REGISTRY_BYTES:.4f} |"
         )

@@ -10,7 +10,7 @@ from typing import Any
 from doit.tools import config_changed
 
 from codegen.kernel_library import read_kernel_library
-from codegen.manifest import Library
+from codegen.manifest import Library, Target
 from codegen.render import GENERATED_FILES, TEMPLATES, render_sources
 from codegen.resolution import Resolution, resolve
 from codegen.selection import read_selection
@@ -23,12 +23,20 @@ GENERATOR_CODE = [
     Path("codegen/kernel_library.py"),
     Path("codegen/resolution.py"),
     Path("codegen/render.py"),
+    Path("codegen/size_estimate.py"),
     *sorted(layout.CODEGEN / "templates" / t.name for t in TEMPLATES.glob("*.j2")),
 ]
 
 
 @reports_user_errors
-def generate(target: str, libraries: list[Library], selection: Path, output_dir: Path) -> None:
+def generate(
+    target: str,
+    libraries: list[Library],
+    selection: Path,
+    output_dir: Path,
+    estimate_config: dict[str, Any] | None = None,
+    other_targets: tuple[str, ...] = (),
+) -> None:
     kernel_libraries = [
         read_kernel_library(lib.name, lib.functions, lib.sources) for lib in libraries
     ]
@@ -36,6 +44,40 @@ def generate(target: str, libraries: list[Library], selection: Path, output_dir:
     for name, text in render_sources(resolution).items():
         write_if_changed(output_dir / name, text)
     write_if_changed(layout.resolution(target), resolution_json(resolution))
+    if estimate_config is not None:
+        write_estimate(target, resolution, estimate_config, other_targets)
+
+
+def write_estimate(
+    target: str, resolution: Resolution, config: dict[str, Any], other_targets: tuple[str, ...]
+) -> None:
+    """Predict the runner's size from earlier size reports (Note [Size estimate]), write
+    size_estimate.json and print it. The reports are read here, in the action, and are
+    no dependency of the task: they advise, and must not re-run codegen."""
+    from codegen.size_attribution import kernel_bucket
+    from codegen.size_estimate import estimate, read_report
+
+    others = {
+        name: report
+        for name in other_targets
+        if name != target and (report := read_report(layout.size_json(name))) is not None
+    }
+    every_dtype: dict[str, bool] = {}
+    for kernel in resolution.kernels:
+        bucket = kernel_bucket(kernel.library, kernel.source)
+        every = not config.get("dtype_selective") or resolution.op_dtypes.get(kernel.op) is None
+        every_dtype[bucket] = every_dtype.get(bucket, False) or every
+    result = estimate(
+        target,
+        every_dtype,
+        resolution.registry_slots,
+        config,
+        read_report(layout.size_json(target)),
+        others,
+    )
+    write_if_changed(layout.size_estimate(target), result.to_json())
+    if result.file is not None:  # a first build has nothing to estimate from
+        print(result.line())
 
 
 def resolution_json(resolution: Resolution) -> str:
@@ -63,7 +105,14 @@ def task_codegen() -> Iterator[dict[str, Any]]:
             "actions": [
                 (
                     generate,
-                    [target.name, libraries, layout.selected_operators(target.name), output_dir],
+                    [
+                        target.name,
+                        libraries,
+                        layout.selected_operators(target.name),
+                        output_dir,
+                        _estimate_config(target),
+                        tuple(current.targets),
+                    ],
                 )
             ],
             "file_dep": [
@@ -74,6 +123,7 @@ def task_codegen() -> Iterator[dict[str, Any]]:
             "targets": [
                 *(output_dir / name for name in GENERATED_FILES),
                 layout.resolution(target.name),
+                layout.size_estimate(target.name),
             ],
             "uptodate": [
                 config_changed(
@@ -84,5 +134,12 @@ def task_codegen() -> Iterator[dict[str, Any]]:
                     }
                 )
             ],
+            "verbosity": 2,  # the estimate line
             "clean": True,
         }
+
+
+def _estimate_config(target: Target) -> dict[str, Any]:
+    """What decides whether another target's kernel bytes are comparable (an action
+    argument, not a dependency: the estimate is advisory)."""
+    return {"dtype_selective": target.dtype_selective, "toolchain": target.toolchain}

@@ -44,6 +44,11 @@ def resolution(target: str) -> Path:
     return target_dir(target) / "resolution.json"
 
 
+def size_estimate(target: str) -> Path:
+    """Codegen's prediction of the runner's size, from earlier size reports."""
+    return target_dir(target) / "size_estimate.json"
+
+
 def runner(target: str) -> Path:
     return target_dir(target) / "runner"
 

@@ -27,6 +27,7 @@ _CODE = [
     Path("codegen/size_diff.py"),
     Path("codegen/size_dtypes.py"),
     Path("codegen/size_elf.py"),
+    Path("codegen/size_estimate.py"),
     Path("codegen/size_report.py"),
     Path("codegen/templates/size.md.j2"),
     Path("codegen/templates/size.html.j2"),
@@ -70,6 +71,7 @@ def measure(inputs: SizeInputs) -> bool:
     from codegen.size_budget import breach_message
     from codegen.size_diff import change_lines, size_change
     from codegen.size_elf import object_symbols, read_sections, read_symbols
+    from codegen.size_estimate import closeness_line, closeness_markdown
     from codegen.size_report import (
         Baseline,
         OperatorInfo,
@@ -141,11 +143,18 @@ def measure(inputs: SizeInputs) -> bool:
     change = None if previous is None else size_change(previous, document)
     document["change"] = change
     lines = [] if change is None else change_lines(name, change)
+    compared = _compare_estimate(name, file, {o.bucket for o in operators}, len(operators))
+    document["estimate"] = compared
     write_if_changed(layout.size_json(name), document_json(document))
-    write_if_changed(layout.size_md(name), render_markdown(document, lines))
+    write_if_changed(
+        layout.size_md(name),
+        render_markdown(document, lines) + closeness_markdown(name, compared),
+    )
     write_if_changed(layout.size_html(name), render_html(document, lines))
     for line in lines:
         print(line)
+    if compared is not None:
+        print(closeness_line(name, compared))
     failures = analysis.breaches()
     for breach in failures:
         print(breach_message(name, breach, analysis.contributors(breach.measure)))
@@ -162,6 +171,25 @@ def _selected_by(
     if not sources and target.include_all_operators:
         sources.add("include_all_operators")
     return tuple(sorted(sources))
+
+
+def _compare_estimate(
+    target: str, file: int, buckets: set[str], slots: int
+) -> dict[str, Any] | None:
+    """How codegen's estimate compares with the measured runner, when the estimate was
+    made for the kernels the runner has (Note [Size estimate])."""
+    from codegen.size_estimate import closeness
+
+    try:
+        estimate = json.loads(layout.size_estimate(target).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(estimate, dict):
+        return None
+    estimated_buckets = {k.get("bucket") for k in estimate.get("kernels", [])}
+    if estimated_buckets != buckets or estimate.get("registry_slots") != slots:
+        return None
+    return closeness(estimate, file)
 
 
 def _previous(path: Path) -> dict[str, Any] | None:
@@ -206,6 +234,7 @@ def size_task(
             unstripped,
             layout.resolution(name),
             layout.provenance(name),
+            layout.size_estimate(name),
             *(obj for _, obj in inputs.objects),
             *baseline,
             *_CODE,

@@ -23,8 +23,58 @@ def summary_line(target: str, size_json: Path, verify_json: Path) -> str:
     )
 
 
+def size_digest(markdown: str) -> list[str]:
+    """3 to 6 lines of size.md: the headline, the budgets, the largest buckets, what
+    changed since the previous build and how close codegen's estimate was."""
+    sections: dict[str, list[str]] = {"": []}
+    current = ""
+    for line in markdown.splitlines():
+        if line.startswith("## "):
+            current = line[3:].strip()
+            sections[current] = []
+        elif line.strip() and not line.startswith("# "):
+            sections[current].append(line.strip())
+    digest = [line.replace("**", "") for line in sections[""] if line.startswith("Stripped")]
+    budgets = [_cells(row) for row in sections.get("Budgets", []) if _is_row(row)]
+    digest.append(
+        "Budgets: " + "; ".join(f"{c[0]} {c[2]} of {c[1]}, {c[3]}" for c in budgets if len(c) >= 4)
+        if budgets
+        else "Budget: none."
+    )
+    buckets = [_cells(row) for row in sections.get("Where the bytes are", []) if _is_row(row)]
+    largest = [f"{c[0]} {c[1]} B ({c[2]})" for c in buckets if len(c) >= 3 and "**" not in c[0]]
+    if largest:
+        digest.append("Largest: " + ", ".join(largest[:3]))
+    change = [line for line in sections.get("Change since the previous build", []) if line != "```"]
+    if change:
+        digest.append("Changed: runner " + (change[0].partition(": runner ")[2] or change[0]))
+        reasons = [line for line in change[1:] if line.startswith("because")]
+        if reasons or len(change) > 1:
+            digest.append("  " + (reasons or change[1:])[0])
+    digest.extend(
+        line.partition(" (codegen's")[0]
+        for line in sections.get("Estimate before compiling", [])[:1]
+    )
+    return digest[:6]
+
+
+def _is_row(line: str) -> bool:
+    return line.startswith("|") and not line.startswith("|---") and not line.startswith("| measure")
+
+
+def _cells(row: str) -> list[str]:
+    cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+    return [] if cells[:1] == ["bucket"] else cells
+
+
 def print_summary(target: str, size_json: Path, verify_json: Path) -> None:
     print(summary_line(target, size_json, verify_json))
+    try:
+        markdown = layout.size_md(target).read_text(encoding="utf-8")
+    except OSError:
+        return
+    for line in size_digest(markdown):
+        print(f"  {line}")
 
 
 def summary_task(target: Target) -> dict[str, Any]:
@@ -33,7 +83,7 @@ def summary_task(target: Target) -> dict[str, Any]:
         "basename": "summary",
         "name": target.name,
         "actions": [(print_summary, [target.name, size_json, verify_json])],
-        "file_dep": [size_json, verify_json],
+        "file_dep": [size_json, layout.size_md(target.name), verify_json],
         "task_dep": [f"size:{target.name}", f"verify:{target.name}"],
         "verbosity": 2,
     }

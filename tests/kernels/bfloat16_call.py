@@ -26,8 +26,26 @@ from codegen.pte_writer import (
 )
 from codegen.scalar_type import ScalarType
 from tests.kernels.harness import In, InOptionalList, KernelFailed, KernelRunner, Out, scalar_type
+from tests.kernels.unary_cases import to_bfloat16
+
+__all__ = ["assert_bfloat16_close", "bfloat16_inputs", "run_bfloat16", "to_bfloat16"]
 
 _CAST = OperatorName.parse("dim_order_ops::_to_dim_order_copy.out")
+
+
+def bfloat16_inputs(*arrays: np.ndarray) -> list[np.ndarray]:
+    """float32 copies of `arrays` already rounded to bfloat16 (what the kernel will see)."""
+    return [to_bfloat16(np.asarray(array, np.float32)).astype(np.float32) for array in arrays]
+
+
+def assert_bfloat16_close(
+    got: np.ndarray, expected: np.ndarray, rtol: float = 1e-2, atol: float = 1e-5
+) -> None:
+    """`got` (a BFloat16 result cast to float32) against a float32 reference: same shape,
+    NaN where the reference has NaN, otherwise within bfloat16's precision."""
+    expected = np.asarray(expected, np.float32)
+    assert got.shape == expected.shape, (got.shape, expected.shape)
+    np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True)
 
 
 def run_bfloat16(kernel: KernelRunner, op: str, args: Sequence[object]) -> list[np.ndarray]:

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from codegen.pte_writer import IntList
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
 
 OP = "aten::_adaptive_avg_pool2d.out"
@@ -52,3 +53,10 @@ def test_adaptive_avg_pool_errors(kernel: KernelRunner) -> None:
         with pytest.raises(KernelFailed) as caught:
             kernel.run(OP, args)
         assert OP in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_adaptive_avg_pool2d_bfloat16(kernel: KernelRunner) -> None:
+    rng = np.random.default_rng(83)
+    (x,) = bfloat16_inputs(rng.standard_normal((1, 2, 5, 7)) * 3)
+    (got,) = run_bfloat16(kernel, OP, [In(x), IntList((3, 2)), Out(np.float32, (1, 2, 3, 2))])
+    assert_bfloat16_close(got, _reference(x, 3, 2), atol=2e-2)

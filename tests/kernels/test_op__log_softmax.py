@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
 
 OP = "aten::_log_softmax.out"
@@ -55,3 +56,10 @@ def test_log_softmax_errors(kernel: KernelRunner) -> None:
         with pytest.raises(KernelFailed) as caught:
             kernel.run(OP, args)
         assert OP in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_log_softmax_bfloat16(kernel: KernelRunner) -> None:
+    rng = np.random.default_rng(78)
+    (x,) = bfloat16_inputs(rng.standard_normal((3, 5)) * 3)
+    (got,) = run_bfloat16(kernel, OP, [In(x), 1, False, Out(np.float32, x.shape)])
+    assert_bfloat16_close(got, _reference(x, 1), atol=2e-2)

@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
 
 OP = "aten::_native_batch_norm_legit_no_training.out"
@@ -97,3 +98,14 @@ def test_batch_norm_errors(kernel: KernelRunner) -> None:
         with pytest.raises(KernelFailed) as caught:
             kernel.run(OP, args)
         assert OP in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_native_batch_norm_legit_no_training_bfloat16(kernel: KernelRunner) -> None:
+    rng = np.random.default_rng(80)
+    (x,) = bfloat16_inputs(rng.standard_normal((2, 3, 2, 2)) * 3)
+    w, b, mean = bfloat16_inputs(*rng.standard_normal((3, 3)))
+    (var,) = bfloat16_inputs(rng.uniform(0.5, 2.0, 3))
+    args = [In(x), In(w), In(b), In(mean), In(var), 0.1, 1e-5, *_outs(np.float32, x.shape)]
+    y, m, s = run_bfloat16(kernel, OP, args)
+    assert_bfloat16_close(y, _reference(x, w, b, mean, var, 1e-5), rtol=2e-2, atol=5e-2)
+    assert m.shape == (0,) and s.shape == (0,)

@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
 
 REAL = [np.uint8, np.int8, np.int16, np.int32, np.int64, np.float16, np.float32, np.float64]
@@ -111,3 +112,13 @@ def test_add_scalar_errors(kernel: KernelRunner) -> None:
     assert_fails(kernel, SCALAR_OP, [In(x), 1.5, 1, Out(np.int32, (2,))], "cast")
     assert_fails(kernel, SCALAR_OP, [In(x), 1, 1.5, Out(np.int32, (2,))], "alpha")
     assert_fails(kernel, SCALAR_OP, [In(x), 1, 1, Out(np.int32, (3,))], "shape")
+
+
+def test_add_bfloat16(kernel: KernelRunner) -> None:
+    x, y = bfloat16_inputs(
+        np.array([[1.5, -2.0, 0.3], [100.0, np.inf, np.nan]]), np.array([0.25, 3.0, -7.5])
+    )
+    (got,) = run_bfloat16(kernel, "aten::add.out", [In(x), In(y), 2, Out(np.float32, (2, 3))])
+    assert_bfloat16_close(got, x + 2 * y)
+    (got,) = run_bfloat16(kernel, "aten::add.Scalar_out", [In(x), 0.5, 1, Out(np.float32, (2, 3))])
+    assert_bfloat16_close(got, x + np.float32(0.5))

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from codegen.pte_writer import IntList
+from tests.kernels.bfloat16_call import bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
 
 OP = "aten::amax.out"
@@ -57,3 +58,11 @@ def test_amax_errors(kernel: KernelRunner) -> None:
         with pytest.raises(KernelFailed) as caught:
             kernel.run(OP, args)
         assert OP in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_amax_bfloat16(kernel: KernelRunner) -> None:
+    (x,) = bfloat16_inputs(np.array([[1.5, -2.0, 0.3], [np.nan, 7.0, -0.5]]))
+    (got,) = run_bfloat16(kernel, OP, [In(x), IntList((1,)), False, Out(np.float32, (2,))])
+    np.testing.assert_array_equal(got, [1.5, np.nan])
+    (got,) = run_bfloat16(kernel, OP, [In(x[:1]), IntList(()), True, Out(np.float32, (1, 1))])
+    np.testing.assert_array_equal(got, [[1.5]])

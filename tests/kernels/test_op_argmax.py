@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
 
 OP = "aten::argmax.out"
@@ -41,3 +42,11 @@ def test_argmax_errors(kernel: KernelRunner) -> None:
         with pytest.raises(KernelFailed) as caught:
             kernel.run(OP, args)
         assert OP in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_argmax_bfloat16(kernel: KernelRunner) -> None:
+    (x,) = bfloat16_inputs(np.array([[1.5, -2.0, 0.3, 7.0], [0.1, np.nan, 7.0, 9.0]]))
+    (got,) = run_bfloat16(kernel, OP, [In(x), 1, False, Out(np.int64, (2,))])
+    np.testing.assert_array_equal(got, [3, 1])
+    (got,) = run_bfloat16(kernel, OP, [In(x[:1]), None, False, Out(np.int64, ())])
+    np.testing.assert_array_equal(got, 3)

@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.binary_cases import ALL, FLOATING, In, Out, assert_fails, sample
 from tests.kernels.harness import KernelRunner
 
@@ -35,3 +36,12 @@ def test_atan2_edges_zero_dim_empty(kernel: KernelRunner) -> None:
 def test_atan2_errors(kernel: KernelRunner) -> None:
     i = np.array([1], np.int32)
     assert_fails(kernel, OP, [In(i), In(i), Out(np.int32, (1,))], "cast")
+
+
+def test_atan2_bfloat16(kernel: KernelRunner) -> None:
+    x, y = bfloat16_inputs(
+        np.array([[1.5, -2.0, 0.3], [0.0, -1.0, np.nan]]), np.array([0.25, -3.0, 1.0])
+    )
+    out = Out(np.float32, (2, 3))
+    (got,) = run_bfloat16(kernel, "aten::atan2.out", [In(x), In(y), out])
+    assert_bfloat16_close(got, np.arctan2(x, y))

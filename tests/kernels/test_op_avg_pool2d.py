@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from codegen.pte_writer import IntList
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
 
 OP = "aten::avg_pool2d.out"
@@ -138,3 +139,12 @@ def test_avg_pool_errors(kernel: KernelRunner) -> None:
         with pytest.raises(KernelFailed) as caught:
             kernel.run(OP, args)
         assert OP in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_avg_pool2d_bfloat16(kernel: KernelRunner) -> None:
+    rng = np.random.default_rng(82)
+    (x,) = bfloat16_inputs(rng.standard_normal((1, 2, 4, 5)) * 3)
+    args = [In(x), IntList((3, 3)), IntList((2, 2)), IntList((1, 1)), True, False, None]
+    (got,) = run_bfloat16(kernel, OP, [*args, Out(np.float32, (1, 2, 3, 3))])
+    expected = _reference(x, (3, 3), (2, 2), (1, 1), True, False, None)
+    assert_bfloat16_close(got, expected, atol=2e-2)

@@ -3,8 +3,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import run_bfloat16
 from tests.kernels.binary_cases import INTEGER, In, Out, assert_fails, assert_same, sample
-from tests.kernels.harness import KernelRunner
+from tests.kernels.harness import KernelFailed, KernelRunner
 
 OP = "aten::bitwise_not.out"
 
@@ -29,3 +30,10 @@ def test_bitwise_not_errors(kernel: KernelRunner) -> None:
         kernel, OP, [In(np.array([1.0], np.float32)), Out(np.float32, (1,))], "not supported"
     )
     assert_fails(kernel, OP, [In(np.array([1], np.int32)), Out(np.int32, (2,))], "shape")
+
+
+def test_bitwise_not_rejects_bfloat16(kernel: KernelRunner) -> None:
+    x = np.array([1.0, 2.0], np.float32)
+    with pytest.raises(KernelFailed, match=f"{OP}: .*not supported") as caught:
+        run_bfloat16(kernel, OP, [In(x), Out(np.float32, (2,))])
+    assert "\n" not in str(caught.value)

@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import run_bfloat16
 from tests.kernels.binary_cases import (
     INTEGER,
     In,
@@ -12,7 +13,7 @@ from tests.kernels.binary_cases import (
     sample,
     scalar_result_type,
 )
-from tests.kernels.harness import KernelRunner
+from tests.kernels.harness import KernelFailed, KernelRunner
 
 OP = "aten::bitwise_xor.Tensor_out"
 SCALAR_OP = "aten::bitwise_xor.Scalar_out"
@@ -58,3 +59,11 @@ def test_bitwise_xor_errors(kernel: KernelRunner) -> None:
     i = np.array([1], np.int32)
     assert_fails(kernel, SCALAR_OP, [In(i), 1.5, Out(np.float32, (1,))])
     assert_fails(kernel, OP, [In(i), In(i), Out(np.bool_, (1,))], "cast")
+
+
+def test_bitwise_xor_rejects_bfloat16(kernel: KernelRunner) -> None:
+    x = np.array([1.0, 2.0], np.float32)
+    for op, args in [(OP, [In(x), In(x)]), (SCALAR_OP, [In(x), 1])]:
+        with pytest.raises(KernelFailed, match=f"{op}: .*not supported") as caught:
+            run_bfloat16(kernel, op, [*args, Out(np.float32, (2,))])
+        assert "\n" not in str(caught.value)

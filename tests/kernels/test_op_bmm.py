@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
 
 OP = "aten::bmm.out"
@@ -43,3 +44,10 @@ def test_bmm_errors(kernel: KernelRunner) -> None:
         with pytest.raises(KernelFailed) as caught:
             kernel.run(OP, args)
         assert OP in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_bmm_bfloat16(kernel: KernelRunner) -> None:
+    rng = np.random.default_rng(76)
+    a, b = bfloat16_inputs(rng.standard_normal((2, 3, 8)), rng.standard_normal((2, 8, 2)))
+    (got,) = run_bfloat16(kernel, OP, [In(a), In(b), Out(np.float32, (2, 3, 2))])
+    assert_bfloat16_close(got, a @ b, atol=5e-2)

@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import bfloat16_inputs, run_bfloat16
 from tests.kernels.binary_cases import (
     ALL,
     FLOATING,
@@ -95,3 +96,15 @@ def test_comparison_errors(comparison: str, kernel: KernelRunner) -> None:
         kernel, op, [In(f), In(np.ones((2,), np.float32)), Out(np.bool_, (2, 3))], "broadcast"
     )
     assert_fails(kernel, scalar_op, [In(f), 1, Out(np.bool_, (3, 2))], "shape")
+
+
+def test_comparison_bfloat16(comparison: str, kernel: KernelRunner) -> None:
+    op, scalar_op, fn = ops(comparison)
+    x, y = bfloat16_inputs(
+        np.array([[1.5, -2.0, np.nan], [3.0, np.inf, 0.25]]), np.array([1.5, 3.0, 0.25])
+    )
+    (got,) = run_bfloat16(kernel, op, [In(x), In(y), Out(np.bool_, (2, 3))])
+    with np.errstate(invalid="ignore"):
+        assert_same(got, fn(x, y))
+        (got,) = run_bfloat16(kernel, scalar_op, [In(x), 1.5, Out(np.bool_, (2, 3))])
+        assert_same(got, fn(x, np.float32(1.5)))

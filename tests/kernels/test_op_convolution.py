@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from codegen.pte_writer import IntList
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
 
 OP = "aten::convolution.out"
@@ -134,3 +135,15 @@ def test_conv_errors(kernel: KernelRunner) -> None:
         with pytest.raises(KernelFailed) as caught:
             kernel.run(OP, args)
         assert OP in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_convolution_bfloat16(kernel: KernelRunner) -> None:
+    rng = np.random.default_rng(77)
+    x, w, b = bfloat16_inputs(
+        rng.standard_normal((1, 4, 5, 5)), rng.standard_normal((4, 2, 3, 3)), rng.standard_normal(4)
+    )
+    args = [In(x), In(w), In(b), IntList((2, 1)), IntList((1, 1)), IntList((1, 1)), False]
+    args += [IntList((0, 0)), 2, Out(np.float32, (1, 4, 3, 5))]
+    (got,) = run_bfloat16(kernel, OP, args)
+    expected = _conv2d(x, w, b, (2, 1), (1, 1), (1, 1), 2)
+    assert_bfloat16_close(got, expected, atol=1e-1)

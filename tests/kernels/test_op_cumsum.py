@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelFailed, KernelRunner, Out, scalar_type
 
 OP = "aten::cumsum.out"
@@ -49,3 +50,12 @@ def test_cumsum_errors(kernel: KernelRunner) -> None:
         with pytest.raises(KernelFailed) as caught:
             kernel.run(OP, args)
         assert OP in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_cumsum_bfloat16(kernel: KernelRunner) -> None:
+    rng = np.random.default_rng(74)
+    (x,) = bfloat16_inputs(rng.standard_normal((3, 6)) * 3)
+    (got,) = run_bfloat16(kernel, OP, [In(x), 1, None, Out(np.float32, x.shape)])
+    assert_bfloat16_close(got, np.cumsum(x, axis=1), atol=5e-2)
+    (got,) = run_bfloat16(kernel, OP, [In(x), 0, None, Out(np.float32, x.shape)])
+    assert_bfloat16_close(got, np.cumsum(x, axis=0), atol=5e-2)

@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.binary_cases import (
     ALL,
     FLOATING,
@@ -147,3 +148,16 @@ def test_div_errors(kernel: KernelRunner) -> None:
         OP, [In(np.array([1, 0], np.int32)), In(np.zeros(2, np.int32)), Out(np.float32, (2,))]
     )[0]
     assert_same(out, np.array([np.inf, np.nan], np.float32))
+
+
+def test_div_bfloat16(kernel: KernelRunner) -> None:
+    x, y = bfloat16_inputs(
+        np.array([[1.5, -2.0, 0.3], [100.0, 1.0, 0.0]]), np.array([0.25, 0.0, -7.5])
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        (got,) = run_bfloat16(kernel, OP, [In(x), In(y), Out(np.float32, (2, 3))])
+        assert_bfloat16_close(got, x / y)
+        (got,) = run_bfloat16(kernel, MODE_OP, [In(x), In(y), "floor", Out(np.float32, (2, 3))])
+        assert_bfloat16_close(got, np.floor(x / y))
+        (got,) = run_bfloat16(kernel, SCALAR_OP, [In(x), 4, Out(np.float32, (2, 3))])
+        assert_bfloat16_close(got, x / 4)

@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.binary_cases import (
     FLOATING,
     INTEGER,
@@ -86,3 +87,13 @@ def test_fmod_errors(kernel: KernelRunner) -> None:
     b = np.array([True])
     assert_fails(kernel, OP, [In(b), In(b), Out(np.bool_, (1,))], "bool")
     assert_fails(kernel, SCALAR_OP, [In(i), 1.5, Out(np.int64, (2,))], "cast")
+
+
+def test_fmod_bfloat16(kernel: KernelRunner) -> None:
+    x, y = bfloat16_inputs(
+        np.array([[5.5, -5.5, 7.0], [-7.0, 1.0, 3.0]]), np.array([2.0, 2.0, -3.0])
+    )
+    (got,) = run_bfloat16(kernel, OP, [In(x), In(y), Out(np.float32, (2, 3))])
+    assert_bfloat16_close(got, np.fmod(x, y))
+    (got,) = run_bfloat16(kernel, SCALAR_OP, [In(x), 3, Out(np.float32, (2, 3))])
+    assert_bfloat16_close(got, np.fmod(x, np.float32(3)))

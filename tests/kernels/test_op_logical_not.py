@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import bfloat16_inputs, run_bfloat16
 from tests.kernels.binary_cases import ALL, In, Out, assert_fails, assert_same, sample
 from tests.kernels.harness import KernelRunner
 
@@ -30,3 +31,11 @@ def test_logical_not_nan_zero_dim_empty(kernel: KernelRunner) -> None:
 
 def test_logical_not_errors(kernel: KernelRunner) -> None:
     assert_fails(kernel, OP, [In(np.array([1, 0], np.int32)), Out(np.bool_, (3,))], "shape")
+
+
+def test_logical_not_bfloat16(kernel: KernelRunner) -> None:
+    (x,) = bfloat16_inputs(np.array([1.5, 0.0, np.nan, -0.0, 1e-30]))
+    (got,) = run_bfloat16(kernel, OP, [In(x), Out(np.bool_, (5,))])
+    assert_same(got, np.logical_not(x))
+    (got,) = run_bfloat16(kernel, OP, [In(x), Out(np.float32, (5,))])
+    assert_same(got, np.logical_not(x).astype(np.float32))

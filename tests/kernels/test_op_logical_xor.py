@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import bfloat16_inputs, run_bfloat16
 from tests.kernels.binary_cases import ALL, In, Out, assert_fails, assert_same, sample
 from tests.kernels.harness import KernelRunner
 
@@ -52,3 +53,13 @@ def test_logical_xor_zero_dim_empty_errors(kernel: KernelRunner) -> None:
     assert_fails(
         kernel, OP, [In(np.ones(2, bool)), In(np.ones(3, bool)), Out(np.bool_, (2,))], "broadcast"
     )
+
+
+def test_logical_xor_bfloat16(kernel: KernelRunner) -> None:
+    x, y = bfloat16_inputs(
+        np.array([[1.5, 0.0, np.nan], [-0.0, 7.0, 0.0]]), np.array([0.0, 3.0, 0.0])
+    )
+    (got,) = run_bfloat16(kernel, OP, [In(x), In(y), Out(np.bool_, (2, 3))])
+    assert_same(got, np.logical_xor(x, y))
+    (got,) = run_bfloat16(kernel, OP, [In(x), In(y), Out(np.float32, (2, 3))])
+    assert_same(got, np.logical_xor(x, y).astype(np.float32))

@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import bfloat16_inputs, run_bfloat16
 from tests.kernels.binary_cases import ALL, In, Out, assert_fails, assert_same, sample
 from tests.kernels.harness import KernelRunner
 
@@ -71,3 +72,10 @@ def test_masked_fill_errors(kernel: KernelRunner) -> None:
     )
     assert_fails(kernel, OP, [In(x), In(m), 1, Out(np.int32, (2,))], "dtype")
     assert_fails(kernel, OP, [In(x), In(np.ones(3, bool)), 1, Out(np.int8, (2,))], "broadcast")
+
+
+def test_masked_fill_bfloat16(kernel: KernelRunner) -> None:
+    (x,) = bfloat16_inputs(np.array([[1.5, -2.0, np.nan], [3.0, np.inf, 0.3]]))
+    mask = np.array([True, False, True])
+    (got,) = run_bfloat16(kernel, OP, [In(x), In(mask), 2.5, Out(np.float32, (2, 3))])
+    assert_same(got, np.where(mask, np.float32(2.5), x))

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from codegen.pte_writer import IntList
+from tests.kernels.bfloat16_call import bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
 
 OP = "aten::max_pool2d_with_indices.out"
@@ -122,3 +123,15 @@ def test_max_pool_errors(kernel: KernelRunner) -> None:
         with pytest.raises(KernelFailed) as caught:
             kernel.run(OP, args)
         assert OP in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_max_pool2d_with_indices_bfloat16(kernel: KernelRunner) -> None:
+    rng = np.random.default_rng(81)
+    (x,) = bfloat16_inputs(rng.standard_normal((1, 2, 4, 5)) * 3)
+    x[0, 1, 0, 0] = np.nan
+    args = [In(x), IntList((2, 2)), IntList((2, 2)), IntList((1, 1)), IntList((1, 1)), False]
+    shape = (1, 2, 3, 3)
+    values, index = run_bfloat16(kernel, OP, [*args, Out(np.float32, shape), Out(np.int64, shape)])
+    expected_values, expected_index = _reference(x, (2, 2), (2, 2), (1, 1), (1, 1), False)
+    np.testing.assert_array_equal(values, expected_values)
+    np.testing.assert_array_equal(index, expected_index)

@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.binary_cases import (
     ALL,
     FLOATING,
@@ -65,3 +66,12 @@ def test_extremum_errors(kernel: KernelRunner, op: str) -> None:
         op,
         [In(np.ones((2,), np.float32)), In(np.ones((3,), np.float32)), Out(np.float32, (2,))],
     )
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_extremum_bfloat16(kernel: KernelRunner, op: str) -> None:
+    x, y = bfloat16_inputs(
+        np.array([[1.5, -2.0, 0.3], [np.nan, 7.0, -0.5]]), np.array([0.25, 3.0, np.nan])
+    )
+    (got,) = run_bfloat16(kernel, op, [In(x), In(y), Out(np.float32, (2, 3))])
+    assert_bfloat16_close(got, OPS[op](x, y))

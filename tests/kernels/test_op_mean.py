@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from codegen.pte_writer import IntList
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelFailed, KernelRunner, Out, scalar_type
 
 OP = "aten::mean.out"
@@ -60,3 +61,12 @@ def test_mean_errors(kernel: KernelRunner) -> None:
         with pytest.raises(KernelFailed) as caught:
             kernel.run(OP, args)
         assert OP in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_mean_bfloat16(kernel: KernelRunner) -> None:
+    rng = np.random.default_rng(71)
+    (x,) = bfloat16_inputs(rng.standard_normal((3, 8)) * 3)
+    (got,) = run_bfloat16(kernel, OP, [In(x), IntList((1,)), False, None, Out(np.float32, (3,))])
+    assert_bfloat16_close(got, x.mean(axis=1), atol=1e-2)
+    (got,) = run_bfloat16(kernel, OP, [In(x), IntList((0, 1)), True, None, Out(np.float32, (1, 1))])
+    assert_bfloat16_close(got, x.mean(keepdims=True), atol=1e-2)

@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
 
 OP = "aten::min.dim_min"
@@ -69,3 +70,11 @@ def test_min_dim_errors(kernel: KernelRunner) -> None:
         with pytest.raises(KernelFailed) as caught:
             kernel.run(OP, args)
         assert OP in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_min_bfloat16(kernel: KernelRunner) -> None:
+    (x,) = bfloat16_inputs(np.array([[1.5, -2.0, 0.3, 7.0], [0.1, np.nan, 7.0, 9.0]]))
+    outs = [Out(np.float32, (2, 1)), Out(np.int64, (2, 1))]
+    values, indices = run_bfloat16(kernel, OP, [In(x), 1, True, *outs])
+    np.testing.assert_array_equal(values, [[-2.0], [np.nan]])
+    np.testing.assert_array_equal(indices, [[1], [1]])

@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.binary_cases import (
     ALL,
     In,
@@ -79,3 +80,13 @@ def test_mul_errors(kernel: KernelRunner) -> None:
         kernel, OP, [In(x), In(np.ones((4,), np.float32)), Out(np.float32, (2, 3))], "broadcast"
     )
     assert_fails(kernel, SCALAR_OP, [In(x), 2, Out(np.int32, (2, 3))], "cast")
+
+
+def test_mul_bfloat16(kernel: KernelRunner) -> None:
+    x, y = bfloat16_inputs(
+        np.array([[1.5, -2.0, 0.3], [100.0, np.inf, 8.0]]), np.array([0.25, 3.0, -7.5])
+    )
+    (got,) = run_bfloat16(kernel, OP, [In(x), In(y), Out(np.float32, (2, 3))])
+    assert_bfloat16_close(got, x * y)
+    (got,) = run_bfloat16(kernel, SCALAR_OP, [In(x), 3, Out(np.float32, (2, 3))])
+    assert_bfloat16_close(got, x * 3)

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from codegen.pte_writer import IntList
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
 
 OP = "aten::native_layer_norm.out"
@@ -77,3 +78,16 @@ def test_layer_norm_errors(kernel: KernelRunner) -> None:
         with pytest.raises(KernelFailed) as caught:
             kernel.run(OP, args)
         assert OP in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_native_layer_norm_bfloat16(kernel: KernelRunner) -> None:
+    rng = np.random.default_rng(79)
+    (x,) = bfloat16_inputs(rng.standard_normal((2, 3, 4)) * 3)
+    w, b = bfloat16_inputs(rng.standard_normal((4,)), rng.standard_normal((4,)))
+    args: list[object] = [In(x), IntList((4,)), In(w), In(b), 1e-5]
+    args += [Out(np.float32, (2, 3, 4)), Out(np.float32, (2, 3, 1)), Out(np.float32, (2, 3, 1))]
+    y, mean, rstd = run_bfloat16(kernel, OP, args)
+    ry, rmean, rrstd = _reference(x, 1, w, b, 1e-5)
+    assert_bfloat16_close(y, ry, rtol=3e-2, atol=3e-2)
+    assert_bfloat16_close(mean, rmean, atol=1e-2)
+    assert_bfloat16_close(rstd, rrstd, rtol=2e-2)

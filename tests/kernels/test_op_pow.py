@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.binary_cases import (
     FLOATING,
     INTEGER,
@@ -117,3 +118,14 @@ def test_pow_errors(kernel: KernelRunner) -> None:
     b = np.array([True])
     assert_fails(kernel, OP, [In(b), In(b), Out(np.bool_, (1,))], "bool")
     assert_fails(kernel, OP, [In(i), In(i), Out(np.int32, (3,))], "shape")
+
+
+def test_pow_bfloat16(kernel: KernelRunner) -> None:
+    x, y = bfloat16_inputs(
+        np.array([[1.5, -2.0, 0.3], [10.0, 0.0, 4.0]]), np.array([2.0, 3.0, 0.5])
+    )
+    (got,) = run_bfloat16(kernel, OP, [In(x), In(y), Out(np.float32, (2, 3))])
+    with np.errstate(invalid="ignore"):
+        assert_bfloat16_close(got, np.power(x, y))
+    (got,) = run_bfloat16(kernel, SCALAR_OP, [In(x), 2, Out(np.float32, (2, 3))])
+    assert_bfloat16_close(got, x * x)

@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelFailed, KernelRunner, Out, scalar_type
 
 REAL = [np.uint8, np.int8, np.int16, np.int32, np.int64, np.float16, np.float32, np.float64]
@@ -48,3 +49,12 @@ def test_prod_errors(kernel: KernelRunner) -> None:
         with pytest.raises(KernelFailed) as caught:
             kernel.run(op, args)
         assert op in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_prod_bfloat16(kernel: KernelRunner) -> None:
+    (x,) = bfloat16_inputs(np.random.default_rng(72).uniform(0.5, 1.5, (3, 6)) * [[1], [-1], [1]])
+    out = Out(np.float32, (3,))
+    (got,) = run_bfloat16(kernel, "aten::prod.int_out", [In(x), 1, False, None, out])
+    assert_bfloat16_close(got, x.prod(axis=1), rtol=2e-2)
+    (got,) = run_bfloat16(kernel, "aten::prod.out", [In(x[:1]), None, Out(np.float32, ())])
+    assert_bfloat16_close(got, x[:1].prod(), rtol=2e-2)

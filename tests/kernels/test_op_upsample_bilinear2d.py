@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from codegen.pte_writer import DoubleList, IntList
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
 
 OP = "aten::upsample_bilinear2d.vec_out"
@@ -88,3 +89,12 @@ def test_bilinear_errors(kernel: KernelRunner) -> None:
         with pytest.raises(KernelFailed) as caught:
             kernel.run(OP, args)
         assert OP in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_upsample_bilinear2d_bfloat16(kernel: KernelRunner) -> None:
+    rng = np.random.default_rng(84)
+    (x,) = bfloat16_inputs(rng.standard_normal((1, 2, 3, 4)) * 3)
+    for align in (False, True):
+        args = [In(x), IntList((5, 7)), align, None, Out(np.float32, (1, 2, 5, 7))]
+        (got,) = run_bfloat16(kernel, OP, args)
+        assert_bfloat16_close(got, _reference(x, 5, 7, align, None), atol=2e-2)

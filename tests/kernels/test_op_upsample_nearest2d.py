@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from codegen.pte_writer import DoubleList, IntList
+from tests.kernels.bfloat16_call import bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
 
 OP = "aten::upsample_nearest2d.vec_out"
@@ -64,3 +65,13 @@ def test_nearest_errors(kernel: KernelRunner) -> None:
         with pytest.raises(KernelFailed) as caught:
             kernel.run(OP, args)
         assert OP in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_upsample_nearest2d_bfloat16(kernel: KernelRunner) -> None:
+    rng = np.random.default_rng(85)
+    (x,) = bfloat16_inputs(rng.standard_normal((1, 2, 3, 4)) * 3)
+    (got,) = run_bfloat16(kernel, OP, [In(x), IntList((5, 7)), None, Out(np.float32, (1, 2, 5, 7))])
+    np.testing.assert_array_equal(got, _reference(x, 5, 7, None))
+    args = [In(x), None, DoubleList((2.0, 1.5)), Out(np.float32, (1, 2, 6, 6))]
+    (got,) = run_bfloat16(kernel, OP, args)
+    np.testing.assert_array_equal(got, _reference(x, 6, 6, (2.0, 1.5)))

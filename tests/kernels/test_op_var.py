@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from codegen.pte_writer import IntList
+from tests.kernels.bfloat16_call import assert_bfloat16_close, bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
 
 FLOAT = [np.float16, np.float32, np.float64]
@@ -67,3 +68,13 @@ def test_var_errors(kernel: KernelRunner) -> None:
         with pytest.raises(KernelFailed) as caught:
             kernel.run(op, args)
         assert op in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_var_bfloat16(kernel: KernelRunner) -> None:
+    rng = np.random.default_rng(73)
+    (x,) = bfloat16_inputs(rng.standard_normal((3, 8)) * 3)
+    op = "aten::var.correction_out"
+    (got,) = run_bfloat16(kernel, op, [In(x), IntList((1,)), None, False, Out(np.float32, (3,))])
+    assert_bfloat16_close(got, x.var(axis=1, ddof=1), rtol=2e-2)
+    (got,) = run_bfloat16(kernel, op, [In(x), None, 0, True, Out(np.float32, (1, 1))])
+    assert_bfloat16_close(got, x.var(keepdims=True), rtol=2e-2)

@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kernels.bfloat16_call import bfloat16_inputs, run_bfloat16
 from tests.kernels.binary_cases import ALL, In, Out, assert_fails, assert_same, result_type, sample
 from tests.kernels.harness import KernelRunner
 
@@ -76,3 +77,12 @@ def test_where_errors(kernel: KernelRunner) -> None:
     assert_fails(
         kernel, OP, [In(np.ones(3, bool)), In(x), In(x), Out(np.float32, (2,))], "broadcast"
     )
+
+
+def test_where_bfloat16(kernel: KernelRunner) -> None:
+    c = np.array([[True], [False]])
+    x, y = bfloat16_inputs(
+        np.array([[1.5, -2.0, np.nan], [3.0, np.inf, 0.3]]), np.array([0.1, 3.0, -7.0])
+    )
+    (got,) = run_bfloat16(kernel, OP, [In(c), In(x), In(y), Out(np.float32, (2, 3))])
+    assert_same(got, np.where(c, x, y))
