@@ -6,9 +6,13 @@ import json
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from codegen.manifest import load_manifest
+from codegen.model import OperatorName
+from codegen.pte_writer import KernelCall, Method, Tensor, save_program
+from codegen.scalar_type import ScalarType
 from tests.workspace import REPO, copy_repository, doit, executed
 
 
@@ -151,3 +155,35 @@ def test_doit_commands_know_the_tasks_created_after_codegen(
     assert forget.returncode == 0, forget.stderr
     again = doit(workdir, "build")
     assert "summary:add_mul" in executed(again.stdout)
+
+
+def test_unselected_dtype_fails_naming_op_and_dtype(
+    built: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
+    """The add_mul runner kept only Float: a Long add fails with one line."""
+    workdir, _ = built
+    long = Tensor(ScalarType.Long, (2,))
+    call = KernelCall(OperatorName.parse("aten::add.out"), (0, 1, 2, 3, 3))
+    save_program(
+        [Method("forward", (long, long, 1, long), (0, 1), (3,), (call,))], tmp_path / "long_add.pte"
+    )
+    numbers = tmp_path / "x.npy"
+    np.save(numbers, np.array([1, 2], dtype=np.int64))
+    run = subprocess.run(
+        [
+            str(workdir / "build" / "add_mul" / "runner"),
+            str(tmp_path / "long_add.pte"),
+            "--input",
+            str(numbers),
+            "--input",
+            str(numbers),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode != 0
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and "aten::add.out" in lines[0] and "Long" in lines[0], run.stderr
+    assert "not selected" in lines[0]
