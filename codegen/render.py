@@ -30,9 +30,11 @@ def render_sources(resolution: Resolution) -> dict[str, str]:
     only that kernel recompiles, not every dtype-selective kernel of the target.
     """
     files = {
-        "selected_kernels.cpp": _render("selected_kernels.cpp.j2", _registration(resolution)),
+        "selected_kernels.cpp": render_template(
+            "selected_kernels.cpp.j2", _registration(resolution)
+        ),
         "selected_op_variants.h": render_op_dtypes(resolution.op_dtypes),
-        "selected_registry_size.h": _render(
+        "selected_registry_size.h": render_template(
             "selected_registry_size.h.j2", {"capacity": resolution.registry_slots}
         ),
     }
@@ -55,11 +57,12 @@ def _operators_by_source(resolution: Resolution) -> dict[Path, set[OperatorName]
 
 
 def render_op_dtypes(op_dtypes: Mapping[OperatorName, frozenset[ScalarType] | None]) -> str:
-    return _render("selected_op_variants.h.j2", {"op_dtypes": _op_dtypes(op_dtypes)})
+    return render_template("selected_op_variants.h.j2", {"op_dtypes": _op_dtypes(op_dtypes)})
 
 
-def _render(template: str, context: Mapping[str, Any]) -> str:
-    # jinja2 costs ~45 ms to import: only the codegen action pays for it, not every doit run.
+def render_template(template: str, context: Mapping[str, Any]) -> str:
+    """Render one of codegen/templates; only HTML templates escape what they format."""
+    # jinja2 costs ~45 ms to import: only the actions that render pay for it.
     import jinja2
 
     environment = jinja2.Environment(
@@ -68,7 +71,7 @@ def _render(template: str, context: Mapping[str, Any]) -> str:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
-        autoescape=False,
+        autoescape=lambda name: name is not None and name.endswith(".html.j2"),
     )
     return environment.get_template(template).render(**context)
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
+from codegen.render import render_template
 from codegen.size import SizeReport
 from codegen.size_attribution import (
     BUCKET_DOC,
@@ -23,7 +23,6 @@ from codegen.size_attribution import (
 from codegen.size_budget import TOTALS, Breach, Contributor, breaches
 from codegen.units import format_size
 
-TEMPLATES = Path(__file__).parent / "templates"
 REGISTRY_SLOT_BYTES = 24  # rt::KernelEntry on 64-bit: name, key, function pointers
 
 
@@ -165,7 +164,7 @@ def document_json(document: Mapping[str, Any]) -> str:
 
 
 def render_markdown(document: Mapping[str, Any], change_lines: Sequence[str]) -> str:
-    return _render("size.md.j2", _view(document, change_lines))
+    return render_template("size.md.j2", _view(document, change_lines))
 
 
 def render_html(document: Mapping[str, Any], change_lines: Sequence[str]) -> str:
@@ -178,7 +177,7 @@ def render_html(document: Mapping[str, Any], change_lines: Sequence[str]) -> str
     view["chart_json"] = (
         data.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
     )
-    return _render("size.html.j2", view)
+    return render_template("size.html.j2", view)
 
 
 def _view(document: Mapping[str, Any], change_lines: Sequence[str]) -> dict[str, Any]:
@@ -248,17 +247,3 @@ def _actual(document: Mapping[str, Any], measure: str) -> int:
             if b["name"].startswith(KERNEL_PREFIX) or b["name"] == "kernels:shared"
         )
     return next((int(b["bytes"]) for b in document["buckets"] if b["name"] == measure), 0)
-
-
-def _render(template: str, context: Mapping[str, Any]) -> str:
-    import jinja2  # lazily: a no-op doit run must not import it
-
-    environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        autoescape=lambda name: name is not None and name.endswith(".html.j2"),
-    )
-    return environment.get_template(template).render(**context)
