@@ -35,6 +35,7 @@ class Toolchain:
     cflags: tuple[str, ...]
     ldflags: tuple[str, ...]
     strip: str
+    ar: str = "ar"  # makes the runtime static library users link into their own app
 
     def compile_command(self) -> tuple[str, ...]:
         """The compiler, behind its launcher (ccache, sccache, ...) when there is one."""
@@ -186,7 +187,7 @@ class _Parser:
         return Manifest(self.path, toolchains, libraries, models, targets)
 
     def toolchain(self, name: str, value: object, key: str) -> Toolchain:
-        allowed = {"compiler", "launcher", "cflags", "ldflags", "strip"}
+        allowed = {"compiler", "launcher", "cflags", "ldflags", "strip", "ar"}
         table = self.table(value, key, allowed, set())
         default = _default_toolchain()
         launcher = table.get("launcher")
@@ -197,6 +198,7 @@ class _Parser:
             cflags=self.strings(table.get("cflags", list(default.cflags)), f"{key}.cflags"),
             ldflags=self.strings(table.get("ldflags", []), f"{key}.ldflags"),
             strip=self.typed(table.get("strip", default.strip), f"{key}.strip", str),
+            ar=self.typed(table.get("ar", default.ar), f"{key}.ar", str),
         )
 
     def library(self, name: str, value: object, key: str) -> Library:

@@ -7,9 +7,11 @@ allocated without file contents (NOBITS) -> bss.
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from codegen.errors import InputError
 from codegen.units import format_size
@@ -53,22 +55,63 @@ class SizeReport:
 def section_sizes(path: Path) -> tuple[int, int, int]:
     """(text, data, bss) bytes of the ELF file at `path`."""
     from elftools.common.exceptions import ELFError
+
+    try:
+        with path.open("rb") as file:
+            return _elf_sizes(file)
+    except (OSError, ELFError) as error:
+        raise InputError(path, f"cannot read as ELF: {error}") from None
+
+
+def _elf_sizes(stream: BinaryIO) -> tuple[int, int, int]:
     from elftools.elf.elffile import ELFFile
 
     text = data = bss = 0
-    try:
-        with path.open("rb") as file:
-            for section in ELFFile(file).iter_sections():
-                flags = section["sh_flags"]
-                if not flags & _SHF_ALLOC:
-                    continue
-                size = section["sh_size"]
-                if section["sh_type"] == "SHT_NOBITS":
-                    bss += size
-                elif flags & _SHF_WRITE:
-                    data += size
-                else:
-                    text += size
-    except (OSError, ELFError) as error:
-        raise InputError(path, f"cannot read as ELF: {error}") from None
+    for section in ELFFile(stream).iter_sections():
+        flags = section["sh_flags"]
+        if not flags & _SHF_ALLOC:
+            continue
+        size = section["sh_size"]
+        if section["sh_type"] == "SHT_NOBITS":
+            bss += size
+        elif flags & _SHF_WRITE:
+            data += size
+        else:
+            text += size
     return text, data, bss
+
+
+_AR_MAGIC = b"!<arch>\n"
+_AR_HEADER = 60
+
+
+def archive_sizes(path: Path) -> dict[str, int]:
+    """text, data, bss summed over the objects of a static library, and its file size.
+
+    An upper bound of what linking it costs: the app's linker drops the sections it does
+    not reach (the library is built with function and data sections).
+    """
+    from elftools.common.exceptions import ELFError
+
+    data = path.read_bytes()
+    if not data.startswith(_AR_MAGIC):
+        raise InputError(path, "not a static library (no !<arch> magic)")
+    totals = {"text": 0, "data": 0, "bss": 0, "objects": 0}
+    offset = len(_AR_MAGIC)
+    while offset + _AR_HEADER <= len(data):
+        header = data[offset : offset + _AR_HEADER]
+        name, size = header[:16].strip(), int(header[48:58].strip() or b"0")
+        member = data[offset + _AR_HEADER : offset + _AR_HEADER + size]
+        # "/" is the symbol index and "//" the long-name table; the rest are objects.
+        if name not in (b"/", b"//"):
+            try:
+                text, writable, bss = _elf_sizes(io.BytesIO(member))
+            except ELFError as error:
+                raise InputError(path, f"member {name.decode(errors='replace')}: {error}") from None
+            totals["text"] += text
+            totals["data"] += writable
+            totals["bss"] += bss
+            totals["objects"] += 1
+        offset += _AR_HEADER + size + size % 2  # members are 2-byte aligned
+    totals["file"] = len(data)
+    return totals

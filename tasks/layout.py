@@ -53,6 +53,12 @@ def runner(target: str) -> Path:
     return target_dir(target) / "runner"
 
 
+def runtime_library(target: str) -> Path:
+    """The runtime, kernels and registration without the runner's command line: the static
+    library a user links into their own app."""
+    return target_dir(target) / "libruntime.a"
+
+
 def unstripped_runner(target: str) -> Path:
     return target_dir(target) / "runner.unstripped"
 

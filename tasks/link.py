@@ -36,18 +36,44 @@ def link_runner(toolchain: Toolchain, objects: list[Path], unstripped: Path, run
     return run_to_temporaries(strip, [runner])
 
 
+RUNNER_SOURCES = layout.RUNTIME / "runner"
+
+
+def library_objects(specs: Sequence[ObjectSpec]) -> list[Path]:
+    """Every object but the runner's command line (runtime/runner/)."""
+    return [spec.object for spec in specs if RUNNER_SOURCES not in spec.source.parents]
+
+
+def archive_command(toolchain: Toolchain, objects: Sequence[Path], output: Path) -> list[str]:
+    # D: zero timestamps and ids, so two builds give the same bytes.
+    return [toolchain.ar, "rcsD", str(output), *(str(o) for o in objects)]
+
+
+def archive_library(toolchain: Toolchain, objects: list[Path], library: Path) -> bool:
+    temporary(library).unlink(missing_ok=True)  # ar adds to an existing archive
+    return run_to_temporaries(archive_command(toolchain, objects, temporary(library)), [library])
+
+
 def link_task(target: Target, toolchain: Toolchain, specs: Sequence[ObjectSpec]) -> dict[str, Any]:
     objects = [spec.object for spec in specs]
     unstripped, runner = layout.unstripped_runner(target.name), layout.runner(target.name)
-    command = link_command(toolchain, objects, unstripped) + [toolchain.strip]
+    library, archived = layout.runtime_library(target.name), library_objects(specs)
+    command = (
+        link_command(toolchain, objects, unstripped)
+        + [toolchain.strip]
+        + archive_command(toolchain, archived, library)
+    )
     return {
         "basename": "link",
         "name": target.name,
-        "actions": [(link_runner, [toolchain, objects, unstripped, runner])],
+        "actions": [
+            (link_runner, [toolchain, objects, unstripped, runner]),
+            (archive_library, [toolchain, archived, library]),
+        ],
         "file_dep": objects,
         # Tasks created after codegen see no implicit dependencies (doit notes, 2.2).
         "task_dep": [f"compile:{o}" for o in objects],
-        "targets": [unstripped, runner],
+        "targets": [unstripped, runner, library],
         "uptodate": [config_changed(" ".join(command))],
         "clean": True,
     }

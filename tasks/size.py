@@ -61,7 +61,7 @@ def size_config(target: Target) -> dict[str, Any]:
 
 @reports_user_errors
 def measure(inputs: SizeInputs) -> bool:
-    from codegen.size import SizeReport, section_sizes
+    from codegen.size import SizeReport, archive_sizes, section_sizes
     from codegen.size_attribution import (
         LinkedObject,
         attribute,
@@ -145,6 +145,7 @@ def measure(inputs: SizeInputs) -> bool:
     lines = [] if change is None else change_lines(name, change)
     compared = _compare_estimate(name, file, {o.bucket for o in operators}, len(operators))
     document["estimate"] = compared
+    document["library"] = archive_sizes(layout.runtime_library(name))
     write_if_changed(layout.size_json(name), document_json(document))
     write_if_changed(
         layout.size_md(name),
@@ -232,6 +233,7 @@ def size_task(
         "file_dep": [
             runner,
             unstripped,
+            layout.runtime_library(name),
             layout.resolution(name),
             layout.provenance(name),
             layout.size_estimate(name),

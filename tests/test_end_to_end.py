@@ -66,6 +66,10 @@ def test_size_report_counts_the_registry(
     assert size["file"] == (workdir / "build" / "add_mul" / "runner").stat().st_size
     assert 0 < size["text"] < size["file"]
     assert size["file"] <= size["budget"]
+    # The runtime as a static library, without the runner's command line.
+    library = size["library"]
+    assert library["objects"] > 0 and 0 < library["text"]
+    assert library["file"] == (workdir / "build" / "add_mul" / "libruntime.a").stat().st_size
 
 
 def test_second_build_executes_no_task(
