@@ -5,6 +5,12 @@ may carry a namespace) names the operator; `kernels:` lists its kernels, each a 
 function `kernel_name` and `arg_meta` (null for the default kernel, else a map of argument
 to `[type alias, dim order alias]`, expanded into one key per dtype combination). The
 kernel functions of operator `ns::name.overload` live in `<sources>/op_<name>.cpp`.
+
+Our own optional entry key `dtypes:` (a list of ScalarType names, e.g. `[Float, Double]`)
+declares every dtype any tensor argument (input or output) of the entry's kernels may
+have, the union ExecuTorch's dtype-selective build reasons about. Resolution then refuses
+a model key carrying any other dtype; an entry without `dtypes:` declares nothing and is
+not checked.
 """
 
 from __future__ import annotations
@@ -20,7 +26,16 @@ from codegen.scalar_type import ScalarType
 from codegen.yaml_io import load_yaml
 
 _CPP_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)+")
-_ENTRY_KEYS = {"op", "func", "kernels", "type_alias", "dim_order_alias", "variants", "dispatch"}
+_ENTRY_KEYS = {
+    "op",
+    "func",
+    "kernels",
+    "type_alias",
+    "dim_order_alias",
+    "variants",
+    "dispatch",
+    "dtypes",
+}
 
 
 @dataclass(frozen=True, order=True)
@@ -32,6 +47,12 @@ class KernelEntry:
     function: str
     library: str
     source: Path
+    # Every dtype the kernel's tensor arguments may have; None: not declared.
+    dtypes: frozenset[ScalarType] | None = None
+
+    def supports(self, key: KernelKey) -> bool:
+        """Whether every dtype of `key` is declared (always, when nothing is declared)."""
+        return self.dtypes is None or key.dtypes() <= self.dtypes
 
 
 @dataclass(frozen=True)
@@ -96,6 +117,7 @@ def _entry_kernels(entry: object, library: str, sources: Path) -> list[KernelEnt
     kernels = entry.get("kernels")
     if not isinstance(kernels, list) or not kernels:
         raise ValueError(f"{op}: 'kernels' must be a non-empty list")
+    dtypes = _entry_dtypes(entry.get("dtypes"), op)
     result: list[KernelEntry] = []
     for kernel in kernels:
         if not isinstance(kernel, dict) or set(kernel) - {"arg_meta", "kernel_name"}:
@@ -104,8 +126,28 @@ def _entry_kernels(entry: object, library: str, sources: Path) -> list[KernelEnt
         if not isinstance(function, str) or not _CPP_NAME.fullmatch(function):
             raise ValueError(f"{op}: kernel_name {function!r} is not a C++ qualified name")
         for key in _expand_keys(kernel.get("arg_meta"), entry, op):
-            result.append(KernelEntry(op, key, function, library, source))
+            if dtypes is not None and not key.dtypes() <= dtypes:
+                outside = ", ".join(sorted(t.name for t in key.dtypes() - dtypes))
+                raise ValueError(f"{op}: kernel key {key} uses dtypes {outside} not in 'dtypes'")
+            result.append(KernelEntry(op, key, function, library, source, dtypes))
     return result
+
+
+def _entry_dtypes(value: object, op: OperatorName) -> frozenset[ScalarType] | None:
+    """The `dtypes:` list of an entry as ScalarTypes; None when the entry has none."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not value:
+        raise ValueError(f"{op}: 'dtypes' must be a non-empty list of dtype names")
+    dtypes = []
+    for name in value:
+        if not isinstance(name, str):
+            raise ValueError(f"{op}: 'dtypes' entry {name!r} is not a dtype name")
+        try:
+            dtypes.append(ScalarType.from_name(name))
+        except ValueError as error:
+            raise ValueError(f"{op}: 'dtypes': {error}") from None
+    return frozenset(dtypes)
 
 
 def entry_operator(entry: dict[str, object]) -> OperatorName:

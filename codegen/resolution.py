@@ -1,8 +1,11 @@
 """Choosing a kernel for every selected (operator, kernel key).
 
 Libraries are tried in the target's precedence order; in a library, a kernel registered
-for exactly the model's key wins, else the operator's default kernel serves it. Anything
-left without a kernel fails the build here, naming the operator and who needs it.
+for exactly the model's key wins, else the operator's default kernel serves it. A kernel
+whose library entry declares `dtypes:` serves a model's key only when it declares every
+dtype of that key; otherwise the next library is tried. Anything left without a kernel
+fails the build here, naming the operator (and the undeclared dtype) and who needs it.
+Keys selected without dtypes (an operator selected by name) are not dtype-checked.
 """
 
 from __future__ import annotations
@@ -39,14 +42,21 @@ def resolve(selection: Selection, libraries: Sequence[KernelLibrary], target: st
     op_dtypes: dict[OperatorName, frozenset[ScalarType] | None] = {}
     for name, op in sorted(selection.operators.items()):
         keys = op.kernel_keys or frozenset({KernelKey.default()})
+        # Per dtype no library declares for this operator, the models whose keys carry it.
+        unsupported: dict[ScalarType, set[str]] = {}
         for key in sorted(keys):
-            kernel = _kernel_for(name, key, libraries)
-            if kernel is None:
+            kernel, undeclared = _kernel_for(name, key, libraries)
+            if kernel is not None:
+                chosen.add(kernel)
+            elif undeclared:
+                for dtype in undeclared:
+                    unsupported.setdefault(dtype, set()).update(op.sources_of(key))
+            else:
                 missing.append(
                     f"{name} [{key}] (needed by {', '.join(sorted(op.sources_of(key)))})"
                 )
-            else:
-                chosen.add(kernel)
+        for dtype, sources in sorted(unsupported.items(), key=lambda item: item[0].number):
+            missing.append(f"{name} [dtype {dtype.name}] (needed by {', '.join(sorted(sources))})")
         any_default = any(key.is_default for key in keys)
         op_dtypes[name] = None if any_default else frozenset().union(*(k.dtypes() for k in keys))
     if missing:
@@ -60,14 +70,29 @@ def resolve(selection: Selection, libraries: Sequence[KernelLibrary], target: st
 
 def _kernel_for(
     name: OperatorName, key: KernelKey, libraries: Sequence[KernelLibrary]
-) -> KernelEntry | None:
+) -> tuple[KernelEntry | None, frozenset[ScalarType]]:
+    """The kernel serving `key`, else None and the key's dtypes no candidate declared.
+
+    The dtypes are empty when no library has a kernel for `name` at all. When candidates
+    were refused for their dtypes, they are the key's dtypes every candidate left
+    undeclared, or (when each dtype is declared somewhere but no kernel declares all)
+    those the first candidate left undeclared.
+    """
+    refusals: list[frozenset[ScalarType]] = []
     for library in libraries:
         kernels = library.kernels_of(name)
         exact = [kernel for kernel in kernels if kernel.key == key]
         defaults = [kernel for kernel in kernels if kernel.key.is_default]
-        if exact or defaults:
-            return (exact or defaults)[0]
-    return None
+        if not (exact or defaults):
+            continue
+        kernel = (exact or defaults)[0]
+        if key.is_default or kernel.supports(key):
+            return kernel, frozenset()
+        assert kernel.dtypes is not None  # supports() is True when nothing is declared
+        refusals.append(key.dtypes() - kernel.dtypes)
+    if not refusals:
+        return None, frozenset()
+    return None, frozenset.intersection(*refusals) or refusals[0]
 
 
 def _resolve_everything(libraries: Sequence[KernelLibrary]) -> Resolution:

@@ -6,7 +6,8 @@ import pytest
 
 from codegen.errors import InputError
 from codegen.kernel_library import read_kernel_library
-from codegen.model import OperatorName
+from codegen.model import KernelKey, OperatorName
+from codegen.scalar_type import ScalarType
 
 DATA = Path(__file__).parent / "data" / "kernels"
 
@@ -62,6 +63,25 @@ def test_reads_default_specialised_and_custom_kernels() -> None:
             "aten::add.out has two kernels for key default",
         ),
         ("- [\n", "invalid YAML"),
+        (
+            "- op: add.out\n  dtypes: [Float, Flaot]\n"
+            "  kernels: [{arg_meta: null, kernel_name: a::b}]\n",
+            "entry 0: aten::add.out: 'dtypes': unknown dtype 'Flaot' (known: Byte, ",
+        ),
+        (
+            "- op: add.out\n  dtypes: []\n  kernels: [{arg_meta: null, kernel_name: a::b}]\n",
+            "entry 0: aten::add.out: 'dtypes' must be a non-empty list of dtype names",
+        ),
+        (
+            "- op: add.out\n  dtypes: Float\n  kernels: [{arg_meta: null, kernel_name: a::b}]\n",
+            "entry 0: aten::add.out: 'dtypes' must be a non-empty list of dtype names",
+        ),
+        (
+            "- op: add.out\n  dtypes: [Float]\n  type_alias: {T0: [Float, Long]}\n"
+            "  dim_order_alias: {D0: [0]}\n"
+            "  kernels: [{arg_meta: {self: [T0, D0]}, kernel_name: a::b}]\n",
+            "entry 0: aten::add.out: kernel key v1/4;0 uses dtypes Long not in 'dtypes'",
+        ),
     ],
 )
 def test_bad_library_yaml(tmp_path: Path, yaml_text: str, problem: str) -> None:
@@ -71,3 +91,20 @@ def test_bad_library_yaml(tmp_path: Path, yaml_text: str, problem: str) -> None:
     with pytest.raises(InputError) as caught:
         read_kernel_library("lib", path, tmp_path)
     assert str(caught.value).startswith(f"{path}: " + problem.format(dir=tmp_path))
+
+
+def test_reads_declared_dtypes(tmp_path: Path) -> None:
+    (tmp_path / "op_add.cpp").write_text("")
+    (tmp_path / "op_mul.cpp").write_text("")
+    path = tmp_path / "functions.yaml"
+    path.write_text(
+        "- op: add.out\n  dtypes: [Float, double, Bool]\n"
+        "  kernels: [{arg_meta: null, kernel_name: a::add_out}]\n"
+        "- op: mul.out\n  kernels: [{arg_meta: null, kernel_name: a::mul_out}]\n"
+    )
+    add, mul = read_kernel_library("lib", path, tmp_path).kernels
+    assert add.dtypes == {ScalarType.Float, ScalarType.Double, ScalarType.Bool}
+    assert mul.dtypes is None
+    assert add.supports(KernelKey.parse("v1/6;0|11;0"))
+    assert not add.supports(KernelKey.parse("v1/6;0|4;0"))
+    assert mul.supports(KernelKey.parse("v1/6;0|4;0"))

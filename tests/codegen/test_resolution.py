@@ -5,11 +5,11 @@ from pathlib import Path
 import pytest
 
 from codegen.errors import InputError
-from codegen.kernel_library import read_kernel_library
+from codegen.kernel_library import KernelLibrary, read_kernel_library
 from codegen.model import KernelKey, OperatorName
 from codegen.resolution import resolve
 from codegen.scalar_type import ScalarType
-from codegen.selection import SelectedOperator, Selection
+from codegen.selection import SelectedOperator, Selection, read_selection
 
 DATA = Path(__file__).parent / "data" / "kernels"
 MUL = OperatorName.parse("aten::mul.out")
@@ -55,3 +55,71 @@ def test_missing_kernel_names_operator_and_models() -> None:
         "target tiny: no kernel library implements 1 selected operator key(s): "
         "aten::relu.out [v1/6;0,1|6;0,1|6;0,1|6;0,1] (needed by a.pte, b.pte)"
     )
+
+
+BITWISE_AND = OperatorName.parse("aten::bitwise_and.Tensor_out")
+BOOL_KEY = KernelKey.parse("v1/11;0,1|11;0,1|11;0,1")
+FLOAT_BOOL_KEY = KernelKey.parse("v1/6;0,1|11;0,1|11;0,1")
+REPO = Path(__file__).resolve().parents[2]
+
+
+def dtype_library(tmp_path: Path, name: str, dtypes: str | None) -> KernelLibrary:
+    """A library with one default bitwise_and kernel, declaring `dtypes` when given."""
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "op_bitwise_and.cpp").write_text("")
+    declared = f"  dtypes: {dtypes}\n" if dtypes is not None else ""
+    (folder / "functions.yaml").write_text(
+        f"- op: bitwise_and.Tensor_out\n{declared}"
+        f"  kernels: [{{arg_meta: null, kernel_name: {name}::bitwise_and_out}}]\n"
+    )
+    return read_kernel_library(name, folder / "functions.yaml", folder)
+
+
+def test_undeclared_dtype_fails_naming_operator_dtype_and_models(tmp_path: Path) -> None:
+    libraries = [dtype_library(tmp_path, "ints", "[Byte, Int, Long, Bool]")]
+    wanted = (
+        selection(BITWISE_AND, BOOL_KEY, source="a.pte")
+        | selection(BITWISE_AND, FLOAT_KEY, source="b.pte")
+        | selection(BITWISE_AND, FLOAT_BOOL_KEY, source="c.pte")
+    )
+    with pytest.raises(InputError) as caught:
+        resolve(wanted, libraries, "tiny")
+    assert str(caught.value) == (
+        "target tiny: no kernel library implements 1 selected operator key(s): "
+        "aten::bitwise_and.Tensor_out [dtype Float] (needed by b.pte, c.pte)"
+    )
+
+
+def test_later_library_serves_a_dtype_the_first_does_not_declare(tmp_path: Path) -> None:
+    libraries = [
+        dtype_library(tmp_path, "ints", "[Long, Bool]"),
+        dtype_library(tmp_path, "floats", "[Float, Bool]"),
+    ]
+    resolution = resolve(selection(BITWISE_AND, BOOL_KEY, FLOAT_BOOL_KEY), libraries, "t")
+    assert sorted(k.function for k in resolution.kernels) == [
+        "floats::bitwise_and_out",
+        "ints::bitwise_and_out",
+    ]
+
+
+def test_undeclared_dtypes_are_fine_and_name_selection_is_not_checked(tmp_path: Path) -> None:
+    undeclared = [dtype_library(tmp_path, "any", None)]
+    assert resolve(selection(BITWISE_AND, FLOAT_KEY), undeclared, "t").registry_slots == 1
+    ints = [dtype_library(tmp_path, "ints", "[Long]")]
+    by_name = selection(BITWISE_AND, KernelKey.default())
+    assert resolve(by_name, ints, "t").op_dtypes == {BITWISE_AND: None}
+
+
+@pytest.mark.parametrize(
+    "model", sorted(p.name for p in (REPO / "examples" / "models").iterdir() if p.is_dir())
+)
+def test_every_example_model_resolves_against_the_shipped_libraries(model: str) -> None:
+    """The `dtypes:` declared in kernels/*/functions.yaml cover every example model."""
+    kernels = REPO / "kernels"
+    libraries = [
+        read_kernel_library(name, kernels / name / "functions.yaml", kernels / name)
+        for name in ("portable", "prim")
+    ]
+    wanted = read_selection(REPO / "examples" / "models" / model / "selected_operators.yaml")
+    assert resolve(wanted, libraries, model).kernels
