@@ -16,7 +16,7 @@ from tests.kernels.binary_cases import (
 )
 from tests.kernels.harness import KernelRunner
 
-OPS = {"aten::minimum.out": np.minimum}
+OPS = {"aten::maximum.out": np.maximum, "aten::minimum.out": np.minimum}
 
 
 @pytest.mark.parametrize("op", OPS)
