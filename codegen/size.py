@@ -8,13 +8,11 @@ allocated without file contents (NOBITS) -> bss.
 from __future__ import annotations
 
 import io
-import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 from codegen.errors import InputError
-from codegen.units import format_size
 
 _SHF_WRITE = 0x1
 _SHF_ALLOC = 0x2
@@ -30,26 +28,6 @@ class SizeReport:
     kernels: int
     operators: int
     budget: int | None
-
-    @property
-    def over_budget(self) -> bool:
-        return self.budget is not None and self.file > self.budget
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=2, sort_keys=True) + "\n"
-
-    def to_markdown(self, target: str) -> str:
-        budget = "none" if self.budget is None else format_size(self.budget)
-        verdict = "OVER BUDGET" if self.over_budget else "within budget"
-        return (
-            f"# Size of target `{target}`\n\n"
-            f"| measure | bytes |\n|---|---:|\n"
-            f"| text | {self.text:,} |\n| data | {self.data:,} |\n| bss | {self.bss:,} |\n"
-            f"| runner file (stripped) | {self.file:,} |\n\n"
-            f"Budget: {budget} ({verdict}). "
-            f"{self.operators} operators, {self.kernels} kernels, "
-            f"{self.registry_slots} registry slots.\n"
-        )
 
 
 def section_sizes(path: Path) -> tuple[int, int, int]:

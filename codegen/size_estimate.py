@@ -214,10 +214,6 @@ def _toolchain(document: Mapping[str, Any]) -> str:
     return str((document.get("config") or {}).get("toolchain"))
 
 
-def _selective(document: Mapping[str, Any]) -> bool:
-    return bool((document.get("config") or {}).get("dtype_selective"))
-
-
 def _comparable_buckets(document: Mapping[str, Any], wanted: Mapping[str, bool]) -> dict[str, int]:
     """The kernel buckets of `document` among `wanted` that were compiled for the same
     dtypes as wanted: every dtype, or only those selected (a dtype-selective target
