@@ -1,5 +1,12 @@
 """doit entry point: configuration and the task creators of tasks/."""
 
+# First, before the task modules are even imported: a `doit build` with nothing to do
+# ends here (Note [Up-to-date stamp] in tasks/stamp.py).
+from tasks.stamp import exit_if_up_to_date
+
+exit_if_up_to_date()
+
+# ruff: noqa: E402 (the imports below are what a no-op build does not need)
 from tasks import layout
 from tasks.backend import task_backend
 from tasks.build import task_build

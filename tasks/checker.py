@@ -20,6 +20,7 @@ from doit.dependency import MD5Checker
 
 from codegen.writer import write_if_changed
 from tasks import layout
+from tasks.stamp import EVIDENCE
 
 DIGESTS = layout.BUILD / ".digests.json"
 _CHUNK = 1 << 20
@@ -70,7 +71,17 @@ CACHE = _DigestCache(DIGESTS)
 
 
 class CachedMD5Checker(MD5Checker):  # type: ignore[misc]
-    """MD5Checker whose digests come from the cache (see module docstring)."""
+    """MD5Checker whose digests come from the cache (see module docstring), and whose
+    looks at files are kept as evidence for the up-to-date stamp (tasks/stamp.py)."""
+
+    def exists(self, file_path: str) -> bool:
+        return EVIDENCE.stat(file_path) is not None
+
+    def info(self, file_path: str) -> os.stat_result:
+        status = EVIDENCE.stat(file_path)
+        if status is None:
+            raise self.CheckerError(f"{file_path} does not exist")
+        return status
 
     def check_modified(self, file_path: str, file_stat: os.stat_result, state: Any) -> bool:
         timestamp, size, file_md5 = state

@@ -5,11 +5,12 @@ from __future__ import annotations
 import functools
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from doit import get_var
 
-from codegen.errors import InputError
-from codegen.manifest import Manifest, load_manifest
+if TYPE_CHECKING:
+    from codegen.manifest import Manifest
 
 DEFAULT_MANIFEST = "selective.toml"
 
@@ -22,6 +23,10 @@ def manifest_path() -> Path:
 @functools.cache
 def manifest() -> Manifest:
     """The validated manifest; a user mistake ends doit with one line, not a traceback."""
+    # Imported here: a no-op build ends before any manifest is parsed (tasks/stamp.py).
+    from codegen.errors import InputError
+    from codegen.manifest import load_manifest
+
     try:
         return load_manifest(manifest_path())
     except InputError as error:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tasks import checker
+from tasks.stamp import EVIDENCE
 
 # Objects share most of their headers: stat each one once per doit run.
 _STAMPS: dict[str, os.stat_result | None] = {}
@@ -31,10 +32,7 @@ def depfile_headers(depfile: Path) -> list[str]:
 
 def _status(path: str) -> os.stat_result | None:
     if path not in _STAMPS:
-        try:
-            _STAMPS[path] = os.stat(path)
-        except OSError:
-            _STAMPS[path] = None
+        _STAMPS[path] = EVIDENCE.stat(path)
     return _STAMPS[path]
 
 
@@ -68,6 +66,7 @@ class HeadersUnchanged:
 
     def __call__(self, task: Any, values: dict[str, Any]) -> bool:
         task.value_savers.append(self._save)
+        EVIDENCE.stat(str(self.depfile))
         try:
             headers = depfile_headers(self.depfile)
         except OSError:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from codegen.manifest import Toolchain
+if TYPE_CHECKING:
+    from codegen.manifest import Toolchain
 
 BUILD = Path("build")
 CODEGEN = Path("codegen")

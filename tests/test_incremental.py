@@ -8,21 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.workspace import SMALL_MANIFEST, doit, executed, small_workspace
+from tests.workspace import SMALL_MANIFEST, build_small, executed, small_workspace
 
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     workdir = small_workspace(tmp_path_factory.mktemp("incremental"))
-    result = doit(workdir, f"manifest={SMALL_MANIFEST}", "build")
-    assert result.returncode == 0, result.stdout + result.stderr
+    build_small(workdir)
     return workdir
 
 
 def rebuild(workdir: Path) -> list[str]:
-    result = doit(workdir, f"manifest={SMALL_MANIFEST}", "build")
-    assert result.returncode == 0, result.stdout + result.stderr
-    return executed(result.stdout)
+    return executed(build_small(workdir))
 
 
 def test_touching_a_model_rebuilds_nothing(workdir: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.workspace import SMALL_MANIFEST, doit, small_workspace
+from tests.workspace import SMALL_MANIFEST, build_small, doit, small_workspace
 
 TARGETS = ("add_mul", "mlp", "both")
 
@@ -37,8 +37,7 @@ def outputs(workdir: Path) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def serial(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
     workdir = small_workspace(tmp_path_factory.mktemp("serial"))
-    result = doit(workdir, f"manifest={SMALL_MANIFEST}", "build")
-    assert result.returncode == 0, result.stdout + result.stderr
+    build_small(workdir)
     return outputs(workdir)
 
 

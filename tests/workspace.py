@@ -101,3 +101,10 @@ def small_workspace(destination: Path) -> Path:
     copy_repository(destination)
     (destination / SMALL_MANIFEST).write_text(_SMALL_MANIFEST_TEXT)
     return destination
+
+
+def build_small(workdir: Path, *options: str) -> str:
+    """`doit build` of the small manifest in `workdir`, which must succeed: its output."""
+    result = doit(workdir, f"manifest={SMALL_MANIFEST}", *options, "build")
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout

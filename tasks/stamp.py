@@ -1,0 +1,173 @@
+"""A no-op `doit build` answered from one file of stamps, before doit loads any task.
+
+Note [Up-to-date stamp]
+doit decides that a build has nothing to do by loading every task (~250 for the default
+manifest) and checking each one against its database: about 0.3 ms a task, twice the cost
+of starting Python and importing doit. Yet that decision depends only on
+  - the task definitions: our code, the manifest, and what the task creators read or list
+    (each target's resolution.json, the template and runtime source folders);
+  - doit's database (the saved state and values of every task);
+  - the files the checks look at: each `file_dep`, each target's existence, each header of
+    a compiler depfile.
+So when a run of `doit build` finds every task up to date, it writes build/.up-to-date.json
+with the stamp (mtime, ctime, size, inode) of each of those files as the checks saw it,
+and of the database after doit closed it. The next `doit build` stats those files first;
+when none moved, doit would decide the same again from the same evidence, so it prints
+the same verdict and exits. Any difference (an edit, a touch, `doit forget` or `clean`, a
+deleted output, another manifest, another doit or Python) falls through to doit as usual.
+
+A file seen with two different stamps in one run makes the evidence inconsistent and no
+stamp is written; so does any run that executed or skipped a task, failed, or was
+interrupted. Only the plain forms of the command take the shortcut: `doit`, `doit build`,
+`doit run build`, with `manifest=...` and `-n N`. This module imports little: it runs
+before the task modules (and their manifest parser) are imported.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from codegen.writer import write_if_changed
+from tasks import layout
+from tasks.config import manifest_path
+from tasks.guard import hold_build_lock
+
+STAMP_FILE = layout.BUILD / ".up-to-date.json"
+FORMAT = 1
+
+# What the task definitions are made of, besides the manifest: stamped at the start of
+# every run, before the task modules are read.
+CODE_FOLDERS = (Path("tasks"), Path("codegen"))
+LISTED_FOLDERS = (Path("codegen") / "templates", Path("runtime"))  # globbed by creators
+CONFIG_FILES = (Path("dodo.py"), Path("doit.cfg"), Path("pyproject.toml"))
+
+Stamp = tuple[int, int, int, int] | None  # (mtime ns, ctime ns, size, inode); None: missing
+
+
+def stamp_of(status: os.stat_result | None) -> Stamp:
+    if status is None:
+        return None
+    return (status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino)
+
+
+def _stat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
+class _Evidence:
+    """The stamp of every file this run's up-to-date checks looked at."""
+
+    def __init__(self) -> None:
+        self.stamps: dict[str, Stamp] = {}
+        self.consistent = True
+
+    def see(self, path: str, status: os.stat_result | None) -> None:
+        stamp = stamp_of(status)
+        if self.stamps.setdefault(path, stamp) != stamp:
+            self.consistent = False  # it moved while doit was looking
+
+    def stat(self, path: str) -> os.stat_result | None:
+        status = _stat(path)
+        self.see(path, status)
+        return status
+
+
+EVIDENCE = _Evidence()
+
+
+def _definition_files() -> list[str]:
+    """The files and folders the task definitions are read or listed from."""
+    paths = [str(manifest_path()), *(str(path) for path in CONFIG_FILES)]
+    for folder in CODE_FOLDERS:
+        paths += sorted(str(path) for path in folder.glob("*.py"))
+    for folder in LISTED_FOLDERS:
+        paths += sorted(root for root, _, _ in os.walk(folder))
+    return paths
+
+
+def _key() -> dict[str, Any]:
+    """What must be equal besides the files: the run's manifest, interpreter and doit."""
+    import doit
+
+    return {
+        "format": FORMAT,
+        "cwd": os.getcwd(),
+        "manifest": str(manifest_path()),
+        "python": sys.version,
+        "executable": sys.executable,
+        "doit": list(doit.__version__),
+    }
+
+
+def plain_build_command(argv: list[str]) -> bool:
+    """`doit [run] [build] [manifest=...] [-n N]`: runs every task of `build`, as usual."""
+    if not argv or not (argv[0] == "doit" or argv[0].endswith(("/doit", "doit/__main__.py"))):
+        return False  # doit driven from Python (tests): its arguments are not in argv
+    words = list(argv[1:])
+    if words and words[0] == "run":
+        words.pop(0)
+    while words:
+        word = words.pop(0)
+        if word in ("-n", "--process") and words and words[0].isdigit():
+            words.pop(0)
+        elif not (word == "build" or word.startswith("manifest=")):
+            return False
+    return True
+
+
+def _read() -> dict[str, Any] | None:
+    try:
+        document = json.loads(STAMP_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return document if isinstance(document, dict) else None
+
+
+def _unchanged(stamps: dict[str, Any]) -> bool:
+    for path, recorded in stamps.items():
+        expected = tuple(recorded) if isinstance(recorded, list) else recorded
+        if stamp_of(_stat(path)) != expected:
+            return False
+    return True
+
+
+def verdict(tasks: int, shortcut: bool) -> str:
+    how = " (no input moved since the last check)" if shortcut else ""
+    return f"nothing to do: {tasks} tasks up to date{how}\n"
+
+
+def exit_if_up_to_date() -> None:
+    """Start of every doit run: stamp the task definitions; end a no-op `doit build` here."""
+    for path in _definition_files():
+        EVIDENCE.stat(path)
+    if not plain_build_command(sys.argv) or not STAMP_FILE.exists():
+        return
+    hold_build_lock()  # a build running now may be changing the stamped files
+    document = _read()
+    if document is None or document.get("key") != _key():
+        return
+    stamps, tasks = document.get("files"), document.get("tasks")
+    if not (isinstance(stamps, dict) and isinstance(tasks, int) and EVIDENCE.consistent):
+        return
+    if _unchanged(stamps):
+        sys.stdout.write(verdict(tasks, shortcut=True))
+        raise SystemExit(0)
+
+
+def record(tasks: int) -> None:
+    """End of a run of `doit build` that found all `tasks` up to date: write the stamps.
+
+    doit has closed its database by now, so its stamp is the one the next run will see.
+    """
+    if not (plain_build_command(sys.argv) and EVIDENCE.consistent):
+        return
+    files = {**EVIDENCE.stamps, str(layout.DEP_FILE): stamp_of(_stat(str(layout.DEP_FILE)))}
+    document = {"key": _key(), "tasks": tasks, "files": dict(sorted(files.items()))}
+    write_if_changed(STAMP_FILE, json.dumps(document) + "\n")

@@ -1,0 +1,91 @@
+"""The up-to-date stamp (Note [Up-to-date stamp]): a no-op `doit build` ends before doit
+loads its tasks, and every change that doit would act on still reaches doit."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.workspace import SMALL_MANIFEST, build_small, doit, executed, small_workspace
+
+SHORTCUT = "(no input moved since the last check)"
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    workdir = small_workspace(tmp_path_factory.mktemp("stamp"))
+    build_small(workdir)
+    return workdir
+
+
+def build(workdir: Path, *options: str) -> tuple[list[str], bool]:
+    """The tasks one `doit build` ran, and whether the stamp answered for doit."""
+    output = build_small(workdir, *options)
+    return executed(output), SHORTCUT in output
+
+
+def settle(workdir: Path) -> None:
+    """Build until the stamp answers, as it must from the second no-op on."""
+    build(workdir)
+    ran, shortcut = build(workdir)
+    assert (ran, shortcut) == ([], True)
+
+
+def test_the_second_no_op_is_answered_by_the_stamp(workdir: Path) -> None:
+    ran, shortcut = build(workdir)
+    assert (ran, shortcut) == ([], False)
+    output = build_small(workdir)
+    assert output.startswith("nothing to do: ") and SHORTCUT in output
+    assert build(workdir, "-n", "2") == ([], True)
+
+
+def test_forgetting_a_task_reaches_doit(workdir: Path) -> None:
+    settle(workdir)
+    task = "compile:build/mlp/obj/selected_kernels.o"
+    assert doit(workdir, f"manifest={SMALL_MANIFEST}", "forget", task).returncode == 0
+    ran, shortcut = build(workdir)
+    assert task in ran and not shortcut
+
+
+def test_a_deleted_output_is_rebuilt(workdir: Path) -> None:
+    settle(workdir)
+    (workdir / "build" / "add_mul" / "runner").unlink()
+    ran, _ = build(workdir)
+    assert "link:add_mul" in ran
+
+
+def test_a_header_edit_recompiles_and_a_header_touch_does_not(workdir: Path) -> None:
+    settle(workdir)
+    header = workdir / "runtime" / "core" / "tensor.h"
+    os.utime(header, (header.stat().st_atime, header.stat().st_mtime + 50))
+    assert build(workdir) == ([], False)
+    assert build(workdir) == ([], True)
+    header.write_text(header.read_text() + "// edited\n")
+    ran, _ = build(workdir)
+    assert any(task.startswith("compile:") for task in ran), ran
+
+
+def test_a_code_edit_falls_through_to_doit(workdir: Path) -> None:
+    settle(workdir)
+    code = workdir / "tasks" / "layout.py"
+    code.write_text(code.read_text() + "# edited\n")
+    assert build(workdir) == ([], False)
+
+
+def test_a_new_runtime_source_is_compiled(workdir: Path) -> None:
+    settle(workdir)
+    (workdir / "runtime" / "core" / "extra_unit.cpp").write_text(
+        "int rt_extra_unit_marker() { return 1; }\n"
+    )
+    ran, _ = build(workdir)
+    assert any(task.endswith("runtime/core/extra_unit.o") for task in ran), ran
+
+
+def test_other_commands_do_not_take_the_shortcut(workdir: Path) -> None:
+    settle(workdir)
+    result = doit(workdir, f"manifest={SMALL_MANIFEST}", "build", "target:mlp")
+    assert result.returncode == 0 and SHORTCUT not in result.stdout
+    result = doit(workdir, f"manifest={SMALL_MANIFEST}", "-a", "summary:mlp")
+    assert "summary:mlp" in executed(result.stdout)
