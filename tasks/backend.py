@@ -20,7 +20,7 @@ from tasks.compile import ObjectSpec, compile_tasks, target_objects
 from tasks.config import manifest
 from tasks.link import link_task
 from tasks.size import size_task
-from tasks.stamp import EVIDENCE
+from tasks.stamp import DEFINITIONS
 from tasks.summary import summary_task
 from tasks.verify import verify_task
 
@@ -54,7 +54,7 @@ def task_backend() -> Iterator[dict[str, Any]]:
     objects: dict[str, list[ObjectSpec]] = {}
     for target in current.targets.values():
         resolution = layout.resolution(target.name)
-        if EVIDENCE.stat(str(resolution)) is None:
+        if DEFINITIONS.stat(str(resolution)) is None:
             continue  # `doit list` before any build: nothing is known yet.
         sources = [Path(s) for s in json.loads(resolution.read_text(encoding="utf-8"))["sources"]]
         objects[target.name] = target_objects(target, current.toolchains[target.toolchain], sources)

@@ -36,6 +36,11 @@ def _status(path: str) -> os.stat_result | None:
     return _STAMPS[path]
 
 
+def forget_stamps() -> None:
+    """Stat every header afresh from now on (outputs and headers may have moved)."""
+    _STAMPS.clear()
+
+
 def _combine(parts: list[str]) -> str:
     return hashlib.md5("\0".join(parts).encode()).hexdigest()
 
@@ -77,6 +82,6 @@ class HeadersUnchanged:
 
     def _save(self) -> dict[str, Any]:
         # The compile just rewrote the depfile and may have seen newer headers.
-        _STAMPS.clear()
+        forget_stamps()
         headers = depfile_headers(self.depfile)
         return {"stamps": stamps_digest(headers), "headers": contents_digest(headers)}

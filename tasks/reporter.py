@@ -2,21 +2,23 @@
 
 Executed tasks print as `.  [n/N] name`: n tasks dealt with so far (run or up to date) of
 the N known, N growing once the per-target tasks are created after codegen. Tasks found up
-to date print nothing one by one: a run that runs none says so in one line, and leaves
-the stamp that lets the next such run end before loading any task (tasks/stamp.py). Our actions
-report a user's mistake themselves (one line naming the file and the fault) and then
-fail; doit's default reporter would add the action's repr and its captured output.
+to date print nothing one by one: a run that runs none says so in one line. A complete
+run leaves the stamp that lets the next no-op end before loading any task (tasks/stamp.py,
+tasks/recheck.py). Our actions report a user's mistake themselves (one line naming the file
+and the fault) and then fail; doit's default reporter would add the action's repr and its
+captured output.
 Unexpected errors (a bug: a traceback) are still reported in full.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from doit.exceptions import BaseFail, TaskFailed
 from doit.reporter import ConsoleReporter
 
-from tasks import stamp
+from tasks import recheck, stamp
 
 
 class BuildReporter(ConsoleReporter):  # type: ignore[misc]
@@ -26,11 +28,11 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
         # doit adds the tasks it creates later to this same dict.
         self.tasks = tasks
         self.selected = selected_tasks
-        self.done = 0
+        self.executed = 0
         self.up_to_date = 0
-        self.other_outcomes = 0  # executed, ignored or failed
+        self.ignored = 0
 
-    def _total(self) -> int:
+    def _needed(self) -> list[str]:
         """The tasks with actions that the selected ones need, as far as known yet."""
         seen: set[str] = set()
         pending = list(self.selected)
@@ -39,35 +41,36 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
             if name in seen or name not in self.tasks:
                 continue
             seen.add(name)
-            task = self.tasks[name]
-            pending += [*task.task_dep]
-        return sum(1 for name in seen if self.tasks[name].actions)
+            pending += self.tasks[name].task_dep
+        return sorted(name for name in seen if self.tasks[name].actions)
 
     def execute_task(self, task: Any) -> None:
         if task.actions:
-            self.other_outcomes += 1
-            self.done += 1
+            self.executed += 1
             if not task.name.startswith("_"):
-                self.write(f".  [{self.done}/{self._total()}] {task.title()}\n")
+                done, total = self.executed + self.up_to_date, len(self._needed())
+                self.write(f".  [{done}/{total}] {task.title()}\n")
 
     def skip_uptodate(self, task: Any) -> None:
         if task.actions:
-            self.done += 1
             self.up_to_date += 1
 
     def skip_ignore(self, task: Any) -> None:
-        self.other_outcomes += 1
+        self.ignored += 1
         super().skip_ignore(task)
 
     def complete_run(self) -> None:
         super().complete_run()
-        everything_checked = self.up_to_date == self._total()
-        if everything_checked and not (self.other_outcomes or self.failures or self.runtime_errors):
+        needed = self._needed()
+        if self.failures or self.runtime_errors or self.ignored:
+            return
+        if self.up_to_date == len(needed):
             self.write(stamp.verdict(self.up_to_date, shortcut=False))
             stamp.record(self.up_to_date)
+        elif self.executed + self.up_to_date == len(needed) and stamp.plain_build_command(sys.argv):
+            recheck.record_if_up_to_date(self.tasks, needed)
 
     def add_failure(self, task: Any, fail: BaseFail) -> None:
-        self.other_outcomes += 1
         if isinstance(fail, TaskFailed):
             self.write(f"failed: {task.name}\n")
         else:

@@ -9,18 +9,20 @@ of starting Python and importing doit. Yet that decision depends only on
   - doit's database (the saved state and values of every task);
   - the files the checks look at: each `file_dep`, each target's existence, each header of
     a compiler depfile.
-So when a run of `doit build` finds every task up to date, it writes build/.up-to-date.json
-with the stamp (mtime, ctime, size, inode) of each of those files as the checks saw it,
-and of the database after doit closed it. The next `doit build` stats those files first;
-when none moved, doit would decide the same again from the same evidence, so it prints
-the same verdict and exits. Any difference (an edit, a touch, `doit forget` or `clean`, a
-deleted output, another manifest, another doit or Python) falls through to doit as usual.
+So when a run of `doit build` finds every task up to date (or, having run some, finds
+them all up to date when it checks them again: tasks/recheck.py), it writes
+build/.up-to-date.json with the stamp (mtime, ctime, size, inode) of each of those files
+as the checks saw it, and of the database after doit closed it. The next `doit build`
+stats those files first; when none moved, doit would decide the same again from the same
+evidence, so it prints the same verdict and exits. Any difference (an edit, a touch,
+`doit forget` or `clean`, a deleted output, another manifest, another doit or Python)
+falls through to doit as usual.
 
-A file seen with two different stamps in one run makes the evidence inconsistent and no
-stamp is written; so does any run that executed or skipped a task, failed, or was
-interrupted. Only the plain forms of the command take the shortcut: `doit`, `doit build`,
-`doit run build`, with `manifest=...` and `-n N`. This module imports little: it runs
-before the task modules (and their manifest parser) are imported.
+A file seen with two different stamps by one round of checks makes the evidence
+inconsistent and no stamp is written; nor is one after a run that failed, ignored a task
+or was interrupted. Only the plain forms of the command take the shortcut: `doit`,
+`doit build`, `doit run build`, with `manifest=...` and `-n N`. This module imports
+little: it runs before the task modules (and their manifest parser) are imported.
 """
 
 from __future__ import annotations
@@ -68,6 +70,10 @@ class _Evidence:
         self.stamps: dict[str, Stamp] = {}
         self.consistent = True
 
+    def restart(self) -> None:
+        self.stamps.clear()
+        self.consistent = True
+
     def see(self, path: str, status: os.stat_result | None) -> None:
         stamp = stamp_of(status)
         if self.stamps.setdefault(path, stamp) != stamp:
@@ -79,7 +85,8 @@ class _Evidence:
         return status
 
 
-EVIDENCE = _Evidence()
+DEFINITIONS = _Evidence()  # what the task definitions were made from
+EVIDENCE = _Evidence()  # what the up-to-date checks looked at
 
 
 def _definition_files() -> list[str]:
@@ -146,7 +153,7 @@ def verdict(tasks: int, shortcut: bool) -> str:
 def exit_if_up_to_date() -> None:
     """Start of every doit run: stamp the task definitions; end a no-op `doit build` here."""
     for path in _definition_files():
-        EVIDENCE.stat(path)
+        DEFINITIONS.stat(path)
     if not plain_build_command(sys.argv) or not STAMP_FILE.exists():
         return
     hold_build_lock()  # a build running now may be changing the stamped files
@@ -154,7 +161,7 @@ def exit_if_up_to_date() -> None:
     if document is None or document.get("key") != _key():
         return
     stamps, tasks = document.get("files"), document.get("tasks")
-    if not (isinstance(stamps, dict) and isinstance(tasks, int) and EVIDENCE.consistent):
+    if not (isinstance(stamps, dict) and isinstance(tasks, int) and DEFINITIONS.consistent):
         return
     if _unchanged(stamps):
         sys.stdout.write(verdict(tasks, shortcut=True))
@@ -162,12 +169,18 @@ def exit_if_up_to_date() -> None:
 
 
 def record(tasks: int) -> None:
-    """End of a run of `doit build` that found all `tasks` up to date: write the stamps.
+    """`doit build` found all `tasks` up to date, or checked them again after running some
+    (tasks/recheck.py): write the stamps of what the checks saw.
 
     doit has closed its database by now, so its stamp is the one the next run will see.
     """
-    if not (plain_build_command(sys.argv) and EVIDENCE.consistent):
+    checks = EVIDENCE.stamps
+    agree = all(checks.get(path, stamp) == stamp for path, stamp in DEFINITIONS.stamps.items())
+    if not (plain_build_command(sys.argv) and EVIDENCE.consistent and DEFINITIONS.consistent):
         return
-    files = {**EVIDENCE.stamps, str(layout.DEP_FILE): stamp_of(_stat(str(layout.DEP_FILE)))}
+    if not agree:
+        return  # e.g. a resolution.json rewritten after the tasks were made from it
+    database = {str(layout.DEP_FILE): stamp_of(_stat(str(layout.DEP_FILE)))}
+    files = {**DEFINITIONS.stamps, **checks, **database}
     document = {"key": _key(), "tasks": tasks, "files": dict(sorted(files.items()))}
     write_if_changed(STAMP_FILE, json.dumps(document) + "\n")
