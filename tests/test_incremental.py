@@ -6,8 +6,12 @@ import os
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from codegen.model import OperatorName
+from codegen.pte_writer import KernelCall, Method, Tensor, save_program
+from codegen.scalar_type import ScalarType
 from tests.workspace import SMALL_MANIFEST, build_small, executed, small_workspace
 
 
@@ -56,4 +60,50 @@ def test_editing_one_target_rebuilds_only_that_target(workdir: Path) -> None:
         "compile:build/mlp/obj/kernels/portable/op_mul.o",
         "compile:build/mlp/obj/selected_kernels.o",
     }
+    assert rebuild(workdir) == []
+
+
+def test_editing_a_budget_reruns_only_the_size_check(workdir: Path) -> None:
+    manifest = workdir / SMALL_MANIFEST
+    manifest.write_text(
+        manifest.read_text().replace('size_budget = "24 KiB"', 'size_budget = "32 KiB"', 1)
+    )
+    ran = rebuild(workdir)
+    assert "size:add_mul" in ran
+    # The summary prints the size report, which names the budget.
+    assert set(ran) <= {"size:add_mul", "summary:add_mul"}, ran
+    assert rebuild(workdir) == []
+
+
+def write_add_mul_sub(path: Path, reference: Path, inputs: list[Path]) -> None:
+    """add_mul's graph plus one operator: ((a + b) * b) - a, with its reference output."""
+    tensor = Tensor(ScalarType.Float, (2, 2))
+    # a, b, alpha = 1, then the three intermediate results.
+    values = (tensor, tensor, 1, tensor, tensor, tensor)
+    calls = (
+        KernelCall(OperatorName.parse("aten::add.out"), (0, 1, 2, 3, 3)),
+        KernelCall(OperatorName.parse("aten::mul.out"), (3, 1, 4, 4)),
+        KernelCall(OperatorName.parse("aten::sub.out"), (4, 0, 2, 5, 5)),
+    )
+    save_program([Method("forward", values, (0, 1), (5,), calls)], path)
+    a, b = (np.load(p) for p in inputs)
+    np.save(reference, ((a + b) * b) - a)
+
+
+def test_replacing_a_model_with_one_more_op_rebuilds_its_targets(workdir: Path) -> None:
+    folder = workdir / "examples" / "models" / "add_mul"
+    write_add_mul_sub(
+        folder / "add_mul.pte", folder / "out0.npy", [folder / "in0.npy", folder / "in1.npy"]
+    )
+    ran = rebuild(workdir)
+    assert not [task for task in ran if task.endswith(":mlp") or "/mlp/" in task], ran
+    compiled = sorted(task.removeprefix("compile:") for task in ran if task.startswith("compile:"))
+    # The new kernel, once for add_mul (dtype-selective) and once shared (`both` is not),
+    # and the registration of the two targets whose model changed.
+    assert len(compiled) == 4, compiled
+    assert compiled[0].startswith("build/add_mul/obj/kernels/portable/op_sub.o"), compiled
+    assert compiled[1] == "build/add_mul/obj/selected_kernels.o"
+    assert compiled[2] == "build/both/obj/selected_kernels.o"
+    assert compiled[3].startswith("build/obj/") and compiled[3].endswith("/op_sub.o")
+    assert {"verify:add_mul", "verify:both"} <= set(ran)
     assert rebuild(workdir) == []
