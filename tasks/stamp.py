@@ -64,7 +64,7 @@ def _stat(path: str) -> os.stat_result | None:
 
 
 class _Evidence:
-    """The stamp of every file this run's up-to-date checks looked at."""
+    """The stamp of every file one round of reading looked at, as it saw it."""
 
     def __init__(self) -> None:
         self.stamps: dict[str, Stamp] = {}
