@@ -13,7 +13,7 @@ namespace {
 
 constexpr const char* kOp = "aten::addmm.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
 
 // Element (i, j) of a 2-D tensor, or of a 1-D or 0-dim one broadcast to 2-D.
 struct Matrix2D {
@@ -44,7 +44,7 @@ void addmm(const rt::Tensor& self, const rt::Tensor& mat1, const rt::Tensor& mat
       for (int64_t j = 0; j < m; ++j) po[o.at(i, j)] = M(0);
       for (int64_t p = 0; p < k; ++p) {
         const M scale = pa[a.at(i, p)];
-        for (int64_t j = 0; j < m; ++j) po[o.at(i, j)] += scale * pb[b.at(p, j)];
+        for (int64_t j = 0; j < m; ++j) po[o.at(i, j)] = op_add(po[o.at(i, j)], op_mul(scale, pb[b.at(p, j)]));
       }
     }
     for (int64_t j = 0; j < m; ++j) {
@@ -55,8 +55,8 @@ void addmm(const rt::Tensor& self, const rt::Tensor& mat1, const rt::Tensor& mat
         for (int64_t p = 0; p < k; ++p) sum += static_cast<M>(pa[a.at(i, p)]) * static_cast<M>(pb[b.at(p, j)]);
       }
       // torch ignores self (even its NaNs) when beta is 0.
-      const M bias = beta == M(0) ? M(0) : beta * static_cast<M>(pc[c.at(i, j)]);
-      po[o.at(i, j)] = rt::value_cast<T>(alpha * sum + bias);
+      const M bias = beta == M(0) ? M(0) : op_mul(beta, static_cast<M>(pc[c.at(i, j)]));
+      po[o.at(i, j)] = rt::value_cast<T>(op_add(op_mul(alpha, sum), bias));
     }
   }
 }

@@ -13,7 +13,7 @@ namespace {
 
 constexpr const char* kOp = "aten::convolution.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
 
 // A 3-D (N, C, L) or 4-D (N, C, H, W) tensor seen as 4-D: a 1-d one has H = 1.
 struct View4 {
@@ -63,7 +63,9 @@ void convolution(const ConvCall& c, const T* x, const T* w, const T* bias, T* y)
               for (int64_t kw = 0; kw < c.w.size[3]; ++kw) {
                 const int64_t iw = ow * c.stride[1] - c.padding[1] + kw * c.dilation[1];
                 if (iw < 0 || iw >= c.x.size[3]) continue;
-                sum += static_cast<M>(x[c.x.at(n, first_ic + ic, ih, iw)]) * static_cast<M>(w[c.w.at(oc, ic, kh, kw)]);
+                // Integers wrap like torch's (op_add, op_mul): no signed-overflow UB.
+                sum = op_add(sum, op_mul(static_cast<M>(x[c.x.at(n, first_ic + ic, ih, iw)]),
+                                         static_cast<M>(w[c.w.at(oc, ic, kh, kw)])));
               }
             }
           }

@@ -21,6 +21,16 @@ def test_addmm_broadcasts_self(kernel: KernelRunner, dtype: type, self_shape: tu
     np.testing.assert_allclose(out.astype(np.float64), expected, rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int16, np.int32, np.int64])
+def test_addmm_integers_wrap_like_torch(kernel: KernelRunner, dtype: type) -> None:
+    rng = np.random.default_rng(11)
+    c = rng.integers(0, 100, (3, 2)).astype(dtype)
+    a, b = rng.integers(0, 100, (3, 5)).astype(dtype), rng.integers(0, 100, (5, 2)).astype(dtype)
+    (out,) = kernel.run(OP, [In(c), In(a), In(b), 2, 3, Out(dtype, (3, 2))])
+    wide = 2 * c.astype(np.int64) + 3 * (a.astype(np.int64) @ b.astype(np.int64))
+    np.testing.assert_array_equal(out, wide.astype(dtype))  # modulo 2**bits, as torch
+
+
 def test_addmm_beta_zero_ignores_nan_self(kernel: KernelRunner) -> None:
     c = np.full((2, 2), np.nan, np.float32)
     a = np.arange(6, dtype=np.float32).reshape(2, 3)
@@ -44,7 +54,7 @@ def test_addmm_errors(kernel: KernelRunner) -> None:
         (In(f), In(f), In(np.ones((3, 2), np.float32)), Out(np.float32, (2, 2)), "multiplied"),
         (In(np.ones((3,), np.float32)), In(f), In(f), Out(np.float32, (2, 2)), "broadcast"),
         (In(f), In(f), In(f), Out(np.float64, (2, 2)), "one dtype"),
-        (In(f.astype(np.int32)),) * 3 + (Out(np.int32, (2, 2)), "not supported"),
+        (In(f.astype(np.bool_)),) * 3 + (Out(np.bool_, (2, 2)), "not supported"),
     ]
     for c, a, b, out, message in cases:
         with pytest.raises(KernelFailed, match=f"aten::addmm.out: .*{message}") as caught:

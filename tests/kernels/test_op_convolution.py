@@ -73,6 +73,17 @@ def test_conv2d_basic(kernel: KernelRunner, dtype: type) -> None:
     np.testing.assert_allclose(out.astype(np.float64), expected, rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int16, np.int32, np.int64])
+def test_conv2d_integers_wrap_like_torch(kernel: KernelRunner, dtype: type) -> None:
+    rng = np.random.default_rng(12)
+    x = rng.integers(0, 60, (1, 3, 5, 5)).astype(dtype)
+    w = rng.integers(0, 60, (2, 3, 3, 3)).astype(dtype)
+    b = rng.integers(0, 60, 2).astype(dtype)
+    out = _run(kernel, x, w, b, (1, 1), (1, 1), (1, 1), 1, (1, 2, 5, 5))
+    wide = _conv2d(x, w.astype(np.float64), b, (1, 1), (1, 1), (1, 1), 1).astype(np.int64)
+    np.testing.assert_array_equal(out, wide.astype(dtype))  # modulo 2**bits, as torch
+
+
 def test_conv2d_stride_padding_dilation_groups(kernel: KernelRunner) -> None:
     rng = np.random.default_rng(7)
     x = rng.standard_normal((1, 4, 7, 8)).astype(np.float32)
@@ -129,8 +140,8 @@ def test_conv_errors(kernel: KernelRunner) -> None:
         + [Out(np.float32, (1, 2, 2, 2))],
         [In(x), In(np.ones((2, 2, 5, 5), np.float32)), None, *good, False, IntList((0, 0)), 1]
         + [Out(np.float32, (1, 2, 1, 1))],
-        [In(x.astype(np.int32)), In(w.astype(np.int32)), None, *good, False, IntList((0, 0)), 1]
-        + [Out(np.int32, (1, 2, 2, 2))],
+        [In(x.astype(np.bool_)), In(w.astype(np.bool_)), None, *good, False, IntList((0, 0)), 1]
+        + [Out(np.bool_, (1, 2, 2, 2))],
     ):
         with pytest.raises(KernelFailed) as caught:
             kernel.run(OP, args)
