@@ -5,6 +5,7 @@ Used by the end-to-end tests and the benchmarks, so neither touches the real `bu
 
 from __future__ import annotations
 
+import fcntl
 import re
 import shutil
 import subprocess
@@ -108,3 +109,20 @@ def build_small(workdir: Path, *options: str) -> str:
     result = doit(workdir, f"manifest={SMALL_MANIFEST}", *options, "build")
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
+
+
+def build_in_repository(manifest_name: str, manifest_text: str, target: str) -> Path:
+    """Build `target` of a test manifest in the repository's own build/, incrementally
+    across test sessions (a file lock serialises sessions that start at once): its runner."""
+    build = REPO / "build"
+    build.mkdir(exist_ok=True)
+    manifest = build / manifest_name
+    with (build / ".test-builds.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not manifest.exists() or manifest.read_text() != manifest_text:
+            manifest.write_text(manifest_text)
+        result = doit(
+            REPO, "-n", "2", f"manifest={manifest.relative_to(REPO)}", "build", timeout=1800
+        )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return build / target / "runner"
