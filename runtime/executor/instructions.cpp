@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include "runtime/core/message.h"
 #include "runtime/kernel/kernel_key.h"
 #include "runtime/loader/schema.h"
 #include "runtime/loader/value_list.h"
@@ -45,9 +44,7 @@ void decode_kernel_call(fb::Reader& reader, fb::Table plan, fb::Table call, Span
   // An incomplete key cannot equal a registered one; the default may still serve.
   const Kernel* kernel = registry.find(name, key_complete ? key : nullptr);
   if (kernel == nullptr) {
-    char shown[4 * sizeof name];
-    copy_printable(name, strlen(name), shown, sizeof shown);
-    snprintf(message.text, sizeof message.text, "operator %s is not in this runner (kernel key %s)", shown, key);
+    snprintf(message.text, sizeof message.text, "operator %s is not in this runner (kernel key %s)", name, key);
     return reader.fail(Error::OperatorMissing, message.text);
   }
   out->fn = kernel->fn;
@@ -58,10 +55,8 @@ void reject_delegate_call(fb::Reader& reader, fb::Table plan, fb::Table call, Me
   const fb::Table delegate = reader.table(reader.vector(plan, schema::execution_plan::kDelegates, 4),
                                           reader.get<uint32_t>(call, schema::delegate_call::kDelegateIndex));
   const fb::Vector id = reader.vector(delegate, schema::backend_delegate::kId, 1);
-  char shown[4 * 64 + 1];
-  copy_printable(reinterpret_cast<const char*>(reader.bytes(id)), id.size > 64 ? 64 : id.size, shown,
-                 sizeof shown);
-  snprintf(message.text, sizeof message.text, "backend %s is not available", shown);
+  snprintf(message.text, sizeof message.text, "backend %.*s is not available",
+           static_cast<int>(id.size > 64 ? 64 : id.size), reinterpret_cast<const char*>(reader.bytes(id)));
   reader.fail(Error::NotSupported, message.text);
 }
 

@@ -25,15 +25,16 @@ namespace {
 using rt::Error;
 using rt::Status;
 
-// Prints the one failure line; returns the exit code. Messages may quote
-// names from the file: control characters become '?', so it stays one line.
+// Prints the one failure line; returns the exit code. Messages may quote names
+// from the file: bytes outside printable ASCII become '?', so a hostile file can
+// neither break the line nor send escape sequences to the terminal.
 int report(const char* file, Status status) {
-  char line[1024];
-  snprintf(line, sizeof line, "runner: %s: %s", file, status.message());
-  for (char* c = line; *c != '\0'; ++c) {
-    if (static_cast<unsigned char>(*c) < 0x20) *c = '?';
+  char message[1024];
+  snprintf(message, sizeof message, "%s", status.message());
+  for (char* c = message; *c != '\0'; ++c) {
+    if (static_cast<unsigned char>(*c - 0x20) >= 0x5f) *c = '?';
   }
-  fprintf(stderr, "%s\n", line);
+  fprintf(stderr, "runner: %s: %s\n", file, message);
   return status.code() == Error::InvalidProgram || status.code() == Error::InvalidInput ? 2 : 1;
 }
 

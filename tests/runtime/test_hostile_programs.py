@@ -133,7 +133,7 @@ def test_the_unmodified_programs_run(runner: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("byte", [b"\n", b"\x1b", b"\xff"])
-def test_an_operator_name_is_shown_escaped(runner: Path, byte: bytes, tmp_path: Path) -> None:
+def test_an_operator_name_is_shown_safely(runner: Path, byte: bytes, tmp_path: Path) -> None:
     program = (REPO / "examples" / "models" / "add_mul" / "add_mul.pte").read_bytes()
     assert program.count(b"aten::mul") == 1
     hostile = program.replace(b"aten::mul", b"aten::m" + byte + b"l")
@@ -149,4 +149,4 @@ def test_an_operator_name_is_shown_escaped(runner: Path, byte: bytes, tmp_path: 
     )
     assert result.returncode != 0
     assert result.stderr.count(b"\n") == 1 and result.stderr.isascii(), result.stderr
-    assert f"aten::m\\x{byte[0]:02x}l.out is not in this runner".encode() in result.stderr
+    assert b"operator aten::m?l.out is not in this runner" in result.stderr
