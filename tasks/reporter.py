@@ -28,8 +28,8 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
         # doit adds the tasks it creates later to this same dict.
         self.tasks = tasks
         self.selected = selected_tasks
-        self.executed = 0
-        self.up_to_date = 0
+        self.executed: set[str] = set()
+        self.up_to_date: set[str] = set()
         self.ignored = 0
 
     def _needed(self) -> list[str]:
@@ -46,14 +46,17 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
 
     def execute_task(self, task: Any) -> None:
         if task.actions:
-            self.executed += 1
+            self.executed.add(task.name)
             if not task.name.startswith("_"):
-                done, total = self.executed + self.up_to_date, len(self._needed())
-                self.write(f".  [{done}/{total}] {task.title()}\n")
+                done = self.executed | self.up_to_date
+                # Tasks outside the selection may run too: `codegen` of every target runs
+                # before the per-target tasks can be created.
+                total = len(done.union(self._needed()))
+                self.write(f".  [{len(done)}/{total}] {task.title()}\n")
 
     def skip_uptodate(self, task: Any) -> None:
         if task.actions:
-            self.up_to_date += 1
+            self.up_to_date.add(task.name)
 
     def skip_ignore(self, task: Any) -> None:
         self.ignored += 1
@@ -64,10 +67,12 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
         needed = self._needed()
         if self.failures or self.runtime_errors or self.ignored:
             return
-        if self.up_to_date == len(needed):
-            self.write(stamp.verdict(self.up_to_date, shortcut=False))
-            stamp.record(self.up_to_date)
-        elif self.executed + self.up_to_date == len(needed) and stamp.plain_build_command(sys.argv):
+        if not self.executed and self.up_to_date.issuperset(needed):
+            self.write(stamp.verdict(len(self.up_to_date), shortcut=False))
+            stamp.record(len(self.up_to_date))
+        elif (self.executed | self.up_to_date).issuperset(needed) and stamp.plain_build_command(
+            sys.argv
+        ):
             recheck.record_if_up_to_date(self.tasks, needed)
 
     def add_failure(self, task: Any, fail: BaseFail) -> None:
