@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -80,7 +80,8 @@ class Target:
     toolchain: str
     # Limits on other measures (text, data, bss) and on attribution buckets, in bytes.
     size_budgets: Mapping[str, int] = field(default_factory=dict)
-    # Another target whose runner the size report compares with (an all-operators build).
+    # The target whose runner the size report compares with: another one of the manifest,
+    # or (`size_baseline = true`) the all-operators target made for it (all_operators_name).
     size_baseline: str | None = None
 
 
@@ -182,6 +183,10 @@ class _Parser:
         targets = self.named_tables(document, "targets", self.target)
         if not targets:
             raise self.fail("targets", "the manifest defines no target")
+        for target in list(targets.values()):
+            baseline = target.size_baseline
+            if baseline is not None and baseline.startswith(_ALL_OPERATORS):
+                targets.setdefault(baseline, _all_operators_target(baseline, target))
         for target in targets.values():
             self.check_references(target, toolchains, libraries, models, targets)
         return Manifest(self.path, toolchains, libraries, models, targets)
@@ -272,10 +277,23 @@ class _Parser:
                 table.get("toolchain", DEFAULT_TOOLCHAIN), f"{key}.toolchain", str
             ),
             size_budgets=self.size_budgets(table.get("size_budgets", {}), f"{key}.size_budgets"),
-            size_baseline=None
-            if table.get("size_baseline") is None
-            else self.typed(table["size_baseline"], f"{key}.size_baseline", str),
+            size_baseline=self.size_baseline(table, key),
         )
+
+    def size_baseline(self, table: dict[str, Any], key: str) -> str | None:
+        """A target's name, or true: an all-operators build of its libraries and toolchain."""
+        value = table.get("size_baseline")
+        if value is None or value is False:
+            return None
+        if value is True:
+            libraries = self.strings(table["libraries"], f"{key}.libraries")
+            toolchain = self.typed(table.get("toolchain", DEFAULT_TOOLCHAIN), f"{key}.toolchain", str)
+            return all_operators_name(toolchain, libraries)
+        if not isinstance(value, str):
+            raise self.fail(
+                f"{key}.size_baseline", f"expected true or a target's name, got {_kind(value)}"
+            )
+        return value
 
     def size_budgets(self, value: object, key: str) -> dict[str, int]:
         table = self.typed(value, key, dict)
@@ -354,6 +372,32 @@ class _Parser:
                 f"unknown toolchain {target.toolchain!r} "
                 f"(defined: {', '.join(sorted(toolchains))})",
             )
+
+
+_ALL_OPERATORS = "all-operators."
+
+
+def all_operators_name(toolchain: str, libraries: Sequence[str]) -> str:
+    """The target `size_baseline = true` adds: every operator of these libraries, every
+    dtype, built with this toolchain. Its dots keep it apart from names a manifest can use,
+    and targets with the same libraries and toolchain share it."""
+    return _ALL_OPERATORS + ".".join((toolchain, *libraries))
+
+
+def _all_operators_target(name: str, target: Target) -> Target:
+    return Target(
+        name=name,
+        models=(),
+        libraries=target.libraries,
+        extra_ops=(),
+        op_dtypes={},
+        op_schemas=(),
+        selections=(),
+        include_all_operators=True,
+        dtype_selective=False,
+        size_budget=None,
+        toolchain=target.toolchain,
+    )
 
 
 def _default_toolchain() -> Toolchain:

@@ -16,16 +16,17 @@ def summary_line(target: str, size_json: Path, verify_json: Path) -> str:
     results = json.loads(verify_json.read_text(encoding="utf-8"))["models"].values()
     verified = sum(result["status"] == "ok" for result in results)
     budget = "no budget" if size["budget"] is None else f"budget {format_size(size['budget'])}"
+    verification = f"{verified}/{len(results)} models verified" if results else "no models"
     return (
         f"{target}: {size['operators']} operators, {size['kernels']} kernels registered, "
-        f"runner {format_size(size['file'])} ({budget}), "
-        f"{verified}/{len(results)} models verified"
+        f"runner {format_size(size['file'])} ({budget}), {verification}"
     )
 
 
 def size_digest(markdown: str) -> list[str]:
-    """3 to 6 lines of size.md: the headline, the budgets, the largest buckets, what
-    changed since the previous build and how close codegen's estimate was."""
+    """3 to 7 lines of size.md: the headline, the budgets, the largest buckets, what the
+    all-operators baseline weighs, what changed since the previous build and how close
+    codegen's estimate was."""
     sections: dict[str, list[str]] = {"": []}
     current = ""
     for line in markdown.splitlines():
@@ -45,6 +46,7 @@ def size_digest(markdown: str) -> list[str]:
     largest = [f"{c[0]} {c[1]} B ({c[2]})" for c in buckets if len(c) >= 3 and "**" not in c[0]]
     if largest:
         digest.append("Largest: " + ", ".join(largest[:3]))
+    digest.extend(line.replace("`", "") for line in sections.get("Selective build saved", [])[:1])
     change = [line for line in sections.get("Change since the previous build", []) if line != "```"]
     if change:
         digest.append("Changed: runner " + (change[0].partition(": runner ")[2] or change[0]))
@@ -55,7 +57,7 @@ def size_digest(markdown: str) -> list[str]:
         line.partition(" (codegen's")[0]
         for line in sections.get("Estimate before compiling", [])[:1]
     )
-    return digest[:6]
+    return digest[:7]
 
 
 def _is_row(line: str) -> bool:
@@ -83,7 +85,7 @@ def summary_task(target: Target) -> dict[str, Any]:
         "basename": "summary",
         "name": target.name,
         "actions": [(print_summary, [target.name, size_json, verify_json])],
-        "file_dep": [size_json, layout.size_md(target.name), verify_json],
+        "file_dep": [size_json, layout.size_md(target.name), verify_json, Path("tasks/summary.py")],
         "task_dep": [f"size:{target.name}", f"verify:{target.name}"],
         "verbosity": 2,
     }

@@ -172,3 +172,39 @@ def test_no_targets(tmp_path: Path) -> None:
 def test_missing_manifest(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="cannot read manifest"):
         load_manifest(tmp_path / "nope.toml")
+
+
+def test_size_baseline_true_adds_one_all_operators_target(tmp_path: Path) -> None:
+    text = VALID.replace('size_budget = "24 KiB"', 'size_budget = "24 KiB"\nsize_baseline = true')
+    text += '\n[targets.other]\nlibraries = ["portable"]\nsize_baseline = true\n'
+    manifest = load_manifest(write_manifest(tmp_path, text))
+    name = "all-operators.host.portable"
+    assert manifest.targets["tiny"].size_baseline == name
+    assert manifest.targets["other"].size_baseline == name
+    assert list(manifest.targets) == ["tiny", "other", name]
+    baseline = manifest.targets[name]
+    assert baseline.include_all_operators and not baseline.dtype_selective
+    assert (baseline.libraries, baseline.toolchain, baseline.models) == (("portable",), "host", ())
+    assert baseline.size_baseline is None and baseline.size_budget is None
+
+
+def test_size_baseline_names_another_target_or_is_off(tmp_path: Path) -> None:
+    text = VALID + '\n[targets.other]\nlibraries = ["portable"]\nsize_baseline = "tiny"\n'
+    assert load_manifest(write_manifest(tmp_path, text)).targets["other"].size_baseline == "tiny"
+    off = VALID.replace('size_budget = "24 KiB"', 'size_budget = "24 KiB"\nsize_baseline = false')
+    manifest = load_manifest(write_manifest(tmp_path, off))
+    assert manifest.targets["tiny"].size_baseline is None and list(manifest.targets) == ["tiny"]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("3", "targets.tiny.size_baseline: expected true or a target's name, got an integer"),
+        ('"tiny"', "targets.tiny.size_baseline: 'tiny' is not another target (defined: tiny)"),
+    ],
+)
+def test_bad_size_baseline(tmp_path: Path, value: str, expected: str) -> None:
+    text = VALID.replace(
+        'size_budget = "24 KiB"', f'size_budget = "24 KiB"\nsize_baseline = {value}'
+    )
+    assert error_of(tmp_path, text).endswith(expected)
