@@ -1,0 +1,75 @@
+"""Per-target toolchains and a compiler launcher, in a real build: two toolchains in one
+manifest, one of them behind a launcher (as ccache or distcc would be), each with its own
+objects, both runners verified."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+from tests.workspace import copy_repository, doit
+
+# Stands in for ccache/sccache/distcc: logs the command it is given, then runs it.
+LAUNCHER = """#!/bin/sh
+echo "$*" >> launcher.log
+exec "$@"
+"""
+MANIFEST = """
+[toolchains.device]
+compiler = "c++"
+launcher = "./log-launcher"
+cflags = ["-O2", "-DRT_TEST_DEVICE=1"]
+
+[libraries.portable]
+functions = "kernels/portable/functions.yaml"
+sources = "kernels/portable"
+
+[models.add_mul]
+path = "examples/models/add_mul/add_mul.pte"
+inputs = ["examples/models/add_mul/in0.npy", "examples/models/add_mul/in1.npy"]
+outputs = ["examples/models/add_mul/out0.npy"]
+
+[targets.on_host]
+models = ["add_mul"]
+libraries = ["portable"]
+dtype_selective = true
+
+[targets.on_device]
+models = ["add_mul"]
+libraries = ["portable"]
+dtype_selective = true
+toolchain = "device"
+"""
+
+
+def test_each_target_builds_with_its_toolchain(tmp_path: Path) -> None:
+    workdir = copy_repository(tmp_path)
+    launcher = workdir / "log-launcher"
+    launcher.write_text(LAUNCHER)
+    launcher.chmod(launcher.stat().st_mode | stat.S_IXUSR)
+    (workdir / "toolchains.toml").write_text(MANIFEST)
+    result = doit(workdir, "-n", "2", "manifest=toolchains.toml", "build")
+    assert result.returncode == 0, result.stdout + result.stderr
+    for target in ("on_host", "on_device"):
+        assert f"{target}: 2 operators" in result.stdout and "1/1 models verified" in result.stdout
+
+    # Every object of the device target, and its link, went through the launcher with the
+    # device's flags; nothing of the host target did.
+    log = (workdir / "launcher.log").read_text().splitlines()
+    assert log and all(line.startswith("c++ ") and "-DRT_TEST_DEVICE=1" in line for line in log)
+    # Objects are written as `<object>.<pid>.tmp` and renamed (tasks/actions.py).
+    compiled = {
+        line.split(" -o ")[1].split()[0].rsplit(".", 2)[0] for line in log if " -c " in line
+    }
+    objects = {str(p.relative_to(workdir)) for p in (workdir / "build").rglob("*.o")}
+    device = {o for o in objects if o.startswith(("build/obj/device-", "build/on_device/"))}
+    host = objects - device
+    assert compiled == device
+    assert host and not any("/on_device/" in o or "/obj/device-" in o for o in host)
+    assert any(" -c " not in line and "build/on_device/runner" in line for line in log)  # link
+
+    # Two builds of the same runtime: objects never shared across toolchains.
+    shared = sorted(p.name for p in (workdir / "build" / "obj").iterdir())
+    assert [name.split("-")[0] for name in shared] == ["device", "host"]
+    host_runner = (workdir / "build" / "on_host" / "runner").read_bytes()
+    assert host_runner != (workdir / "build" / "on_device" / "runner").read_bytes()
