@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import ParamSpec
 
@@ -38,20 +39,17 @@ def run_to_temporaries(command: Sequence[str], outputs: Sequence[Path]) -> bool:
     """
     for output in outputs:
         output.parent.mkdir(parents=True, exist_ok=True)
+    process: subprocess.Popen[str] | None = None
     try:
-        # Its own session, so stopping it stops the compiler's children too (cc1plus would
-        # otherwise go on writing after the temporaries were removed).
-        process = subprocess.Popen(
-            command,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            start_new_session=True,
-        )
         try:
+            with _interrupts_held():
+                process = _start(command)
             log, _ = process.communicate()
+        except OSError as error:  # e.g. a compiler named in the manifest is not installed
+            print(f"error: cannot run {command[0]!r}: {error.strerror}", file=sys.stderr)
+            return False
         finally:
-            if process.returncode is None:  # interrupted
+            if process is not None and process.returncode is None:  # interrupted
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
         if process.returncode != 0:
@@ -65,6 +63,36 @@ def run_to_temporaries(command: Sequence[str], outputs: Sequence[Path]) -> bool:
         return True
     finally:
         _remove_temporaries(outputs)
+
+
+_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back while a compiler starts: an interrupt inside Popen
+    would leave a compiler running that nobody knows to stop, writing a temporary after
+    the cleanup. One that came meanwhile is raised on leaving, after `process` is set."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _start(command: Sequence[str]) -> subprocess.Popen[str]:
+    """`command` in its own session, so stopping it stops the compiler's children too
+    (cc1plus would otherwise go on writing after the temporaries were removed), with the
+    signal mask the build had before _interrupts_held."""
+    unblocked = signal.pthread_sigmask(signal.SIG_BLOCK, set()) - _INTERRUPTS
+    return subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_SETMASK, unblocked),
+    )
 
 
 def _remove_temporaries(outputs: Sequence[Path]) -> None:

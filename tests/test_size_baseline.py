@@ -6,29 +6,28 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.workspace import copy_repository, doit
+from tests.workspace import ADD_MUL_MODEL, copy_repository, doit
 
 # A three-operator library keeps the all-operators build small enough for a test.
 FUNCTIONS = "".join(
     f"- op: {op}.out\n  kernels:\n    - arg_meta: null\n      kernel_name: portable::{op}_out\n"
     for op in ("add", "mul", "sub")
 )
-MANIFEST = """
+MANIFEST = (
+    """
 [libraries.tiny]
 functions = "tiny_functions.yaml"
 sources = "kernels/portable"
-
-[models.add_mul]
-path = "examples/models/add_mul/add_mul.pte"
-inputs = ["examples/models/add_mul/in0.npy", "examples/models/add_mul/in1.npy"]
-outputs = ["examples/models/add_mul/out0.npy"]
-
+"""
+    + ADD_MUL_MODEL
+    + """
 [targets.add_mul]
 models = ["add_mul"]
 libraries = ["tiny"]
 dtype_selective = true
 size_baseline = true
 """
+)
 BASELINE = "all-operators.host.tiny"
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from tests.workspace import copy_repository, doit
+from tests.workspace import ADD_MUL_MODEL, PORTABLE_LIBRARY, copy_repository, doit
 
 # Stands in for ccache/sccache/distcc: logs the command it is given, then runs it.
 LAUNCHER = """#!/bin/sh
@@ -19,16 +19,9 @@ MANIFEST = """
 compiler = "c++"
 launcher = "./log-launcher"
 cflags = ["-O2", "-DRT_TEST_DEVICE=1"]
-
-[libraries.portable]
-functions = "kernels/portable/functions.yaml"
-sources = "kernels/portable"
-
-[models.add_mul]
-path = "examples/models/add_mul/add_mul.pte"
-inputs = ["examples/models/add_mul/in0.npy", "examples/models/add_mul/in1.npy"]
-outputs = ["examples/models/add_mul/out0.npy"]
-
+"""
+MANIFEST += PORTABLE_LIBRARY + ADD_MUL_MODEL
+MANIFEST += """
 [targets.on_host]
 models = ["add_mul"]
 libraries = ["portable"]

@@ -61,16 +61,34 @@ _EXECUTED = re.compile(r"^\.  (?:\[\d+/\d+\] )?(\S+)$", re.MULTILINE)
 # and robustness tests build this many times, and every kernel at every dtype would cost
 # minutes per build without telling them anything more.
 SMALL_MANIFEST = "small.toml"
-_SMALL_MANIFEST_TEXT = """
+
+# Manifest sections that test manifests share, for a manifest in the repository root.
+PORTABLE_LIBRARY = """
 [libraries.portable]
 functions = "kernels/portable/functions.yaml"
 sources = "kernels/portable"
-
+"""
+ADD_MUL_MODEL = """
 [models.add_mul]
 path = "examples/models/add_mul/add_mul.pte"
 inputs = ["examples/models/add_mul/in0.npy", "examples/models/add_mul/in1.npy"]
 outputs = ["examples/models/add_mul/out0.npy"]
+"""
+# Both libraries, for a manifest written into build/ (build_in_repository).
+BOTH_LIBRARIES_FROM_BUILD = """
+[libraries.portable]
+functions = "../kernels/portable/functions.yaml"
+sources = "../kernels/portable"
 
+[libraries.prim]
+functions = "../kernels/prim/functions.yaml"
+sources = "../kernels/prim"
+"""
+
+_SMALL_MANIFEST_TEXT = (
+    PORTABLE_LIBRARY
+    + ADD_MUL_MODEL
+    + """
 [models.mlp]
 path = "examples/models/mlp/mlp.pte"
 inputs = ["examples/models/mlp/in0.npy"]
@@ -95,6 +113,7 @@ extra_ops = ["aten::add.out"]
 dtype_selective = false
 size_budget = "96 KiB"
 """
+)
 
 
 def small_workspace(destination: Path) -> Path:

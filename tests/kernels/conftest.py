@@ -11,21 +11,17 @@ from pathlib import Path
 import pytest
 
 from tests.kernels.harness import KernelRunner
-from tests.workspace import build_in_repository
+from tests.workspace import BOTH_LIBRARIES_FROM_BUILD, build_in_repository
 
-MANIFEST = """# Written by tests/kernels/conftest.py: every kernel, for the kernel tests.
-[libraries.portable]
-functions = "../kernels/portable/functions.yaml"
-sources = "../kernels/portable"
-
-[libraries.prim]
-functions = "../kernels/prim/functions.yaml"
-sources = "../kernels/prim"
-
+MANIFEST = (
+    "# Written by tests/kernels/conftest.py: every kernel, for the kernel tests.\n"
+    + BOTH_LIBRARIES_FROM_BUILD
+    + """
 [targets.kernel_tests]
 libraries = ["portable", "prim"]
 include_all_operators = true
 """
+)
 
 
 @pytest.fixture(scope="session")

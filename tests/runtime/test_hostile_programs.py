@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.workspace import REPO, build_in_repository
+from tests.workspace import BOTH_LIBRARIES_FROM_BUILD, REPO, build_in_repository
 
 MODELS = {  # model -> its inputs; small programs covering tensors, lists, sym ints, methods
     "add_mul": ["in0.npy", "in1.npy"],
@@ -31,15 +31,8 @@ MANIFEST = (
 compiler = "c++"
 cflags = ["-O1", {SANITIZE}, "-fno-sanitize-recover=all", "-fno-sanitize=vptr"]
 ldflags = [{SANITIZE}]
-
-[libraries.portable]
-functions = "../kernels/portable/functions.yaml"
-sources = "../kernels/portable"
-
-[libraries.prim]
-functions = "../kernels/prim/functions.yaml"
-sources = "../kernels/prim"
 """
+    + BOTH_LIBRARIES_FROM_BUILD
     + "".join(
         f"""
 [models.sanitized_{name}]
