@@ -36,73 +36,68 @@ def run_to_temporaries(command: Sequence[str], outputs: Sequence[Path]) -> bool:
     """Run `command`, which writes each output to `temporary(output)`, then move them into
     place: interrupting the build at any moment leaves the old output or the new one,
     never half a file.
+
+    Ctrl-C and SIGTERM are taken only while waiting for the command. Anywhere else (while
+    it starts, while it is stopped, while its outputs are moved or removed) they wait until
+    this returns: an interrupt inside Popen would leave a compiler running that nobody
+    knows to stop, and one during the cleanup would leave a temporary behind.
     """
     for output in outputs:
         output.parent.mkdir(parents=True, exist_ok=True)
-    process: subprocess.Popen[str] | None = None
-    try:
+    with _interrupts(signal.SIG_BLOCK):
         try:
-            with _interrupts_held():
-                process = _start(command)
-            log, _ = process.communicate()
-        except OSError as error:  # e.g. a compiler named in the manifest is not installed
-            print(f"error: cannot run {command[0]!r}: {error.strerror}", file=sys.stderr)
-            return False
+            return _run(command, outputs)
         finally:
-            if process is not None and process.returncode is None:  # interrupted
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-        if process.returncode != 0:
-            print(" ".join(command), file=sys.stderr)
-            print(log, end="", file=sys.stderr)
-            return False
-        if log:
-            print(log, end="", file=sys.stderr)
-        for output in outputs:
-            os.replace(temporary(output), output)
-        return True
+            for output in outputs:
+                temporary(output).unlink(missing_ok=True)
+
+
+def _run(command: Sequence[str], outputs: Sequence[Path]) -> bool:
+    try:
+        # Its own session, so stopping it stops the compiler's children too (cc1plus would
+        # otherwise go on writing after the temporaries were removed); the child takes
+        # interrupts as usual.
+        process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+            preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTS),
+        )
+    except OSError as error:  # e.g. a compiler named in the manifest is not installed
+        print(f"error: cannot run {command[0]!r}: {error.strerror}", file=sys.stderr)
+        return False
+    try:
+        with _interrupts(signal.SIG_UNBLOCK):
+            log, _ = process.communicate()
     finally:
-        _remove_temporaries(outputs)
+        if process.returncode is None:  # interrupted
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    if process.returncode != 0:
+        print(" ".join(command), file=sys.stderr)
+        print(log, end="", file=sys.stderr)
+        return False
+    if log:
+        print(log, end="", file=sys.stderr)
+    for output in outputs:
+        os.replace(temporary(output), output)
+    return True
 
 
 _INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
 
 
 @contextlib.contextmanager
-def _interrupts_held() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM back while a compiler starts: an interrupt inside Popen
-    would leave a compiler running that nobody knows to stop, writing a temporary after
-    the cleanup. One that came meanwhile is raised on leaving, after `process` is set."""
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+def _interrupts(how: int) -> Iterator[None]:
+    """Block (SIG_BLOCK) or take (SIG_UNBLOCK) Ctrl-C and SIGTERM inside the block; one
+    held back is raised when a block that blocked them ends."""
+    previous = signal.pthread_sigmask(how, _INTERRUPTS)
     try:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
-def _start(command: Sequence[str]) -> subprocess.Popen[str]:
-    """`command` in its own session, so stopping it stops the compiler's children too
-    (cc1plus would otherwise go on writing after the temporaries were removed), with the
-    signal mask the build had before _interrupts_held."""
-    unblocked = signal.pthread_sigmask(signal.SIG_BLOCK, set()) - _INTERRUPTS
-    return subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-        preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_SETMASK, unblocked),
-    )
-
-
-def _remove_temporaries(outputs: Sequence[Path]) -> None:
-    # A second signal (doit stopping its workers after Ctrl-C) must not cut this short.
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
-        for output in outputs:
-            temporary(output).unlink(missing_ok=True)
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def temporary(output: Path) -> Path:
