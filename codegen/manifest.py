@@ -287,7 +287,9 @@ class _Parser:
             return None
         if value is True:
             libraries = self.strings(table["libraries"], f"{key}.libraries")
-            toolchain = self.typed(table.get("toolchain", DEFAULT_TOOLCHAIN), f"{key}.toolchain", str)
+            toolchain = self.typed(
+                table.get("toolchain", DEFAULT_TOOLCHAIN), f"{key}.toolchain", str
+            )
             return all_operators_name(toolchain, libraries)
         if not isinstance(value, str):
             raise self.fail(

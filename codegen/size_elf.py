@@ -18,6 +18,7 @@ from codegen.errors import InputError
 SHF_WRITE = 0x1
 SHF_ALLOC = 0x2
 SHF_EXECINSTR = 0x4
+PF_X = 0x1
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,36 @@ def read_sections(path: Path) -> tuple[Section, ...]:
             )
         )
     return tuple(sections)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A loadable segment (PT_LOAD): where its bytes are in the file."""
+
+    executable: bool
+    offset: int
+    file_size: int
+    alignment: int  # the page size the linker laid the file out with
+
+
+def read_segments(path: Path) -> tuple[Segment, ...]:
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.elffile import ELFFile
+
+    try:
+        with path.open("rb") as file:
+            return tuple(
+                Segment(
+                    executable=bool(segment["p_flags"] & PF_X),
+                    offset=segment["p_offset"],
+                    file_size=segment["p_filesz"],
+                    alignment=segment["p_align"],
+                )
+                for segment in ELFFile(file).iter_segments()
+                if segment["p_type"] == "PT_LOAD"
+            )
+    except (OSError, ELFError) as error:
+        raise InputError(path, f"cannot read as ELF: {error}") from None
 
 
 def read_symbols(path: Path) -> tuple[Symbol, ...]:

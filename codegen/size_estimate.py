@@ -11,8 +11,13 @@ same source's bucket in every other target's report with the same toolchain and
 dtype-selectivity. Each registry slot gained or lost counts 24 bytes. A kernel source no
 report has measured adds nothing and is listed as not measured. Everything else
 (runtime, `kernels:shared`, padding) is taken from the basis unchanged, so the estimate
-misses helpers new kernels share and the 4 KiB page steps of the file; the size stage
-reports how far off it was.
+misses helpers new kernels share; the size stage reports how far off it was.
+
+The file does not grow byte for byte: the linker lays out the code segment in whole
+pages, so a few hundred bytes of kernel code cost nothing or a whole 4 KiB page. When the
+basis recorded its segments (size.json `segments`), the kernels' bytes (code, nearly all
+of it) move the end of its executable segment, and the file grows by the pages that end
+crosses; registry slots (data) still count 24 bytes each.
 
 Reports are read, never depended on: they are advisory, and a report that changes must
 not re-run codegen.
@@ -133,11 +138,9 @@ def estimate(
 
     file: int | None = None
     if basis is not None:
-        file = (
-            int(basis["file"])
-            - sum(_kernel_buckets(basis).values())
-            + sum(k.bytes or 0 for k in kernels)
-            + REGISTRY_SLOT_BYTES * (registry_slots - int(basis.get("registry_slots", 0)))
+        code = sum(k.bytes or 0 for k in kernels) - sum(_kernel_buckets(basis).values())
+        file = _file_with_more_code(basis, code) + REGISTRY_SLOT_BYTES * (
+            registry_slots - int(basis.get("registry_slots", 0))
         )
     return Estimate(
         target=target,
@@ -149,6 +152,19 @@ def estimate(
         registry_slots=registry_slots,
         kernels=tuple(kernels),
     )
+
+
+def _file_with_more_code(basis: Mapping[str, Any], code: int) -> int:
+    """The basis's file size with `code` more bytes (or fewer, when negative) in its
+    executable segment: in whole pages when its segments are known, else byte for byte."""
+    executable = [s for s in basis.get("segments") or () if s.get("executable")]
+    if len(executable) != 1:
+        return int(basis["file"]) + code
+    segment = executable[0]
+    page = int(segment["alignment"]) or 1
+    end = int(segment["offset"]) + int(segment["file_size"])
+    pages = -(-(end + code) // page) - -(-end // page)  # ceiling divisions
+    return int(basis["file"]) + pages * page
 
 
 def closeness(estimate: Mapping[str, Any], measured: int) -> dict[str, Any] | None:

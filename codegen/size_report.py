@@ -21,6 +21,7 @@ from codegen.size_attribution import (
     Bucket,
 )
 from codegen.size_budget import TOTALS, Breach, Contributor, breaches
+from codegen.size_elf import Segment
 from codegen.units import format_size
 
 REGISTRY_SLOT_BYTES = 24  # rt::KernelEntry on 64-bit: name, key, function pointers
@@ -58,6 +59,7 @@ class SizeAnalysis:
     config: Mapping[str, Any]  # the target's manifest settings, for diffs
     models: tuple[str, ...]
     baseline: Baseline | None = None
+    segments: tuple[Segment, ...] = ()  # of the stripped runner, for the next estimate
 
     def actuals(self) -> dict[str, int]:
         values = {
@@ -139,6 +141,7 @@ def to_document(analysis: SizeAnalysis, change: Mapping[str, Any] | None) -> dic
                 "ratio": round(analysis.report.file / baseline.file, 3) if baseline.file else None,
             },
             "change": None if change is None else dict(change),
+            "segments": [asdict(segment) for segment in analysis.segments],
         }
     )
     return document

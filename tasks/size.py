@@ -70,7 +70,7 @@ def measure(inputs: SizeInputs) -> bool:
     )
     from codegen.size_budget import breach_message
     from codegen.size_diff import change_lines, size_change
-    from codegen.size_elf import object_symbols, read_sections, read_symbols
+    from codegen.size_elf import object_symbols, read_sections, read_segments, read_symbols
     from codegen.size_estimate import closeness_line, closeness_markdown
     from codegen.size_report import (
         Baseline,
@@ -137,6 +137,7 @@ def measure(inputs: SizeInputs) -> bool:
         config=size_config(target),
         models=target.models,
         baseline=baseline,
+        segments=read_segments(runner),
     )
     previous = _previous(layout.size_json(name))
     document = to_document(analysis, None)

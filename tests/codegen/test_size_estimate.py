@@ -79,6 +79,31 @@ def test_other_dtype_selectivity_or_toolchain_is_not_comparable() -> None:
     assert estimate("t", wanted, 2, SELECTIVE, previous, others).kernels[1].bytes == 9_000
 
 
+def with_code_segment(document: dict[str, Any], offset: int, size: int) -> dict[str, Any]:
+    """`document` with the segments of a runner whose code ends at offset + size."""
+    segments = [
+        {"executable": False, "offset": 0, "file_size": 0xA80, "alignment": 4096},
+        {"executable": True, "offset": offset, "file_size": size, "alignment": 4096},
+    ]
+    return {**document, "segments": segments}
+
+
+def test_code_grows_the_file_in_whole_pages() -> None:
+    kernels = {"kernel:portable/op_add": 500, "kernel:portable/op_mul": 300}
+    # add_mul's layout: code ends 3 bytes before a page boundary.
+    previous = with_code_segment(report(22_864, 2, kernels), 0x1000, 0x2FFD)
+    other = report(21_000, 1, {"kernel:portable/op_sub": 700})
+    wanted = {name: False for name in [*kernels, "kernel:portable/op_sub"]}
+    grown = estimate("t", wanted, 2, SELECTIVE, previous, {"other": other})
+    assert grown.file == 22_864 + 4096  # 700 bytes of code cross one page boundary
+    shrunk = estimate("t", {"kernel:portable/op_add": False}, 2, SELECTIVE, previous, {})
+    assert shrunk.file == 22_864  # 300 bytes less stay within the same page
+    fewer = with_code_segment(report(22_864, 2, kernels), 0x1000, 0x2010)
+    assert estimate("t", {"kernel:portable/op_add": False}, 2, SELECTIVE, fewer, {}).file == (
+        22_864 - 4096
+    )
+
+
 def test_first_build_is_not_estimated() -> None:
     """Other targets' reports depend on build order on a clean build: not used then."""
     others = {"small": report(20_000, 1, {"kernel:p/op_a": 1_000, "kernel:p/op_b": 9_000})}
