@@ -6,6 +6,7 @@ Every problem is reported as one `InputError` naming the manifest file and the k
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
@@ -155,13 +156,13 @@ class _Parser:
 
     def existing_file(self, value: object, key: str) -> Path:
         path = self.root / self.typed(value, key, str)
-        if not path.is_file():
+        if not os.path.isfile(path):  # False, not an error, for a name too long
             raise self.fail(key, f"file {path} does not exist")
         return path
 
     def existing_dir(self, value: object, key: str) -> Path:
         path = self.root / self.typed(value, key, str)
-        if not path.is_dir():
+        if not os.path.isdir(path):
             raise self.fail(key, f"directory {path} does not exist")
         return path
 

@@ -63,6 +63,10 @@ def test_reads_default_specialised_and_custom_kernels() -> None:
             "aten::add.out has two kernels for key default",
         ),
         ("- [\n", "invalid YAML"),
+        (  # a name longer than a file name may be: not found, not an OSError
+            f"- op: {'a' * 300}.out\n  kernels: [{{arg_meta: null, kernel_name: x::y}}]\n",
+            f"entry 0: aten::{'a' * 300}.out: kernel source {{dir}}/op_{'a' * 300}.cpp does not",
+        ),
         (
             "- op: add.out\n  dtypes: [Float, Flaot]\n"
             "  kernels: [{arg_meta: null, kernel_name: a::b}]\n",

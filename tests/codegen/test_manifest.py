@@ -208,3 +208,10 @@ def test_bad_size_baseline(tmp_path: Path, value: str, expected: str) -> None:
         'size_budget = "24 KiB"', f'size_budget = "24 KiB"\nsize_baseline = {value}'
     )
     assert error_of(tmp_path, text).endswith(expected)
+
+
+def test_a_path_too_long_for_the_file_system_is_a_missing_file(tmp_path: Path) -> None:
+    text = VALID.replace('path = "m1.pte"', f'path = "{"m" * 300}.pte"')
+    assert error_of(tmp_path, text).endswith(
+        f"models.m1.path: file {tmp_path}/{'m' * 300}.pte does not exist"
+    )
