@@ -1,13 +1,8 @@
 #include <cmath>
-#include <cstdint>
 
-#include "kernels/portable/util/opmath.h"
-#include "kernels/portable/util/strided_walk.h"
-#include "runtime/core/value_cast.h"
+#include "kernels/portable/util/nn_softmax.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
-#include "runtime/kernel/kernel.h"
-#include "runtime/kernel/kernel_args.h"
 
 namespace portable {
 namespace {
@@ -16,55 +11,23 @@ constexpr const char* kOp = "aten::_softmax.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
 
-// softmax along one dim: `walk` visits every position with that dim's index
-// 0 (operand 0: self, 1: out); from each, `n` elements at strides ss, so.
-template <typename T>
-void softmax(StridedWalk<2>& walk, const T* self, T* out, int64_t n, int64_t ss, int64_t so) {
-  using M = opmath_t<T>;
-  do {
-    for (int64_t r = 0; r < walk.row_size(); ++r) {
-      const T* x = self + walk.offset(0) + r * walk.row_stride(0);
-      T* y = out + walk.offset(1) + r * walk.row_stride(1);
-      // Subtracting the max keeps exp() finite; a NaN input gives NaNs.
-      M max = static_cast<M>(x[0]);
-      for (int64_t i = 1; i < n; ++i) max = static_cast<M>(x[i * ss]) > max ? static_cast<M>(x[i * ss]) : max;
-      M sum = M(0);
-      for (int64_t i = 0; i < n; ++i) sum += std::exp(static_cast<M>(x[i * ss]) - max);
-      for (int64_t i = 0; i < n; ++i) y[i * so] = rt::value_cast<T>(std::exp(static_cast<M>(x[i * ss]) - max) / sum);
-    }
-  } while (walk.next_row());
-}
+// exp(x - max) / sum(exp(x - max))
+struct Softmax {
+  template <typename M>
+  static M row(M, M sum) {
+    return sum;
+  }
+  template <typename M>
+  static M element(M x, M max, M sum) {
+    return std::exp(x - max) / sum;
+  }
+};
 
 }  // namespace
 
 // _softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)
 void _softmax_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 5);
-  const rt::Tensor* self = in.tensor(0, "self");
-  int64_t dim = in.int_value(1, "dim");
-  const bool half_to_float = in.bool_value(2, "half_to_float");
-  rt::Tensor* out = in.tensor(3, "out");
-  if (!in.ok() || !Dtypes::check(context, kOp, self->dtype())) return;
-  if (half_to_float) return in.fail("half_to_float is not supported");
-  if (out->dtype() != self->dtype()) return in.fail("out must have self's dtype");
-  const int rank = self->dim();
-  if (dim < 0) dim += rank > 0 ? rank : 1;  // a 0-dim tensor is softmaxed as one element
-  if (dim < 0 || dim >= (rank > 0 ? rank : 1)) return in.fail("dim is out of range");
-  if (!resize_out(in, *out, self->sizes().data(), rank) || out->numel() == 0) return;
-  // Walk every position along the other dims; the softmax dim runs inside.
-  int32_t sizes[rt::Tensor::kMaxDims];
-  for (int d = 0; d < rank; ++d) sizes[d] = d == dim ? 1 : self->size(d);
-  StridedWalk<2> walk;
-  walk.init(sizes, rank);
-  walk.set_operand(0, *self);
-  walk.set_operand(1, *out);
-  const int64_t n = rank > 0 ? self->size(static_cast<int>(dim)) : 1;
-  const int64_t ss = rank > 0 ? self->stride(static_cast<int>(dim)) : 0;
-  const int64_t so = rank > 0 ? out->stride(static_cast<int>(dim)) : 0;
-  Dtypes::run(context, kOp, self->dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    softmax<T>(walk, self->data_as<const T>(), out->data_as<T>(), n, ss, so);
-  });
+  normalise_along_dim<Dtypes, Softmax>(context, args, kOp);
 }
 
 }  // namespace portable
