@@ -10,6 +10,9 @@ generated headers live under build/<target>/obj/.
 
 from __future__ import annotations
 
+import functools
+import os
+import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,6 +116,15 @@ def compile_object(spec: ObjectSpec) -> bool:
     return run_to_temporaries(command, [spec.object, spec.depfile])
 
 
+@functools.cache
+def installed(program: str) -> tuple[Path, ...]:
+    """The file `program` runs, symlinks resolved (none when it is not installed: running
+    it fails with one line). As a `file_dep` it rebuilds what it made when the compiler
+    is upgraded or `c++` is pointed at another one."""
+    found = shutil.which(program)
+    return (Path(os.path.realpath(found)),) if found else ()
+
+
 def compile_tasks(specs: Iterable[ObjectSpec]) -> Iterator[dict[str, Any]]:
     """One task per distinct object (a shared object appears once)."""
     seen: set[Path] = set()
@@ -124,7 +136,7 @@ def compile_tasks(specs: Iterable[ObjectSpec]) -> Iterator[dict[str, Any]]:
             "basename": "compile",
             "name": str(spec.object),
             "actions": [(compile_object, [spec])],
-            "file_dep": [spec.source],
+            "file_dep": [spec.source, *installed(spec.toolchain.compiler)],
             "targets": [spec.object, spec.depfile],
             "uptodate": [config_changed(" ".join(spec.command())), HeadersUnchanged(spec.depfile)],
             "clean": True,

@@ -11,7 +11,7 @@ from doit.tools import config_changed
 from codegen.manifest import Target, Toolchain
 from tasks import layout
 from tasks.actions import run_to_temporaries, temporary
-from tasks.compile import ObjectSpec
+from tasks.compile import ObjectSpec, installed
 
 BASE_LDFLAGS = ("-Wl,--gc-sections", "-Wl,--as-needed")
 
@@ -70,7 +70,7 @@ def link_task(target: Target, toolchain: Toolchain, specs: Sequence[ObjectSpec])
             (link_runner, [toolchain, objects, unstripped, runner]),
             (archive_library, [toolchain, archived, library]),
         ],
-        "file_dep": objects,
+        "file_dep": [*objects, *installed(toolchain.compiler)],
         # Tasks created after codegen see no implicit dependencies (doit notes, 2.2).
         "task_dep": [f"compile:{o}" for o in objects],
         "targets": [unstripped, runner, library],
