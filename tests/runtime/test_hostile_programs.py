@@ -1,4 +1,5 @@
-"""Truncated and corrupted programs on a runner built with AddressSanitizer and UBSan.
+"""Truncated and corrupted programs and inputs on a runner built with AddressSanitizer
+and UBSan.
 
 Every mutation must end in a normal exit: success (a flip in constant data changes only
 the numbers) or one line `runner: FILE: what is wrong`. A signal, a sanitizer report (an
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -63,12 +64,19 @@ def input_arguments(inputs: list[Path]) -> list[str]:
     return [argument for path in inputs for argument in ("--input", str(path))]
 
 
-def run(runner: Path, program: bytes, model: str, scratch: Path) -> str | None:
-    """What is wrong with the runner's handling of `program`, or None."""
+def run(
+    runner: Path, model: str, scratch: Path, program: bytes | None, first_input: bytes | None = None
+) -> str | None:
+    """What is wrong with the runner's handling of `model` with its program or its first
+    input replaced by these bytes, or None."""
     scratch.mkdir()
+    folder = REPO / "examples" / "models" / model
     path = scratch / "program.pte"
-    path.write_bytes(program)
-    inputs = [REPO / "examples" / "models" / model / name for name in MODELS[model]]
+    path.write_bytes(program if program is not None else (folder / f"{model}.pte").read_bytes())
+    inputs = [folder / name for name in MODELS[model]]
+    if first_input is not None:
+        inputs[0] = scratch / "input.npy"
+        inputs[0].write_bytes(first_input)
     command = [str(runner), str(path), *input_arguments(inputs)]
     try:
         result = subprocess.run(
@@ -104,25 +112,42 @@ def mutations(program: bytes, step: int) -> Iterator[tuple[str, bytes]]:
             yield f"byte {offset} ^ {mask:#04x}", bytes(mutated)
 
 
+def assert_all_end_cleanly(
+    cases: list[tuple[str, bytes]], check: Callable[[Path, bytes], str | None], scratch: Path
+) -> None:
+    """Runs `check(scratch folder, bytes)` for every case, four at a time."""
+
+    def problem(index: int) -> str | None:
+        name, data = cases[index]
+        found = check(scratch / str(index), data)
+        return None if found is None else f"{name}: {found}"
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        problems = [p for p in pool.map(problem, range(len(cases))) if p is not None]
+    assert not problems, f"{len(problems)} of {len(cases)} mutations:\n" + "\n".join(problems[:5])
+
+
 @pytest.mark.parametrize("model", sorted(MODELS))
 def test_mutated_programs_end_cleanly(runner: Path, model: str, tmp_path: Path) -> None:
     program = (REPO / "examples" / "models" / model / f"{model}.pte").read_bytes()
     cases = list(mutations(program, step=max(5, len(program) // 400)))
+    assert_all_end_cleanly(cases, lambda scratch, data: run(runner, model, scratch, data), tmp_path)
 
-    def check(index_case: tuple[int, tuple[str, bytes]]) -> str | None:
-        index, (name, data) = index_case
-        problem = run(runner, data, model, tmp_path / str(index))
-        return None if problem is None else f"{model}, {name}: {problem}"
 
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        problems = [p for p in pool.map(check, enumerate(cases)) if p is not None]
-    assert not problems, f"{len(problems)} of {len(cases)} mutations:\n" + "\n".join(problems[:5])
+def test_mutated_inputs_end_cleanly(runner: Path, tmp_path: Path) -> None:
+    """The .npy reader: every truncation and flips of every byte of add_mul's first input."""
+    array = (REPO / "examples" / "models" / "add_mul" / MODELS["add_mul"][0]).read_bytes()
+    assert_all_end_cleanly(
+        list(mutations(array, step=1)),
+        lambda scratch, data: run(runner, "add_mul", scratch, None, first_input=data),
+        tmp_path,
+    )
 
 
 def test_the_unmodified_programs_run(runner: Path, tmp_path: Path) -> None:
     for model in MODELS:
         program = (REPO / "examples" / "models" / model / f"{model}.pte").read_bytes()
-        assert run(runner, program, model, tmp_path / model) is None
+        assert run(runner, model, tmp_path / model, program) is None
 
 
 @pytest.mark.parametrize("byte", [b"\n", b"\x1b", b"\xff"])
