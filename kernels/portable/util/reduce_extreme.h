@@ -6,6 +6,8 @@
 #include "kernels/portable/util/opmath.h"
 #include "kernels/portable/util/reduce_util.h"
 #include "runtime/core/value_cast.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
 
 namespace portable {
 
@@ -44,6 +46,69 @@ void find_extremes(ReducePlan& plan, const rt::Tensor& self, rt::Tensor* values,
       pi[oo] = best_index;
     }
   });
+}
+
+// The kernels of the max/min families, by kMax; `Dtypes` is the op's own DtypeDispatch
+// (its selected dtypes come from the op's own header). Each plans the reduction and
+// refuses an empty reduced part, which has no extreme.
+template <bool kMax, typename Dtypes>
+void run_extremes(const rt::ArgReader& in, rt::KernelContext& context, const char* op, const rt::Tensor& self,
+                  uint32_t mask, bool keepdim, rt::Tensor* values, rt::Tensor* indices) {
+  ReducePlan plan;
+  if (indices != nullptr && !plan_reduce(in, self, mask, keepdim, *indices, &plan)) return;
+  if (values != nullptr && !plan_reduce(in, self, mask, keepdim, *values, &plan)) return;
+  if (plan.inner_numel == 0 && plan.outer_numel != 0) return in.fail("cannot reduce over a dim of size 0");
+  Dtypes::run(context, op, self.dtype(), [&](auto tag) {
+    find_extremes<kMax, typename decltype(tag)::type>(plan, self, values, indices);
+  });
+}
+
+// amax.out / amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out)
+template <bool kMax, typename Dtypes>
+void extreme_values_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args, const char* op) {
+  const rt::ArgReader in(context, op, args, 5);
+  const rt::Tensor* self = in.tensor(0, "self");
+  const bool keepdim = in.bool_value(2, "keepdim");
+  rt::Tensor* out = in.tensor(3, "out");
+  uint32_t mask = 0;
+  if (!in.ok() || !reduce_dims_arg(in, args, 1, *self, true, &mask)) return;
+  if (!Dtypes::check(context, op, self->dtype())) return;
+  if (out->dtype() != self->dtype()) return in.fail("out must have self's dtype");
+  run_extremes<kMax, Dtypes>(in, context, op, *self, mask, keepdim, out, nullptr);
+}
+
+// argmax.out / argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out);
+// with dim None the index is into the flattened self, over every dim.
+template <bool kMax, typename Dtypes>
+void extreme_indices_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args, const char* op) {
+  const rt::ArgReader in(context, op, args, 5);
+  const rt::Tensor* self = in.tensor(0, "self");
+  const bool keepdim = in.bool_value(2, "keepdim");
+  rt::Tensor* out = in.tensor(3, "out");
+  uint32_t mask = 0;
+  if (!in.ok() || !reduce_dims_arg(in, args, 1, *self, false, &mask)) return;
+  if (!Dtypes::check(context, op, self->dtype())) return;
+  if (out->dtype() != rt::ScalarType::Long) return in.fail("out must be int64");
+  run_extremes<kMax, Dtypes>(in, context, op, *self, mask, keepdim, nullptr, out);
+}
+
+// max.dim_max / min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) <values>,
+// Tensor(b!) <indices>): the out arguments are named by the schema (`max`, `max_values`).
+template <bool kMax, typename Dtypes>
+void extremes_along_dim(rt::KernelContext& context, rt::Span<rt::EValue* const> args, const char* op,
+                        const char* values_name, const char* indices_name) {
+  const rt::ArgReader in(context, op, args, 6);
+  const rt::Tensor* self = in.tensor(0, "self");
+  in.int_value(1, "dim");
+  const bool keepdim = in.bool_value(2, "keepdim");
+  rt::Tensor* values = in.tensor(3, values_name);
+  rt::Tensor* indices = in.tensor(4, indices_name);
+  uint32_t mask = 0;
+  if (!in.ok() || !reduce_dims_arg(in, args, 1, *self, false, &mask)) return;
+  if (!Dtypes::check(context, op, self->dtype())) return;
+  if (values->dtype() != self->dtype()) return in.fail("values must have self's dtype");
+  if (indices->dtype() != rt::ScalarType::Long) return in.fail("indices must be int64");
+  run_extremes<kMax, Dtypes>(in, context, op, *self, mask, keepdim, values, indices);
 }
 
 }  // namespace portable
