@@ -86,3 +86,13 @@ def test_other_commands_do_not_take_the_shortcut(workdir: Path) -> None:
     assert result.returncode == 0 and SHORTCUT not in result.stdout
     result = doit(workdir, f"manifest={SMALL_MANIFEST}", "-a", "summary:mlp")
     assert "summary:mlp" in executed(result.stdout)
+
+
+@pytest.mark.parametrize(
+    "content", ["{", "[]", '{"key": 1}', '{"files": {"x": 7}, "tasks": "many"}', "\x00" * 9]
+)
+def test_a_damaged_stamp_falls_through_to_doit(workdir: Path, content: str) -> None:
+    settle(workdir)
+    (workdir / "build" / ".up-to-date.json").write_text(content)
+    assert build(workdir) == ([], False)
+    assert build(workdir) == ([], True)
