@@ -55,15 +55,17 @@ def run_to_temporaries(command: Sequence[str], outputs: Sequence[Path]) -> bool:
 def _run(command: Sequence[str], outputs: Sequence[Path]) -> bool:
     try:
         # Its own session, so stopping it stops the compiler's children too (cc1plus would
-        # otherwise go on writing after the temporaries were removed); the child takes
-        # interrupts as usual.
+        # otherwise go on writing after the temporaries were removed). It starts with the
+        # interrupts blocked, as they are here: no terminal or doit signal reaches its own
+        # session anyway, and stopping the build stops it with SIGKILL. (Unblocking them in
+        # the child would need a preexec_fn, which can deadlock a forked child of doit's
+        # threaded workers before it runs the compiler.)
         process = subprocess.Popen(
             command,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
             start_new_session=True,
-            preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTS),
         )
     except OSError as error:  # e.g. a compiler named in the manifest is not installed
         print(f"error: cannot run {command[0]!r}: {error.strerror}", file=sys.stderr)
