@@ -186,7 +186,7 @@ class _Parser:
             raise self.fail("targets", "the manifest defines no target")
         for target in list(targets.values()):
             baseline = target.size_baseline
-            if baseline is not None and baseline.startswith(_ALL_OPERATORS):
+            if baseline == all_operators_name(target.toolchain, target.libraries):
                 targets.setdefault(baseline, _all_operators_target(baseline, target))
         for target in targets.values():
             self.check_references(target, toolchains, libraries, models, targets)
@@ -247,10 +247,12 @@ class _Parser:
         table = self.table(value, key, allowed, {"libraries"})
         extra_ops = self.strings(table.get("extra_ops", []), f"{key}.extra_ops")
         budget = table.get("size_budget")
+        libraries = self.strings(table["libraries"], f"{key}.libraries")
+        toolchain = self.typed(table.get("toolchain", DEFAULT_TOOLCHAIN), f"{key}.toolchain", str)
         return Target(
             name=name,
             models=self.strings(table.get("models", []), f"{key}.models"),
-            libraries=self.strings(table["libraries"], f"{key}.libraries"),
+            libraries=libraries,
             extra_ops=tuple(
                 self.operator(op, f"{key}.extra_ops[{i}]") for i, op in enumerate(extra_ops)
             ),
@@ -274,24 +276,20 @@ class _Parser:
                 table.get("dtype_selective", False), f"{key}.dtype_selective", bool
             ),
             size_budget=None if budget is None else self.size(budget, f"{key}.size_budget"),
-            toolchain=self.typed(
-                table.get("toolchain", DEFAULT_TOOLCHAIN), f"{key}.toolchain", str
-            ),
+            toolchain=toolchain,
             size_budgets=self.size_budgets(table.get("size_budgets", {}), f"{key}.size_budgets"),
-            size_baseline=self.size_baseline(table, key),
+            size_baseline=self.size_baseline(
+                table.get("size_baseline"), all_operators_name(toolchain, libraries), key
+            ),
         )
 
-    def size_baseline(self, table: dict[str, Any], key: str) -> str | None:
-        """A target's name, or true: an all-operators build of its libraries and toolchain."""
-        value = table.get("size_baseline")
+    def size_baseline(self, value: object, all_operators: str, key: str) -> str | None:
+        """A target's name, or true: `all_operators`, the all-operators build of the target's
+        libraries and toolchain."""
         if value is None or value is False:
             return None
         if value is True:
-            libraries = self.strings(table["libraries"], f"{key}.libraries")
-            toolchain = self.typed(
-                table.get("toolchain", DEFAULT_TOOLCHAIN), f"{key}.toolchain", str
-            )
-            return all_operators_name(toolchain, libraries)
+            return all_operators
         if not isinstance(value, str):
             raise self.fail(
                 f"{key}.size_baseline", f"expected true or a target's name, got {_kind(value)}"
@@ -377,14 +375,11 @@ class _Parser:
             )
 
 
-_ALL_OPERATORS = "all-operators."
-
-
 def all_operators_name(toolchain: str, libraries: Sequence[str]) -> str:
     """The target `size_baseline = true` adds: every operator of these libraries, every
     dtype, built with this toolchain. Its dots keep it apart from names a manifest can use,
     and targets with the same libraries and toolchain share it."""
-    return _ALL_OPERATORS + ".".join((toolchain, *libraries))
+    return "all-operators." + ".".join((toolchain, *libraries))
 
 
 def _all_operators_target(name: str, target: Target) -> Target:

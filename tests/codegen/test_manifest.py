@@ -201,6 +201,11 @@ def test_size_baseline_names_another_target_or_is_off(tmp_path: Path) -> None:
     [
         ("3", "targets.tiny.size_baseline: expected true or a target's name, got an integer"),
         ('"tiny"', "targets.tiny.size_baseline: 'tiny' is not another target (defined: tiny)"),
+        (  # only `true` adds a target, and only the one of the target's own libraries
+            '"all-operators.host.prim"',
+            "targets.tiny.size_baseline: 'all-operators.host.prim' is not another target "
+            "(defined: tiny)",
+        ),
     ],
 )
 def test_bad_size_baseline(tmp_path: Path, value: str, expected: str) -> None:
