@@ -8,6 +8,7 @@ module's importers on every run, and a no-op build must not pay for the import.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,9 +54,8 @@ class Symbol:
 
 
 def read_sections(path: Path) -> tuple[Section, ...]:
-    sections: list[Section] = []
-    for section in _open_sections(path):
-        sections.append(
+    with _elf(path) as elf:
+        return tuple(
             Section(
                 name=section.name,
                 kind=section["sh_type"],
@@ -64,8 +64,8 @@ def read_sections(path: Path) -> tuple[Section, ...]:
                 offset=section["sh_offset"],
                 size=section["sh_size"],
             )
+            for section in elf.iter_sections()
         )
-    return tuple(sections)
 
 
 @dataclass(frozen=True)
@@ -79,65 +79,51 @@ class Segment:
 
 
 def read_segments(path: Path) -> tuple[Segment, ...]:
-    from elftools.common.exceptions import ELFError
-    from elftools.elf.elffile import ELFFile
-
-    try:
-        with path.open("rb") as file:
-            return tuple(
-                Segment(
-                    executable=bool(segment["p_flags"] & PF_X),
-                    offset=segment["p_offset"],
-                    file_size=segment["p_filesz"],
-                    alignment=segment["p_align"],
-                )
-                for segment in ELFFile(file).iter_segments()
-                if segment["p_type"] == "PT_LOAD"
+    with _elf(path) as elf:
+        return tuple(
+            Segment(
+                executable=bool(segment["p_flags"] & PF_X),
+                offset=segment["p_offset"],
+                file_size=segment["p_filesz"],
+                alignment=segment["p_align"],
             )
-    except (OSError, ELFError) as error:
-        raise InputError(path, f"cannot read as ELF: {error}") from None
+            for segment in elf.iter_segments()
+            if segment["p_type"] == "PT_LOAD"
+        )
 
 
 def read_symbols(path: Path) -> tuple[Symbol, ...]:
     """The sized functions and variables of the linked file at `path` (needs its symtab)."""
-    from elftools.common.exceptions import ELFError
-    from elftools.elf.elffile import ELFFile
     from elftools.elf.sections import SymbolTableSection
 
     symbols: list[Symbol] = []
-    try:
-        with path.open("rb") as file:
-            elf = ELFFile(file)
-            table = elf.get_section_by_name(".symtab")
-            if not isinstance(table, SymbolTableSection):
-                raise InputError(
-                    path, "has no symbol table (attribution needs the unstripped file)"
+    with _elf(path) as elf:
+        table = elf.get_section_by_name(".symtab")
+        if not isinstance(table, SymbolTableSection):
+            raise InputError(path, "has no symbol table (attribution needs the unstripped file)")
+        names = [section.name for section in elf.iter_sections()]
+        source_file: str | None = None
+        for symbol in table.iter_symbols():
+            info = symbol["st_info"]
+            if info["type"] == "STT_FILE":
+                source_file = symbol.name or None
+                continue
+            index = symbol["st_shndx"]
+            if not isinstance(index, int) or symbol["st_size"] == 0:
+                continue  # undefined, absolute or common; or a label without bytes
+            if info["type"] not in ("STT_FUNC", "STT_OBJECT", "STT_TLS"):
+                continue
+            local = info["bind"] == "STB_LOCAL"
+            symbols.append(
+                Symbol(
+                    name=symbol.name,
+                    address=symbol["st_value"],
+                    size=symbol["st_size"],
+                    section=names[index],
+                    local=local,
+                    source_file=source_file if local else None,
                 )
-            names = [section.name for section in elf.iter_sections()]
-            source_file: str | None = None
-            for symbol in table.iter_symbols():
-                info = symbol["st_info"]
-                if info["type"] == "STT_FILE":
-                    source_file = symbol.name or None
-                    continue
-                index = symbol["st_shndx"]
-                if not isinstance(index, int) or symbol["st_size"] == 0:
-                    continue  # undefined, absolute or common; or a label without bytes
-                if info["type"] not in ("STT_FUNC", "STT_OBJECT", "STT_TLS"):
-                    continue
-                local = info["bind"] == "STB_LOCAL"
-                symbols.append(
-                    Symbol(
-                        name=symbol.name,
-                        address=symbol["st_value"],
-                        size=symbol["st_size"],
-                        section=names[index],
-                        local=local,
-                        source_file=source_file if local else None,
-                    )
-                )
-    except (OSError, ELFError) as error:
-        raise InputError(path, f"cannot read as ELF: {error}") from None
+            )
     return tuple(symbols)
 
 
@@ -150,33 +136,30 @@ class ObjectSymbols:
 
 
 def object_symbols(path: Path) -> ObjectSymbols:
-    from elftools.common.exceptions import ELFError
-    from elftools.elf.elffile import ELFFile
     from elftools.elf.sections import SymbolTableSection
 
     defined: dict[bool, set[str]] = {True: set(), False: set()}
-    try:
-        with path.open("rb") as file:
-            table = ELFFile(file).get_section_by_name(".symtab")
-            if not isinstance(table, SymbolTableSection):
-                raise InputError(path, "has no symbol table")
-            for symbol in table.iter_symbols():
-                info = symbol["st_info"]
-                if symbol["st_shndx"] == "SHN_UNDEF" or not symbol.name:
-                    continue
-                if info["type"] in ("STT_FUNC", "STT_OBJECT", "STT_TLS", "STT_NOTYPE"):
-                    defined[info["bind"] == "STB_LOCAL"].add(symbol.name)
-    except (OSError, ELFError) as error:
-        raise InputError(path, f"cannot read as ELF: {error}") from None
+    with _elf(path) as elf:
+        table = elf.get_section_by_name(".symtab")
+        if not isinstance(table, SymbolTableSection):
+            raise InputError(path, "has no symbol table")
+        for symbol in table.iter_symbols():
+            info = symbol["st_info"]
+            if symbol["st_shndx"] == "SHN_UNDEF" or not symbol.name:
+                continue
+            if info["type"] in ("STT_FUNC", "STT_OBJECT", "STT_TLS", "STT_NOTYPE"):
+                defined[info["bind"] == "STB_LOCAL"].add(symbol.name)
     return ObjectSymbols(frozenset(defined[False]), frozenset(defined[True]))
 
 
-def _open_sections(path: Path) -> Iterator[Any]:
+@contextlib.contextmanager
+def _elf(path: Path) -> Iterator[Any]:
+    """The ELF file at `path`, open; a file that cannot be read as ELF is one InputError."""
     from elftools.common.exceptions import ELFError
     from elftools.elf.elffile import ELFFile
 
     try:
         with path.open("rb") as file:
-            yield from ELFFile(file).iter_sections()
+            yield ELFFile(file)
     except (OSError, ELFError) as error:
         raise InputError(path, f"cannot read as ELF: {error}") from None
