@@ -33,6 +33,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import doit
+
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.config import manifest_path
@@ -101,8 +103,6 @@ def _definition_files() -> list[str]:
 
 def _key() -> dict[str, Any]:
     """What must be equal besides the files: the run's manifest, interpreter and doit."""
-    import doit
-
     return {
         "format": FORMAT,
         "cwd": os.getcwd(),
@@ -175,11 +175,12 @@ def record(tasks: int) -> None:
     doit has closed its database by now, so its stamp is the one the next run will see.
     """
     checks = EVIDENCE.stamps
+    # A file both read for the definitions and checked must have been seen alike (e.g. a
+    # resolution.json rewritten after the tasks were made from it).
     agree = all(checks.get(path, stamp) == stamp for path, stamp in DEFINITIONS.stamps.items())
-    if not (plain_build_command(sys.argv) and EVIDENCE.consistent and DEFINITIONS.consistent):
+    consistent = EVIDENCE.consistent and DEFINITIONS.consistent and agree
+    if not (consistent and plain_build_command(sys.argv)):
         return
-    if not agree:
-        return  # e.g. a resolution.json rewritten after the tasks were made from it
     database = {str(layout.DEP_FILE): stamp_of(_stat(str(layout.DEP_FILE)))}
     files = {**DEFINITIONS.stamps, **checks, **database}
     document = {"key": _key(), "tasks": tasks, "files": dict(sorted(files.items()))}
