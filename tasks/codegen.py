@@ -134,7 +134,6 @@ def task_codegen() -> Iterator[dict[str, Any]]:
                     }
                 )
             ],
-            "verbosity": 2,  # the estimate line
             "clean": True,
         }
 

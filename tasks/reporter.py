@@ -8,6 +8,8 @@ tasks/recheck.py). Our actions report a user's mistake themselves (one line nami
 and the fault) and then fail; doit's default reporter would add the action's repr and its
 captured output.
 Unexpected errors (a bug: a traceback) are still reported in full.
+
+What a task prints goes through here too (Note [Task output]).
 """
 
 from __future__ import annotations
@@ -20,6 +22,17 @@ from doit.reporter import ConsoleReporter
 
 from tasks import recheck, stamp
 
+# Note [Task output]
+# ~~~~~~~~~~~~~~~~~~
+# With `-n N`, tasks run in worker processes while this reporter writes in the main one;
+# a worker printing straight to the console interleaves with the progress lines, even in
+# the middle of a line (CI saw `...verified.  [50/53] summary:on_host`). So tasks leave
+# stdout captured (verbosity 1) and the reporter writes what a task printed, in one piece,
+# once it is done: after its own progress line, whole. Every write is flushed at once, so
+# a worker's stderr line (a compiler error, a one-line fault) cannot land inside one of
+# ours either. Output a task showed live is not written twice: doit has set each task's
+# verbosity to the effective one (`-v N` wins) before it runs.
+
 
 class BuildReporter(ConsoleReporter):  # type: ignore[misc]
     desc = "console output with [n/N] progress; failures of build actions in one line"
@@ -31,6 +44,10 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
         self.executed: set[str] = set()
         self.up_to_date: set[str] = set()
         self.ignored = 0
+
+    def write(self, text: str) -> None:
+        self.outstream.write(text)
+        self.outstream.flush()
 
     def _needed(self) -> list[str]:
         """The tasks with actions that the selected ones need, as far as known yet."""
@@ -75,8 +92,21 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
         ):
             recheck.record_if_up_to_date(self.tasks, needed)
 
+    def add_success(self, task: Any) -> None:
+        self._write_captured(task)
+
     def add_failure(self, task: Any, fail: BaseFail) -> None:
         if isinstance(fail, TaskFailed):
+            self._write_captured(task)
             self.write(f"failed: {task.name}\n")
         else:
-            super().add_failure(task, fail)
+            super().add_failure(task, fail)  # doit shows the captured output with it
+
+    def _write_captured(self, task: Any) -> None:
+        """What the task printed and nobody saw yet (Note [Task output])."""
+        streams = {0: ["out", "err"], 1: ["out"]}.get(task.verbosity, [])
+        for stream in streams:
+            text = "".join(getattr(action, stream) or "" for action in task.actions)
+            if text:
+                self.write(text if text.endswith("\n") else text + "\n")
+

@@ -255,6 +255,5 @@ def size_task(
                 }
             )
         ],
-        "verbosity": 2,
         "clean": True,
     }

@@ -87,5 +87,4 @@ def summary_task(target: Target) -> dict[str, Any]:
         "actions": [(print_summary, [target.name, size_json, verify_json])],
         "file_dep": [size_json, layout.size_md(target.name), verify_json, Path("tasks/summary.py")],
         "task_dep": [f"size:{target.name}", f"verify:{target.name}"],
-        "verbosity": 2,
     }

@@ -85,6 +85,5 @@ def verify_task(target: Target, models: list[Model]) -> dict[str, Any]:
         "task_dep": [f"link:{target.name}"],
         "targets": [layout.verify_json(target.name)],
         "uptodate": [config_changed({"methods": [[m.name, m.method] for m in models]})],
-        "verbosity": 2,
         "clean": True,
     }

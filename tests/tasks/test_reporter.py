@@ -1,0 +1,69 @@
+"""The build's console output: what a task printed comes out whole, after its progress
+line, written by the reporter (Note [Task output]); never twice, never lost."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+from doit.task import Stream, Task
+
+from tasks.reporter import BuildReporter
+
+
+def _report() -> None:
+    print("first line of the report")
+    print("  second line")
+
+
+def _run(task: Task, stream: Stream) -> str:
+    """The reporter's output for one task run as doit's runner runs it."""
+    task.overwrite_verbosity(stream)
+    out = io.StringIO()
+    reporter = BuildReporter(out, {})
+    reporter.initialize({task.name: task}, [task.name])
+    reporter.execute_task(task)
+    failure = task.execute(stream)
+    if failure is None:
+        reporter.add_success(task)
+    else:
+        reporter.add_failure(task, failure)
+    return out.getvalue()
+
+
+def test_captured_output_follows_the_progress_line(capsys: pytest.CaptureFixture[str]) -> None:
+    task = Task("size:add_mul", [(_report,)])
+    written = _run(task, Stream(None))
+    assert written == ".  [1/1] size:add_mul\nfirst line of the report\n  second line\n"
+    assert capsys.readouterr().out == ""  # nothing went to the console behind its back
+
+
+def test_a_failed_task_shows_what_it_printed_before_the_failure() -> None:
+    def breach() -> bool:
+        print("error: target add_mul: runner is over its budget")
+        return False
+
+    written = _run(Task("size:add_mul", [(breach,)]), Stream(None))
+    assert written.splitlines() == [
+        ".  [1/1] size:add_mul",
+        "error: target add_mul: runner is over its budget",
+        "failed: size:add_mul",
+    ]
+
+
+def test_output_shown_live_is_not_written_again(capsys: pytest.CaptureFixture[str]) -> None:
+    task = Task("summary:mlp", [(_report,)])
+    written = _run(task, Stream(2, force_global=True))
+    assert written == ".  [1/1] summary:mlp\n"
+    assert "first line of the report" in capsys.readouterr().out
+
+
+def test_verbosity_zero_keeps_stderr_until_the_task_is_done() -> None:
+    def warn() -> None:
+        print("warning: something", file=sys.stderr)
+
+    task = Task("compile:x", [(warn,)])
+    written = _run(task, Stream(0, force_global=True))
+    assert written == ".  [1/1] compile:x\nwarning: something\n"
+
