@@ -8,9 +8,11 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import ParamSpec
+from typing import Any, ParamSpec
 
 from codegen.errors import InputError
 
@@ -35,31 +37,42 @@ def reports_user_errors(action: Callable[P, object]) -> Callable[P, bool]:
 def run_to_temporaries(command: Sequence[str], outputs: Sequence[Path]) -> bool:
     """Run `command`, which writes each output to `temporary(output)`, then move them into
     place: interrupting the build at any moment leaves the old output or the new one,
-    never half a file.
-
-    Ctrl-C and SIGTERM are taken only while waiting for the command. Anywhere else (while
-    it starts, while it is stopped, while its outputs are moved or removed) they wait until
-    this returns: an interrupt inside Popen would leave a compiler running that nobody
-    knows to stop, and one during the cleanup would leave a temporary behind.
-    """
+    never half a file, and no compiler running (Note [Interrupted commands])."""
     for output in outputs:
         output.parent.mkdir(parents=True, exist_ok=True)
-    with _interrupts(signal.SIG_BLOCK):
+    running: list[subprocess.Popen[str]] = []
+    with _interrupts_held(lambda: _stop(running)) as received:
         try:
-            return _run(command, outputs)
+            return _run(command, outputs, running, received)
         finally:
             for output in outputs:
                 temporary(output).unlink(missing_ok=True)
 
 
-def _run(command: Sequence[str], outputs: Sequence[Path]) -> bool:
+# Note [Interrupted commands]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# Ctrl-C and SIGTERM reach a build as KeyboardInterrupt, which Python raises in the main
+# thread at whatever line it is running. Raised inside Popen it would leave a compiler
+# running that nobody knows to stop; raised while the temporaries are removed, one would
+# stay behind (CI saw both). Blocking the signals in this thread is not enough: a doit
+# worker has other threads (its result queue's feeder), the kernel hands them the signal,
+# and Python still raises it here. So while a command runs, the two signals only stop it
+# (SIGKILL to its own session, so cc1plus and as stop too) and are noted; once its
+# outputs are moved or removed, the first is raised again, as it came.
+#
+# The command runs in its own session so that stopping it stops its children, and a
+# terminal's Ctrl-C reaches only doit, which stops it. Python runs signal handlers in the
+# main thread only: under doit's thread runner (`-P thread`) nothing interrupts a worker
+# thread, and compiles left running finish on their own.
+
+
+def _run(
+    command: Sequence[str],
+    outputs: Sequence[Path],
+    running: list[subprocess.Popen[str]],
+    received: list[int],
+) -> bool:
     try:
-        # Its own session, so stopping it stops the compiler's children too (cc1plus would
-        # otherwise go on writing after the temporaries were removed). It starts with the
-        # interrupts blocked, as they are here: no terminal or doit signal reaches its own
-        # session anyway, and stopping the build stops it with SIGKILL. (Unblocking them in
-        # the child would need a preexec_fn, which can deadlock a forked child of doit's
-        # threaded workers before it runs the compiler.)
         process = subprocess.Popen(
             command,
             stdout=subprocess.PIPE,
@@ -70,13 +83,13 @@ def _run(command: Sequence[str], outputs: Sequence[Path]) -> bool:
     except OSError as error:  # e.g. a compiler named in the manifest is not installed
         print(f"error: cannot run {command[0]!r}: {error.strerror}", file=sys.stderr)
         return False
-    try:
-        with _interrupts(signal.SIG_UNBLOCK):
-            log, _ = process.communicate()
-    finally:
-        if process.returncode is None:  # interrupted
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+    running.append(process)
+    if received:  # interrupted while it started
+        _stop(running)
+    log = _communicate(process)
+    if received:
+        _wait_for_session_end(process.pid)
+        return False
     if process.returncode != 0:
         print(" ".join(command), file=sys.stderr)
         print(log, end="", file=sys.stderr)
@@ -88,18 +101,64 @@ def _run(command: Sequence[str], outputs: Sequence[Path]) -> bool:
     return True
 
 
-_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+def _communicate(process: subprocess.Popen[str]) -> str:
+    """Its output, once it has ended. Waits in short steps: a signal the kernel handed to
+    another thread does not wake this one, and Python runs the handler (which stops the
+    command) only when this thread runs Python again."""
+    while True:
+        try:
+            return process.communicate(timeout=0.05)[0]
+        except subprocess.TimeoutExpired:
+            pass
+
+
+def _stop(running: list[subprocess.Popen[str]]) -> None:
+    for process in running:
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+
+
+def _wait_for_session_end(session: int, timeout: float = 2.0) -> None:
+    """Until every process of the killed command's session is gone: one killed inside a
+    system call (cc1plus opening a temporary) finishes that call first. Bounded, as a
+    zombie nobody reaps would count as alive."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(session, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.01)
+
+
+_INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
 
 
 @contextlib.contextmanager
-def _interrupts(how: int) -> Iterator[None]:
-    """Block (SIG_BLOCK) or take (SIG_UNBLOCK) Ctrl-C and SIGTERM inside the block; one
-    held back is raised when a block that blocked them ends."""
-    previous = signal.pthread_sigmask(how, _INTERRUPTS)
+def _interrupts_held(stop: Callable[[], None]) -> Iterator[list[int]]:
+    """Inside the block, Ctrl-C and SIGTERM call `stop` and are noted in the list it
+    yields; the first is raised again when the block ends (Note [Interrupted commands])."""
+    received: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield received  # handlers run in the main thread only: none can reach this one
+        return
+
+    def hold(signal_number: int, _frame: object) -> None:
+        received.append(signal_number)
+        stop()
+
+    previous: dict[int, Any] = {}
     try:
-        yield
+        for signal_number in _INTERRUPTS:
+            previous[signal_number] = signal.signal(signal_number, hold)
+        yield received
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for held, handler in previous.items():
+            # None: a handler not installed from Python, which cannot be put back.
+            signal.signal(held, signal.SIG_DFL if handler is None else handler)
+        if received:
+            signal.raise_signal(received[0])
 
 
 def temporary(output: Path) -> Path:
