@@ -109,4 +109,3 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
             text = "".join(getattr(action, stream) or "" for action in task.actions)
             if text:
                 self.write(text if text.endswith("\n") else text + "\n")
-

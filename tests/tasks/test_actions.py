@@ -81,7 +81,7 @@ def test_an_interrupt_leaves_no_temporary_and_no_command_running(
         )
         assert victim.stdout is not None and victim.stdout.readline() == "ready\n"
         if moment == "while it runs":
-            _wait_until(lambda: any(tmp_path.glob(f"{attempt}.o.*.tmp")))
+            _wait_until(lambda pattern=f"{attempt}.o.*.tmp": any(tmp_path.glob(pattern)))
         else:
             time.sleep(random.uniform(0, 0.02))
         victim.send_signal(signal.SIGINT)

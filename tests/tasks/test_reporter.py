@@ -66,4 +66,3 @@ def test_verbosity_zero_keeps_stderr_until_the_task_is_done() -> None:
     task = Task("compile:x", [(warn,)])
     written = _run(task, Stream(0, force_global=True))
     assert written == ".  [1/1] compile:x\nwarning: something\n"
-
