@@ -34,8 +34,8 @@ def generate(
     libraries: list[Library],
     selection: Path,
     output_dir: Path,
-    estimate_config: dict[str, Any] | None = None,
-    other_targets: tuple[str, ...] = (),
+    estimate_config: dict[str, Any],
+    other_targets: tuple[str, ...],
 ) -> None:
     kernel_libraries = [
         read_kernel_library(lib.name, lib.functions, lib.sources) for lib in libraries
@@ -44,8 +44,7 @@ def generate(
     for name, text in render_sources(resolution).items():
         write_if_changed(output_dir / name, text)
     write_if_changed(layout.resolution(target), resolution_json(resolution))
-    if estimate_config is not None:
-        write_estimate(target, resolution, estimate_config, other_targets)
+    write_estimate(target, resolution, estimate_config, other_targets)
 
 
 def write_estimate(

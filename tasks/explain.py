@@ -9,14 +9,22 @@ from typing import Any
 
 from tasks import layout
 from tasks.actions import reports_user_errors
-from tasks.config import manifest
+from tasks.config import manifest, manifest_path
 
 
 @reports_user_errors
 def explain(op: str, dtype: str, model: str, target: str) -> bool:
     from codegen.size_explain import explain_model, explain_operator
 
-    names = [target] if target else sorted(manifest().targets)
+    known = manifest().targets
+    if target and target not in known:
+        defined = ", ".join(sorted(known))
+        print(
+            f"error: {manifest_path()}: unknown target {target!r} (defined: {defined})",
+            file=sys.stderr,
+        )
+        return False
+    names = [target] if target else sorted(known)
     documents: dict[str, Any] = {}
     for name in names:
         path = layout.size_json(name)

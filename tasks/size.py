@@ -216,13 +216,7 @@ def size_inputs(target: Target, manifest: Manifest, specs: Sequence[ObjectSpec])
     )
 
 
-def size_task(
-    target: Target, manifest: Manifest | None = None, specs: Sequence[ObjectSpec] = ()
-) -> dict[str, Any]:
-    if manifest is None:
-        from tasks.config import manifest as current
-
-        manifest = current()
+def size_task(target: Target, manifest: Manifest, specs: Sequence[ObjectSpec]) -> dict[str, Any]:
     inputs = size_inputs(target, manifest, specs)
     name = target.name
     runner, unstripped = layout.runner(name), layout.unstripped_runner(name)

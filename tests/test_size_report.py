@@ -46,6 +46,9 @@ def test_explain_answers_for_the_example_model(built: Path) -> None:
     model = doit(built, "explain", "--model", "add_mul", "--target", "add_mul")
     assert "add_mul: dropping add_mul would save about " in model.stdout
     assert "(operators only it selects: aten::add.out, aten::mul.out)" in model.stdout
+    unknown = doit(built, "explain", "--op", "aten::add.out", "--target", "nosuch")
+    assert unknown.returncode != 0
+    assert "error: selective.toml: unknown target 'nosuch' (defined: " in unknown.stderr
 
 
 def test_html_report_renders_its_chart_in_chromium(built: Path, tmp_path: Path) -> None:
