@@ -24,21 +24,14 @@ from codegen.kernel_library import read_kernel_library  # noqa: E402
 from codegen.model import OperatorName  # noqa: E402
 from codegen.render import render_op_dtypes  # noqa: E402
 from codegen.scalar_type import ScalarType  # noqa: E402
+from codegen.size_elf import read_sections  # noqa: E402
 from tasks.compile import BASE_CFLAGS, DTYPE_SELECTIVE_DEFINE  # noqa: E402
 
 PORTABLE = Path("kernels/portable")
-_SHF_ALLOC = 0x2
 
 
 def allocated_bytes(path: Path) -> int:
-    from elftools.elf.elffile import ELFFile
-
-    with path.open("rb") as file:
-        return sum(
-            section["sh_size"]
-            for section in ELFFile(file).iter_sections()
-            if section["sh_flags"] & _SHF_ALLOC
-        )
+    return sum(section.size for section in read_sections(path) if section.allocated)
 
 
 def compile_object(source: Path, output: Path, extra: list[str]) -> int:

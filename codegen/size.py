@@ -8,14 +8,12 @@ allocated without file contents (NOBITS) -> bss.
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
 
 from codegen.errors import InputError
-
-_SHF_WRITE = 0x1
-_SHF_ALLOC = 0x2
+from codegen.size_elf import SHF_WRITE, Section, read_sections, sections_of
 
 
 @dataclass(frozen=True)
@@ -32,30 +30,21 @@ class SizeReport:
 
 def section_sizes(path: Path) -> tuple[int, int, int]:
     """(text, data, bss) bytes of the ELF file at `path`."""
-    from elftools.common.exceptions import ELFError
-
-    try:
-        with path.open("rb") as file:
-            return _elf_sizes(file)
-    except (OSError, ELFError) as error:
-        raise InputError(path, f"cannot read as ELF: {error}") from None
+    return berkeley_sizes(read_sections(path))
 
 
-def _elf_sizes(stream: BinaryIO) -> tuple[int, int, int]:
-    from elftools.elf.elffile import ELFFile
-
+def berkeley_sizes(sections: Iterable[Section]) -> tuple[int, int, int]:
+    """(text, data, bss) of these sections, counted as `size` counts them."""
     text = data = bss = 0
-    for section in ELFFile(stream).iter_sections():
-        flags = section["sh_flags"]
-        if not flags & _SHF_ALLOC:
+    for section in sections:
+        if not section.allocated:
             continue
-        size = section["sh_size"]
-        if section["sh_type"] == "SHT_NOBITS":
-            bss += size
-        elif flags & _SHF_WRITE:
-            data += size
+        if not section.in_file:
+            bss += section.size
+        elif section.flags & SHF_WRITE:
+            data += section.size
         else:
-            text += size
+            text += section.size
     return text, data, bss
 
 
@@ -70,6 +59,7 @@ def archive_sizes(path: Path) -> dict[str, int]:
     not reach (the library is built with function and data sections).
     """
     from elftools.common.exceptions import ELFError
+    from elftools.elf.elffile import ELFFile
 
     data = path.read_bytes()
     if not data.startswith(_AR_MAGIC):
@@ -83,7 +73,7 @@ def archive_sizes(path: Path) -> dict[str, int]:
         # "/" is the symbol index and "//" the long-name table; the rest are objects.
         if name not in (b"/", b"//"):
             try:
-                text, writable, bss = _elf_sizes(io.BytesIO(member))
+                text, writable, bss = berkeley_sizes(sections_of(ELFFile(io.BytesIO(member))))
             except ELFError as error:
                 raise InputError(path, f"member {name.decode(errors='replace')}: {error}") from None
             totals["text"] += text

@@ -17,6 +17,7 @@ from typing import Any
 from codegen.errors import InputError
 
 SHF_WRITE = 0x1
+SHF_WRITE = 0x1
 SHF_ALLOC = 0x2
 SHF_EXECINSTR = 0x4
 PF_X = 0x1
@@ -55,17 +56,22 @@ class Symbol:
 
 def read_sections(path: Path) -> tuple[Section, ...]:
     with _elf(path) as elf:
-        return tuple(
-            Section(
-                name=section.name,
-                kind=section["sh_type"],
-                flags=section["sh_flags"],
-                address=section["sh_addr"],
-                offset=section["sh_offset"],
-                size=section["sh_size"],
-            )
-            for section in elf.iter_sections()
+        return sections_of(elf)
+
+
+def sections_of(elf: Any) -> tuple[Section, ...]:
+    """The sections of an open pyelftools ELFFile."""
+    return tuple(
+        Section(
+            name=section.name,
+            kind=section["sh_type"],
+            flags=section["sh_flags"],
+            address=section["sh_addr"],
+            offset=section["sh_offset"],
+            size=section["sh_size"],
         )
+        for section in elf.iter_sections()
+    )
 
 
 @dataclass(frozen=True)

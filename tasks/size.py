@@ -61,7 +61,7 @@ def size_config(target: Target) -> dict[str, Any]:
 
 @reports_user_errors
 def measure(inputs: SizeInputs) -> bool:
-    from codegen.size import SizeReport, archive_sizes, section_sizes
+    from codegen.size import SizeReport, archive_sizes, berkeley_sizes
     from codegen.size_attribution import (
         LinkedObject,
         attribute,
@@ -110,8 +110,9 @@ def measure(inputs: SizeInputs) -> bool:
     ]
     symbols = read_symbols(unstripped)
     file = runner.stat().st_size
-    attribution = attribute(file, read_sections(runner), symbols, linked)
-    text, data, bss = section_sizes(runner)
+    sections = read_sections(runner)
+    attribution = attribute(file, sections, symbols, linked)
+    text, data, bss = berkeley_sizes(sections)
     budgets = dict(target.size_budgets)
     if target.size_budget is not None:
         budgets["file"] = target.size_budget
