@@ -16,10 +16,10 @@ from typing import Any, TypeVar
 
 from codegen.errors import InputError
 from codegen.model import OperatorName
-from codegen.size_attribution import is_known_bucket
+from codegen.size_attribution import FIXED_BUCKETS, KERNEL_PREFIX, is_known_bucket
+from codegen.size_budget import TOTALS
 from codegen.units import parse_size
 
-_SIZE_MEASURES = frozenset({"file", "text", "data", "bss", "kernels"})
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 DEFAULT_TOOLCHAIN = "host"
 
@@ -299,14 +299,16 @@ class _Parser:
     def size_budgets(self, value: object, key: str) -> dict[str, int]:
         table = self.typed(value, key, dict)
         budgets: dict[str, int] = {}
+        # The file has its own key, size_budget: one limit per measure.
+        measures = [m for m in TOTALS if m != "file"] + ["kernels"]
         for name, limit in table.items():
-            if name not in _SIZE_MEASURES and not is_known_bucket(name):
-                raise self.fail(
-                    f"{key}.{name!r}",
-                    "unknown measure or bucket (file, text, data, bss, kernels, core, loader, "
-                    "executor, registry, runner, registration, kernels:shared, libc, unnamed, "
-                    "overhead, or kernel:<library>/op_<name>)",
+            if name == "file":
+                raise self.fail(f"{key}.'file'", "the runner file's limit is size_budget")
+            if name not in measures and not is_known_bucket(name):
+                known = ", ".join(
+                    [*measures, *FIXED_BUCKETS, f"{KERNEL_PREFIX}<library>/op_<name>"]
                 )
+                raise self.fail(f"{key}.{name!r}", f"unknown measure or bucket ({known})")
             budgets[name] = self.size(limit, f"{key}.{name!r}")
         return budgets
 

@@ -6,6 +6,7 @@ lists they are given.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -62,10 +63,18 @@ def render_op_dtypes(op_dtypes: Mapping[OperatorName, frozenset[ScalarType] | No
 
 def render_template(template: str, context: Mapping[str, Any]) -> str:
     """Render one of codegen/templates; only HTML templates escape what they format."""
+    text: str = _environment().get_template(template).render(**context)
+    return text
+
+
+@functools.cache
+def _environment() -> Any:
+    """One jinja2 environment per process: it keeps the compiled templates, and codegen
+    renders one header per kernel source."""
     # jinja2 costs ~45 ms to import: only the actions that render pay for it.
     import jinja2
 
-    environment = jinja2.Environment(
+    return jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
@@ -73,7 +82,6 @@ def render_template(template: str, context: Mapping[str, Any]) -> str:
         lstrip_blocks=True,
         autoescape=lambda name: name is not None and name.endswith(".html.j2"),
     )
-    return environment.get_template(template).render(**context)
 
 
 def _registration(resolution: Resolution) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codegen.errors import InputError
-from codegen.size_elf import SHF_WRITE, Section, read_sections, sections_of
+from codegen.size_elf import SHF_WRITE, Section, sections_of
 
 
 @dataclass(frozen=True)
@@ -26,11 +26,6 @@ class SizeReport:
     kernels: int
     operators: int
     budget: int | None
-
-
-def section_sizes(path: Path) -> tuple[int, int, int]:
-    """(text, data, bss) bytes of the ELF file at `path`."""
-    return berkeley_sizes(read_sections(path))
 
 
 def berkeley_sizes(sections: Iterable[Section]) -> tuple[int, int, int]:
@@ -61,14 +56,20 @@ def archive_sizes(path: Path) -> dict[str, int]:
     from elftools.common.exceptions import ELFError
     from elftools.elf.elffile import ELFFile
 
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise InputError(path, f"cannot read: {error.strerror}") from None
     if not data.startswith(_AR_MAGIC):
         raise InputError(path, "not a static library (no !<arch> magic)")
     totals = {"text": 0, "data": 0, "bss": 0, "objects": 0}
     offset = len(_AR_MAGIC)
     while offset + _AR_HEADER <= len(data):
         header = data[offset : offset + _AR_HEADER]
-        name, size = header[:16].strip(), int(header[48:58].strip() or b"0")
+        name, size_field = header[:16].strip(), header[48:58].strip() or b"0"
+        if not size_field.isdigit():
+            raise InputError(path, f"damaged member header at byte {offset}")
+        size = int(size_field)
         member = data[offset + _AR_HEADER : offset + _AR_HEADER + size]
         # "/" is the symbol index and "//" the long-name table; the rest are objects.
         if name not in (b"/", b"//"):

@@ -29,6 +29,7 @@ TOOLCHAIN = "libc"
 UNNAMED = "unnamed"
 OVERHEAD = "overhead"
 KERNEL_PREFIX = "kernel:"
+REGISTRY_SLOT_BYTES = 24  # rt::KernelEntry on 64-bit: name, key, function pointers
 _RUNTIME_PARTS = {
     "core": "core",
     "loader": "loader",

@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from codegen.size_budget import TOTALS
 from codegen.units import format_size
-
-_MEASURES = ("file", "text", "data", "bss")
 
 
 def size_change(previous: Mapping[str, Any], current: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -23,7 +22,7 @@ def size_change(previous: Mapping[str, Any], current: Mapping[str, Any]) -> dict
     ]
     measures = {
         m: {"before": previous.get(m, 0), "after": current.get(m, 0)}
-        for m in _MEASURES
+        for m in TOTALS
         if previous.get(m, 0) != current.get(m, 0)
     }
     if not buckets and not measures:

@@ -31,9 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from codegen.size_attribution import KERNEL_PREFIX
-
-REGISTRY_SLOT_BYTES = 24  # rt::KernelEntry on 64-bit (codegen/size_report.py)
+from codegen.size_attribution import KERNEL_PREFIX, REGISTRY_SLOT_BYTES
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ def explain_operator(
     documents: Mapping[str, Mapping[str, Any]], op: str, dtype: str | None = None
 ) -> list[str]:
     """One paragraph per target; `op` is `ns::name.overload` or `ns::name` (every overload)."""
-    wanted = _dtype(dtype) if dtype else None
+    wanted = ScalarType.from_name(dtype) if dtype else None
     lines: list[str] = []
     for target, document in sorted(documents.items()):
         rows = [r for r in document.get("kernel_table", []) if _matches(r["op"], op)]
@@ -74,11 +74,3 @@ def explain_model(documents: Mapping[str, Mapping[str, Any]], model: str) -> lis
 
 def _matches(registered: str, asked: str) -> bool:
     return registered == asked or ("." not in asked and registered.partition(".")[0] == asked)
-
-
-def _dtype(name: str) -> ScalarType:
-    try:
-        return ScalarType[name]
-    except KeyError:
-        names = ", ".join(t.name for t in ScalarType)
-        raise ValueError(f"unknown dtype {name!r} (known: {names})") from None

@@ -17,14 +17,13 @@ from codegen.size import SizeReport
 from codegen.size_attribution import (
     BUCKET_DOC,
     KERNEL_PREFIX,
+    REGISTRY_SLOT_BYTES,
     Attribution,
     Bucket,
 )
 from codegen.size_budget import TOTALS, Breach, Contributor, breaches
 from codegen.size_elf import Segment
 from codegen.units import format_size
-
-REGISTRY_SLOT_BYTES = 24  # rt::KernelEntry on 64-bit: name, key, function pointers
 
 
 @dataclass(frozen=True)

@@ -71,7 +71,7 @@ def measure(inputs: SizeInputs) -> bool:
     from codegen.size_budget import breach_message
     from codegen.size_diff import change_lines, size_change
     from codegen.size_elf import object_symbols, read_sections, read_segments, read_symbols
-    from codegen.size_estimate import closeness_line, closeness_markdown
+    from codegen.size_estimate import closeness_line, closeness_markdown, read_report
     from codegen.size_report import (
         Baseline,
         OperatorInfo,
@@ -140,7 +140,7 @@ def measure(inputs: SizeInputs) -> bool:
         baseline=baseline,
         segments=read_segments(runner),
     )
-    previous = _previous(layout.size_json(name))
+    previous = read_report(layout.size_json(name))
     document = to_document(analysis, None)
     change = None if previous is None else size_change(previous, document)
     document["change"] = change
@@ -193,14 +193,6 @@ def _compare_estimate(
     if estimated_buckets != buckets or estimate.get("registry_slots") != slots:
         return None
     return closeness(estimate, file)
-
-
-def _previous(path: Path) -> dict[str, Any] | None:
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return document if isinstance(document, dict) and "buckets" in document else None
 
 
 def size_inputs(target: Target, manifest: Manifest, specs: Sequence[ObjectSpec]) -> SizeInputs:

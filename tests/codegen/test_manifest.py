@@ -98,6 +98,16 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
             "(B, kB, MB, KiB, MiB)",
         ),
         (
+            ('size_budget = "24 KiB"', 'size_budgets = { file = "10 KiB" }'),
+            "targets.tiny.size_budgets.'file': the runner file's limit is size_budget",
+        ),
+        (
+            ('size_budget = "24 KiB"', 'size_budgets = { textt = "10 KiB" }'),
+            "targets.tiny.size_budgets.'textt': unknown measure or bucket (text, data, bss, "
+            "kernels, core, loader, executor, registry, runner, registration, kernels:shared, "
+            "libc, unnamed, overhead, kernel:<library>/op_<name>)",
+        ),
+        (
             ('size_budget = "24 KiB"', "size_budget = true"),
             'targets.tiny.size_budget: expected a size such as "24 KiB", got a boolean',
         ),
