@@ -25,6 +25,7 @@ not re-run codegen.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -102,26 +103,31 @@ def estimate(
     the size.json of other targets by name."""
     selective = bool(config.get("dtype_selective"))
     toolchain = str(config.get("toolchain"))
+    unestimated = Estimate(
+        target=target,
+        file=None,
+        previous=None,
+        basis=None,
+        dtype_selective=selective,
+        toolchain=toolchain,
+        registry_slots=registry_slots,
+        kernels=tuple(KernelCost(bucket, None, ()) for bucket in sorted(buckets)),
+    )
     # Only a rebuild is estimated: on a target's first build, which other targets have
     # finished depends on the order doit ran them in, and the reports of a clean build
     # must be the same bytes whatever that order (serial or `-n`).
-    first_build = previous is None or not _usable(previous)
+    if previous is None or not _usable(previous):
+        return unestimated
     reports = {
         name: doc
         for name, doc in sorted(others.items())
-        if not first_build and name != target and _usable(doc) and _toolchain(doc) == toolchain
+        if name != target and _usable(doc) and _toolchain(doc) == toolchain
     }
-    basis_name: str | None = None
-    basis: Mapping[str, Any] | None = None
-    if not first_build:
-        assert previous is not None
-        basis_name, basis = target, previous
-
-    own = _comparable_buckets(basis, buckets) if basis is not None else {}
+    own = _comparable_buckets(previous, buckets)
     kernels: list[KernelCost] = []
     for bucket in sorted(buckets):
-        if bucket in own and basis_name is not None:
-            kernels.append(KernelCost(bucket, own[bucket], (basis_name,)))
+        if bucket in own:
+            kernels.append(KernelCost(bucket, own[bucket], (target,)))
             continue
         found = sorted(
             (size, name)
@@ -134,21 +140,12 @@ def estimate(
         else:
             kernels.append(KernelCost(bucket, None, ()))
 
-    file: int | None = None
-    if basis is not None:
-        code = sum(k.bytes or 0 for k in kernels) - sum(_kernel_buckets(basis).values())
-        file = _file_with_more_code(basis, code) + REGISTRY_SLOT_BYTES * (
-            registry_slots - int(basis.get("registry_slots", 0))
-        )
-    return Estimate(
-        target=target,
-        file=file,
-        previous=None if previous is None or not _usable(previous) else int(previous["file"]),
-        basis=basis_name,
-        dtype_selective=selective,
-        toolchain=toolchain,
-        registry_slots=registry_slots,
-        kernels=tuple(kernels),
+    code = sum(k.bytes or 0 for k in kernels) - sum(_kernel_buckets(previous).values())
+    file = _file_with_more_code(previous, code) + REGISTRY_SLOT_BYTES * (
+        registry_slots - int(previous.get("registry_slots", 0))
+    )
+    return dataclasses.replace(
+        unestimated, file=file, previous=int(previous["file"]), basis=target, kernels=tuple(kernels)
     )
 
 

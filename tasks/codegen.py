@@ -56,10 +56,14 @@ def write_estimate(
     from codegen.size_attribution import kernel_bucket
     from codegen.size_estimate import estimate, read_report
 
+    previous = read_report(layout.size_json(target))
+    # Other targets' reports matter only for a rebuild (Note [Size estimate]).
     others = {
         name: report
         for name in other_targets
-        if name != target and (report := read_report(layout.size_json(name))) is not None
+        if previous is not None
+        and name != target
+        and (report := read_report(layout.size_json(name))) is not None
     }
     every_dtype: dict[str, bool] = {}
     for kernel in resolution.kernels:
@@ -71,7 +75,7 @@ def write_estimate(
         every_dtype,
         resolution.registry_slots,
         config,
-        read_report(layout.size_json(target)),
+        previous,
         others,
     )
     write_if_changed(layout.size_estimate(target), result.to_json())
