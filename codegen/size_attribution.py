@@ -211,11 +211,14 @@ class _Owners:
     def __init__(self, objects: Sequence[LinkedObject]) -> None:
         self.globals: dict[str, list[str]] = {}
         self.locals: dict[tuple[str, str], str] = {}
+        # A source's first object with locals: the bucket of the locals the compiler made.
+        self.first_bucket: dict[str, str] = {}
         for obj in objects:
             for name in obj.symbols.globals:
                 self.globals.setdefault(name, []).append(obj.bucket)
             for name in obj.symbols.locals:
                 self.locals.setdefault((obj.source_name, name), obj.bucket)
+                self.first_bucket.setdefault(obj.source_name, obj.bucket)
         self.sources = {obj.source_name for obj in objects}
 
     def bucket_of(self, symbol: Symbol) -> str:
@@ -226,8 +229,7 @@ class _Owners:
             if found is not None:
                 return found
             # A local the compiler made (`.isra.0`, `.constprop`) is still that file's.
-            candidates = [b for (src, _), b in self.locals.items() if src == symbol.source_file]
-            return candidates[0] if candidates else TOOLCHAIN
+            return self.first_bucket.get(symbol.source_file or "", TOOLCHAIN)
         definers = self.globals.get(symbol.name)
         if not definers:
             return TOOLCHAIN
