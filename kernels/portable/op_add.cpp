@@ -36,24 +36,12 @@ struct Add {
 
 // add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
 void add_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 5);
-  BinaryCall call;
-  call.a = in.tensor(0, "self");
-  call.b = in.tensor(1, "other");
-  call.scalar = in.scalar(2, "alpha");
-  call.out = in.tensor(3, "out");
-  if (in.ok()) binary_op<Dtypes, Add>(in, call);
+  binary_alpha_kernel<Dtypes, Add>(context, kOp, args);
 }
 
 // add.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> Tensor(a!)
 void add_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kScalarOp, args, 5);
-  BinaryCall call;
-  call.a = in.tensor(0, "self");
-  const rt::Scalar other = in.scalar(1, "other");
-  call.scalar = in.scalar(2, "alpha");
-  call.out = in.tensor(3, "out");
-  if (in.ok()) binary_scalar_op<ScalarDtypes, Add>(in, call, other);
+  binary_scalar_alpha_kernel<ScalarDtypes, Add>(context, kScalarOp, args);
 }
 
 }  // namespace portable

@@ -15,17 +15,7 @@ using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
 
 // mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)
 void mm_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 4);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const rt::Tensor* mat2 = in.tensor(1, "mat2");
-  rt::Tensor* out = in.tensor(2, "out");
-  if (!in.ok() || !Dtypes::check(context, kOp, out->dtype())) return;
-  MatmulShape shape;
-  if (!plan_matmul(in, *self, *mat2, *out, 2, &shape)) return;
-  Dtypes::run(context, kOp, out->dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    matmul<T>(shape, self->data_as<const T>(), mat2->data_as<const T>(), out->data_as<T>());
-  });
+  matmul_kernel<Dtypes>(context, kOp, args, 2);
 }
 
 }  // namespace portable

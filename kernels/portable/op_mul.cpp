@@ -30,12 +30,7 @@ struct Mul {
 
 // mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
 void mul_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 4);
-  BinaryCall call;
-  call.a = in.tensor(0, "self");
-  call.b = in.tensor(1, "other");
-  call.out = in.tensor(2, "out");
-  if (in.ok()) binary_op<Dtypes, Mul>(in, call);
+  binary_tensor_kernel<Dtypes, Mul>(context, kOp, args);
 }
 
 // mul.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)

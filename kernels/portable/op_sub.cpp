@@ -43,24 +43,12 @@ struct Sub {
 
 // sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
 void sub_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 5);
-  BinaryCall call;
-  call.a = in.tensor(0, "self");
-  call.b = in.tensor(1, "other");
-  call.scalar = in.scalar(2, "alpha");
-  call.out = in.tensor(3, "out");
-  if (in.ok()) binary_op<Dtypes, Sub>(in, call);
+  binary_alpha_kernel<Dtypes, Sub>(context, kOp, args);
 }
 
 // sub.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> Tensor(a!)
 void sub_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kScalarOp, args, 5);
-  BinaryCall call;
-  call.a = in.tensor(0, "self");
-  const rt::Scalar other = in.scalar(1, "other");
-  call.scalar = in.scalar(2, "alpha");
-  call.out = in.tensor(3, "out");
-  if (in.ok()) binary_scalar_op<ScalarDtypes, Sub>(in, call, other);
+  binary_scalar_alpha_kernel<ScalarDtypes, Sub>(context, kScalarOp, args);
 }
 
 }  // namespace portable

@@ -1,12 +1,14 @@
 #include <cstdint>
 
+#include "kernels/common/view_sizes.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/kernel/kernel_args.h"
 
 namespace prim {
 
 // executorch_prim::et_view.default(Tensor self, SymInt[] size) -> Tensor: out
-// becomes a view of self's memory with the sizes `size` (one may be -1).
+// becomes a view of self's memory with the sizes `size` (one may be -1, inferred as
+// torch does).
 void et_view_default(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
   const rt::ArgReader in(context, "executorch_prim::et_view.default", args, 3);
   const rt::Tensor* self = in.tensor(0, "self");
@@ -17,24 +19,7 @@ void et_view_default(rt::KernelContext& context, rt::Span<rt::EValue* const> arg
   if (!self->is_contiguous() || !out->is_contiguous()) return in.fail("self and out must be contiguous");
   if (size.size() != static_cast<size_t>(out->dim())) return in.fail("size must have out's number of dims");
   int32_t sizes[rt::Tensor::kMaxDims];
-  int inferred = -1;
-  int64_t known = 1;
-  for (int d = 0; d < out->dim(); ++d) {
-    const int64_t extent = size[d];
-    if (extent == -1 && inferred < 0) {
-      inferred = d;
-      sizes[d] = 1;
-      continue;
-    }
-    if (extent < 0 || extent > INT32_MAX) return in.fail("size has a negative or second -1 entry");
-    sizes[d] = static_cast<int32_t>(extent);
-    known *= extent;
-  }
-  if (inferred >= 0 && known != 0 && self->numel() % known == 0) {
-    sizes[inferred] = static_cast<int32_t>(self->numel() / known);
-    known = self->numel();
-  }
-  if (known != self->numel()) return in.fail("size is invalid for self's number of elements");
+  if (!kernels::view_sizes(in, size, self->numel(), sizes)) return;
   if (!rt::resize_out(in, *out, sizes, out->dim())) return;
   out->set_data(self->data());
 }

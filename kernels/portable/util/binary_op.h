@@ -428,9 +428,13 @@ void binary_scalar_op(const rt::ArgReader& in, BinaryCall& call, const rt::Scala
   binary_op<Dtypes, Op, true>(in, call);
 }
 
+// The whole-kernel templates below are always_inline: each op instantiates
+// them once, and an outlined copy (GCC -Os makes a .constprop clone) only adds
+// a call frame to the kernel.
+
 // A whole kernel `name.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out)`.
 template <typename Dtypes, typename Op>
-void binary_tensor_kernel(rt::KernelContext& context, const char* op, rt::Span<rt::EValue* const> args) {
+__attribute__((always_inline)) inline void binary_tensor_kernel(rt::KernelContext& context, const char* op, rt::Span<rt::EValue* const> args) {
   const rt::ArgReader in(context, op, args, 4);
   BinaryCall call;
   call.a = in.tensor(0, "self");
@@ -441,12 +445,40 @@ void binary_tensor_kernel(rt::KernelContext& context, const char* op, rt::Span<r
 
 // A whole kernel `name.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out)`.
 template <typename Dtypes, typename Op>
-void binary_scalar_kernel(rt::KernelContext& context, const char* op, rt::Span<rt::EValue* const> args) {
+__attribute__((always_inline)) inline void binary_scalar_kernel(rt::KernelContext& context, const char* op, rt::Span<rt::EValue* const> args) {
   const rt::ArgReader in(context, op, args, 4);
   BinaryCall call;
   call.a = in.tensor(0, "self");
   const rt::Scalar other = in.scalar(1, "other");
   call.out = in.tensor(2, "out");
+  if (in.ok()) binary_scalar_op<Dtypes, Op>(in, call, other);
+}
+
+// A whole kernel `name.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out)`
+// (add, sub): the alpha goes to Op as call.scalar.
+template <typename Dtypes, typename Op>
+__attribute__((always_inline)) inline void binary_alpha_kernel(rt::KernelContext& context, const char* op,
+                                                               rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, op, args, 5);
+  BinaryCall call;
+  call.a = in.tensor(0, "self");
+  call.b = in.tensor(1, "other");
+  call.scalar = in.scalar(2, "alpha");
+  call.out = in.tensor(3, "out");
+  if (in.ok()) binary_op<Dtypes, Op>(in, call);
+}
+
+// A whole kernel `name.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out)`
+// (add, sub).
+template <typename Dtypes, typename Op>
+__attribute__((always_inline)) inline void binary_scalar_alpha_kernel(rt::KernelContext& context, const char* op,
+                                                                      rt::Span<rt::EValue* const> args) {
+  const rt::ArgReader in(context, op, args, 5);
+  BinaryCall call;
+  call.a = in.tensor(0, "self");
+  const rt::Scalar other = in.scalar(1, "other");
+  call.scalar = in.scalar(2, "alpha");
+  call.out = in.tensor(3, "out");
   if (in.ok()) binary_scalar_op<Dtypes, Op>(in, call, other);
 }
 

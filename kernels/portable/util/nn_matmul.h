@@ -5,6 +5,7 @@
 #include "kernels/portable/util/opmath.h"
 #include "runtime/core/tensor.h"
 #include "runtime/core/value_cast.h"
+#include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/kernel_args.h"
 
 namespace portable {
@@ -67,6 +68,25 @@ void matmul(const MatmulShape& s, const T* a, const T* c, T* out) {
       }
     }
   }
+}
+
+// A whole kernel `mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out)` (rank
+// 2) or `bmm.out` (rank 3). always_inline: one instantiation per op, and an
+// outlined copy only adds a call frame.
+template <typename Dtypes>
+__attribute__((always_inline)) inline void matmul_kernel(rt::KernelContext& context, const char* op,
+                                                         rt::Span<rt::EValue* const> args, int rank) {
+  const rt::ArgReader in(context, op, args, 4);
+  const rt::Tensor* self = in.tensor(0, "self");
+  const rt::Tensor* mat2 = in.tensor(1, "mat2");
+  rt::Tensor* out = in.tensor(2, "out");
+  if (!in.ok() || !Dtypes::check(context, op, out->dtype())) return;
+  MatmulShape shape;
+  if (!plan_matmul(in, *self, *mat2, *out, rank, &shape)) return;
+  Dtypes::run(context, op, out->dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    matmul<T>(shape, self->data_as<const T>(), mat2->data_as<const T>(), out->data_as<T>());
+  });
 }
 
 }  // namespace portable
