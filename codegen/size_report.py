@@ -117,8 +117,9 @@ class SizeAnalysis:
         return savings
 
 
-def to_document(analysis: SizeAnalysis, change: Mapping[str, Any] | None) -> dict[str, Any]:
-    """size.json: the contract's fields first, then the analysis."""
+def to_document(analysis: SizeAnalysis) -> dict[str, Any]:
+    """size.json: the contract's fields first, then the analysis. `change` (since the
+    previous report) is filled in by the caller, which has that report."""
     document: dict[str, Any] = asdict(analysis.report)
     baseline = analysis.baseline
     document.update(
@@ -139,7 +140,7 @@ def to_document(analysis: SizeAnalysis, change: Mapping[str, Any] | None) -> dic
                 "saved": baseline.saved(analysis.report.file),
                 "ratio": round(analysis.report.file / baseline.file, 3) if baseline.file else None,
             },
-            "change": None if change is None else dict(change),
+            "change": None,
             "segments": [asdict(segment) for segment in analysis.segments],
         }
     )

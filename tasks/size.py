@@ -141,7 +141,7 @@ def measure(inputs: SizeInputs) -> bool:
         segments=read_segments(runner),
     )
     previous = read_report(layout.size_json(name))
-    document = to_document(analysis, None)
+    document = to_document(analysis)
     change = None if previous is None else size_change(previous, document)
     document["change"] = change
     lines = [] if change is None else change_lines(name, change)

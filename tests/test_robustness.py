@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.workspace import SMALL_MANIFEST, build_small, doit, small_workspace
+from tests.workspace import SMALL_MANIFEST, build_small, small_workspace
 
 TARGETS = ("add_mul", "mlp", "both")
 
@@ -73,8 +73,7 @@ def group_ends(group: int, timeout: float = 20) -> bool:
 
 def test_parallel_build_equals_serial(tmp_path: Path, serial: dict[str, bytes]) -> None:
     workdir = small_workspace(tmp_path)
-    result = doit(workdir, "-n", "2", f"manifest={SMALL_MANIFEST}", "build")
-    assert result.returncode == 0, result.stdout + result.stderr
+    build_small(workdir, "-n", "2")
     assert outputs(workdir) == serial
 
 
@@ -95,8 +94,7 @@ def test_interrupted_build_recovers(
     build.communicate(timeout=120)
     assert group_ends(build.pid), "a doit worker outlived the interrupted build"
     assert not list((workdir / "build").rglob("*.tmp")) or signal_number == signal.SIGKILL
-    result = doit(workdir, f"manifest={SMALL_MANIFEST}", "build")
-    assert result.returncode == 0, result.stdout + result.stderr
+    build_small(workdir)
     assert outputs(workdir) == serial
 
 
@@ -107,5 +105,4 @@ def test_concurrent_builds_do_not_collide(tmp_path: Path, serial: dict[str, byte
         _, stderr = build.communicate(timeout=900)
         assert build.returncode == 0, stderr
     assert outputs(workdir) == serial
-    again = doit(workdir, f"manifest={SMALL_MANIFEST}", "build")
-    assert again.returncode == 0 and ".  " not in again.stdout
+    assert ".  " not in build_small(workdir)

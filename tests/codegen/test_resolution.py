@@ -10,6 +10,7 @@ from codegen.model import KernelKey, OperatorName
 from codegen.resolution import resolve
 from codegen.scalar_type import ScalarType
 from codegen.selection import SelectedOperator, Selection, read_selection
+from tests.workspace import REPO
 
 DATA = Path(__file__).parent / "data" / "kernels"
 MUL = OperatorName.parse("aten::mul.out")
@@ -60,7 +61,6 @@ def test_missing_kernel_names_operator_and_models() -> None:
 BITWISE_AND = OperatorName.parse("aten::bitwise_and.Tensor_out")
 BOOL_KEY = KernelKey.parse("v1/11;0,1|11;0,1|11;0,1")
 FLOAT_BOOL_KEY = KernelKey.parse("v1/6;0,1|11;0,1|11;0,1")
-REPO = Path(__file__).resolve().parents[2]
 
 
 def dtype_library(tmp_path: Path, name: str, dtypes: str | None) -> KernelLibrary:

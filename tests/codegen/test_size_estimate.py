@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.size_estimate import closeness, closeness_line, estimate
-from tests.workspace import SMALL_MANIFEST, doit, executed, small_workspace
+from tests.workspace import SMALL_MANIFEST, build_small, executed, small_workspace
 
 SELECTIVE = {"dtype_selective": True, "toolchain": "host"}
 EVERY = {"dtype_selective": False, "toolchain": "host"}
@@ -134,9 +134,8 @@ CLOSENESS_LINE = re.compile(
 
 def test_estimate_then_measurement_after_adding_operators(tmp_path: Path) -> None:
     workdir = small_workspace(tmp_path)
-    first = doit(workdir, f"manifest={SMALL_MANIFEST}", "build")
-    assert first.returncode == 0, first.stdout + first.stderr
-    assert "estimate:" not in first.stdout  # a first build is not estimated
+    first = build_small(workdir)
+    assert "estimate:" not in first  # a first build is not estimated
 
     # mul.out was measured (every dtype) in `both`; sub.out in no target.
     manifest = workdir / SMALL_MANIFEST
@@ -149,11 +148,10 @@ def test_estimate_then_measurement_after_adding_operators(tmp_path: Path) -> Non
         )
         .replace('size_budget = "40 KiB"', 'size_budget = "96 KiB"', 1)
     )
-    second = doit(workdir, f"manifest={SMALL_MANIFEST}", "build")
-    assert second.returncode == 0, second.stdout + second.stderr
-    line = ESTIMATE_LINE.search(second.stdout)
-    assert line is not None, second.stdout
-    assert "codegen:add_mul" not in executed(second.stdout)
+    second = build_small(workdir)
+    line = ESTIMATE_LINE.search(second)
+    assert line is not None, second
+    assert "codegen:add_mul" not in executed(second)
 
     saved = json.loads((workdir / "build" / "mlp" / "size_estimate.json").read_text())
     costs = {k["bucket"]: k for k in saved["kernels"]}
@@ -161,8 +159,8 @@ def test_estimate_then_measurement_after_adding_operators(tmp_path: Path) -> Non
     assert saved["unmeasured"] == ["kernel:portable/op_sub"]
     assert f"{saved['estimate'] / 1024:.1f}" == line.group(1)
 
-    measured = CLOSENESS_LINE.search(second.stdout)
-    assert measured is not None, second.stdout
+    measured = CLOSENESS_LINE.search(second)
+    assert measured is not None, second
     assert measured.group(1) == line.group(1)
     size = json.loads((workdir / "build" / "mlp" / "size.json").read_text())
     assert size["estimate"]["estimated"] == saved["estimate"]
@@ -171,6 +169,4 @@ def test_estimate_then_measurement_after_adding_operators(tmp_path: Path) -> Non
     assert "## Estimate before compiling" in (workdir / "build" / "mlp" / "size.md").read_text()
 
     # Nothing changed: the estimate re-runs nothing, codegen included.
-    third = doit(workdir, f"manifest={SMALL_MANIFEST}", "build")
-    assert third.returncode == 0, third.stdout + third.stderr
-    assert executed(third.stdout) == []
+    assert executed(build_small(workdir)) == []

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from codegen.size import SizeReport
 from codegen.size_attribution import Attribution, Bucket
 from codegen.size_budget import breach_message
@@ -78,11 +80,19 @@ def analysis(extra_sub: bool = False, budget: int | None = 24 * 1024) -> SizeAna
     )
 
 
-def test_buckets_sum_to_the_total_in_the_document() -> None:
-    document = to_document(analysis(), None)
-    assert sum(b["bytes"] for b in document["buckets"]) == document["file"]
-    for field in ("text", "data", "bss", "file", "registry_slots", "kernels"):
-        assert isinstance(document[field], int)
+def test_document_computes_shares_owners_and_savings() -> None:
+    document = to_document(analysis())
+    rows = {b["name"]: b for b in document["buckets"]}
+    # The file is 8,000 + 3,000 + 600 + 300 = 11,900 B.
+    assert rows["loader"]["share"] == 25.2  # 100 * 3,000 / 11,900 = 25.21
+    assert rows["kernel:portable/op_add"]["share"] == 5.0  # 5.04
+    assert rows["kernel:portable/op_mul"]["share"] == 2.5  # 2.52
+    assert rows["kernel:portable/op_add"]["operators"] == ["aten::add.out"]
+    assert rows["kernel:portable/op_mul"]["selected_by"] == ["add_mul", "mlp"]
+    assert rows["kernel:portable/op_add"]["doc"] == "kernel source file"
+    # Only add_mul selects add.out: its 600 B bucket and one 24 B registry slot.
+    assert document["model_savings"] == {"add_mul": 624, "mlp": 0}
+    assert document["breaches"] == [] and document["budgets"] == {"file": 24 * 1024}
 
 
 def test_budget_breach_names_budget_actual_and_contributors() -> None:
@@ -107,8 +117,8 @@ def test_bucket_budget() -> None:
 
 
 def test_diff_names_the_bucket_that_grew_and_the_manifest_change() -> None:
-    before = to_document(analysis(), None)
-    after = to_document(analysis(extra_sub=True), None)
+    before = to_document(analysis())
+    after = to_document(analysis(extra_sub=True))
     change = size_change(before, after)
     assert change is not None
     lines = change_lines("t", change)
@@ -121,12 +131,18 @@ def test_diff_names_the_bucket_that_grew_and_the_manifest_change() -> None:
 
 
 def test_explain_operator_and_model() -> None:
-    documents: dict[str, Any] = {"t": to_document(analysis(), None)}
+    documents: dict[str, Any] = {"t": to_document(analysis())}
     assert explain_operator(documents, "aten::add.out", "Float") == [
         "t: aten::add.out is selected by add_mul; kernel portable::add_out from library "
         "portable; costs 600 B in kernel:portable/op_add",
         "t: aten::add.out for Float: 120 B of code instantiated for Float only",
     ]
+    # dtypes are named as in manifests: either case.
+    assert explain_operator(documents, "aten::add.out", "float") == explain_operator(
+        documents, "aten::add.out", "Float"
+    )
+    with pytest.raises(ValueError, match="unknown dtype 'Flaot'"):
+        explain_operator(documents, "aten::add.out", "Flaot")
     assert explain_operator(documents, "aten::div.out") == ["t: does not register aten::div.out"]
     assert explain_model(documents, "add_mul") == [
         "t: dropping add_mul would save about 624 B (operators only it selects: aten::add.out)"
@@ -137,7 +153,7 @@ def test_explain_operator_and_model() -> None:
 
 
 def test_reports_render() -> None:
-    document = to_document(analysis(), None)
+    document = to_document(analysis())
     markdown = render_markdown(document, ["size: target t: changed"])
     assert "| kernel:portable/op_add | 600 |" in markdown and "size: target t: changed" in markdown
     html = render_html(document, [])

@@ -8,7 +8,6 @@ constants (and the tensors of an `InOptionalList`) are passed as they are.
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Sequence
 
 import numpy as np
@@ -22,15 +21,20 @@ from codegen.pte_writer import (
     Tensor,
     TensorList,
     Value,
-    save_program,
 )
 from codegen.scalar_type import ScalarType
-from tests.kernels.harness import In, InOptionalList, KernelFailed, KernelRunner, Out, scalar_type
-from tests.kernels.unary_cases import to_bfloat16
+from tests.kernels.harness import In, InOptionalList, KernelRunner, Out, scalar_type
 
 __all__ = ["assert_bfloat16_close", "bfloat16_inputs", "run_bfloat16", "to_bfloat16"]
 
 _CAST = OperatorName.parse("dim_order_ops::_to_dim_order_copy.out")
+
+
+def to_bfloat16(x: np.ndarray) -> np.ndarray:
+    """float32 values rounded to bfloat16 (nearest even), as float32."""
+    bits = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).astype(np.uint32)
+    return np.where(np.isnan(x), np.float32(np.nan), rounded.view(np.float32))
 
 
 def bfloat16_inputs(*arrays: np.ndarray) -> list[np.ndarray]:
@@ -97,19 +101,7 @@ def run_bfloat16(kernel: KernelRunner, op: str, args: Sequence[object]) -> list[
     if len(returned) > 1:
         returned = [add(TensorList(tuple(returned)))]
     calls.append(KernelCall(OperatorName.parse(op), tuple(call_args + returned)))
-    program = kernel.scratch / "bf16.pte"
     method = Method(
         "forward", tuple(values), tuple(input_indices), tuple(outputs), (*calls, *casts_back)
     )
-    save_program([method], program)
-    command = [str(kernel.runner), str(program), "--output-dir", str(kernel.scratch)]
-    for index, array in enumerate(inputs):
-        path = kernel.scratch / f"bf16_in{index}.npy"
-        np.save(path, np.ascontiguousarray(array).reshape(array.shape), allow_pickle=False)
-        command += ["--input", str(path)]
-    for stale in kernel.scratch.glob("output*.npy"):
-        stale.unlink()
-    result = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
-    if result.returncode != 0:
-        raise KernelFailed(result.stderr.strip())
-    return [np.load(kernel.scratch / f"output{i}.npy") for i in range(len(outputs))]
+    return kernel.execute(method, inputs)

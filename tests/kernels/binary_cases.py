@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import numpy as np
-import pytest
 
-from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
-
-INTEGER = [np.uint8, np.int8, np.int16, np.int32, np.int64]
-FLOATING = [np.float16, np.float32, np.float64]
-REAL = INTEGER + FLOATING
-ALL = [np.bool_] + REAL
+from tests.kernels.harness import (
+    ALL,
+    FLOATING,
+    INTEGER,
+    REAL,
+    In,
+    KernelFailed,
+    KernelRunner,
+    Out,
+    assert_fails,
+    assert_same,
+)
 
 
 def _category(dtype: np.dtype) -> int:
@@ -84,21 +89,6 @@ def quiet(fn: Callable[[], np.ndarray]) -> np.ndarray:
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         return fn()
-
-
-def assert_fails(kernel: KernelRunner, op: str, args: Sequence[object], text: str = "") -> None:
-    """The call fails with one line naming the op (and containing `text`)."""
-    with pytest.raises(KernelFailed) as caught:
-        kernel.run(op, list(args))
-    message = str(caught.value)
-    assert op in message and "\n" not in message and text in message, message
-
-
-def assert_same(actual: np.ndarray, expected: np.ndarray) -> None:
-    """Equal values (NaN == NaN), dtype and shape."""
-    assert actual.dtype == expected.dtype, (actual.dtype, expected.dtype)
-    assert actual.shape == expected.shape, (actual.shape, expected.shape)
-    np.testing.assert_array_equal(actual, expected)
 
 
 __all__ = [

@@ -5,16 +5,20 @@ tensors program outputs (the call lists them again as its return value, one Tens
 them when there are several, as the exporter does), anything else is a constant value of
 the program. The program is written with our own `.pte` writer and run by
 `build/all/runner`; the outputs come back as numpy arrays.
+
+Also here, for every kernel test: the dtype lists tests parametrize over and
+`assert_fails`, the check of a call that must fail.
 """
 
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from codegen.model import OperatorName
 from codegen.pte_writer import (
@@ -30,6 +34,11 @@ from codegen.pte_writer import (
 from codegen.scalar_type import ScalarType
 
 _BY_NUMPY = {t.numpy_name: t for t in ScalarType if t.numpy_name}
+
+INTEGER = [np.uint8, np.int8, np.int16, np.int32, np.int64]
+FLOATING = [np.float16, np.float32, np.float64]
+REAL = INTEGER + FLOATING
+ALL = [np.bool_] + REAL
 
 
 @dataclass(frozen=True)
@@ -154,18 +163,23 @@ class KernelRunner:
             values.append(TensorList(tuple(returned)))
             returns = [len(values) - 1]
         call = KernelCall(OperatorName.parse(op), tuple(call_args + returns))
-        program = self.scratch / "program.pte"
-        save_program(
-            [Method(method, tuple(values), tuple(input_indices), tuple(outputs), (call,))], program
+        return self.execute(
+            Method(method, tuple(values), tuple(input_indices), tuple(outputs), (call,)), inputs
         )
-        command = [
-            str(self.runner),
-            str(program),
-            "--method",
-            method,
-            "--output-dir",
-            str(self.scratch),
-        ]
+
+    def execute(self, method: Method, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """Outputs of running a program of this one method on `inputs`."""
+        program = self.scratch / "program.pte"
+        save_program([method], program)
+        return self.run_file(program, inputs, len(method.outputs), method.name)
+
+    def run_file(
+        self, program: Path, inputs: Sequence[np.ndarray], outputs: int, method: str = "forward"
+    ) -> list[np.ndarray]:
+        """The `outputs` outputs of running `method` of the `.pte` file `program` on `inputs`;
+        KernelFailed with the runner's message if it fails."""
+        command = [str(self.runner), str(program), "--method", method]
+        command += ["--output-dir", str(self.scratch)]
         for index, array in enumerate(inputs):
             path = self.scratch / f"in{index}.npy"
             contiguous = np.ascontiguousarray(array).reshape(array.shape)  # keeps 0-dim shapes
@@ -176,4 +190,28 @@ class KernelRunner:
         result = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
         if result.returncode != 0:
             raise KernelFailed(result.stderr.strip())
-        return [np.load(self.scratch / f"output{i}.npy") for i in range(len(outputs))]
+        return [np.load(self.scratch / f"output{i}.npy") for i in range(outputs)]
+
+
+def assert_fails(
+    kernel: KernelRunner,
+    op: str,
+    args: Sequence[object],
+    text: str = "",
+    run: Callable[[str, Sequence[object]], object] | None = None,
+) -> None:
+    """Calling `op` with `args` fails with one line naming the op, `text` after the name.
+
+    `run` calls the op instead of `kernel.run` (`functools.partial(run_bfloat16, kernel)`)."""
+    with pytest.raises(KernelFailed) as caught:
+        (run or kernel.run)(op, list(args))
+    message = str(caught.value)
+    _, named, detail = message.partition(f"{op}: ")
+    assert named and text in detail and "\n" not in message, message
+
+
+def assert_same(actual: np.ndarray, expected: np.ndarray) -> None:
+    """Equal values (NaN == NaN), dtype and shape."""
+    assert actual.dtype == expected.dtype, (actual.dtype, expected.dtype)
+    assert actual.shape == expected.shape, (actual.shape, expected.shape)
+    np.testing.assert_array_equal(actual, expected)

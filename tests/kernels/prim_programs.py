@@ -6,15 +6,14 @@ a program turns each result into a 0-dim tensor with `aten::full.out`.
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from codegen.model import OperatorName
-from codegen.pte_writer import IntList, KernelCall, Method, Tensor, Value, save_program
-from tests.kernels.harness import KernelFailed, scalar_type
+from codegen.pte_writer import IntList, KernelCall, Method, Tensor, Value
+from tests.kernels.harness import KernelRunner, scalar_type
 
 
 def run_program(
@@ -25,20 +24,10 @@ def run_program(
     outputs: Sequence[int],
     calls: Sequence[tuple[str, tuple[int, ...]]],
 ) -> list[np.ndarray]:
+    """Outputs of a one-method program of these values and calls, `inputs` by value index."""
     instructions = tuple(KernelCall(OperatorName.parse(op), args) for op, args in calls)
-    program = scratch / "program.pte"
-    save_program(
-        [Method("forward", tuple(values), tuple(inputs), tuple(outputs), instructions)], program
-    )
-    command = [str(runner), str(program), "--output-dir", str(scratch)]
-    for index, array in enumerate(inputs.values()):
-        path = scratch / f"in{index}.npy"
-        np.save(path, np.require(array, requirements="C"), allow_pickle=False)
-        command += ["--input", str(path)]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
-    if result.returncode != 0:
-        raise KernelFailed(result.stderr.strip())
-    return [np.load(scratch / f"output{i}.npy") for i in range(len(outputs))]
+    method = Method("forward", tuple(values), tuple(inputs), tuple(outputs), instructions)
+    return KernelRunner(runner, scratch).execute(method, list(inputs.values()))
 
 
 def scalar_op(

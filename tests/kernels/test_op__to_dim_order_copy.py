@@ -1,27 +1,12 @@
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from codegen.model import OperatorName
-from codegen.pte_writer import IntList, KernelCall, Method, Tensor, save_program
-from codegen.scalar_type import ScalarType
-from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
+from codegen.pte_writer import IntList
+from tests.kernels.bfloat16_call import run_bfloat16, to_bfloat16
+from tests.kernels.harness import ALL, In, KernelRunner, Out, assert_fails
 
-ALL = [
-    np.uint8,
-    np.int8,
-    np.int16,
-    np.int32,
-    np.int64,
-    np.float16,
-    np.float32,
-    np.float64,
-    np.bool_,
-]
 OP = "dim_order_ops::_to_dim_order_copy.out"
 
 
@@ -73,41 +58,13 @@ def test_0_dim_and_empty(kernel: KernelRunner) -> None:
     assert out.shape == (0, 3)
 
 
-def test_bfloat16_round_trip(all_runner: Path, tmp_path: Path) -> None:
-    # npy has no bfloat16: cast float32 -> bfloat16 -> float32 in one program.
+def test_bfloat16_round_trip(kernel: KernelRunner) -> None:
+    # npy has no bfloat16: cast float32 -> bfloat16 -> (this op) -> float32 in one program.
     x = np.array([1.0, 1.00390625, -3.5, 65280.0, 1e-3], dtype=np.float32)
-    op = OperatorName.parse(OP)
-    values = (
-        Tensor(ScalarType.Float, x.shape),
-        False,
-        None,
-        Tensor(ScalarType.BFloat16, x.shape),
-        Tensor(ScalarType.Float, x.shape),
-    )
-    calls = (KernelCall(op, (0, 1, 2, 3, 3)), KernelCall(op, (3, 1, 2, 4, 4)))
-    save_program([Method("forward", values, (0,), (4,), calls)], tmp_path / "p.pte")
-    np.save(tmp_path / "x.npy", x)
-    subprocess.run(
-        [
-            str(all_runner),
-            str(tmp_path / "p.pte"),
-            "--input",
-            str(tmp_path / "x.npy"),
-            "--output-dir",
-            str(tmp_path),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    out = np.load(tmp_path / "output0.npy")
-    bits = x.view(np.uint32)
-    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).view(
-        np.float32
-    )  # round to nearest even
-    np.testing.assert_array_equal(out, rounded)
+    (out,) = run_bfloat16(kernel, OP, [In(x), False, None, Out(np.float32, x.shape)])
+    np.testing.assert_array_equal(out, to_bfloat16(x))  # rounded to nearest even
 
 
 def test_wrong_dim_order_fails(kernel: KernelRunner) -> None:
     x = np.ones((1, 2, 3, 4), np.float32)
-    with pytest.raises(KernelFailed, match="_to_dim_order_copy"):
-        kernel.run(OP, [In(x), False, IntList((0, 2, 3, 1)), Out(np.float32, x.shape)])
+    assert_fails(kernel, OP, [In(x), False, IntList((0, 2, 3, 1)), Out(np.float32, x.shape)])

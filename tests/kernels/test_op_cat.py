@@ -3,19 +3,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.kernels.harness import InList, KernelFailed, KernelRunner, Out
+from tests.kernels.harness import ALL, InList, KernelRunner, Out, assert_fails
 
-ALL = [
-    np.uint8,
-    np.int8,
-    np.int16,
-    np.int32,
-    np.int64,
-    np.float16,
-    np.float32,
-    np.float64,
-    np.bool_,
-]
 OP = "aten::cat.out"
 
 
@@ -49,17 +38,16 @@ def test_cat_promotes_and_skips_legacy_empty(kernel: KernelRunner) -> None:
 
 
 def test_cat_float_into_int_out_fails(kernel: KernelRunner) -> None:
-    with pytest.raises(KernelFailed, match="aten::cat.out"):
-        kernel.run(OP, [InList((np.ones(2, np.float32),)), 0, Out(np.int32, (2,))])
+    assert_fails(kernel, OP, [InList((np.ones(2, np.float32),)), 0, Out(np.int32, (2,))])
 
 
 def test_cat_shape_mismatch_fails(kernel: KernelRunner) -> None:
-    with pytest.raises(KernelFailed, match="aten::cat.out"):
-        kernel.run(
-            OP,
-            [
-                InList((np.ones((2, 2), np.float32), np.ones((2, 3), np.float32))),
-                0,
-                Out(np.float32, (4, 2)),
-            ],
-        )
+    assert_fails(
+        kernel,
+        OP,
+        [
+            InList((np.ones((2, 2), np.float32), np.ones((2, 3), np.float32))),
+            0,
+            Out(np.float32, (4, 2)),
+        ],
+    )

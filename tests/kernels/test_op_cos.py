@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -35,5 +33,5 @@ def test_cos_errors_are_one_line(kernel: KernelRunner) -> None:
     check_float_op_errors(kernel, OP)
 
 
-def test_cos_bfloat16(all_runner: Path, tmp_path: Path) -> None:
-    check_bfloat16(all_runner, tmp_path, OP, reference)
+def test_cos_bfloat16(kernel: KernelRunner) -> None:
+    check_bfloat16(kernel, OP, reference)

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -36,5 +35,5 @@ def test_erf_errors_are_one_line(kernel: KernelRunner) -> None:
     check_float_op_errors(kernel, OP)
 
 
-def test_erf_bfloat16(all_runner: Path, tmp_path: Path) -> None:
-    check_bfloat16(all_runner, tmp_path, OP, reference)
+def test_erf_bfloat16(kernel: KernelRunner) -> None:
+    check_bfloat16(kernel, OP, reference)

@@ -4,19 +4,8 @@ import numpy as np
 import pytest
 
 from codegen.pte_writer import IntList
-from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
+from tests.kernels.harness import ALL, In, KernelRunner, Out, assert_fails
 
-ALL = [
-    np.uint8,
-    np.int8,
-    np.int16,
-    np.int32,
-    np.int64,
-    np.float16,
-    np.float32,
-    np.float64,
-    np.bool_,
-]
 OP = "aten::expand_copy.out"
 
 
@@ -40,7 +29,8 @@ def test_expand_minus_one_keeps_and_0_dim(kernel: KernelRunner) -> None:
 
 
 def test_expand_non_singleton_fails(kernel: KernelRunner) -> None:
-    with pytest.raises(KernelFailed, match="aten::expand_copy.out"):
-        kernel.run(
-            OP, [In(np.ones((2, 3), np.float32)), IntList((4, 3)), False, Out(np.float32, (4, 3))]
-        )
+    assert_fails(
+        kernel,
+        OP,
+        [In(np.ones((2, 3), np.float32)), IntList((4, 3)), False, Out(np.float32, (4, 3))],
+    )

@@ -4,19 +4,8 @@ import numpy as np
 import pytest
 
 from codegen.pte_writer import IntList
-from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
+from tests.kernels.harness import ALL, In, KernelRunner, Out, assert_fails
 
-ALL = [
-    np.uint8,
-    np.int8,
-    np.int16,
-    np.int32,
-    np.int64,
-    np.float16,
-    np.float32,
-    np.float64,
-    np.bool_,
-]
 OP = "aten::flip.out"
 
 
@@ -40,5 +29,6 @@ def test_flip_nothing_0_dim_empty(kernel: KernelRunner) -> None:
 
 
 def test_flip_repeated_dim_fails(kernel: KernelRunner) -> None:
-    with pytest.raises(KernelFailed, match="aten::flip.out"):
-        kernel.run(OP, [In(np.ones((2, 3), np.float32)), IntList((0, 0)), Out(np.float32, (2, 3))])
+    assert_fails(
+        kernel, OP, [In(np.ones((2, 3), np.float32)), IntList((0, 0)), Out(np.float32, (2, 3))]
+    )

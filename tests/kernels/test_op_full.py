@@ -4,19 +4,8 @@ import numpy as np
 import pytest
 
 from codegen.pte_writer import IntList
-from tests.kernels.harness import KernelFailed, KernelRunner, Out
+from tests.kernels.harness import ALL, KernelRunner, Out, assert_fails
 
-ALL = [
-    np.uint8,
-    np.int8,
-    np.int16,
-    np.int32,
-    np.int64,
-    np.float16,
-    np.float32,
-    np.float64,
-    np.bool_,
-]
 OP = "aten::full.out"
 
 
@@ -52,5 +41,4 @@ def test_full_0_dim_and_empty(kernel: KernelRunner) -> None:
 
 
 def test_full_wrong_shape_fails(kernel: KernelRunner) -> None:
-    with pytest.raises(KernelFailed, match="aten::full.out"):
-        kernel.run(OP, [IntList((2, 2)), 1.0, Out(np.float32, (3,))])
+    assert_fails(kernel, OP, [IntList((2, 2)), 1.0, Out(np.float32, (3,))])

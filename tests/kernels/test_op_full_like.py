@@ -3,19 +3,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
+from tests.kernels.harness import ALL, In, KernelRunner, Out, assert_fails
 
-ALL = [
-    np.uint8,
-    np.int8,
-    np.int16,
-    np.int32,
-    np.int64,
-    np.float16,
-    np.float32,
-    np.float64,
-    np.bool_,
-]
 OP = "aten::full_like.out"
 
 
@@ -38,5 +27,4 @@ def test_full_like_float_value_0_dim_and_empty(kernel: KernelRunner) -> None:
 
 
 def test_full_like_wrong_shape_fails(kernel: KernelRunner) -> None:
-    with pytest.raises(KernelFailed, match="aten::full_like.out"):
-        kernel.run(OP, [In(np.zeros((2, 2), np.float32)), 1.0, None, Out(np.float32, (3,))])
+    assert_fails(kernel, OP, [In(np.zeros((2, 2), np.float32)), 1.0, None, Out(np.float32, (3,))])

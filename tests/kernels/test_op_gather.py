@@ -3,19 +3,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
+from tests.kernels.harness import ALL, In, KernelRunner, Out, assert_fails
 
-ALL = [
-    np.uint8,
-    np.int8,
-    np.int16,
-    np.int32,
-    np.int64,
-    np.float16,
-    np.float32,
-    np.float64,
-    np.bool_,
-]
 OP = "aten::gather.out"
 
 
@@ -54,14 +43,14 @@ def test_gather_0_dim_and_empty(kernel: KernelRunner) -> None:
 
 
 def test_gather_out_of_range_fails(kernel: KernelRunner) -> None:
-    with pytest.raises(KernelFailed, match="aten::gather.out"):
-        kernel.run(
-            OP,
-            [
-                In(np.ones((2, 3), np.float32)),
-                1,
-                In(np.array([[3]])),
-                False,
-                Out(np.float32, (1, 1)),
-            ],
-        )
+    assert_fails(
+        kernel,
+        OP,
+        [
+            In(np.ones((2, 3), np.float32)),
+            1,
+            In(np.array([[3]])),
+            False,
+            Out(np.float32, (1, 1)),
+        ],
+    )

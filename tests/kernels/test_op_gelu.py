@@ -1,12 +1,11 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
+from tests.kernels.harness import In, KernelRunner, Out, assert_fails
 from tests.kernels.unary_cases import FLOATING, check_bfloat16, expected_float, run_unary, tolerance
 
 OP = "aten::gelu.out"
@@ -69,10 +68,8 @@ def test_gelu_errors_are_one_line(kernel: KernelRunner) -> None:
         [In(f), "none", Out(np.int32, (1,))],
     ]
     for args in cases:
-        with pytest.raises(KernelFailed) as caught:
-            kernel.run(OP, args)
-        assert OP in str(caught.value) and "\n" not in str(caught.value)
+        assert_fails(kernel, OP, args)
 
 
-def test_gelu_bfloat16(all_runner: Path, tmp_path: Path) -> None:
-    check_bfloat16(all_runner, tmp_path, OP, tanh_approximation, "tanh")
+def test_gelu_bfloat16(kernel: KernelRunner) -> None:
+    check_bfloat16(kernel, OP, tanh_approximation, "tanh")

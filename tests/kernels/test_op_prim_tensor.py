@@ -10,20 +10,8 @@ import pytest
 
 from codegen.pte_writer import IntList, Tensor
 from codegen.scalar_type import ScalarType
-from tests.kernels.harness import KernelFailed
+from tests.kernels.harness import ALL, KernelFailed
 from tests.kernels.prim_programs import run_program, tensor_to_scalar_op
-
-ALL = [
-    np.uint8,
-    np.int8,
-    np.int16,
-    np.int32,
-    np.int64,
-    np.float16,
-    np.float32,
-    np.float64,
-    np.bool_,
-]
 
 
 @pytest.mark.parametrize(("dim", "expected"), [(0, 2), (1, 3), (-1, 4)])
@@ -95,6 +83,26 @@ def test_et_view_wrong_numel_fails(all_runner: Path, tmp_path: Path) -> None:
             {0: np.zeros((3, 4), np.int32)},
             [3],
             [("executorch_prim::et_view.default", (0, 2, 3))],
+        )
+
+
+def test_et_view_ambiguous_minus_one_on_empty_fails(all_runner: Path, tmp_path: Path) -> None:
+    # torch: a -1 whose other sizes multiply to 0 is ambiguous, even for an empty self.
+    values = [
+        Tensor(ScalarType.Int, (0, 3)),
+        0,
+        -1,
+        IntList((1, 2)),
+        Tensor(ScalarType.Int, (0, 1)),
+    ]
+    with pytest.raises(KernelFailed, match="size is invalid for self's number of elements"):
+        run_program(
+            all_runner,
+            tmp_path,
+            values,
+            {0: np.zeros((0, 3), np.int32)},
+            [4],
+            [("executorch_prim::et_view.default", (0, 3, 4))],
         )
 
 

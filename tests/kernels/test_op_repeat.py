@@ -4,21 +4,9 @@ import numpy as np
 import pytest
 
 from codegen.pte_writer import IntList
-from tests.kernels.bfloat16_call import run_bfloat16
-from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
-from tests.kernels.unary_cases import to_bfloat16
+from tests.kernels.bfloat16_call import run_bfloat16, to_bfloat16
+from tests.kernels.harness import ALL, In, KernelRunner, Out, assert_fails
 
-ALL = [
-    np.uint8,
-    np.int8,
-    np.int16,
-    np.int32,
-    np.int64,
-    np.float16,
-    np.float32,
-    np.float64,
-    np.bool_,
-]
 OP = "aten::repeat.out"
 
 
@@ -77,5 +65,4 @@ def test_errors(kernel: KernelRunner) -> None:
         ((2, 2), Out(np.int32, (4, 6)), "out must have self's dtype"),
     ]
     for repeats, out, message in cases:
-        with pytest.raises(KernelFailed, match=f"aten::repeat.out: .*{message}"):
-            kernel.run(OP, [In(x), IntList(repeats), out])
+        assert_fails(kernel, OP, [In(x), IntList(repeats), out], message)

@@ -4,19 +4,8 @@ import numpy as np
 import pytest
 
 from codegen.pte_writer import IntList
-from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
+from tests.kernels.harness import ALL, In, KernelRunner, Out, assert_fails
 
-ALL = [
-    np.uint8,
-    np.int8,
-    np.int16,
-    np.int32,
-    np.int64,
-    np.float16,
-    np.float32,
-    np.float64,
-    np.bool_,
-]
 OP = "aten::squeeze_copy.dims_out"
 
 
@@ -38,5 +27,6 @@ def test_squeeze_keeps_non_singleton_and_0_dim(kernel: KernelRunner) -> None:
 
 
 def test_squeeze_bad_dim_fails(kernel: KernelRunner) -> None:
-    with pytest.raises(KernelFailed, match="aten::squeeze_copy.dims_out"):
-        kernel.run(OP, [In(np.ones((1, 2), np.float32)), IntList((2,)), Out(np.float32, (2,))])
+    assert_fails(
+        kernel, OP, [In(np.ones((1, 2), np.float32)), IntList((2,)), Out(np.float32, (2,))]
+    )

@@ -3,19 +3,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.kernels.harness import InList, KernelFailed, KernelRunner, Out
+from tests.kernels.harness import ALL, InList, KernelRunner, Out, assert_fails
 
-ALL = [
-    np.uint8,
-    np.int8,
-    np.int16,
-    np.int32,
-    np.int64,
-    np.float16,
-    np.float32,
-    np.float64,
-    np.bool_,
-]
 OP = "aten::stack.out"
 
 
@@ -47,8 +36,8 @@ def test_stack_promotes(kernel: KernelRunner) -> None:
 
 
 def test_stack_shape_mismatch_fails(kernel: KernelRunner) -> None:
-    with pytest.raises(KernelFailed, match="aten::stack.out"):
-        kernel.run(
-            OP,
-            [InList((np.ones(2, np.float32), np.ones(3, np.float32))), 0, Out(np.float32, (2, 2))],
-        )
+    assert_fails(
+        kernel,
+        OP,
+        [InList((np.ones(2, np.float32), np.ones(3, np.float32))), 0, Out(np.float32, (2, 2))],
+    )

@@ -3,19 +3,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
+from tests.kernels.harness import ALL, In, KernelRunner, Out, assert_fails
 
-ALL = [
-    np.uint8,
-    np.int8,
-    np.int16,
-    np.int32,
-    np.int64,
-    np.float16,
-    np.float32,
-    np.float64,
-    np.bool_,
-]
 OP = "aten::t_copy.out"
 
 
@@ -34,5 +23,4 @@ def test_t_of_1_dim_and_0_dim(kernel: KernelRunner) -> None:
 
 
 def test_t_of_3_dims_fails(kernel: KernelRunner) -> None:
-    with pytest.raises(KernelFailed, match="aten::t_copy.out"):
-        kernel.run(OP, [In(np.ones((2, 2, 2), np.float32)), Out(np.float32, (2, 2, 2))])
+    assert_fails(kernel, OP, [In(np.ones((2, 2, 2), np.float32)), Out(np.float32, (2, 2, 2))])

@@ -3,12 +3,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.kernels.bfloat16_call import run_bfloat16
-from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
+from tests.kernels.bfloat16_call import run_bfloat16, to_bfloat16
+from tests.kernels.harness import REAL, In, KernelRunner, Out, assert_fails
 from tests.kernels.sort_cases import stable_order
-from tests.kernels.unary_cases import to_bfloat16
 
-REAL = [np.uint8, np.int8, np.int16, np.int32, np.int64, np.float16, np.float32, np.float64]
 OP = "aten::topk.values"
 
 
@@ -82,8 +80,8 @@ def test_errors(kernel: KernelRunner) -> None:
         (2, Out(np.float32, (2, 3)), Out(np.int64, (2, 2)), "wrong shape"),
     ]
     for k, values, indices, message in cases:
-        with pytest.raises(KernelFailed, match=f"aten::topk.values: .*{message}"):
-            kernel.run(OP, [In(x), k, -1, True, True, values, indices])
+        assert_fails(kernel, OP, [In(x), k, -1, True, True, values, indices], message)
     b = np.ones(3, np.bool_)
-    with pytest.raises(KernelFailed, match="aten::topk.values: .*Bool"):
-        kernel.run(OP, [In(b), 1, 0, True, True, Out(np.bool_, (1,)), Out(np.int64, (1,))])
+    assert_fails(
+        kernel, OP, [In(b), 1, 0, True, True, Out(np.bool_, (1,)), Out(np.int64, (1,))], "Bool"
+    )

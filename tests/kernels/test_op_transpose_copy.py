@@ -3,19 +3,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
+from tests.kernels.harness import ALL, In, KernelRunner, Out, assert_fails
 
-ALL = [
-    np.uint8,
-    np.int8,
-    np.int16,
-    np.int32,
-    np.int64,
-    np.float16,
-    np.float32,
-    np.float64,
-    np.bool_,
-]
 OP = "aten::transpose_copy.int_out"
 
 
@@ -35,5 +24,4 @@ def test_transpose_0_dim_and_same_dim(kernel: KernelRunner) -> None:
 
 
 def test_transpose_bad_dim_fails(kernel: KernelRunner) -> None:
-    with pytest.raises(KernelFailed, match="aten::transpose_copy.int_out"):
-        kernel.run(OP, [In(np.ones((2, 3), np.float32)), 0, 2, Out(np.float32, (3, 2))])
+    assert_fails(kernel, OP, [In(np.ones((2, 3), np.float32)), 0, 2, Out(np.float32, (3, 2))])

@@ -3,19 +3,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
+from tests.kernels.harness import ALL, In, KernelRunner, Out, assert_fails
 
-ALL = [
-    np.uint8,
-    np.int8,
-    np.int16,
-    np.int32,
-    np.int64,
-    np.float16,
-    np.float32,
-    np.float64,
-    np.bool_,
-]
 OP = "aten::unsqueeze_copy.out"
 
 
@@ -42,5 +31,4 @@ def test_unsqueeze_0_dim_and_empty(kernel: KernelRunner) -> None:
 
 
 def test_unsqueeze_bad_dim_fails(kernel: KernelRunner) -> None:
-    with pytest.raises(KernelFailed, match="aten::unsqueeze_copy.out"):
-        kernel.run(OP, [In(np.ones((2,), np.float32)), 3, Out(np.float32, (2, 1))])
+    assert_fails(kernel, OP, [In(np.ones((2,), np.float32)), 3, Out(np.float32, (2, 1))])

@@ -2,22 +2,38 @@
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
-import pytest
 
-from codegen.model import OperatorName
-from codegen.pte_writer import KernelCall, Method, Tensor, save_program
-from codegen.scalar_type import ScalarType
-from tests.kernels.harness import In, KernelFailed, KernelRunner, Out
+from tests.kernels.bfloat16_call import run_bfloat16, to_bfloat16
+from tests.kernels.harness import (
+    ALL,
+    FLOATING,
+    INTEGER,
+    REAL,
+    In,
+    KernelRunner,
+    Out,
+    assert_fails,
+)
 
-INTEGER = [np.uint8, np.int8, np.int16, np.int32, np.int64]
-FLOATING = [np.float16, np.float32, np.float64]
-REAL = INTEGER + FLOATING
-ALL = [np.bool_] + REAL
+__all__ = [
+    "ALL",
+    "FLOATING",
+    "FLOAT_EDGES",
+    "INTEGER",
+    "REAL",
+    "check_bfloat16",
+    "check_float_op",
+    "check_float_op_errors",
+    "check_float_op_shapes",
+    "compute_dtype",
+    "expected_float",
+    "run_unary",
+    "sample",
+    "tolerance",
+]
 
 
 def sample(dtype: type, shape: tuple[int, ...] = (2, 3)) -> np.ndarray:
@@ -149,56 +165,16 @@ def check_float_op_errors(kernel: KernelRunner, op: str, *params: object) -> Non
         [In(np.ones((2, 2), dtype=np.float32)), *params, Out(np.float32, (4,))],
     ]
     for args in cases:
-        with pytest.raises(KernelFailed) as caught:
-            kernel.run(op, args)
-        assert op in str(caught.value) and "\n" not in str(caught.value)
-
-
-def to_bfloat16(x: np.ndarray) -> np.ndarray:
-    """float32 values rounded to bfloat16 (nearest even), as float32."""
-    bits = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
-    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).astype(np.uint32)
-    return np.where(np.isnan(x), np.float32(np.nan), rounded.view(np.float32))
+        assert_fails(kernel, op, args)
 
 
 def check_bfloat16(
-    runner: Path,
-    scratch: Path,
-    op: str,
-    reference: Callable[[np.ndarray], np.ndarray],
-    *params: object,
+    kernel: KernelRunner, op: str, reference: Callable[[np.ndarray], np.ndarray], *params: object
 ) -> None:
     """npy has no bfloat16: runs float32 -> bfloat16 -> op -> float32 in one program
     (casting with _to_dim_order_copy) and compares with reference on the rounded input."""
     x = np.array([-3.0, -1.25, -0.5, 0.0, 0.3, 0.75, 1.5, 2.0, 7.0], dtype=np.float32)
-    cast = OperatorName.parse("dim_order_ops::_to_dim_order_copy.out")
-    values: list[object] = [
-        Tensor(ScalarType.Float, x.shape),
-        False,
-        None,
-        Tensor(ScalarType.BFloat16, x.shape),
-        Tensor(ScalarType.BFloat16, x.shape),
-        Tensor(ScalarType.Float, x.shape),
-        *params,
-    ]
-    param_indices = tuple(range(6, 6 + len(params)))
-    calls = (
-        KernelCall(cast, (0, 1, 2, 3, 3)),
-        KernelCall(OperatorName.parse(op), (3, *param_indices, 4, 4)),
-        KernelCall(cast, (4, 1, 2, 5, 5)),
-    )
-    save_program([Method("forward", tuple(values), (0,), (5,), calls)], scratch / "bf16.pte")  # type: ignore[arg-type]
-    np.save(scratch / "x.npy", x)
-    command = [
-        str(runner),
-        str(scratch / "bf16.pte"),
-        "--input",
-        str(scratch / "x.npy"),
-        "--output-dir",
-        str(scratch),
-    ]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
-    assert result.returncode == 0, result.stderr
+    (out,) = run_bfloat16(kernel, op, [In(x), *params, Out(np.float32, x.shape)])
     with np.errstate(all="ignore"):
         expected = to_bfloat16(reference(to_bfloat16(x).astype(np.float64)).astype(np.float32))
-    np.testing.assert_allclose(np.load(scratch / "output0.npy"), expected, rtol=8e-3, atol=1e-6)
+    np.testing.assert_allclose(out, expected, rtol=8e-3, atol=1e-6)
