@@ -86,7 +86,7 @@ def _kernel_for(
         if not (exact or defaults):
             continue
         kernel = (exact or defaults)[0]
-        if key.is_default or kernel.supports(key):
+        if kernel.supports(key):  # a default key has no dtypes: always supported
             return kernel, frozenset()
         assert kernel.dtypes is not None  # supports() is True when nothing is declared
         refusals.append(key.dtypes() - kernel.dtypes)
