@@ -60,6 +60,10 @@ def run_to_temporaries(command: Sequence[str], outputs: Sequence[Path]) -> bool:
 # (SIGKILL to its own session, so cc1plus and as stop too) and are noted; once its
 # outputs are moved or removed, the first is raised again, as it came.
 #
+# A signal the process ignores (Ctrl-C in a background job, which is how CI may start a
+# build) is not held: it would stop the command and then be raised again into SIG_IGN,
+# which swallows it (the build went on as if the command had failed, silently; CI saw it).
+#
 # The command runs in its own session so that stopping it stops its children, and a
 # terminal's Ctrl-C reaches only doit, which stops it. Python runs signal handlers in the
 # main thread only: under doit's thread runner (`-P thread`) nothing interrupts a worker
@@ -151,7 +155,9 @@ def _interrupts_held(stop: Callable[[], None]) -> Iterator[list[int]]:
     previous: dict[int, Any] = {}
     try:
         for signal_number in _INTERRUPTS:
-            previous[signal_number] = signal.signal(signal_number, hold)
+            # Note [Interrupted commands]: an ignored signal stays ignored.
+            if signal.getsignal(signal_number) is not signal.SIG_IGN:
+                previous[signal_number] = signal.signal(signal_number, hold)
         yield received
     finally:
         for held, handler in previous.items():

@@ -45,20 +45,51 @@ def test_a_missing_compiler_is_one_line(tmp_path: Path, capsys: pytest.CaptureFi
 
 
 # Runs a command the way a doit worker does: SIGTERM raises KeyboardInterrupt, and another
-# thread (like its result queue's feeder) is there for the kernel to hand signals to.
+# thread (like its result queue's feeder) is there for the kernel to hand signals to. Ctrl-C
+# is set explicitly: a process started in the background (as CI may start the tests)
+# inherits it ignored.
 INTERRUPTED = """
-import sys, threading, time
+import signal, sys, threading, time
 from pathlib import Path
 from tasks.actions import run_to_temporaries, temporary
 from tasks.guard import terminate_like_interrupt
 
+ctrl_c = {"default": signal.default_int_handler, "ignored": signal.SIG_IGN}[sys.argv[3]]
+signal.signal(signal.SIGINT, ctrl_c)
 terminate_like_interrupt()
-print("ready", flush=True)
 threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+print("ready", flush=True)
 output, pids = Path(sys.argv[1]), Path(sys.argv[2])
 command = f"echo $$ >> {pids}; : > {temporary(output)}; exec sleep 60"
 run_to_temporaries(["sh", "-c", command], [output])
 """
+
+
+def start_victim(output: Path, pids: Path, ctrl_c: str) -> subprocess.Popen[str]:
+    victim = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPTED, str(output), str(pids), ctrl_c],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    assert victim.stdout is not None and victim.stdout.readline() == "ready\n"
+    return victim
+
+
+def assert_interrupted_cleanly(
+    victim: subprocess.Popen[str], pids: Path, tmp_path: Path, attempt: int
+) -> None:
+    """Ended by the interrupt, as it came: no temporary left, no command left running."""
+    _, error = victim.communicate(timeout=60)
+    # Python ends on an unhandled KeyboardInterrupt by killing itself with SIGINT; the
+    # SIGTERM may come in late, while it shuts down, and end it first.
+    assert victim.returncode in (-signal.SIGINT, -signal.SIGTERM), error
+    assert "KeyboardInterrupt" in error, error
+    started = pids.read_text().split() if pids.exists() else []
+    assert not any(_alive(int(pid)) for pid in started), f"attempt {attempt}: still running"
+    assert not list(tmp_path.glob("*.tmp")), f"attempt {attempt}: {error}"
 
 
 @pytest.mark.parametrize("moment", ["while it starts", "while it runs"])
@@ -71,15 +102,7 @@ def test_an_interrupt_leaves_no_temporary_and_no_command_running(
     random = Random(moment)
     for attempt in range(40):
         output, pids = tmp_path / f"{attempt}.o", tmp_path / f"{attempt}.pids"
-        victim = subprocess.Popen(
-            [sys.executable, "-c", INTERRUPTED, str(output), str(pids)],
-            cwd=REPO,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
-        assert victim.stdout is not None and victim.stdout.readline() == "ready\n"
+        victim = start_victim(output, pids, "default")
         if moment == "while it runs":
             _wait_until(lambda pattern=f"{attempt}.o.*.tmp": any(tmp_path.glob(pattern)))
         else:
@@ -87,14 +110,21 @@ def test_an_interrupt_leaves_no_temporary_and_no_command_running(
         victim.send_signal(signal.SIGINT)
         time.sleep(random.choice([0, random.uniform(0, 0.002)]))
         victim.send_signal(signal.SIGTERM)
-        _, error = victim.communicate(timeout=60)
-        # Python ends on an unhandled KeyboardInterrupt by killing itself with SIGINT; the
-        # SIGTERM may come in late, while it shuts down, and end it first.
-        assert victim.returncode in (-signal.SIGINT, -signal.SIGTERM), error
-        assert "KeyboardInterrupt" in error, error
-        started = pids.read_text().split() if pids.exists() else []
-        assert not any(_alive(int(pid)) for pid in started), f"attempt {attempt}: still running"
-        assert not list(tmp_path.glob("*.tmp")), f"attempt {attempt}: {error}"
+        assert_interrupted_cleanly(victim, pids, tmp_path, attempt)
+
+
+def test_an_ignored_ctrl_c_stays_ignored_and_sigterm_still_stops(tmp_path: Path) -> None:
+    """A build started in the background ignores Ctrl-C: the command goes on (it used to be
+    stopped and the interrupt swallowed, exit 0); SIGTERM still stops it cleanly."""
+    output, pids = tmp_path / "a.o", tmp_path / "a.pids"
+    victim = start_victim(output, pids, "ignored")
+    _wait_until(lambda: any(tmp_path.glob("a.o.*.tmp")))
+    victim.send_signal(signal.SIGINT)
+    time.sleep(0.2)
+    assert victim.poll() is None, victim.communicate()[1]
+    assert all(_alive(int(pid)) for pid in pids.read_text().split())
+    victim.send_signal(signal.SIGTERM)
+    assert_interrupted_cleanly(victim, pids, tmp_path, 0)
 
 
 def _wait_until(condition: Callable[[], bool], timeout: float = 30) -> None:
