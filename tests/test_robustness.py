@@ -91,7 +91,8 @@ def test_interrupted_build_recovers(
         build.send_signal(signal_number)
     else:
         os.killpg(build.pid, signal_number)
-    build.communicate(timeout=120)
+    _, stderr = build.communicate(timeout=120)
+    assert build.returncode != 0, f"the build was not interrupted: {stderr}"
     assert group_ends(build.pid), "a doit worker outlived the interrupted build"
     assert not list((workdir / "build").rglob("*.tmp")) or signal_number == signal.SIGKILL
     build_small(workdir)
