@@ -53,7 +53,11 @@ class ObjectSpec:
         return self.object.with_suffix(".d")
 
     def command(self, object_path: Path | None = None, depfile: Path | None = None) -> list[str]:
-        """The compile command, writing to the given paths (default: the final ones)."""
+        """The compile command, writing to the given paths (default: the final ones).
+
+        The depfile's rule names the final object (`-MT`) whatever path the object is
+        written to first: the temporary's name holds the process id, so two builds would
+        write different depfiles for the same object."""
         return [
             *self.toolchain.compile_command(),
             *self.flags,
@@ -62,6 +66,8 @@ class ObjectSpec:
             "-o",
             str(object_path or self.object),
             "-MMD",
+            "-MT",
+            str(self.object),
             "-MF",
             str(depfile or self.depfile),
         ]

@@ -3,7 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from codegen.manifest import Target, Toolchain
-from tasks.compile import target_objects
+from tasks.compile import ObjectSpec, compile_object, target_objects
 
 HOST = Toolchain("host", "c++", None, ("-Os",), (), "strip")
 CACHED = Toolchain("host", "c++", "ccache", ("-Os",), (), "strip")
@@ -41,3 +41,16 @@ def test_launcher_goes_before_the_compiler() -> None:
     command = spec.command()
     assert command[:2] == ["ccache", "c++"]
     assert "-Os" in command and "-MMD" in command
+
+
+def test_the_depfile_names_the_final_object_not_the_temporary(tmp_path: Path) -> None:
+    """The object is compiled to a temporary named after the process id; its depfile must
+    name the final object, or two clean builds differ in every depfile."""
+    source = tmp_path / "unit.cpp"
+    (tmp_path / "unit.h").write_text("inline int one() { return 1; }\n")
+    source.write_text('#include "unit.h"\nint two() { return one() + one(); }\n')
+    spec = ObjectSpec(source, tmp_path / "obj" / "unit.o", ("-std=c++17",), HOST)
+    assert compile_object(spec)
+    assert spec.object.exists() and not list(tmp_path.rglob("*.tmp"))
+    rule = spec.depfile.read_text().replace("\\\n", " ").split()
+    assert rule[:3] == [f"{spec.object}:", str(source), str(tmp_path / "unit.h")]
