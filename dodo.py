@@ -13,15 +13,15 @@ from tasks.build import task_build
 from tasks.checker import CachedMD5Checker
 from tasks.codegen import task_codegen
 from tasks.explain import task_explain
-from tasks.guard import hold_build_lock, terminate_like_interrupt
+from tasks.guard import hold_build_lock, interrupt_on_stop_signals
 from tasks.models import task_model_ops
 from tasks.reporter import BuildReporter
 from tasks.selection import task_selection
 
 # doit opens its dependency database in build/ before any task can create the folder.
 layout.BUILD.mkdir(exist_ok=True)
+interrupt_on_stop_signals()  # first: Ctrl-C while waiting for the lock is one line too
 hold_build_lock()
-terminate_like_interrupt()
 
 DOIT_CONFIG = {
     "default_tasks": ["build"],

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, ParamSpec
 
 from codegen.errors import InputError
+from tasks.guard import STOP_SIGNALS
 
 P = ParamSpec("P")
 
@@ -51,12 +52,13 @@ def run_to_temporaries(command: Sequence[str], outputs: Sequence[Path]) -> bool:
 
 # Note [Interrupted commands]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~
-# Ctrl-C and SIGTERM reach a build as KeyboardInterrupt, which Python raises in the main
-# thread at whatever line it is running. Raised inside Popen it would leave a compiler
+# Ctrl-C, SIGTERM and SIGHUP reach a build as KeyboardInterrupt (Note [Stop signals] in
+# tasks/guard.py), which Python raises in the main thread at whatever line it is
+# running. Raised inside Popen it would leave a compiler
 # running that nobody knows to stop; raised while the temporaries are removed, one would
 # stay behind (CI saw both). Blocking the signals in this thread is not enough: a doit
 # worker has other threads (its result queue's feeder), the kernel hands them the signal,
-# and Python still raises it here. So while a command runs, the two signals only stop it
+# and Python still raises it here. So while a command runs, these signals only stop it
 # (SIGKILL to its own session, so cc1plus and as stop too) and are noted; once its
 # outputs are moved or removed, the first is raised again, as it came.
 #
@@ -136,12 +138,12 @@ def _wait_for_session_end(session: int, timeout: float = 2.0) -> None:
         time.sleep(0.01)
 
 
-_INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
+_INTERRUPTS = STOP_SIGNALS
 
 
 @contextlib.contextmanager
 def _interrupts_held(stop: Callable[[], None]) -> Iterator[list[int]]:
-    """Inside the block, Ctrl-C and SIGTERM call `stop` and are noted in the list it
+    """Inside the block, the stop signals call `stop` and are noted in the list it
     yields; the first is raised again when the block ends (Note [Interrupted commands])."""
     received: list[int] = []
     if threading.current_thread() is not threading.main_thread():

@@ -1,4 +1,5 @@
-"""One build at a time per directory, and SIGTERM handled like Ctrl-C.
+"""One build at a time per directory; SIGTERM and SIGHUP handled like Ctrl-C; an
+interrupted build ends in one line.
 
 doit writes its dependency database once, when the run ends; two runs in one directory
 would run the same tasks and write the same files at once (doit notes, P7), and a run
@@ -8,14 +9,24 @@ killed by SIGTERM would save nothing of what it finished (P8).
 from __future__ import annotations
 
 import fcntl
+import os
 import signal
 import sys
+from collections.abc import Callable
+from types import TracebackType
 from typing import TextIO
 
 from tasks import layout
 
 LOCK = layout.BUILD / ".doit.lock"
 _held: list[TextIO] = []  # keeps the locked file open for the life of the process
+
+# Ctrl-C, `kill PID`, and the terminal closing (Note [Stop signals]).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+_received: list[int] = []  # the stop signals this process has received, in order
+
+ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], object]
+_other_hooks: list[ExceptHook] = []  # the excepthook for every other exception
 
 
 def hold_build_lock() -> None:
@@ -31,6 +42,55 @@ def hold_build_lock() -> None:
     _held.append(lock)
 
 
-def terminate_like_interrupt() -> None:
-    """SIGTERM raises KeyboardInterrupt, so doit saves the tasks that finished."""
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+# Note [Stop signals]
+# ~~~~~~~~~~~~~~~~~~~
+# Each stop signal raises KeyboardInterrupt, which doit lets through its runner's `finally`:
+# the tasks that finished are saved (by default SIGTERM and SIGHUP kill Python at once and
+# nothing is). Commands running then are stopped and their temporaries removed (Note
+# [Interrupted commands] in tasks/actions.py); outputs are written atomically; so the next
+# build goes on from what is saved. Nobody catches the KeyboardInterrupt after that, and
+# Python would print its traceback: the interrupt is a user's decision, not a fault, so it
+# ends in one line, and the process then ends by the signal it received (a shell or a CI
+# runner sees what happened: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
+# A signal the process ignores stays ignored: Ctrl-C in a background job, a hangup under
+# `nohup`.
+
+
+def interrupt_on_stop_signals() -> None:
+    """SIGINT, SIGTERM and SIGHUP raise KeyboardInterrupt, and ending on it prints one line
+    (Note [Stop signals])."""
+    for stop in STOP_SIGNALS:
+        if signal.getsignal(stop) is not signal.SIG_IGN:
+            signal.signal(stop, _interrupt)
+    if sys.excepthook is not _end_interrupted:
+        _other_hooks.append(sys.excepthook)
+        sys.excepthook = _end_interrupted
+
+
+def _interrupt(signal_number: int, _frame: object) -> None:
+    """Only the first stop signal interrupts: the build is ending from then on, and another
+    KeyboardInterrupt would cut short doit saving the finished tasks (and, landing in the
+    excepthook, print a traceback after all)."""
+    _received.append(signal_number)
+    if len(_received) == 1:
+        raise KeyboardInterrupt
+
+
+def _end_interrupted(
+    kind: type[BaseException], error: BaseException, trace: TracebackType | None
+) -> None:
+    """The excepthook: one line for an interrupt, then end by the signal received."""
+    if not issubclass(kind, KeyboardInterrupt):
+        _other_hooks[0](kind, error, trace)
+        return
+    # A KeyboardInterrupt that no handler of ours raised is a Ctrl-C (in a doit worker,
+    # passed on to this process through its result queue).
+    stop = _received[0] if _received else signal.SIGINT
+    name = signal.Signals(stop).name
+    print(
+        f"interrupted by {name}: finished tasks are saved, the next build goes on", file=sys.stderr
+    )
+    sys.stdout.flush()
+    sys.stderr.flush()
+    signal.signal(stop, signal.SIG_DFL)
+    os.kill(os.getpid(), stop)

@@ -11,7 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.workspace import SMALL_MANIFEST, build_small, small_workspace
+from tests.workspace import (
+    SMALL_MANIFEST,
+    build_small,
+    group_ends,
+    interrupted_line,
+    small_workspace,
+)
 
 TARGETS = ("add_mul", "mlp", "both")
 
@@ -59,18 +65,6 @@ def wait_for_objects(workdir: Path, count: int, timeout: float = 120) -> None:
         time.sleep(0.05)
 
 
-def group_ends(group: int, timeout: float = 20) -> bool:
-    """Whether every process of `group` is gone (killed workers are reaped by init)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(group, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.1)
-    return False
-
-
 def test_parallel_build_equals_serial(tmp_path: Path, serial: dict[str, bytes]) -> None:
     workdir = small_workspace(tmp_path)
     build_small(workdir, "-n", "2")
@@ -92,7 +86,9 @@ def test_interrupted_build_recovers(
     else:
         os.killpg(build.pid, signal_number)
     _, stderr = build.communicate(timeout=120)
-    assert build.returncode != 0, f"the build was not interrupted: {stderr}"
+    assert build.returncode == -signal_number, f"the build was not interrupted: {stderr}"
+    if signal_number != signal.SIGKILL:  # with its workers, one line (Note [Stop signals])
+        assert stderr == interrupted_line(signal_number)
     assert group_ends(build.pid), "a doit worker outlived the interrupted build"
     assert not list((workdir / "build").rglob("*.tmp")) or signal_number == signal.SIGKILL
     build_small(workdir)

@@ -6,10 +6,13 @@ Used by the end-to-end tests and the benchmarks, so neither touches the real `bu
 from __future__ import annotations
 
 import fcntl
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -55,6 +58,55 @@ def executed(output: str) -> list[str]:
 
 
 _EXECUTED = re.compile(r"^\.  (?:\[\d+/\d+\] )?(\S+)$", re.MULTILINE)
+
+
+def interrupted_line(signal_number: int) -> str:
+    """All that a build stopped by `signal_number` writes to stderr (tasks/guard.py)."""
+    name = signal.Signals(signal_number).name
+    return f"interrupted by {name}: finished tasks are saved, the next build goes on\n"
+
+
+# The files under build/ that describe a build rather than make it: each holds file stamps
+# (mtimes, inodes) or the folder's own path, so they differ between any two builds. Every
+# other file must be the same, byte for byte and mode for mode, in every clean build.
+ENGINE_FILES = frozenset(
+    {
+        ".doit.sqlite3",  # doit's database: the mtime of every file_dep when it was checked
+        ".digests.json",  # the digest cache of tasks/checker.py: keyed by (path, mtime, size)
+        ".up-to-date.json",  # the no-op stamp of tasks/stamp.py: stamps and the folder's path
+    }
+)
+
+
+def build_outputs(workdir: Path) -> dict[str, tuple[int, bytes]]:
+    """Every file under `workdir`/build but ENGINE_FILES: its permission bits and bytes."""
+    build = workdir / "build"
+    return {
+        str(path.relative_to(build)): (path.stat().st_mode & 0o7777, path.read_bytes())
+        for path in sorted(build.rglob("*"))
+        if path.is_file() and str(path.relative_to(build)) not in ENGINE_FILES
+    }
+
+
+def differing(
+    first: dict[str, tuple[int, bytes]], second: dict[str, tuple[int, bytes]]
+) -> list[str]:
+    """The paths present in one only, or with other bytes or modes (readable when it fails)."""
+    return sorted(
+        name for name in first.keys() | second.keys() if first.get(name) != second.get(name)
+    )
+
+
+def group_ends(group: int, timeout: float = 20) -> bool:
+    """Whether every process of `group` is gone (killed workers are reaped by init)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False
 
 
 # Three targets of the default manifest, without its include-all target: the incremental
