@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from doit import create_after
+from doit.exceptions import InvalidCommand
 
+from codegen.manifest import Manifest
 from tasks import layout
 from tasks.compile import ObjectSpec, compile_tasks, target_objects
 from tasks.config import manifest
@@ -34,6 +36,15 @@ STAGES = {
 }
 
 
+# doit's commands that run no task (they inspect or edit what doit knows of tasks).
+INSPECTING = {"list", "info", "forget", "clean", "ignore", "strace", "reset-dep", "dumpdb"}
+
+
+def _command_words() -> list[str]:
+    """The command and the task names of this doit run (options and variables left out)."""
+    return [arg for arg in sys.argv[1:] if not arg.startswith("-") and "=" not in arg]
+
+
 def _created_names() -> list[str] | None:
     """The basenames this creator makes, for commands that run tasks; None otherwise.
 
@@ -42,9 +53,33 @@ def _created_names() -> list[str] | None:
     find the task. Commands that run tasks need `creates` so that `build` may depend on
     `summary` before the creator has run.
     """
-    inspecting = {"list", "info", "forget", "clean", "ignore", "strace", "reset-dep", "dumpdb"}
-    words = [arg for arg in sys.argv[1:] if not arg.startswith("-") and "=" not in arg]
-    return None if words and words[0] in inspecting else list(STAGES)
+    words = _command_words()
+    return None if words and words[0] in INSPECTING else list(STAGES)
+
+
+def refuse_unknown_names(created: set[str], waiting: set[str], targets: set[str]) -> None:
+    """One line for a per-target task named to a command that inspects tasks, when this
+    creator did not make it: `doit info` would end in a KeyError traceback. The usual cause
+    is a target whose resolution is not there (before the first build, after `doit clean`):
+    its tasks are unknown until its codegen has run (`waiting`)."""
+    words = _command_words()
+    if not words or words[0] not in INSPECTING:
+        return
+    for name in words[1:]:
+        stage, colon, rest = name.partition(":")
+        if not colon or stage not in STAGES or name in created:
+            continue
+        unresolved = sorted(waiting) if stage == "compile" else sorted(waiting & {rest})
+        if unresolved:
+            which = f"target{'s' if len(unresolved) > 1 else ''} {', '.join(unresolved)}"
+            raise InvalidCommand(
+                f"'{name}' is unknown until codegen has run for {which}"
+                " (`doit build` or `doit codegen` runs it)"
+            )
+        known = ", ".join(sorted(targets))
+        raise InvalidCommand(
+            f"'{name}' is not a task (the targets are {known}; see `doit list --all`)"
+        )
 
 
 @create_after(executed="codegen", creates=_created_names())  # type: ignore[untyped-decorator]
@@ -58,13 +93,26 @@ def task_backend() -> Iterator[dict[str, Any]]:
             continue  # `doit list` before any build: nothing is known yet.
         sources = [Path(s) for s in json.loads(resolution.read_text(encoding="utf-8"))["sources"]]
         objects[target.name] = target_objects(target, current.toolchains[target.toolchain], sources)
+    tasks = [
+        *compile_tasks(spec for specs in objects.values() for spec in specs),
+        *(task for name, specs in objects.items() for task in _target_tasks(current, name, specs)),
+    ]
+    refuse_unknown_names(
+        {f"{task['basename']}:{task['name']}" for task in tasks},
+        waiting=set(current.targets) - set(objects),
+        targets=set(current.targets),
+    )
     for stage, doc in STAGES.items():
         yield {"basename": stage, "name": None, "doc": doc}
-    yield from compile_tasks(spec for specs in objects.values() for spec in specs)
-    for name, specs in objects.items():
-        target = current.targets[name]
-        yield link_task(target, current.toolchains[target.toolchain], specs)
-        yield size_task(target, current, specs)
-        yield verify_task(target, [current.models[m] for m in target.models])
-        yield summary_task(target)
-        yield {"basename": "target", "name": name, "actions": None, "task_dep": [f"summary:{name}"]}
+    yield from tasks
+
+
+def _target_tasks(current: Manifest, name: str, specs: list[ObjectSpec]) -> list[dict[str, Any]]:
+    target = current.targets[name]
+    return [
+        link_task(target, current.toolchains[target.toolchain], specs),
+        size_task(target, current, specs),
+        verify_task(target, [current.models[m] for m in target.models]),
+        summary_task(target),
+        {"basename": "target", "name": name, "actions": None, "task_dep": [f"summary:{name}"]},
+    ]
