@@ -8,6 +8,7 @@ killed by SIGTERM would save nothing of what it finished (P8).
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import signal
@@ -24,6 +25,7 @@ _held: list[TextIO] = []  # keeps the locked file open for the life of the proce
 # Ctrl-C, `kill PID`, and the terminal closing (Note [Stop signals]).
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 _received: list[int] = []  # the stop signals this process has received, in order
+_AFTER = "finished tasks are saved, the next build goes on"
 
 ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], object]
 _other_hooks: list[ExceptHook] = []  # the excepthook for every other exception
@@ -87,10 +89,9 @@ def _end_interrupted(
     # passed on to this process through its result queue).
     stop = _received[0] if _received else signal.SIGINT
     name = signal.Signals(stop).name
-    print(
-        f"interrupted by {name}: finished tasks are saved, the next build goes on", file=sys.stderr
-    )
-    sys.stdout.flush()
-    sys.stderr.flush()
+    with contextlib.suppress(OSError):  # after a hangup the terminal may be gone
+        print(f"interrupted by {name}: {_AFTER}", file=sys.stderr)
+        sys.stdout.flush()
+        sys.stderr.flush()
     signal.signal(stop, signal.SIG_DFL)
     os.kill(os.getpid(), stop)

@@ -43,9 +43,8 @@ def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[i
     return build_outputs(workdir)
 
 
-def stop_build_at(workdir: Path, moment: str, signal_number: int) -> None:
-    """Start a build, send it `signal_number` once a task of stage `moment` has started, and
-    check how it ended."""
+def start_build_until(workdir: Path, moment: str) -> subprocess.Popen[str]:
+    """A build, once a task of stage `moment` has started."""
     build = subprocess.Popen(
         [sys.executable, "-m", "doit", f"manifest={SMALL_MANIFEST}", "build"],
         cwd=workdir,
@@ -59,15 +58,24 @@ def stop_build_at(workdir: Path, moment: str, signal_number: int) -> None:
     for line in build.stdout:  # the reporter writes each task's line as the task starts
         seen.append(line)
         if f"] {moment}:" in line:
-            break
-    else:
-        pytest.fail(f"the build ended before {moment} started: {''.join(seen)}")
-    # `kill PID` reaches doit alone; a terminal sends Ctrl-C and its hangup to the whole
-    # foreground process group.
+            return build
+    pytest.fail(f"the build ended before {moment} started: {''.join(seen)}")
+
+
+def send(build: subprocess.Popen[str], signal_number: int) -> None:
+    """`kill PID` reaches doit alone; a terminal sends Ctrl-C and its hangup to the whole
+    foreground process group."""
     if signal_number == signal.SIGTERM:
         build.send_signal(signal_number)
     else:
         os.killpg(build.pid, signal_number)
+
+
+def stop_build_at(workdir: Path, moment: str, signal_number: int) -> None:
+    """Send a build `signal_number` once a task of stage `moment` has started, and check
+    how it ended."""
+    build = start_build_until(workdir, moment)
+    send(build, signal_number)
     _, stderr = build.communicate(timeout=300)
     assert build.returncode == -signal_number, stderr
     assert stderr == interrupted_line(signal_number)
@@ -84,3 +92,16 @@ def test_a_stopped_build_ends_in_one_line_and_the_next_completes_it(
         stop_build_at(workdir, moment, signal_number)
     build_small(workdir)
     assert differing(build_outputs(workdir), uninterrupted) == []
+
+
+def test_a_hangup_with_the_terminal_gone_still_ends_by_the_signal(tmp_path: Path) -> None:
+    """The one line cannot be written (the terminal closed, here a pipe nobody reads): the
+    build still ends by SIGHUP, not by an error in the excepthook."""
+    workdir = small_workspace(tmp_path)
+    build = start_build_until(workdir, "compile")
+    assert build.stderr is not None
+    build.stderr.close()
+    send(build, signal.SIGHUP)
+    build.wait(timeout=300)
+    assert build.returncode == -signal.SIGHUP
+    assert not list((workdir / "build").rglob("*.tmp")), "a temporary was left behind"
