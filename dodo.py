@@ -20,8 +20,8 @@ from tasks.selection import task_selection
 
 # doit opens its dependency database in build/ before any task can create the folder.
 layout.BUILD.mkdir(exist_ok=True)
-interrupt_on_stop_signals()  # first: Ctrl-C while waiting for the lock is one line too
 hold_build_lock()
+interrupt_on_stop_signals()
 
 DOIT_CONFIG = {
     "default_tasks": ["build"],

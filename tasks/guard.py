@@ -35,6 +35,7 @@ def hold_build_lock() -> None:
     """Wait until no other doit run holds build/.doit.lock, then hold it until exit."""
     if _held:
         return
+    interrupt_on_stop_signals()  # stopping a build that waits is one line too
     lock = LOCK.open("a")
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -4,6 +4,7 @@ process behind, and the next build completes it with the bytes of an uninterrupt
 
 from __future__ import annotations
 
+import fcntl
 import os
 import signal
 import subprocess
@@ -105,3 +106,28 @@ def test_a_hangup_with_the_terminal_gone_still_ends_by_the_signal(tmp_path: Path
     build.wait(timeout=300)
     assert build.returncode == -signal.SIGHUP
     assert not list((workdir / "build").rglob("*.tmp")), "a temporary was left behind"
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_build_waiting_for_another_stops_in_one_line(tmp_path: Path, signal_number: int) -> None:
+    """Stopped while it waits for the build lock another build holds (Ctrl-C was a
+    traceback from fcntl.flock, SIGTERM and SIGHUP ended it without a word)."""
+    workdir = small_workspace(tmp_path)
+    (workdir / "build").mkdir()
+    with (workdir / "build" / ".doit.lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        build = subprocess.Popen(
+            [sys.executable, "-m", "doit", f"manifest={SMALL_MANIFEST}", "build"],
+            cwd=workdir,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        assert build.stderr is not None
+        waiting = build.stderr.readline()
+        assert waiting == "waiting for the other build using build/ to finish...\n"
+        send(build, signal_number)
+        _, stderr = build.communicate(timeout=300)
+    assert build.returncode == -signal_number, stderr
+    assert stderr == interrupted_line(signal_number)
