@@ -19,14 +19,14 @@ from tasks.reporter import BuildReporter
 from tasks.selection import task_selection
 
 # doit opens its dependency database in build/ before any task can create the folder.
-layout.BUILD.mkdir(exist_ok=True)
+layout.build().mkdir(parents=True, exist_ok=True)
 hold_build_lock()
 terminate_like_interrupt()
 
 DOIT_CONFIG = {
     "default_tasks": ["build"],
     "backend": "sqlite3",
-    "dep_file": str(layout.DEP_FILE),
+    "dep_file": str(layout.dep_file()),
     "minversion": "0.37.0",
     "verbosity": 1,
     "reporter": BuildReporter,

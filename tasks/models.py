@@ -16,13 +16,13 @@ from tasks import layout
 from tasks.actions import reports_user_errors
 from tasks.config import manifest
 
-READER_CODE = [
-    Path("codegen/pte.py"),
-    Path("codegen/flatbuffer.py"),
-    Path("codegen/model.py"),
-    Path("codegen/selection.py"),
-    Path("codegen/scalar_type.py"),
-]
+
+def reader_code() -> list[Path]:
+    """The code that reads a model."""
+    return [
+        layout.codegen_dir() / name
+        for name in ("pte.py", "flatbuffer.py", "model.py", "selection.py", "scalar_type.py")
+    ]
 
 
 @reports_user_errors
@@ -41,7 +41,7 @@ def task_model_ops() -> Iterator[dict[str, Any]]:
         yield {
             "name": model.name,
             "actions": [(write_model_ops, [model.path, output, info])],
-            "file_dep": [model.path, *READER_CODE],
+            "file_dep": [model.path, *reader_code()],
             "targets": [output, info],
             # The model's file name is recorded in debug_info.
             "uptodate": [config_changed(model.path.name)],

@@ -20,19 +20,23 @@ from tasks import layout
 from tasks.actions import reports_user_errors
 from tasks.compile import ObjectSpec
 
-_CODE = [
-    Path("codegen/size.py"),
-    Path("codegen/size_attribution.py"),
-    Path("codegen/size_budget.py"),
-    Path("codegen/size_diff.py"),
-    Path("codegen/size_dtypes.py"),
-    Path("codegen/size_elf.py"),
-    Path("codegen/size_estimate.py"),
-    Path("codegen/size_report.py"),
-    Path("codegen/templates/size.md.j2"),
-    Path("codegen/templates/size.html.j2"),
-    Path("tasks/size.py"),
-]
+
+def _code() -> list[Path]:
+    """The code and templates the size action runs."""
+    codegen, tasks = layout.codegen_dir(), layout.tasks_dir()
+    return [
+        codegen / "size.py",
+        codegen / "size_attribution.py",
+        codegen / "size_budget.py",
+        codegen / "size_diff.py",
+        codegen / "size_dtypes.py",
+        codegen / "size_elf.py",
+        codegen / "size_estimate.py",
+        codegen / "size_report.py",
+        codegen / "templates/size.md.j2",
+        codegen / "templates/size.html.j2",
+        tasks / "size.py",
+    ]
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,14 @@ class SizeInputs:
     library_sources: Mapping[str, Path]  # library -> its sources folder
     model_files: Mapping[str, tuple[str, ...]]  # .pte file name -> the target's models
     baseline_runner: Path | None
+
+
+def _shipped(source: Path) -> Path:
+    """A source as the attribution names it: relative to the code we ship (runtime/...),
+    also when that code is installed elsewhere; other sources unchanged."""
+    root = layout.source_root()
+    runtime = layout.runtime_dir()
+    return source.relative_to(root) if runtime in source.parents else source
 
 
 def size_config(target: Target) -> dict[str, Any]:
@@ -105,7 +117,11 @@ def measure(inputs: SizeInputs) -> bool:
             )
         )
     linked = [
-        LinkedObject(bucket_of_source(source, kernel_libraries), source.name, object_symbols(obj))
+        LinkedObject(
+            bucket_of_source(_shipped(source), kernel_libraries),
+            source.name,
+            object_symbols(obj),
+        )
         for source, obj in inputs.objects
     ]
     symbols = read_symbols(unstripped)
@@ -227,7 +243,7 @@ def size_task(target: Target, manifest: Manifest, specs: Sequence[ObjectSpec]) -
             layout.size_estimate(name),
             *(obj for _, obj in inputs.objects),
             *baseline,
-            *_CODE,
+            *_code(),
         ],
         "task_dep": [f"link:{name}", *(f"link:{t}" for t in [target.size_baseline] if t)],
         "targets": [layout.size_json(name), layout.size_md(name), layout.size_html(name)],

@@ -85,6 +85,11 @@ def summary_task(target: Target) -> dict[str, Any]:
         "basename": "summary",
         "name": target.name,
         "actions": [(print_summary, [target.name, size_json, verify_json])],
-        "file_dep": [size_json, layout.size_md(target.name), verify_json, Path("tasks/summary.py")],
+        "file_dep": [
+            size_json,
+            layout.size_md(target.name),
+            verify_json,
+            layout.tasks_dir() / "summary.py",
+        ],
         "task_dep": [f"size:{target.name}", f"verify:{target.name}"],
     }

@@ -81,7 +81,7 @@ def verify_task(target: Target, models: list[Model]) -> dict[str, Any]:
         "basename": "verify",
         "name": target.name,
         "actions": [(verify, [target.name, models, runner])],
-        "file_dep": [runner, *references, Path("codegen/verify.py")],
+        "file_dep": [runner, *references, layout.codegen_dir() / "verify.py"],
         "task_dep": [f"link:{target.name}"],
         "targets": [layout.verify_json(target.name)],
         "uptodate": [config_changed({"methods": [[m.name, m.method] for m in models]})],

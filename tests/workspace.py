@@ -132,7 +132,8 @@ def build_small(workdir: Path, *options: str) -> str:
 
 def build_in_repository(manifest_name: str, manifest_text: str, target: str) -> Path:
     """Build `target` of a test manifest in the repository's own build/, incrementally
-    across test sessions (a file lock serialises sessions that start at once): its runner."""
+    across test sessions (a file lock serialises sessions that start at once): its runner,
+    in build/ beside the manifest (build/build/<target>/)."""
     build = REPO / "build"
     build.mkdir(exist_ok=True)
     manifest = build / manifest_name
@@ -144,4 +145,4 @@ def build_in_repository(manifest_name: str, manifest_text: str, target: str) -> 
             REPO, "-n", "2", f"manifest={manifest.relative_to(REPO)}", "build", timeout=1800
         )
     assert result.returncode == 0, result.stdout + result.stderr
-    return build / target / "runner"
+    return build / "build" / target / "runner"
