@@ -67,7 +67,7 @@ def snapshot(folder: Path) -> dict[str, int]:
     }
 
 
-@pytest.mark.parametrize("library_spelling", ["absolute", "relative"])
+@pytest.mark.parametrize("library_spelling", ["absolute", "relative", "builtin"])
 def test_project_outside_the_repository_builds_beside_its_manifest(
     tmp_path: Path, library_spelling: str
 ) -> None:
@@ -76,6 +76,10 @@ def test_project_outside_the_repository_builds_beside_its_manifest(
     shutil.copytree(REPO / "kernels" / "portable", library)
     spelling = str(library) if library_spelling == "absolute" else "../kernels/mine"
     project = make_project(tmp_path, spelling, "mine")
+    if library_spelling == "builtin":  # `portable` by name, no table
+        manifest = project / "selective.toml"
+        text = manifest.read_text().replace('"mine"', '"portable"')
+        manifest.write_text(text[text.index("[models.") :])
     before = {name: snapshot(tmp_path / name) for name in ("repository", "kernels", "project")}
 
     result = doit(repository, "-n", "2", f"manifest={project / 'selective.toml'}", "build")
@@ -94,4 +98,8 @@ def test_project_outside_the_repository_builds_beside_its_manifest(
     assert after == before
     # Each target compiled the shared kernel against its own dtype header.
     for target in ("add_mul", "int_ops"):
-        assert list((project / "build" / target / "obj" / ".ext").glob("mine-*/op_add.o"))
+        objects = project / "build" / target / "obj"
+        if library_spelling == "builtin":  # the repository's, below the working folder
+            assert (objects / "kernels" / "portable" / "op_add.o").is_file()
+        else:
+            assert list((objects / ".ext").glob("mine-*/op_add.o"))
