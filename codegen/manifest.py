@@ -40,6 +40,9 @@ class Toolchain:
     ldflags: tuple[str, ...]
     strip: str
     ar: str = "ar"  # makes the runtime static library users link into their own app
+    # A command prefix that runs this toolchain's programs here (CMake's
+    # CMAKE_CROSSCOMPILING_EMULATOR), e.g. ("qemu-aarch64", "-L", "/usr/aarch64-linux-gnu").
+    emulator: tuple[str, ...] = ()
 
     def compile_command(self) -> tuple[str, ...]:
         """The compiler, behind its launcher (ccache, sccache, ...) when there is one."""
@@ -218,7 +221,7 @@ class _Parser:
         return {**{n: builtins[n] for n in sorted(named) if n in builtins}, **libraries}
 
     def toolchain(self, name: str, value: object, key: str) -> Toolchain:
-        allowed = {"compiler", "launcher", "cflags", "ldflags", "strip", "ar"}
+        allowed = {"compiler", "launcher", "cflags", "ldflags", "strip", "ar", "emulator"}
         table = self.table(value, key, allowed, set())
         default = _default_toolchain()
         launcher = table.get("launcher")
@@ -230,6 +233,7 @@ class _Parser:
             ldflags=self.strings(table.get("ldflags", []), f"{key}.ldflags"),
             strip=self.typed(table.get("strip", default.strip), f"{key}.strip", str),
             ar=self.typed(table.get("ar", default.ar), f"{key}.ar", str),
+            emulator=self.strings(table.get("emulator", []), f"{key}.emulator"),
         )
 
     def library(self, name: str, value: object, key: str) -> Library:

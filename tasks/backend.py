@@ -65,6 +65,7 @@ def task_backend() -> Iterator[dict[str, Any]]:
         target = current.targets[name]
         yield link_task(target, current.toolchains[target.toolchain], specs)
         yield size_task(target, current, specs)
-        yield verify_task(target, [current.models[m] for m in target.models])
+        toolchain = current.toolchains[target.toolchain]
+        yield verify_task(target, toolchain, [current.models[m] for m in target.models])
         yield summary_task(target)
         yield {"basename": "target", "name": name, "actions": None, "task_dep": [f"summary:{name}"]}

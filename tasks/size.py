@@ -33,6 +33,7 @@ def _code() -> list[Path]:
         codegen / "size_elf.py",
         codegen / "size_estimate.py",
         codegen / "size_report.py",
+        codegen / "size_alignment.py",
         codegen / "templates/size.md.j2",
         codegen / "templates/size.html.j2",
         tasks / "size.py",
@@ -74,6 +75,7 @@ def size_config(target: Target) -> dict[str, Any]:
 @reports_user_errors
 def measure(inputs: SizeInputs) -> bool:
     from codegen.size import SizeReport, archive_sizes, berkeley_sizes
+    from codegen.size_alignment import alignment_note
     from codegen.size_attribution import (
         LinkedObject,
         attribute,
@@ -125,6 +127,7 @@ def measure(inputs: SizeInputs) -> bool:
         for source, obj in inputs.objects
     ]
     symbols = read_symbols(unstripped)
+    segments = read_segments(runner)
     file = runner.stat().st_size
     sections = read_sections(runner)
     attribution = attribute(file, sections, symbols, linked)
@@ -154,7 +157,7 @@ def measure(inputs: SizeInputs) -> bool:
         config=size_config(target),
         models=target.models,
         baseline=baseline,
-        segments=read_segments(runner),
+        segments=segments,
     )
     previous = read_report(layout.size_json(name))
     document = to_document(analysis)
@@ -165,10 +168,12 @@ def measure(inputs: SizeInputs) -> bool:
     document["estimate"] = compared
     document["library"] = archive_sizes(layout.runtime_library(name))
     write_if_changed(layout.size_json(name), document_json(document))
-    write_if_changed(
-        layout.size_md(name),
-        render_markdown(document, lines) + closeness_markdown(name, compared),
-    )
+    alignment = alignment_note(segments, file)
+    markdown = render_markdown(document, lines) + closeness_markdown(name, compared)
+    if alignment is not None:
+        print(f"{name}: {alignment}")
+        markdown += f"\n## Segment alignment\n\n{alignment}\n"
+    write_if_changed(layout.size_md(name), markdown)
     write_if_changed(layout.size_html(name), render_html(document, lines))
     for line in lines:
         print(line)
