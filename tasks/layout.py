@@ -118,6 +118,11 @@ def runtime_library(target: str) -> Path:
     return target_dir(target) / "libruntime.a"
 
 
+def package_dir(target: str) -> Path:
+    """The C++ package an app builds against (tasks/package.py)."""
+    return target_dir(target) / "package"
+
+
 def unstripped_runner(target: str) -> Path:
     return target_dir(target) / "runner.unstripped"
 
