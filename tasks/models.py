@@ -34,8 +34,8 @@ def write_model_ops(model: Path, output: Path, info: Path) -> None:
 
 
 def task_model_ops() -> Iterator[dict[str, Any]]:
-    """Read each model's operators and kernel keys (build/models/<model>.ops.yaml) and its
-    methods and delegate backends (build/models/<model>.info.json)."""
+    """Read each model's operators and kernel keys (build/.models/<model>.ops.yaml) and its
+    methods and delegate backends (build/.models/<model>.info.json)."""
     for model in manifest().models.values():
         output, info = layout.model_ops(model.name), layout.model_info(model.name)
         yield {
