@@ -58,8 +58,7 @@ def main(manifest: str) -> int:
 
 def _reports(build: Path) -> dict[str, dict[str, Any]]:
     return {
-        path.parent.name: json.loads(path.read_text())
-        for path in sorted(build.glob("*/size.json"))
+        path.parent.name: json.loads(path.read_text()) for path in sorted(build.glob("*/size.json"))
     }
 
 
