@@ -3,8 +3,9 @@ come from here (doit matches `file_dep` to `targets` by exact string, so one spe
 matters).
 
 Note [Build folder]
-A manifest's outputs live in build/ beside it (`doit build=DIR` moves them), so two
-manifests never share, overwrite or clean each other's files. Inside, build/<target>/ is a
+A manifest's outputs live in build/ beside it (`doit build=DIR` moves them), so manifests
+in different folders never share, overwrite or clean each other's files (two in one folder
+would share its build/: one of them takes `build=DIR`). Inside, build/<target>/ is a
 target's; the engine's own files and folders start with a dot (`.obj`, `.models`,
 `.doit.sqlite3`), which no target name can (codegen/manifest.py), so no target can land
 in them. Paths are relative to the working folder when they lie inside it (the default
