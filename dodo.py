@@ -1,37 +1,28 @@
-"""doit entry point: configuration and the task creators of tasks/."""
+"""doit entry point: the task creators of tasks/ and their configuration.
 
-# First, before the task modules are even imported: a `doit build` with nothing to do
-# ends here (Note [Up-to-date stamp] in tasks/stamp.py).
+The installed `selective-build` command loads the same creators through its own task
+loader (tasks/loader.py); `doit` in this repository loads them from here. Importing this
+file has one effect only for a plain `doit build`: a build with nothing to do ends here,
+before the task modules are even imported (Note [Up-to-date stamp] in tasks/stamp.py).
+The build lock and the SIGTERM handler are taken when a run starts (tasks/reporter.py).
+"""
+
 from tasks.stamp import exit_if_up_to_date
 
 exit_if_up_to_date()
 
 # ruff: noqa: E402 (the imports below are what a no-op build does not need)
-from tasks import layout
-from tasks.backend import task_backend
-from tasks.build import task_build
-from tasks.checker import CachedMD5Checker
-from tasks.codegen import task_codegen
-from tasks.explain import task_explain
-from tasks.guard import hold_build_lock, interrupt_on_stop_signals
-from tasks.models import task_model_ops
-from tasks.reporter import BuildReporter
-from tasks.selection import task_selection
+from tasks.creators import (
+    doit_config,
+    task_backend,
+    task_build,
+    task_codegen,
+    task_explain,
+    task_model_ops,
+    task_selection,
+)
 
-# doit opens its dependency database in build/ before any task can create the folder.
-layout.BUILD.mkdir(exist_ok=True)
-hold_build_lock()
-interrupt_on_stop_signals()
-
-DOIT_CONFIG = {
-    "default_tasks": ["build"],
-    "backend": "sqlite3",
-    "dep_file": str(layout.DEP_FILE),
-    "minversion": "0.37.0",
-    "verbosity": 1,
-    "reporter": BuildReporter,
-    "check_file_uptodate": CachedMD5Checker,
-}
+DOIT_CONFIG = doit_config()
 
 __all__ = [
     "DOIT_CONFIG",

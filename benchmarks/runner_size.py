@@ -38,7 +38,8 @@ def main(manifest: str) -> int:
         if build.returncode != 0:
             print(build.stdout + build.stderr, file=sys.stderr)
             return 1
-        targets = _reports(workdir)
+        # Outputs are in build/ beside each manifest.
+        targets = _reports((workdir / manifest).parent / "build")
         baseline = targets.get(BASELINE_TARGET)
         if baseline is None:
             # The manifest has no include-all target: build the default manifest's.
@@ -46,7 +47,7 @@ def main(manifest: str) -> int:
             if extra.returncode != 0:
                 print(extra.stdout + extra.stderr, file=sys.stderr)
                 return 1
-            baseline = _reports(workdir)[BASELINE_TARGET]
+            baseline = _reports(workdir / "build")[BASELINE_TARGET]
         print_sizes(targets)
         print()
         print_against_baseline(targets, baseline)
@@ -55,10 +56,9 @@ def main(manifest: str) -> int:
     return 0
 
 
-def _reports(workdir: Path) -> dict[str, dict[str, Any]]:
+def _reports(build: Path) -> dict[str, dict[str, Any]]:
     return {
-        path.parent.name: json.loads(path.read_text())
-        for path in sorted((workdir / "build").glob("*/size.json"))
+        path.parent.name: json.loads(path.read_text()) for path in sorted(build.glob("*/size.json"))
     }
 
 

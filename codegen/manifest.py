@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -22,6 +22,9 @@ from codegen.units import parse_size
 
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 DEFAULT_TOOLCHAIN = "host"
+# The kernel libraries we ship, one folder each with its functions.yaml: a target names them
+# without a [libraries.*] table (a table of the same name overrides one).
+BUILTIN_KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 
 T = TypeVar("T")
 
@@ -37,6 +40,9 @@ class Toolchain:
     ldflags: tuple[str, ...]
     strip: str
     ar: str = "ar"  # makes the runtime static library users link into their own app
+    # A command prefix that runs this toolchain's programs here (CMake's
+    # CMAKE_CROSSCOMPILING_EMULATOR), e.g. ("qemu-aarch64", "-L", "/usr/aarch64-linux-gnu").
+    emulator: tuple[str, ...] = ()
 
     def compile_command(self) -> tuple[str, ...]:
         """The compiler, behind its launcher (ccache, sccache, ...) when there is one."""
@@ -99,8 +105,18 @@ class Manifest:
         return self.path.parent
 
 
-def load_manifest(path: Path) -> Manifest:
-    """Read and validate the manifest at `path`."""
+def builtin_libraries(kernels: Path) -> dict[str, Library]:
+    """The built-in libraries: every folder of `kernels` holding a functions.yaml."""
+    return {
+        folder.name: Library(folder.name, folder / "functions.yaml", folder)
+        for folder in sorted(kernels.iterdir())
+        if (folder / "functions.yaml").is_file()
+    }
+
+
+def load_manifest(path: Path, builtin_kernels: Path = BUILTIN_KERNELS) -> Manifest:
+    """Read and validate the manifest at `path`; `builtin_kernels` holds the libraries a
+    target may name without defining them (the same folder, spelled as the caller likes)."""
     try:
         text = path.read_bytes().decode("utf-8")
     except OSError as error:
@@ -111,15 +127,16 @@ def load_manifest(path: Path) -> Manifest:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InputError(path, f"invalid TOML: {error}") from None
-    return _Parser(path).manifest(document)
+    return _Parser(path, builtin_kernels).manifest(document)
 
 
 class _Parser:
     """Walks the TOML document, keeping the key path for error messages."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, builtin_kernels: Path = BUILTIN_KERNELS) -> None:
         self.path = path
         self.root = path.parent
+        self.builtin_kernels = builtin_kernels
 
     def fail(self, key: str, problem: str) -> InputError:
         return InputError(self.path, f"{key}: {problem}" if key else problem)
@@ -188,12 +205,23 @@ class _Parser:
             baseline = target.size_baseline
             if baseline == all_operators_name(target.toolchain, target.libraries):
                 targets.setdefault(baseline, _all_operators_target(baseline, target))
+        libraries = self.with_builtins(libraries, targets.values())
         for target in targets.values():
             self.check_references(target, toolchains, libraries, models, targets)
         return Manifest(self.path, toolchains, libraries, models, targets)
 
+    def with_builtins(
+        self, libraries: dict[str, Library], targets: Iterable[Target]
+    ) -> dict[str, Library]:
+        """The manifest's libraries plus the built-in ones its targets name."""
+        named = {name for target in targets for name in target.libraries} - set(libraries)
+        if not named:
+            return libraries
+        builtins = builtin_libraries(self.builtin_kernels)
+        return {**{n: builtins[n] for n in sorted(named) if n in builtins}, **libraries}
+
     def toolchain(self, name: str, value: object, key: str) -> Toolchain:
-        allowed = {"compiler", "launcher", "cflags", "ldflags", "strip", "ar"}
+        allowed = {"compiler", "launcher", "cflags", "ldflags", "strip", "ar", "emulator"}
         table = self.table(value, key, allowed, set())
         default = _default_toolchain()
         launcher = table.get("launcher")
@@ -205,6 +233,7 @@ class _Parser:
             ldflags=self.strings(table.get("ldflags", []), f"{key}.ldflags"),
             strip=self.typed(table.get("strip", default.strip), f"{key}.strip", str),
             ar=self.typed(table.get("ar", default.ar), f"{key}.ar", str),
+            emulator=self.strings(table.get("emulator", []), f"{key}.emulator"),
         )
 
     def library(self, name: str, value: object, key: str) -> Library:

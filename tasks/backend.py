@@ -21,6 +21,7 @@ from tasks import layout
 from tasks.compile import ObjectSpec, compile_tasks, target_objects
 from tasks.config import manifest
 from tasks.link import link_task
+from tasks.package import package_task
 from tasks.size import size_task
 from tasks.stamp import DEFINITIONS
 from tasks.summary import summary_task
@@ -29,6 +30,7 @@ from tasks.verify import verify_task
 STAGES = {
     "compile": "Compile one translation unit (objects shared between targets where possible).",
     "link": "Link a target's runner and strip it.",
+    "package": "Write a target's C++ package: headers, static library, CMake, pkg-config.",
     "size": "Measure a target's runner and check its size budget.",
     "verify": "Run every model of a target on its runner and compare with its references.",
     "summary": "Print a target's one-line summary.",
@@ -109,10 +111,17 @@ def task_backend() -> Iterator[dict[str, Any]]:
 
 def _target_tasks(current: Manifest, name: str, specs: list[ObjectSpec]) -> list[dict[str, Any]]:
     target = current.targets[name]
+    toolchain = current.toolchains[target.toolchain]
     return [
-        link_task(target, current.toolchains[target.toolchain], specs),
+        link_task(target, toolchain, specs),
         size_task(target, current, specs),
-        verify_task(target, [current.models[m] for m in target.models]),
+        verify_task(target, toolchain, [current.models[m] for m in target.models]),
         summary_task(target),
-        {"basename": "target", "name": name, "actions": None, "task_dep": [f"summary:{name}"]},
+        package_task(target),
+        {
+            "basename": "target",
+            "name": name,
+            "actions": None,
+            "task_dep": [f"summary:{name}", f"package:{name}"],
+        },
     ]

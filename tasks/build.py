@@ -7,4 +7,4 @@ from typing import Any
 
 def task_build() -> dict[str, Any]:
     """Build, measure and verify every target (the default task)."""
-    return {"actions": None, "task_dep": ["summary"]}
+    return {"actions": None, "task_dep": ["summary", "package"]}

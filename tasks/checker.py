@@ -22,7 +22,6 @@ from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.stamp import EVIDENCE
 
-DIGESTS = layout.BUILD / ".digests.json"
 _CHUNK = 1 << 20
 
 
@@ -37,14 +36,16 @@ def hash_file(path: str) -> str:
 class _DigestCache:
     """(path, mtime in ns, size) -> md5, loaded on first use, saved when doit exits."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path | None = None) -> None:
+        # None: build/.digests.json, known once doit has read its command line.
         self.path = path
         self.entries: dict[str, str] | None = None
         self.dirty = False
 
     def digest(self, path: str, status: os.stat_result) -> str:
         if self.entries is None:
-            self.entries = self._load()
+            self.path = self.path or layout.build() / ".digests.json"
+            self.entries = self._load(self.path)
         key = f"{path}\0{status.st_mtime_ns}\0{status.st_size}"
         if key not in self.entries:
             self.entries[key] = hash_file(path)
@@ -53,21 +54,22 @@ class _DigestCache:
                 atexit.register(self.save)
         return self.entries[key]
 
-    def _load(self) -> dict[str, str]:
+    @staticmethod
+    def _load(path: Path) -> dict[str, str]:
         try:
-            entries = json.loads(self.path.read_text(encoding="utf-8"))
+            entries = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
         return entries if isinstance(entries, dict) else {}
 
     def save(self) -> None:
-        if self.entries is not None and self.path.parent.is_dir():
+        if self.entries is not None and self.path is not None and self.path.parent.is_dir():
             # Forget files that are gone so the cache does not grow without bound.
             live = {k: v for k, v in self.entries.items() if os.path.exists(k.split("\0")[0])}
             write_if_changed(self.path, json.dumps(live, indent=0, sort_keys=True) + "\n")
 
 
-CACHE = _DigestCache(DIGESTS)
+CACHE = _DigestCache()
 
 
 class CachedMD5Checker(MD5Checker):  # type: ignore[misc]

@@ -19,13 +19,17 @@ from tasks import layout
 from tasks.actions import reports_user_errors
 from tasks.config import manifest
 
-GENERATOR_CODE = [
-    Path("codegen/kernel_library.py"),
-    Path("codegen/resolution.py"),
-    Path("codegen/render.py"),
-    Path("codegen/size_estimate.py"),
-    *sorted(layout.CODEGEN / "templates" / t.name for t in TEMPLATES.glob("*.j2")),
-]
+
+def generator_code() -> list[Path]:
+    """The code and templates the codegen action runs."""
+    codegen = layout.codegen_dir()
+    return [
+        codegen / "kernel_library.py",
+        codegen / "resolution.py",
+        codegen / "render.py",
+        codegen / "size_estimate.py",
+        *sorted(codegen / "templates" / t.name for t in TEMPLATES.glob("*.j2")),
+    ]
 
 
 @reports_user_errors
@@ -120,7 +124,7 @@ def task_codegen() -> Iterator[dict[str, Any]]:
             ],
             "file_dep": [
                 layout.selected_operators(target.name),
-                *GENERATOR_CODE,
+                *generator_code(),
                 *(lib.functions for lib in libraries),
             ],
             "targets": [

@@ -3,9 +3,12 @@
 Note [Shared objects]
 An object that reads no generated header (the runtime, and kernels of targets that are not
 dtype-selective) depends only on its source, the headers it includes and the compile
-command, so it lives under build/obj/<toolchain>-<hash of the command>/ and is compiled
-once for every target that uses the same toolchain. Objects that include the target's
-generated headers live under build/<target>/obj/.
+command, so it lives under build/.obj/<toolchain>-<hash of the command>/ and is compiled
+once for every target that uses the same toolchain and flags. Objects that include the
+target's generated headers (its dtype selection) live under build/<target>/obj/: a target
+has one toolchain, so that folder is keyed by everything that changes their bytes. Either
+way the object's path below that folder comes from its source's (layout.object_path),
+never beside the source.
 """
 
 from __future__ import annotations
@@ -74,14 +77,14 @@ class ObjectSpec:
 
 
 def runtime_sources() -> list[Path]:
-    return sorted(layout.RUNTIME.rglob("*.cpp"))
+    return sorted(layout.runtime_dir().rglob("*.cpp"))
 
 
 def target_objects(
     target: Target, toolchain: Toolchain, kernel_sources: Iterable[Path]
 ) -> list[ObjectSpec]:
     """Every object the target's runner links, shared where Note [Shared objects] allows."""
-    common = (*BASE_CFLAGS, *toolchain.cflags, "-I.")
+    common = (*BASE_CFLAGS, *toolchain.cflags, f"-I{layout.source_root()}")
     shared_dir = layout.shared_object_dir(toolchain, common)
     gen = layout.gen_dir(target.name)
     with_gen = (*common, f"-I{gen}")

@@ -26,9 +26,11 @@ def manifest() -> Manifest:
     # Imported here: a no-op build ends before any manifest is parsed (tasks/stamp.py).
     from codegen.errors import InputError
     from codegen.manifest import load_manifest
+    from tasks import layout
 
     try:
-        return load_manifest(manifest_path())
+        # Built-in libraries spelled like the rest of our code (Note [Build folder]).
+        return load_manifest(manifest_path(), layout.builtin_kernels_dir())
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(2) from None

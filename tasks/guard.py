@@ -19,7 +19,6 @@ from typing import TextIO
 
 from tasks import layout
 
-LOCK = layout.BUILD / ".doit.lock"
 _held: list[TextIO] = []  # keeps the locked file open for the life of the process
 
 # Ctrl-C, `kill PID`, and the terminal closing (Note [Stop signals]).
@@ -36,11 +35,12 @@ def hold_build_lock() -> None:
     if _held:
         return
     interrupt_on_stop_signals()  # stopping a build that waits is one line too
-    lock = LOCK.open("a")
+    layout.build().mkdir(parents=True, exist_ok=True)
+    lock = (layout.build() / ".doit.lock").open("a")
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        print(f"waiting for the other build using {layout.BUILD}/ to finish...", file=sys.stderr)
+        print(f"waiting for the other build using {layout.build()}/ to finish...", file=sys.stderr)
         fcntl.flock(lock, fcntl.LOCK_EX)
     _held.append(lock)
 

@@ -1,32 +1,90 @@
-"""Where every build output lives: all paths come from here, relative to the repository
-root (doit matches `file_dep` to `targets` by exact string, so one spelling matters)."""
+"""Where every build output lives, and where the code and sources we ship are: all paths
+come from here (doit matches `file_dep` to `targets` by exact string, so one spelling
+matters).
+
+Note [Build folder]
+A manifest's outputs live in build/ beside it (`doit build=DIR` moves them), so manifests
+in different folders never share, overwrite or clean each other's files (two in one folder
+would share its build/: one of them takes `build=DIR`). Inside, build/<target>/ is a
+target's; the engine's own files and folders start with a dot (`.obj`, `.models`,
+`.doit.sqlite3`), which no target name can (codegen/manifest.py), so no target can land
+in them. Paths are relative to the working folder when they lie inside it (the default
+manifest builds with the same short paths as always), absolute otherwise.
+"""
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from doit import get_var
+
+from tasks.config import manifest_path
 
 if TYPE_CHECKING:
     from codegen.manifest import Toolchain
 
-BUILD = Path("build")
-CODEGEN = Path("codegen")
-RUNTIME = Path("runtime")
-DEP_FILE = BUILD / ".doit.sqlite3"
+
+def local(path: Path) -> Path:
+    """`path` relative to the working folder when it lies inside it, else absolute."""
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.relative_to(os.getcwd())
+    except ValueError:
+        return absolute
+
+
+@functools.cache
+def _source_root(cwd: str) -> Path:
+    return local(Path(__file__).resolve().parent.parent)
+
+
+def source_root() -> Path:
+    """The folder holding codegen/, tasks/, runtime/ and kernels/: the repository, or
+    site-packages for an installed copy (the wheel keeps the same layout)."""
+    return _source_root(os.getcwd())
+
+
+def codegen_dir() -> Path:
+    return source_root() / "codegen"
+
+
+def tasks_dir() -> Path:
+    return source_root() / "tasks"
+
+
+def runtime_dir() -> Path:
+    return source_root() / "runtime"
+
+
+def builtin_kernels_dir() -> Path:
+    return source_root() / "kernels"
+
+
+def build() -> Path:
+    """The build folder (Note [Build folder])."""
+    chosen = get_var("build", "")
+    return local(Path(chosen) if chosen else manifest_path().parent / "build")
+
+
+def dep_file() -> Path:
+    return build() / ".doit.sqlite3"
 
 
 def model_ops(model: str) -> Path:
-    return BUILD / "models" / f"{model}.ops.yaml"
+    return build() / ".models" / f"{model}.ops.yaml"
 
 
 def model_info(model: str) -> Path:
     """A model's methods and the delegate backends it calls (which select no kernels)."""
-    return BUILD / "models" / f"{model}.info.json"
+    return build() / ".models" / f"{model}.info.json"
 
 
 def target_dir(target: str) -> Path:
-    return BUILD / target
+    return build() / target
 
 
 def selected_operators(target: str) -> Path:
@@ -61,6 +119,11 @@ def runtime_library(target: str) -> Path:
     return target_dir(target) / "libruntime.a"
 
 
+def package_dir(target: str) -> Path:
+    """The C++ package an app builds against (tasks/package.py)."""
+    return target_dir(target) / "package"
+
+
 def unstripped_runner(target: str) -> Path:
     return target_dir(target) / "runner.unstripped"
 
@@ -85,12 +148,21 @@ def shared_object_dir(toolchain: Toolchain, flags: tuple[str, ...]) -> Path:
     """Objects that read no generated header are shared by every target built with the
     same compiler and flags (Note [Shared objects])."""
     digest = hashlib.sha256("\0".join(toolchain.compile_command() + flags).encode()).hexdigest()
-    return BUILD / "obj" / f"{toolchain.name}-{digest[:10]}"
+    return build() / ".obj" / f"{toolchain.name}-{digest[:10]}"
 
 
 def target_object_dir(target: str) -> Path:
+    """Objects compiled against the target's generated headers (its own dtype selection)."""
     return target_dir(target) / "obj"
 
 
 def object_path(directory: Path, source: Path) -> Path:
-    return directory / source.with_suffix(".o")
+    """Where in `directory` the object of `source` goes. A source below the working folder
+    keeps its relative path; any other (absolute, or reached through `..`) goes to
+    `.ext/<its folder's name>-<digest of its folder>/`, so an object never lands beside
+    its source and two folders never share an object name."""
+    if not source.is_absolute() and ".." not in source.parts:
+        return directory / source.with_suffix(".o")
+    folder = Path(os.path.abspath(source.parent))
+    digest = hashlib.sha256(str(folder).encode()).hexdigest()[:10]
+    return directory / ".ext" / f"{folder.name}-{digest}" / source.with_suffix(".o").name

@@ -36,12 +36,10 @@ def link_runner(toolchain: Toolchain, objects: list[Path], unstripped: Path, run
     return run_to_temporaries(strip, [runner])
 
 
-RUNNER_SOURCES = layout.RUNTIME / "runner"
-
-
 def library_objects(specs: Sequence[ObjectSpec]) -> list[Path]:
     """Every object but the runner's command line (runtime/runner/)."""
-    return [spec.object for spec in specs if RUNNER_SOURCES not in spec.source.parents]
+    runner_sources = layout.runtime_dir() / "runner"
+    return [spec.object for spec in specs if runner_sources not in spec.source.parents]
 
 
 def archive_command(toolchain: Toolchain, objects: Sequence[Path], output: Path) -> list[str]:

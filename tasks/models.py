@@ -16,13 +16,13 @@ from tasks import layout
 from tasks.actions import reports_user_errors
 from tasks.config import manifest
 
-READER_CODE = [
-    Path("codegen/pte.py"),
-    Path("codegen/flatbuffer.py"),
-    Path("codegen/model.py"),
-    Path("codegen/selection.py"),
-    Path("codegen/scalar_type.py"),
-]
+
+def reader_code() -> list[Path]:
+    """The code that reads a model."""
+    return [
+        layout.codegen_dir() / name
+        for name in ("pte.py", "flatbuffer.py", "model.py", "selection.py", "scalar_type.py")
+    ]
 
 
 @reports_user_errors
@@ -34,14 +34,14 @@ def write_model_ops(model: Path, output: Path, info: Path) -> None:
 
 
 def task_model_ops() -> Iterator[dict[str, Any]]:
-    """Read each model's operators and kernel keys (build/models/<model>.ops.yaml) and its
-    methods and delegate backends (build/models/<model>.info.json)."""
+    """Read each model's operators and kernel keys (build/.models/<model>.ops.yaml) and its
+    methods and delegate backends (build/.models/<model>.info.json)."""
     for model in manifest().models.values():
         output, info = layout.model_ops(model.name), layout.model_info(model.name)
         yield {
             "name": model.name,
             "actions": [(write_model_ops, [model.path, output, info])],
-            "file_dep": [model.path, *READER_CODE],
+            "file_dep": [model.path, *reader_code()],
             "targets": [output, info],
             # The model's file name is recorded in debug_info.
             "uptodate": [config_changed(model.path.name)],

@@ -21,6 +21,7 @@ from doit.exceptions import BaseFail, TaskFailed
 from doit.reporter import ConsoleReporter
 
 from tasks import recheck, stamp
+from tasks.guard import hold_build_lock
 
 # Note [Task output]
 # ~~~~~~~~~~~~~~~~~~
@@ -38,6 +39,9 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
     desc = "console output with [n/N] progress; failures of build actions in one line"
 
     def initialize(self, tasks: dict[str, Any], selected_tasks: list[str]) -> None:
+        # A run starts (doit makes no reporter for list, info, help): one run at a time per
+        # build folder, and SIGTERM saves what finished, as Ctrl-C does (tasks/guard.py).
+        hold_build_lock()
         # doit adds the tasks it creates later to this same dict.
         self.tasks = tasks
         self.selected = selected_tasks

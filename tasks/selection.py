@@ -51,8 +51,8 @@ def task_selection() -> Iterator[dict[str, Any]]:
                 *model_ops,
                 *target.op_schemas,
                 *target.selections,
-                Path("codegen/selection.py"),
-                Path("tasks/selection.py"),
+                layout.codegen_dir() / "selection.py",
+                layout.tasks_dir() / "selection.py",
             ],
             "targets": [layout.selected_operators(target.name), layout.provenance(target.name)],
             "uptodate": [

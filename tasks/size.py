@@ -20,19 +20,24 @@ from tasks import layout
 from tasks.actions import reports_user_errors
 from tasks.compile import ObjectSpec
 
-_CODE = [
-    Path("codegen/size.py"),
-    Path("codegen/size_attribution.py"),
-    Path("codegen/size_budget.py"),
-    Path("codegen/size_diff.py"),
-    Path("codegen/size_dtypes.py"),
-    Path("codegen/size_elf.py"),
-    Path("codegen/size_estimate.py"),
-    Path("codegen/size_report.py"),
-    Path("codegen/templates/size.md.j2"),
-    Path("codegen/templates/size.html.j2"),
-    Path("tasks/size.py"),
-]
+
+def _code() -> list[Path]:
+    """The code and templates the size action runs."""
+    codegen, tasks = layout.codegen_dir(), layout.tasks_dir()
+    return [
+        codegen / "size.py",
+        codegen / "size_attribution.py",
+        codegen / "size_budget.py",
+        codegen / "size_diff.py",
+        codegen / "size_dtypes.py",
+        codegen / "size_elf.py",
+        codegen / "size_estimate.py",
+        codegen / "size_report.py",
+        codegen / "size_alignment.py",
+        codegen / "templates/size.md.j2",
+        codegen / "templates/size.html.j2",
+        tasks / "size.py",
+    ]
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,14 @@ class SizeInputs:
     library_sources: Mapping[str, Path]  # library -> its sources folder
     model_files: Mapping[str, tuple[str, ...]]  # .pte file name -> the target's models
     baseline_runner: Path | None
+
+
+def _shipped(source: Path) -> Path:
+    """A source as the attribution names it: relative to the code we ship (runtime/...),
+    also when that code is installed elsewhere; other sources unchanged."""
+    root = layout.source_root()
+    runtime = layout.runtime_dir()
+    return source.relative_to(root) if runtime in source.parents else source
 
 
 def size_config(target: Target) -> dict[str, Any]:
@@ -62,6 +75,7 @@ def size_config(target: Target) -> dict[str, Any]:
 @reports_user_errors
 def measure(inputs: SizeInputs) -> bool:
     from codegen.size import SizeReport, archive_sizes, berkeley_sizes
+    from codegen.size_alignment import alignment_note
     from codegen.size_attribution import (
         LinkedObject,
         attribute,
@@ -105,10 +119,15 @@ def measure(inputs: SizeInputs) -> bool:
             )
         )
     linked = [
-        LinkedObject(bucket_of_source(source, kernel_libraries), source.name, object_symbols(obj))
+        LinkedObject(
+            bucket_of_source(_shipped(source), kernel_libraries),
+            source.name,
+            object_symbols(obj),
+        )
         for source, obj in inputs.objects
     ]
     symbols = read_symbols(unstripped)
+    segments = read_segments(runner)
     file = runner.stat().st_size
     sections = read_sections(runner)
     attribution = attribute(file, sections, symbols, linked)
@@ -138,7 +157,7 @@ def measure(inputs: SizeInputs) -> bool:
         config=size_config(target),
         models=target.models,
         baseline=baseline,
-        segments=read_segments(runner),
+        segments=segments,
     )
     previous = read_report(layout.size_json(name))
     document = to_document(analysis)
@@ -149,10 +168,12 @@ def measure(inputs: SizeInputs) -> bool:
     document["estimate"] = compared
     document["library"] = archive_sizes(layout.runtime_library(name))
     write_if_changed(layout.size_json(name), document_json(document))
-    write_if_changed(
-        layout.size_md(name),
-        render_markdown(document, lines) + closeness_markdown(name, compared),
-    )
+    alignment = alignment_note(segments, file)
+    markdown = render_markdown(document, lines) + closeness_markdown(name, compared)
+    if alignment is not None:
+        print(f"{name}: {alignment}")
+        markdown += f"\n## Segment alignment\n\n{alignment}\n"
+    write_if_changed(layout.size_md(name), markdown)
     write_if_changed(layout.size_html(name), render_html(document, lines))
     for line in lines:
         print(line)
@@ -227,7 +248,7 @@ def size_task(target: Target, manifest: Manifest, specs: Sequence[ObjectSpec]) -
             layout.size_estimate(name),
             *(obj for _, obj in inputs.objects),
             *baseline,
-            *_CODE,
+            *_code(),
         ],
         "task_dep": [f"link:{name}", *(f"link:{t}" for t in [target.size_baseline] if t)],
         "targets": [layout.size_json(name), layout.size_md(name), layout.size_html(name)],

@@ -40,16 +40,17 @@ from tasks import layout
 from tasks.config import manifest_path
 from tasks.guard import hold_build_lock
 
-STAMP_FILE = layout.BUILD / ".up-to-date.json"
 FORMAT = 1
 
 # What the task definitions are made of, besides the manifest: stamped at the start of
 # every run, before the task modules are read.
-CODE_FOLDERS = (Path("tasks"), Path("codegen"))
-LISTED_FOLDERS = (Path("codegen") / "templates", Path("runtime"))  # globbed by creators
 CONFIG_FILES = (Path("dodo.py"), Path("doit.cfg"), Path("pyproject.toml"))
 
 Stamp = tuple[int, int, int, int] | None  # (mtime ns, ctime ns, size, inode); None: missing
+
+
+def stamp_file() -> Path:
+    return layout.build() / ".up-to-date.json"
 
 
 def stamp_of(status: os.stat_result | None) -> Stamp:
@@ -94,9 +95,9 @@ EVIDENCE = _Evidence()  # what the up-to-date checks looked at
 def _definition_files() -> list[str]:
     """The files and folders the task definitions are read or listed from."""
     paths = [str(manifest_path()), *(str(path) for path in CONFIG_FILES)]
-    for folder in CODE_FOLDERS:
+    for folder in (layout.tasks_dir(), layout.codegen_dir()):
         paths += sorted(str(path) for path in folder.glob("*.py"))
-    for folder in LISTED_FOLDERS:
+    for folder in (layout.codegen_dir() / "templates", layout.runtime_dir()):  # globbed
         paths += sorted(root for root, _, _ in os.walk(folder))
     return paths
 
@@ -107,6 +108,7 @@ def _key() -> dict[str, Any]:
         "format": FORMAT,
         "cwd": os.getcwd(),
         "manifest": str(manifest_path()),
+        "build": str(layout.build()),
         "python": sys.version,
         "executable": sys.executable,
         "doit": list(doit.__version__),
@@ -114,8 +116,10 @@ def _key() -> dict[str, Any]:
 
 
 def plain_build_command(argv: list[str]) -> bool:
-    """`doit [run] [build] [manifest=...] [-n N]`: runs every task of `build`, as usual."""
-    if not argv or not (argv[0] == "doit" or argv[0].endswith(("/doit", "doit/__main__.py"))):
+    """`doit [run] [build] [manifest=...] [build=...] [-n N]` (or `selective-build` with the
+    same words): runs every task of `build`, as usual."""
+    commands = ("/doit", "doit/__main__.py", "/selective-build")
+    if not argv or not (argv[0] in ("doit", "selective-build") or argv[0].endswith(commands)):
         return False  # doit driven from Python (tests): its arguments are not in argv
     words = list(argv[1:])
     if words and words[0] == "run":
@@ -124,14 +128,14 @@ def plain_build_command(argv: list[str]) -> bool:
         word = words.pop(0)
         if word in ("-n", "--process") and words and words[0].isdigit():
             words.pop(0)
-        elif not (word == "build" or word.startswith("manifest=")):
+        elif not (word == "build" or word.startswith(("manifest=", "build="))):
             return False
     return True
 
 
 def _read() -> dict[str, Any] | None:
     try:
-        document = json.loads(STAMP_FILE.read_text(encoding="utf-8"))
+        document = json.loads(stamp_file().read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     return document if isinstance(document, dict) else None
@@ -154,7 +158,7 @@ def exit_if_up_to_date() -> None:
     """Start of every doit run: stamp the task definitions; end a no-op `doit build` here."""
     for path in _definition_files():
         DEFINITIONS.stat(path)
-    if not plain_build_command(sys.argv) or not STAMP_FILE.exists():
+    if not plain_build_command(sys.argv) or not stamp_file().exists():
         return
     hold_build_lock()  # a build running now may be changing the stamped files
     document = _read()
@@ -181,7 +185,7 @@ def record(tasks: int) -> None:
     consistent = EVIDENCE.consistent and DEFINITIONS.consistent and agree
     if not (consistent and plain_build_command(sys.argv)):
         return
-    database = {str(layout.DEP_FILE): stamp_of(_stat(str(layout.DEP_FILE)))}
+    database = {str(layout.dep_file()): stamp_of(_stat(str(layout.dep_file())))}
     files = {**DEFINITIONS.stamps, **checks, **database}
     document = {"key": _key(), "tasks": tasks, "files": dict(sorted(files.items()))}
-    write_if_changed(STAMP_FILE, json.dumps(document) + "\n")
+    write_if_changed(stamp_file(), json.dumps(document) + "\n")

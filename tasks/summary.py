@@ -9,6 +9,7 @@ from typing import Any
 from codegen.manifest import Target
 from codegen.units import format_size
 from tasks import layout
+from tasks.verify import NOT_VERIFIED
 
 
 def summary_line(target: str, size_json: Path, verify_json: Path) -> str:
@@ -17,6 +18,8 @@ def summary_line(target: str, size_json: Path, verify_json: Path) -> str:
     verified = sum(result["status"] == "ok" for result in results)
     budget = "no budget" if size["budget"] is None else f"budget {format_size(size['budget'])}"
     verification = f"{verified}/{len(results)} models verified" if results else "no models"
+    if any(result["status"] == NOT_VERIFIED for result in results):
+        verification = NOT_VERIFIED
     return (
         f"{target}: {size['operators']} operators, {size['kernels']} kernels registered, "
         f"runner {format_size(size['file'])} ({budget}), {verification}"
@@ -85,6 +88,11 @@ def summary_task(target: Target) -> dict[str, Any]:
         "basename": "summary",
         "name": target.name,
         "actions": [(print_summary, [target.name, size_json, verify_json])],
-        "file_dep": [size_json, layout.size_md(target.name), verify_json, Path("tasks/summary.py")],
+        "file_dep": [
+            size_json,
+            layout.size_md(target.name),
+            verify_json,
+            layout.tasks_dir() / "summary.py",
+        ],
         "task_dep": [f"size:{target.name}", f"verify:{target.name}"],
     }

@@ -1,4 +1,7 @@
-"""Stage 7: run every model of a target on its runner and compare with the references."""
+"""Stage 7: run every model of a target on its runner and compare with the references.
+
+A runner built for another processor runs through its toolchain's emulator; with none,
+the target is "not verified" (one line, and its summary says so), never an exec error."""
 
 from __future__ import annotations
 
@@ -10,19 +13,27 @@ from typing import Any
 
 from doit.tools import config_changed
 
-from codegen.manifest import Model, Target
+from codegen.machine import elf_machine, runs_here
+from codegen.manifest import Model, Target, Toolchain
 from codegen.verify import compare_output
 from codegen.writer import write_if_changed
 from tasks import layout
+from tasks.actions import reports_user_errors
 
 RUN_TIMEOUT_SECONDS = 120
 
 
-def run_model(runner: Path, model: Model, output_dir: Path) -> str | None:
+NOT_VERIFIED = "not verified"
+
+
+def run_model(
+    runner: Path, model: Model, output_dir: Path, emulator: tuple[str, ...] = ()
+) -> str | None:
     """None when the model ran and matched its references, else the failure (one line)."""
     shutil.rmtree(output_dir, ignore_errors=True)
     output_dir.mkdir(parents=True)
     command = [
+        *emulator,
         str(runner),
         str(model.path),
         "--method",
@@ -38,6 +49,8 @@ def run_model(runner: Path, model: Model, output_dir: Path) -> str | None:
         )
     except subprocess.TimeoutExpired:
         return f"runner did not finish within {RUN_TIMEOUT_SECONDS} s"
+    except OSError as error:  # a missing emulator, or a runner this machine cannot run
+        return f"cannot run {command[0]}: {error.strerror}"
     if completed.returncode < 0:
         return f"runner crashed with signal {-completed.returncode}"
     if completed.returncode != 0:
@@ -56,13 +69,30 @@ def run_model(runner: Path, model: Model, output_dir: Path) -> str | None:
     return None
 
 
-def verify(target: str, models: list[Model], runner: Path) -> bool:
+def not_runnable(runner: Path, toolchain: Toolchain) -> str | None:
+    """Why the runner cannot be run here, or None."""
+    if toolchain.emulator:
+        return None
+    machine = elf_machine(runner)
+    if runs_here(machine):
+        return None
+    return f"runner is {machine}, no emulator for toolchain {toolchain.name}"
+
+
+@reports_user_errors
+def verify(target: str, models: list[Model], runner: Path, toolchain: Toolchain) -> bool:
     results: dict[str, dict[str, str]] = {}
+    reason = not_runnable(runner, toolchain) if models else None
+    if reason is not None:
+        print(f"{target}: {NOT_VERIFIED}: {reason}")
+        results = {m.name: {"status": NOT_VERIFIED, "detail": reason} for m in models}
+        models = []
     for model in models:
         if not model.outputs:
             results[model.name] = {"status": "unverified", "detail": "no reference outputs"}
             continue
-        problem = run_model(runner, model, layout.target_dir(target) / "verify" / model.name)
+        output_dir = layout.target_dir(target) / "verify" / model.name
+        problem = run_model(runner, model, output_dir, toolchain.emulator)
         results[model.name] = (
             {"status": "failed", "detail": problem} if problem else {"status": "ok"}
         )
@@ -74,16 +104,28 @@ def verify(target: str, models: list[Model], runner: Path) -> bool:
     return all(result["status"] != "failed" for result in results.values())
 
 
-def verify_task(target: Target, models: list[Model]) -> dict[str, Any]:
+def verify_task(target: Target, toolchain: Toolchain, models: list[Model]) -> dict[str, Any]:
     runner = layout.runner(target.name)
     references = [path for model in models for path in (model.path, *model.inputs, *model.outputs)]
     return {
         "basename": "verify",
         "name": target.name,
-        "actions": [(verify, [target.name, models, runner])],
-        "file_dep": [runner, *references, Path("codegen/verify.py")],
+        "actions": [(verify, [target.name, models, runner, toolchain])],
+        "file_dep": [
+            runner,
+            *references,
+            layout.codegen_dir() / "verify.py",
+            layout.codegen_dir() / "machine.py",
+        ],
         "task_dep": [f"link:{target.name}"],
         "targets": [layout.verify_json(target.name)],
-        "uptodate": [config_changed({"methods": [[m.name, m.method] for m in models]})],
+        "uptodate": [
+            config_changed(
+                {
+                    "methods": [[m.name, m.method] for m in models],
+                    "emulator": list(toolchain.emulator),
+                }
+            )
+        ],
         "clean": True,
     }

@@ -101,9 +101,12 @@ def test_replacing_a_model_with_one_more_op_rebuilds_its_targets(workdir: Path) 
     # The new kernel, once for add_mul (dtype-selective) and once shared (`both` is not),
     # and the registration of the two targets whose model changed.
     assert len(compiled) == 4, compiled
-    assert compiled[0].startswith("build/add_mul/obj/kernels/portable/op_sub.o"), compiled
-    assert compiled[1] == "build/add_mul/obj/selected_kernels.o"
-    assert compiled[2] == "build/both/obj/selected_kernels.o"
-    assert compiled[3].startswith("build/obj/") and compiled[3].endswith("/op_sub.o")
+    shared = [task for task in compiled if task.startswith("build/.obj/")]
+    assert len(shared) == 1 and shared[0].endswith("/op_sub.o"), compiled
+    assert set(compiled) - set(shared) == {
+        "build/add_mul/obj/kernels/portable/op_sub.o",
+        "build/add_mul/obj/selected_kernels.o",
+        "build/both/obj/selected_kernels.o",
+    }
     assert {"verify:add_mul", "verify:both"} <= set(ran)
     assert rebuild(workdir) == []

@@ -64,14 +64,14 @@ def test_each_target_builds_with_its_toolchain(tmp_path: Path) -> None:
         line.split(" -o ")[1].split()[0].rsplit(".", 2)[0] for line in log if " -c " in line
     }
     objects = {str(p.relative_to(workdir)) for p in (workdir / "build").rglob("*.o")}
-    device = {o for o in objects if o.startswith(("build/obj/device-", "build/on_device/"))}
+    device = {o for o in objects if o.startswith(("build/.obj/device-", "build/on_device/"))}
     host = objects - device
     assert compiled == device
-    assert host and not any("/on_device/" in o or "/obj/device-" in o for o in host)
+    assert host and not any("/on_device/" in o or "/.obj/device-" in o for o in host)
     assert any(" -c " not in line and "build/on_device/runner" in line for line in log)  # link
 
     # Two builds of the same runtime: objects never shared across toolchains.
-    shared = sorted(p.name for p in (workdir / "build" / "obj").iterdir())
+    shared = sorted(p.name for p in (workdir / "build" / ".obj").iterdir())
     assert [name.split("-")[0] for name in shared] == ["device", "host"]
     host_runner = (workdir / "build" / "on_host" / "runner").read_bytes()
     assert host_runner != (workdir / "build" / "on_device" / "runner").read_bytes()

@@ -25,6 +25,7 @@ COPIED = [
     "benchmarks",
     "dodo.py",
     "selective.toml",
+    "pyproject.toml",  # doit's configuration: the build database's plugin
 ]
 
 
@@ -184,7 +185,9 @@ def build_small(workdir: Path, *options: str) -> str:
 
 def build_in_repository(manifest_name: str, manifest_text: str, target: str) -> Path:
     """Build `target` of a test manifest in the repository's own build/, incrementally
-    across test sessions (a file lock serialises sessions that start at once): its runner."""
+    across test sessions (a file lock serialises sessions that start at once): its runner.
+    Each test manifest has a build folder of its own, build/.<manifest stem>/ (two
+    manifests sharing one could overwrite or clean each other's outputs)."""
     build = REPO / "build"
     build.mkdir(exist_ok=True)
     manifest = build / manifest_name
@@ -192,8 +195,15 @@ def build_in_repository(manifest_name: str, manifest_text: str, target: str) -> 
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not manifest.exists() or manifest.read_text() != manifest_text:
             manifest.write_text(manifest_text)
+        own = build / f".{manifest.stem}"
         result = doit(
-            REPO, "-n", "2", f"manifest={manifest.relative_to(REPO)}", "build", timeout=1800
+            REPO,
+            "-n",
+            "2",
+            f"manifest={manifest.relative_to(REPO)}",
+            f"build={own.relative_to(REPO)}",
+            "build",
+            timeout=1800,
         )
     assert result.returncode == 0, result.stdout + result.stderr
-    return build / target / "runner"
+    return own / target / "runner"
