@@ -82,7 +82,7 @@ def test_output_directory_gets_selected_operators_yaml(tmp_path: Path) -> None:
         ),
         (
             ["--model_file_path", "/nonexistent.pte"],
-            "gen_oplist: error: /nonexistent.pte: cannot read: No such file or directory",
+            "gen_oplist: error: /nonexistent.pte: does not exist",
         ),
     ],
 )
