@@ -29,7 +29,7 @@ def not_a_regular_file(path: Path) -> str | None:
     try:
         os.fsencode(path).decode("utf-8")
     except UnicodeDecodeError:
-        return "name is not UTF-8"
+        return "has a name that is not UTF-8"
     try:
         mode = os.stat(path).st_mode
     except OSError as error:
@@ -38,7 +38,7 @@ def not_a_regular_file(path: Path) -> str | None:
         if error.errno == errno.ELOOP:
             return "is a symbolic link loop"
         if error.errno == errno.ENAMETOOLONG:
-            return "name is too long"
+            return "has a name too long for the file system"
         if error.errno == errno.ENOTDIR:
             return "does not exist (a parent is not a directory)"
         return f"cannot be read: {error.strerror}"
