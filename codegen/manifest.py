@@ -177,14 +177,14 @@ class _Parser:
         path = self.root / self.typed(value, key, str)
         problem = not_a_regular_file(path)
         if problem is not None:
-            raise self.fail(key, f"file {_shown(path)} {problem}")
+            raise self.fail(key, f"file {path} {problem}")
         return path
 
     def existing_dir(self, value: object, key: str) -> Path:
         path = self.root / self.typed(value, key, str)
         if not os.path.isdir(path):
             problem = not_a_regular_file(path) or "is a file"
-            raise self.fail(key, f"directory {_shown(path)} {problem}")
+            raise self.fail(key, f"directory {path} {problem}")
         return path
 
     def named_tables(
@@ -423,12 +423,6 @@ def _all_operators_target(name: str, target: Target) -> Target:
 
 def _default_toolchain() -> Toolchain:
     return Toolchain(DEFAULT_TOOLCHAIN, "c++", None, ("-Os",), (), "strip")
-
-
-def _shown(path: Path) -> str:
-    """`path` for a one-line message: control characters (a newline in a name) escaped."""
-    text = str(path)
-    return text if text.isprintable() else repr(text)[1:-1]
 
 
 def _join(prefix: str, name: str) -> str:
