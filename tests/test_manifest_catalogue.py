@@ -11,8 +11,6 @@ run through real `doit` in a copy of the repository to show the two paths agree.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -403,7 +401,8 @@ VARIANTS = [
         "ambiguous KB",
         replace('"24 KiB"', '"64 KB"'),
         M,
-        f"{T}.size_budget: size '64 KB': unit 'KB' is ambiguous; write KiB (1,024 B) or kB (1,000 B)",
+        f"{T}.size_budget: size '64 KB': unit 'KB' is ambiguous; "
+        "write KiB (1,024 B) or kB (1,000 B)",
     ),
     Variant(
         "ambiguous MB",
@@ -583,7 +582,8 @@ VARIANTS = [
         "op_dtypes key with a newline",
         replace('"aten::mul.out" =', '"aten::mul.out\\n" ='),
         M,
-        f"{T}.op_dtypes.'aten::mul.out\\n': operator 'aten::mul.out\\n' has an invalid overload name",
+        f"{T}.op_dtypes.'aten::mul.out\\n': "
+        "operator 'aten::mul.out\\n' has an invalid overload name",
     ),
     Variant(
         "dtype with a space",
@@ -781,7 +781,8 @@ VARIANTS = [
         "functions type alias not a string",
         yaml_file(
             "functions.yaml",
-            "- op: add.out\n  type_alias: {T0: [[Float]]}\n  dim_order_alias: {D0: [0]}\n  kernels: [{arg_meta: {self: [T0, D0]}, kernel_name: t::a}]\n",
+            "- op: add.out\n  type_alias: {T0: [[Float]]}\n  dim_order_alias: {D0: [0]}\n"
+            "  kernels: [{arg_meta: {self: [T0, D0]}, kernel_name: t::a}]\n",
         ),
         "functions.yaml",
         "entry 0: aten::add.out: type_alias.T0[0]: expected a string, got a list",
