@@ -243,7 +243,15 @@ class Tables:
         self.positions = positions
         self.what = what
         self.vtables = positions - buffer.signed32(positions, what, "vtable offset")
-        self.vtable_sizes = buffer.unsigned(self.vtables, 2, what, "vtable size")
+        # Builders share one vtable between tables of the same shape: then every field is
+        # at the same distance in every table, read once.
+        self.shared_vtable: int | None = None
+        if len(positions) and int(self.vtables.min()) == int(self.vtables.max()):
+            self.shared_vtable = int(self.vtables[0])
+            size = buffer.unsigned(self.vtables[:1], 2, what, "vtable size")
+            self.vtable_sizes = np.full(len(positions), int(size[0]), np.int64)
+        else:
+            self.vtable_sizes = buffer.unsigned(self.vtables, 2, what, "vtable size")
         bad = (
             (self.vtable_sizes < 4)
             | (self.vtable_sizes % 2 != 0)
@@ -265,12 +273,21 @@ class Tables:
         chosen.positions = self.positions[mask]
         chosen.vtables = self.vtables[mask]
         chosen.vtable_sizes = self.vtable_sizes[mask]
+        chosen.shared_vtable = self.shared_vtable
         return chosen
 
     def field(self, slot: int) -> Array:
         """Absolute offset of field `slot` of each table; -1 where it is absent."""
         entry = 4 + 2 * slot
         # In bounds: the constructor checked that every vtable lies inside the buffer.
+        if self.shared_vtable is not None:
+            size = int(self.vtable_sizes[0]) if len(self) else 0
+            position = np.array([self.shared_vtable + entry], np.int64)
+            distance = (
+                int(self.buffer.unsigned(position, 2, self.what, "vtable")[0]) if size > entry else 0
+            )
+            shared: Array = self.positions + distance if distance else np.full(len(self), -1)
+            return shared
         if not len(self) or int(self.vtable_sizes.min()) > entry:  # every vtable has the slot
             relative = self.buffer.unsigned(self.vtables + entry, 2, self.what, "vtable")
         else:
@@ -336,23 +353,47 @@ def distinct(values: Array) -> Array:
     return result
 
 
-def distinct_rows(matrix: Array) -> tuple[Array, Array]:
+def distinct_rows(matrix: Array) -> Array:
+    """The distinct rows of `matrix`, sorted."""
+    if _fits_one_code(matrix):
+        low, spans = _spans(matrix)
+        return _decode_rows(distinct(_row_codes(matrix, low, spans)), low, spans)
+    return matrix[_distinct_row_order(matrix)[0]]
+
+
+def distinct_rows_inverse(matrix: Array) -> tuple[Array, Array]:
     """The distinct rows of `matrix` (sorted) and, per row, the index of its distinct row."""
-    if matrix.shape[1] == 1 or _fits_one_code(matrix):
-        codes = _row_codes(matrix)
-        order = np.argsort(codes)
-        ordered_codes = codes[order]
-        keep = np.ones(len(codes), bool)
-        keep[1:] = ordered_codes[1:] != ordered_codes[:-1]
-    else:
-        order = np.lexsort(matrix.T[::-1])
-        ordered = matrix[order]
-        keep = np.ones(len(matrix), bool)
-        keep[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    if _fits_one_code(matrix):
+        low, spans = _spans(matrix)
+        codes = _row_codes(matrix, low, spans)
+        kinds = distinct(codes)
+        # Few distinct rows (dtypes and dim orders): a binary search in them is cheaper
+        # than sorting the rows with their indices.
+        inverse: Array = np.searchsorted(kinds, codes)
+        return _decode_rows(kinds, low, spans), inverse
+    order, keep = _distinct_row_order(matrix)
     inverse = np.empty(len(matrix), np.int64)
     inverse[order] = np.cumsum(keep) - 1
     rows: Array = matrix[order][keep]
     return rows, inverse
+
+
+def _decode_rows(codes: Array, low: Array, spans: Array) -> Array:
+    """The rows whose codes (`_row_codes`) are `codes`, decoded last column first."""
+    rows = np.empty((len(codes), len(spans)), np.int64)
+    for column in reversed(range(len(spans))):
+        codes, rows[:, column] = np.divmod(codes, spans[column])
+        rows[:, column] += low[column]
+    return rows
+
+
+def _distinct_row_order(matrix: Array) -> tuple[Array, NDArray[np.bool_]]:
+    """Rows sorted (their order) and which of the sorted rows are the first of their kind."""
+    order = np.lexsort(matrix.T[::-1])
+    ordered = matrix[order]
+    keep = np.ones(len(matrix), bool)
+    keep[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    return order, keep
 
 
 def _spans(matrix: Array) -> tuple[Array, Array]:
@@ -369,9 +410,8 @@ def _fits_one_code(matrix: Array) -> bool:
     return total < 1 << 62
 
 
-def _row_codes(matrix: Array) -> Array:
+def _row_codes(matrix: Array, low: Array, spans: Array) -> Array:
     """One integer per row, equal for equal rows (mixed radix over the column ranges)."""
-    low, spans = _spans(matrix)
     codes = np.zeros(len(matrix), np.int64)
     for column in range(matrix.shape[1]):
         codes = codes * spans[column] + (matrix[:, column] - low[column])

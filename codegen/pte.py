@@ -25,6 +25,7 @@ from codegen.flatbuffer import (
     Tables,
     distinct,
     distinct_rows,
+    distinct_rows_inverse,
     root,
 )
 from codegen.model import KernelKey, OperatorName, TensorMeta
@@ -166,7 +167,7 @@ def _plan_ops(
     chains = buffer.tables(*this.vectors(_PLAN_CHAINS, 4), "chains")
     starts, lengths = chains.vectors(_CHAIN_INSTRUCTIONS, 4)
     # Chains sharing one instruction vector: keep it once (equal starts, equal lengths).
-    shared, first = distinct_rows(np.column_stack([starts, lengths]))
+    shared = distinct_rows(np.column_stack([starts, lengths]))
     instructions = buffer.tables(shared[:, 0], shared[:, 1], "instructions")
     kernel_calls = instructions.select(
         instructions.scalar(_INSTRUCTION_ARGS, 1) == _INSTRUCTION_KERNEL_CALL
@@ -182,21 +183,28 @@ def _plan_ops(
         )
     args, arg_counts = calls.vectors(_KERNEL_CALL_ARGS, 4)
     # Calls of one operator sharing an argument vector are one call.
-    pairs, _ = distinct_rows(np.column_stack([op_index, args, arg_counts]))
-    op_index, args, arg_counts = pairs[:, 0], pairs[:, 1], pairs[:, 2]
+    if not _strictly_monotonic(args):  # else every call has its own vector (an exporter's)
+        pairs = distinct_rows(np.column_stack([op_index, args, arg_counts]))
+        op_index, args, arg_counts = pairs[:, 0], pairs[:, 1], pairs[:, 2]
     indices = buffer.signed32(buffer.elements(args, arg_counts, 4, "kernel call args"), "", "")
     values = _Values(buffer, this, metas)
     ids = values.meta_ids(indices)
     # A key per call: its operator and its arguments' metas, grouped by argument count so
     # that each group is one matrix whose distinct rows are the distinct keys.
     owner_first = np.cumsum(arg_counts) - arg_counts
-    for count in np.unique(arg_counts).tolist():
+    for count in distinct(arg_counts).tolist():
         group = arg_counts == count
         columns = owner_first[group][:, None] + np.arange(count)
-        rows, _ = distinct_rows(np.column_stack([op_index[group], ids[columns]]))
+        rows = distinct_rows(np.column_stack([op_index[group], ids[columns]]))
         for row in rows.tolist():
             key = KernelKey(tuple(metas.meta(i) for i in row[1:] if i >= 0))
             operators[names[row[0]]].add(key)
+
+
+def _strictly_monotonic(values: Array) -> bool:
+    """Whether `values` strictly increase or strictly decrease (so they are distinct)."""
+    steps = np.diff(values)
+    return bool(len(values) < 2 or (steps > 0).all() or (steps < 0).all())
 
 
 class _Metas:
@@ -291,11 +299,11 @@ class _Values:
         starts, ranks = tensors.vectors(_TENSOR_DIM_ORDER, 1)
         self._buffer.charge(int(ranks.sum()), "dim orders")
         ids = np.empty(len(tensors), np.int64)
-        for rank in np.unique(ranks).tolist():
+        for rank in distinct(ranks).tolist():
             group = ranks == rank
             columns = starts[group][:, None] + np.arange(rank)
             matrix = np.column_stack([dtypes[group], self._buffer.bytes[columns]])
-            rows, inverse = distinct_rows(matrix)
+            rows, inverse = distinct_rows_inverse(matrix)
             numbers = [
                 self._metas.id(TensorMeta(ScalarType.from_number(row[0]), tuple(row[1:])))
                 for row in rows.tolist()
