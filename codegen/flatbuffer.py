@@ -284,7 +284,9 @@ class Tables:
             size = int(self.vtable_sizes[0]) if len(self) else 0
             position = np.array([self.shared_vtable + entry], np.int64)
             distance = (
-                int(self.buffer.unsigned(position, 2, self.what, "vtable")[0]) if size > entry else 0
+                int(self.buffer.unsigned(position, 2, self.what, "vtable")[0])
+                if size > entry
+                else 0
             )
             shared: Array = self.positions + distance if distance else np.full(len(self), -1)
             return shared

@@ -94,7 +94,10 @@ class Selection:
         operators = {}
         for text, items in entries.items():
             name = OperatorName.parse(text)
-            keys = frozenset(_key_or_dtype(str(item)) for item in items)
+            keys = frozenset(
+                _key_or_dtype(expect(item, str, f"{text!r}[{index}]"))
+                for index, item in enumerate(items)
+            )
             keys = keys or frozenset({KernelKey.default()})
             operators[name] = SelectedOperator(name, keys, frozenset({source}))
         return cls(dict(sorted(operators.items())))

@@ -196,3 +196,28 @@ def test_inputs_that_are_not_regular_files_are_named(tmp_path: Path, kind: str) 
         )
         assert result.returncode == 2
         assert result.stderr == f"gen_oplist: error: {path}: is a {kind}\n"
+
+
+def test_ops_dict_items_that_are_not_strings_are_refused(tmp_path: Path) -> None:
+    """A dtype given as a number or a list is an error, not turned into text."""
+    for items, kind in (("[6]", "an integer"), ('[["Float"]]', "a list")):
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "codegen.gen_oplist",
+                "--output_path",
+                str(tmp_path / "o.yaml"),
+                "--ops_dict",
+                f'{{"aten::add.out": {items}}}',
+            ],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 2
+        assert result.stderr == (
+            f"gen_oplist: error: --ops_dict: 'aten::add.out'[0]: expected a string, got {kind}\n"
+        )
+        assert not (tmp_path / "o.yaml").exists()
