@@ -267,7 +267,7 @@ class Tables:
     def __len__(self) -> int:
         return len(self.positions)
 
-    def select(self, mask: Array) -> Tables:
+    def select(self, mask: Array | slice) -> Tables:
         chosen = object.__new__(Tables)
         chosen.buffer, chosen.what = self.buffer, self.what
         chosen.positions = self.positions[mask]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import NDArray
 
 from codegen.errors import InputError
 from codegen.flatbuffer import (
@@ -38,6 +39,11 @@ EXTENDED_HEADER_MAGIC = b"eh00"
 _HEAD_BYTES = 40
 # Flatbuffers up to this size are read; larger ones are memory-mapped.
 _READ_LIMIT = 1 << 20
+# Instructions read at once: large enough that numpy's per-call cost vanishes, small enough
+# that the arrays of a slice stay a few megabytes.
+_SLICE = 1 << 16
+# A value not decoded yet (decoded: a meta number, or -1 for no tensor).
+_UNDECODED = -2
 # Work charged per distinct execution plan (see `Buffer`): its fixed cost in numpy calls.
 _PLAN_WORK = 1024
 
@@ -169,6 +175,22 @@ def _plan_ops(
     # Chains sharing one instruction vector: keep it once (equal starts, equal lengths).
     shared = distinct_rows(np.column_stack([starts, lengths]))
     instructions = buffer.tables(shared[:, 0], shared[:, 1], "instructions")
+    values = _Values(buffer, this, metas)
+    # In slices of instructions: memory stays at a slice's arrays whatever the program's size.
+    for begin in range(0, len(instructions), _SLICE):
+        part = instructions.select(slice(begin, begin + _SLICE))
+        _calls_keys(part, buffer, values, metas, names, operators)
+
+
+def _calls_keys(
+    instructions: Tables,
+    buffer: Buffer,
+    values: _Values,
+    metas: _Metas,
+    names: list[OperatorName],
+    operators: dict[OperatorName, set[KernelKey]],
+) -> None:
+    """Add the kernel key of every kernel call among `instructions` to `operators`."""
     kernel_calls = instructions.select(
         instructions.scalar(_INSTRUCTION_ARGS, 1) == _INSTRUCTION_KERNEL_CALL
     )
@@ -187,7 +209,6 @@ def _plan_ops(
         pairs = distinct_rows(np.column_stack([op_index, args, arg_counts]))
         op_index, args, arg_counts = pairs[:, 0], pairs[:, 1], pairs[:, 2]
     indices = buffer.signed32(buffer.elements(args, arg_counts, 4, "kernel call args"), "", "")
-    values = _Values(buffer, this, metas)
     ids = values.meta_ids(indices)
     # A key per call: its operator and its arguments' metas, grouped by argument count so
     # that each group is one matrix whose distinct rows are the distinct keys.
@@ -237,16 +258,21 @@ class _Values:
         self._metas = metas
         starts, lengths = plan.vectors(_PLAN_VALUES, 4)
         self._start, self.count = int(starts[0]), int(lengths[0])
+        self._numbers: NDArray[np.int32] | None = None
 
     def meta_ids(self, indices: Array) -> Array:
         """The meta number of each value index (-1: no tensor)."""
         self._check(indices)
-        # Tables indexed by value: at most four bytes per value of a vector that fits in the
-        # flatbuffer, and no sort of the (many) argument indices.
-        used = np.zeros(self.count, bool)
-        used[indices] = True
-        wanted = np.flatnonzero(used)
-        numbers = np.full(self.count, -1, np.int32)
+        # Indexed by value (at most four bytes per value of a vector that fits in the
+        # flatbuffer): each value is decoded once, the first time a call uses it, and the
+        # many argument indices are never sorted.
+        if self._numbers is None:
+            self._numbers = np.full(self.count, _UNDECODED, np.int32)
+        numbers = self._numbers
+        new = np.zeros(self.count, bool)
+        new[indices] = True
+        new &= numbers == _UNDECODED
+        wanted = np.flatnonzero(new)
         numbers[wanted] = self._decode(wanted, lists=True)
         result: Array = numbers[indices].astype(np.int64)
         return result

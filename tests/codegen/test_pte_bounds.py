@@ -158,3 +158,25 @@ def test_memory_error_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr("codegen.pte.Buffer", exhausted)
     with pytest.raises(InputError, match="too large to read in the memory available$"):
         read_model_ops(path)
+
+
+def test_programs_longer_than_one_slice_read_every_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Calls are read in slices of instructions; a value used in several slices, and keys
+    first seen in a later slice, come out the same as in one pass."""
+    values: list[object] = [1, Tensor(ScalarType.Float, (2,))]
+    calls = []
+    for index in range(50):
+        dtype = ScalarType.Long if index in (7, 41) else ScalarType.Float
+        values.append(Tensor(dtype, (2,)))
+        calls.append(KernelCall(ADD, (1, len(values) - 1, 0, len(values) - 1, len(values) - 1)))
+    path = tmp_path / "sliced.pte"
+    save_program([Method("forward", tuple(values), (1,), (1,), tuple(calls))], path)  # type: ignore[arg-type]
+    whole = read_model_ops(path)
+    monkeypatch.setattr("codegen.pte._SLICE", 3)
+    assert read_model_ops(path) == whole
+    assert {str(key) for key in whole.operators[ADD]} == {
+        "v1/6;0|6;0|6;0|6;0",
+        "v1/6;0|4;0|4;0|4;0",
+    }
