@@ -264,15 +264,12 @@ class _Values:
         """The meta number of each value index (-1: no tensor)."""
         self._check(indices)
         # Indexed by value (at most four bytes per value of a vector that fits in the
-        # flatbuffer): each value is decoded once, the first time a call uses it, and the
-        # many argument indices are never sorted.
+        # flatbuffer): each value is decoded once, the first time a call uses it.
         if self._numbers is None:
             self._numbers = np.full(self.count, _UNDECODED, np.int32)
         numbers = self._numbers
-        new = np.zeros(self.count, bool)
-        new[indices] = True
-        new &= numbers == _UNDECODED
-        wanted = np.flatnonzero(new)
+        wanted = distinct(indices)
+        wanted = wanted[numbers[wanted] == _UNDECODED]
         numbers[wanted] = self._decode(wanted, lists=True)
         result: Array = numbers[indices].astype(np.int64)
         return result
