@@ -157,6 +157,11 @@ def _plan_ops(
     operators: dict[OperatorName, set[KernelKey]],
     delegates: set[str],
 ) -> None:
+    this = Tables(buffer, np.array([plan.position], np.int64), "execution plan")
+    # Operators and delegates are read one by one: their count is work too (plans sharing
+    # one long operator vector would otherwise read it once per plan).
+    for slot, what in ((_PLAN_OPERATORS, "operators"), (_PLAN_DELEGATES, "delegates")):
+        buffer.charge(int(this.vectors(slot, 4)[1][0]), what)
     names = [
         OperatorName.from_parts(
             op.string(_OPERATOR_NAME, "operator name") or "",
@@ -169,7 +174,6 @@ def _plan_ops(
     for delegate in plan.tables(_PLAN_DELEGATES, "delegates"):
         delegates.add(delegate.string(_DELEGATE_ID, "delegate id") or "")
     # Every table below is visited once however many vectors point at it.
-    this = Tables(buffer, np.array([plan.position], np.int64), "execution plan")
     chains = buffer.tables(*this.vectors(_PLAN_CHAINS, 4), "chains")
     starts, lengths = chains.vectors(_CHAIN_INSTRUCTIONS, 4)
     # Chains sharing one instruction vector: keep it once (equal starts, equal lengths).

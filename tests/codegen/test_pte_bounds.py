@@ -26,7 +26,9 @@ REPO = Path(__file__).resolve().parents[2]
 ADD = OperatorName.parse("aten::add.out")
 
 
-def shared_program(plans: int, chains: int, instructions: int, distinct_plans: int = 1) -> bytes:
+def shared_program(
+    plans: int, chains: int, instructions: int, distinct_plans: int = 1, operator_entries: int = 1
+) -> bytes:
     """`plans` plan entries over `distinct_plans` plan tables, each plan's chains vector
     holding `chains` entries for one chain whose instructions vector holds `instructions`
     entries for one `add.out` call: plans x chains x instructions calls to a naive reader."""
@@ -49,7 +51,7 @@ def shared_program(plans: int, chains: int, instructions: int, distinct_plans: i
     operator = builder.table(
         [("off", 0, fb.CreateString("aten::add")), ("off", 1, fb.CreateString("out"))]
     )
-    operators = builder.offsets([operator])
+    operators = builder.offsets([operator] * operator_entries)
     tables = [
         builder.table(
             [
@@ -108,6 +110,15 @@ def test_work_beyond_the_file_size_is_one_line(tmp_path: Path) -> None:
     message = str(caught.value)
     assert message.startswith(f"{path}: malformed program: reading ")
     assert "shared many times over" in message and "\n" not in message
+
+
+def test_plans_sharing_a_long_operator_vector_are_one_line(tmp_path: Path) -> None:
+    """Each plan's operator names are read one by one: 300 plans sharing one vector of
+    20,000 entries are 6 million reads, past the cap for an 90 KB file."""
+    path = tmp_path / "operators.pte"
+    path.write_bytes(shared_program(300, 1, 1, distinct_plans=300, operator_entries=20_000))
+    with pytest.raises(InputError, match="malformed program: reading operators takes more than"):
+        read_model_ops(path)
 
 
 def test_many_distinct_calls_read_in_one_pass(tmp_path: Path) -> None:
