@@ -3,10 +3,12 @@
 Usage (from the repository root):
     python3 benchmarks/gen_oplist_speed.py --executorch-python /path/to/venv/bin/python
 
-The other Python must have executorch 1.5.1 installed. Two programs are written with our
+The other Python must have executorch 1.5.1 installed. Programs are written with our
 `.pte` writer into build/bench/: a 512 MiB one (a Linear layer whose weight fills the
-constant segment) and one with 12,000 kernel calls. Each tool runs on each file
-`--repeat` times, alternating; wall time and peak RSS come from wait4() of each run.
+constant segment), one with 12,000 kernel calls over a few tensors, and layered ones with
+100,000 and 300,000 kernel calls (`--calls`), each call on its own tensors as in an
+exported model with that many layers. Each tool runs on each file `--repeat` times,
+alternating; wall time, CPU time and peak RSS come from wait4() of each run.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -71,36 +74,66 @@ def many_calls_model(path: Path, calls: int = 12_000) -> None:
     save_program([Method("forward", values, (0,), (1,), tuple(chain))], path)
 
 
-def measure(command: list[str]) -> tuple[float, int]:
-    """Wall seconds and peak RSS (bytes) of one run of `command`."""
+def layered_model(path: Path, calls: int) -> None:
+    """`calls` add/mul/relu calls in a chain, each writing a new tensor from a new weight
+    (every 50th one Long): the value and argument layout of a deep exported network."""
+    ops = [OperatorName.parse(n) for n in ("aten::add.out", "aten::mul.out", "aten::relu.out")]
+    values: list[Tensor | int] = [1, Tensor(FLOAT, (4, 4))]
+    chain = []
+    current = 1
+    for index in range(calls):
+        dtype = ScalarType.Long if index % 50 == 0 else FLOAT
+        values += [Tensor(dtype, (4, 4)), Tensor(dtype, (4, 4))]
+        weight, out = len(values) - 2, len(values) - 1
+        op = ops[index % 3]
+        if op.name == "add":
+            chain.append(KernelCall(op, (current, weight, 0, out, out)))
+        elif op.name == "mul":
+            chain.append(KernelCall(op, (current, weight, out, out)))
+        else:
+            chain.append(KernelCall(op, (current, out, out)))
+        current = out
+    save_program([Method("forward", tuple(values), (1,), (current,), tuple(chain))], path)
+
+
+def measure(command: list[str]) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds and peak RSS (bytes) of one run of `command`."""
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
     if status != 0:
         raise SystemExit(f"failed: {' '.join(command)}: {process.stderr.read().decode()[-500:]}")
-    return elapsed, usage.ru_maxrss * 1024
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--executorch-python", required=True)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--calls", default="100000,300000", help="layered programs' sizes")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
-    models = {"large (512 MiB)": OUT / "large.pte", "many calls (12,000)": OUT / "many.pte"}
-    if not models["large (512 MiB)"].exists():
-        large_model(models["large (512 MiB)"])
-    if not models["many calls (12,000)"].exists():
-        many_calls_model(models["many calls (12,000)"])
+    models: dict[str, tuple[Path, Callable[[Path], None]]] = {
+        "large (512 MiB)": (OUT / "large.pte", large_model),
+        "many calls (12,000)": (OUT / "many.pte", many_calls_model),
+    }
+    for calls in (int(text) for text in args.calls.split(",")):
+        models[f"layered ({calls:,} calls)"] = (
+            OUT / f"layered-{calls}.pte",
+            lambda path, calls=calls: layered_model(path, calls),
+        )
+    for path, make in models.values():
+        if not path.exists():  # slow to write (minutes at 300,000 calls): kept between runs
+            make(path)
     tools = {
         "ours": [sys.executable, "-m", "codegen.gen_oplist"],
         "executorch": [args.executorch_python, "-m", "executorch.codegen.tools.gen_oplist"],
     }
-    print("| model | file bytes | tool | median wall s | peak RSS MiB |")
-    print("|---|---:|---|---:|---:|")
-    for label, model in models.items():
-        results: dict[str, list[tuple[float, int]]] = {tool: [] for tool in tools}
+    print("| model | file bytes | tool | median wall s | median CPU s | peak RSS MiB |")
+    print("|---|---:|---|---:|---:|---:|")
+    for label, (model, _) in models.items():
+        results: dict[str, list[tuple[float, float, int]]] = {tool: [] for tool in tools}
         for _ in range(args.repeat):
             for tool, command in tools.items():
                 output = OUT / f"{model.stem}.{tool}.yaml"
@@ -109,17 +142,22 @@ def main() -> int:
                         [*command, "--model_file_path", str(model), "--output_path", str(output)]
                     )
                 )
+        outputs = {(OUT / f"{model.stem}.{tool}.yaml").read_bytes() for tool in tools}
+        same = "identical" if len(outputs) == 1 else "DIFFERENT"
+        medians = {}
         for tool, runs in results.items():
             wall = statistics.median(run[0] for run in runs)
-            rss = max(run[1] for run in runs) / 2**20
-            print(f"| {label} | {model.stat().st_size:,} | {tool} | {wall:.3f} | {rss:.1f} |")
-        ours = statistics.median(r[0] for r in results["ours"])
-        theirs = statistics.median(r[0] for r in results["executorch"])
-        ours_rss = max(r[1] for r in results["ours"])
-        theirs_rss = max(r[1] for r in results["executorch"])
+            cpu = statistics.median(run[1] for run in runs)
+            rss = max(run[2] for run in runs)
+            medians[tool] = (wall, cpu, rss)
+            print(
+                f"| {label} | {model.stat().st_size:,} | {tool} | {wall:.3f} | {cpu:.3f} "
+                f"| {rss / 2**20:.1f} |"
+            )
+        ours, theirs = medians["ours"], medians["executorch"]
         print(
-            f"| {label} | | ours / executorch | {ours / theirs:.2f}x "
-            f"| {ours_rss / theirs_rss:.2f}x |"
+            f"| {label} | | ours / executorch (outputs {same}) | **{ours[0] / theirs[0]:.2f}x** "
+            f"| **{ours[1] / theirs[1]:.2f}x** | {ours[2] / theirs[2]:.2f}x |"
         )
     return 0
 

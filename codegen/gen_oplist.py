@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -77,6 +78,17 @@ def output_file(path: Path) -> Path:
     return path / OUTPUT_NAME if path.is_dir() else path
 
 
+def refuse_overwriting_an_input(output: Path, inputs: Sequence[Path]) -> None:
+    """InputError when `output` is one of `inputs` (by any name): writing it loses the input."""
+    for source in inputs:
+        try:
+            same = os.path.samefile(output, source)
+        except OSError:  # either does not exist (yet): not the same file
+            same = False
+        if same:
+            raise InputError(output, f"--output_path is the input {source}: it would be replaced")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m codegen.gen_oplist", description=__doc__)
     parser.add_argument(
@@ -117,7 +129,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.ops_dict,
             args.include_all_operators,
         )
-        write_if_changed(output_file(args.output_path), selection.to_yaml())
+        output = output_file(args.output_path)
+        refuse_overwriting_an_input(output, [*args.model_file_path, *args.ops_schema_yaml_path])
+        write_if_changed(output, selection.to_yaml())
     except InputError as error:
         print(f"gen_oplist: error: {error}", file=sys.stderr)
         return 2

@@ -24,7 +24,7 @@ from pathlib import Path
 from codegen.errors import InputError
 from codegen.model import KernelKey, OperatorName, TensorMeta
 from codegen.scalar_type import ScalarType
-from codegen.yaml_io import load_yaml
+from codegen.yaml_io import expect, load_yaml, strings
 
 _CPP_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)+")
 _ENTRY_KEYS = {
@@ -154,10 +154,10 @@ def _entry_dtypes(value: object, op: OperatorName) -> frozenset[ScalarType] | No
 def entry_operator(entry: dict[str, object]) -> OperatorName:
     """The operator an `op:` or `func:` entry declares (`aten` when it names no namespace)."""
     if "op" in entry:
-        text = str(entry["op"])
+        text = expect(entry["op"], str, "op")
         return OperatorName.parse(text if "::" in text else f"aten::{text}")
     if "func" in entry:
-        text = str(entry["func"]).split("(", 1)[0].strip()
+        text = expect(entry["func"], str, "func").split("(", 1)[0].strip()
         return OperatorName.parse(text if "::" in text else f"aten::{text}")
     raise ValueError("needs 'op' or 'func'")
 
@@ -174,13 +174,19 @@ def _expand_keys(arg_meta: object, entry: dict[str, object], op: OperatorName) -
         raise ValueError(f"{op}: type_alias and dim_order_alias must be mappings")
     metas: list[tuple[str, tuple[int, ...]]] = []
     for arg, pair in arg_meta.items():
-        if not isinstance(pair, list) or len(pair) != 2:
+        names = strings(pair, f"{op}: arg_meta.{arg}")
+        if len(names) != 2:
             raise ValueError(f"{op}: arg_meta.{arg} must be [TypeAlias, DimOrderAlias]")
-        if pair[0] not in type_alias or pair[1] not in dim_alias:
+        if names[0] not in type_alias or names[1] not in dim_alias:
             raise ValueError(f"{op}: arg_meta.{arg} uses an undefined alias")
-        metas.append((str(pair[0]), tuple(int(d) for d in dim_alias[pair[1]])))
+        key = f"{op}: dim_order_alias.{names[1]}"
+        dims = expect(dim_alias[names[1]], list, key)
+        metas.append((names[0], tuple(expect(d, int, f"{key}[{i}]") for i, d in enumerate(dims))))
     aliases = list(dict.fromkeys(alias for alias, _ in metas))
-    choices = [[ScalarType.from_name(str(t)) for t in type_alias[a]] for a in aliases]
+    choices = [
+        [ScalarType.from_name(t) for t in strings(type_alias[a], f"{op}: type_alias.{a}")]
+        for a in aliases
+    ]
     keys = []
     for combination in itertools.product(*choices):
         chosen = dict(zip(aliases, combination, strict=True))

@@ -16,11 +16,16 @@ from typing import Any, TypeVar
 
 from codegen.errors import InputError
 from codegen.model import OperatorName
+from codegen.paths import not_a_regular_file
 from codegen.size_attribution import FIXED_BUCKETS, KERNEL_PREFIX, is_known_bucket
 from codegen.size_budget import TOTALS
 from codegen.units import parse_size
 
-_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
+# Names become file names under build/: a short, portable character set.
+MAX_NAME_LENGTH = 64
+_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*", re.ASCII)
+# A manifest is a few kilobytes; a larger file is not one (and is not read whole).
+MAX_MANIFEST_BYTES = 16 << 20
 DEFAULT_TOOLCHAIN = "host"
 # The kernel libraries we ship, one folder each with its functions.yaml: a target names them
 # without a [libraries.*] table (a table of the same name overrides one).
@@ -117,16 +122,26 @@ def builtin_libraries(kernels: Path) -> dict[str, Library]:
 def load_manifest(path: Path, builtin_kernels: Path = BUILTIN_KERNELS) -> Manifest:
     """Read and validate the manifest at `path`; `builtin_kernels` holds the libraries a
     target may name without defining them (the same folder, spelled as the caller likes)."""
+    problem = not_a_regular_file(path)
+    if problem is not None:
+        raise InputError(path, f"manifest {problem}")
     try:
-        text = path.read_bytes().decode("utf-8")
+        with path.open("rb") as file:
+            data = file.read(MAX_MANIFEST_BYTES + 1)
     except OSError as error:
         raise InputError(path, f"cannot read manifest: {error.strerror}") from None
+    if len(data) > MAX_MANIFEST_BYTES:
+        raise InputError(path, f"manifest is larger than {MAX_MANIFEST_BYTES >> 20} MiB")
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError(path, "manifest is not UTF-8 text") from None
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InputError(path, f"invalid TOML: {error}") from None
+    except RecursionError:  # tomllib recurses once per nested array or inline table
+        raise InputError(path, "invalid TOML: arrays or tables nested too deeply") from None
     return _Parser(path, builtin_kernels).manifest(document)
 
 
@@ -167,20 +182,26 @@ class _Parser:
         return tuple(self.typed(item, f"{key}[{i}]", str) for i, item in enumerate(items))
 
     def name(self, value: str, key: str) -> str:
+        if len(value) > MAX_NAME_LENGTH:
+            raise self.fail(
+                key, f"name of {len(value)} characters is longer than {MAX_NAME_LENGTH}"
+            )
         if not _NAME.fullmatch(value):
             raise self.fail(key, f"name {value!r} may use only letters, digits, '_' and '-'")
         return value
 
     def existing_file(self, value: object, key: str) -> Path:
         path = self.root / self.typed(value, key, str)
-        if not os.path.isfile(path):  # False, not an error, for a name too long
-            raise self.fail(key, f"file {path} does not exist")
+        problem = not_a_regular_file(path)
+        if problem is not None:
+            raise self.fail(key, f"file {path} {problem}")
         return path
 
     def existing_dir(self, value: object, key: str) -> Path:
         path = self.root / self.typed(value, key, str)
         if not os.path.isdir(path):
-            raise self.fail(key, f"directory {path} does not exist")
+            problem = not_a_regular_file(path) or "is a file"
+            raise self.fail(key, f"directory {path} {problem}")
         return path
 
     def named_tables(

@@ -13,6 +13,9 @@ from codegen.scalar_type import ScalarType
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _OVERLOAD = re.compile(r"[A-Za-z0-9_]*")
+# A tensor meta as written in a kernel key: `6;0,1` (decimal without sign or padding).
+_NUMBER = r"(?:0|[1-9][0-9]*)"
+_META = re.compile(rf"{_NUMBER};(?:{_NUMBER}(?:,{_NUMBER})*)?", re.ASCII)
 
 
 @dataclass(frozen=True, order=True)
@@ -62,6 +65,9 @@ class TensorMeta:
         dtype_text, sep, dims_text = text.partition(";")
         if not sep:
             raise ValueError(f"tensor meta {text!r} lacks ';'")
+        if not _META.fullmatch(text):
+            # Checked as text: int() would accept ' 6', '+6', '06' or '6\n'.
+            raise ValueError(f"tensor meta {text!r} is not <dtype>;<dim>,<dim>,... in digits")
         dims = tuple(int(d) for d in dims_text.split(",")) if dims_text else ()
         return cls(ScalarType.from_number(int(dtype_text)), dims)
 

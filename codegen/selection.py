@@ -16,7 +16,7 @@ from codegen.errors import InputError
 from codegen.model import KernelKey, OperatorName, TensorMeta
 from codegen.pte import ModelOps
 from codegen.scalar_type import ScalarType
-from codegen.yaml_io import dump_yaml, load_yaml
+from codegen.yaml_io import dump_yaml, expect, load_yaml, strings
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,10 @@ class Selection:
         operators = {}
         for text, items in entries.items():
             name = OperatorName.parse(text)
-            keys = frozenset(_key_or_dtype(str(item)) for item in items)
+            keys = frozenset(
+                _key_or_dtype(expect(item, str, f"{text!r}[{index}]"))
+                for index, item in enumerate(items)
+            )
             keys = keys or frozenset({KernelKey.default()})
             operators[name] = SelectedOperator(name, keys, frozenset({source}))
         return cls(dict(sorted(operators.items())))
@@ -154,31 +157,36 @@ def read_selection(path: Path) -> Selection:
         raise InputError(path, "expected a mapping at the top level")
     try:
         return _selection_from_document(document)
-    except (ValueError, TypeError, AttributeError) as error:
+    except ValueError as error:
         raise InputError(path, str(error)) from None
 
 
 def _selection_from_document(document: dict[str, object]) -> Selection:
-    metadata = document.get("et_kernel_metadata") or {}
-    operators = document.get("operators") or {}
-    if not isinstance(metadata, dict) or not isinstance(operators, dict):
-        raise ValueError("'operators' and 'et_kernel_metadata' must be mappings")
+    metadata = expect(document.get("et_kernel_metadata") or {}, dict, "et_kernel_metadata")
+    operators = expect(document.get("operators") or {}, dict, "operators")
     selected: dict[OperatorName, SelectedOperator] = {}
     for text, info in operators.items():
-        name = OperatorName.parse(str(text))
-        info = info or {}
-        if not isinstance(info, dict):
-            raise ValueError(f"operators.{text}: expected a mapping")
-        keys = metadata.get(text, ["default"])
+        key = f"operators.{text!r}"
+        name = OperatorName.parse(expect(text, str, key))
+        info = expect(info or {}, dict, key)
+        keys = strings(metadata.get(text, ["default"]), f"et_kernel_metadata.{text!r}")
         selected[name] = SelectedOperator(
             name=name,
-            kernel_keys=frozenset(KernelKey.parse(str(key)) for key in keys),
-            debug_info=frozenset(str(item) for item in info.get("debug_info") or ()),
+            kernel_keys=frozenset(KernelKey.parse(key) for key in keys),
+            debug_info=frozenset(strings(info.get("debug_info") or [], f"{key}.debug_info")),
             # torchgen's default when the key is absent is true.
-            include_all_overloads=bool(info.get("include_all_overloads", True)),
-            is_root_operator=bool(info.get("is_root_operator", True)),
-            is_used_for_training=bool(info.get("is_used_for_training", True)),
+            include_all_overloads=_flag(info, "include_all_overloads", key),
+            is_root_operator=_flag(info, "is_root_operator", key),
+            is_used_for_training=_flag(info, "is_used_for_training", key),
         )
-    return Selection(
-        dict(sorted(selected.items())), bool(document.get("include_all_operators", False))
+    for text in metadata:
+        if text not in operators:
+            raise ValueError(f"et_kernel_metadata.{text!r}: not in 'operators'")
+    include_all = expect(
+        document.get("include_all_operators", False), bool, "include_all_operators"
     )
+    return Selection(dict(sorted(selected.items())), include_all)
+
+
+def _flag(info: dict[str, object], name: str, key: str) -> bool:
+    return expect(info.get(name, True), bool, f"{key}.{name}")

@@ -7,6 +7,9 @@ an absolute plus relative bound sized to their precision.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+from codegen.paths import not_a_regular_file
 
 # dtype name -> (absolute, relative) tolerance.
 TOLERANCES = {
@@ -20,13 +23,14 @@ def compare_output(expected_path: Path, actual_path: Path) -> str | None:
     """None when `actual_path` matches `expected_path`, else what differs (one line)."""
     import numpy as np
 
+    expected = _load_array(expected_path)
+    if isinstance(expected, str):
+        return f"reference {expected_path}: {expected}"
     if not actual_path.is_file():
         return f"{actual_path.name} was not written"
-    expected = np.load(expected_path, allow_pickle=False)
-    try:
-        actual = np.load(actual_path, allow_pickle=False)
-    except ValueError as error:
-        return f"{actual_path.name} is not a valid .npy file: {error}"
+    actual = _load_array(actual_path)
+    if isinstance(actual, str):
+        return f"{actual_path.name}: {actual}"
     if actual.dtype != expected.dtype:
         return f"{actual_path.name}: dtype {actual.dtype}, expected {expected.dtype}"
     if actual.shape != expected.shape:
@@ -41,3 +45,24 @@ def compare_output(expected_path: Path, actual_path: Path) -> str | None:
         f"of {expected.size} values differ; largest at flat index {worst}: "
         f"{actual.flat[worst]!r} vs expected {expected.flat[worst]!r}"
     )
+
+
+def _load_array(path: Path) -> Any:
+    """The array in the `.npy` file `path`, or what is wrong with it (one line).
+
+    Pickled (object) arrays stay refused: loading one runs code from the file.
+    """
+    import numpy as np
+
+    problem = not_a_regular_file(path)
+    if problem is not None:
+        return problem
+    try:
+        array = np.load(path, allow_pickle=False)
+    except (ValueError, OSError, EOFError) as error:
+        reason = " ".join(str(error).split()) or type(error).__name__
+        return f"not a valid .npy file ({reason})"
+    if not isinstance(array, np.ndarray):  # an .npz archive: a mapping of arrays
+        array.close()
+        return "is an .npz archive, not one .npy array"
+    return array

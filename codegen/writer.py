@@ -6,9 +6,25 @@ date and doit never re-hashes it (doit's md5 checker trusts an unchanged mtime).
 
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 from pathlib import Path
+
+
+@functools.cache
+def _umask() -> int:
+    """The process umask, read without changing it where the kernel says it (Linux)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)  # elsewhere: set and restore, once per process
+    os.umask(mask)
+    return mask
 
 
 def write_if_changed(path: Path, content: str | bytes) -> bool:
@@ -23,6 +39,8 @@ def write_if_changed(path: Path, content: str | bytes) -> bool:
     # Write beside the target and rename, so an interrupted build never leaves half a file.
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
+        # mkstemp makes the file private (0600); an output gets the mode any tool's would.
+        os.fchmod(descriptor, 0o666 & ~_umask())
         with os.fdopen(descriptor, "wb") as file:
             file.write(data)
         os.replace(temporary, path)

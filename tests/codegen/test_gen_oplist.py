@@ -3,6 +3,7 @@ ours lists every source, ExecuTorch's only the last)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -82,7 +83,7 @@ def test_output_directory_gets_selected_operators_yaml(tmp_path: Path) -> None:
         ),
         (
             ["--model_file_path", "/nonexistent.pte"],
-            "gen_oplist: error: /nonexistent.pte: cannot read: No such file or directory",
+            "gen_oplist: error: /nonexistent.pte: does not exist",
         ),
     ],
 )
@@ -131,3 +132,92 @@ def test_garbage_model_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
         f"gen_oplist: error: {garbage}: not a .pte file: identifier b'\\x04\\x05\\x06\\x07' "
         "is not 'ET12'"
     )
+
+
+def test_output_path_equal_to_an_input_is_refused(tmp_path: Path) -> None:
+    """--output_path naming the model (or a schema YAML), by any name: nothing is lost."""
+    model = tmp_path / "model.pte"
+    model.write_bytes(Path(ADD_MUL).read_bytes())
+    schema = tmp_path / "functions.yaml"
+    schema.write_text("- op: add.out\n")
+    link = tmp_path / "link.yaml"
+    link.symlink_to(schema)
+    for output, source in ((model, model), (tmp_path / "." / "model.pte", model), (link, schema)):
+        before = source.read_bytes()
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "codegen.gen_oplist",
+                "--output_path",
+                str(output),
+                "--model_file_path",
+                str(model),
+                "--ops_schema_yaml_path",
+                str(schema),
+            ],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 2
+        assert result.stderr == (
+            f"gen_oplist: error: {output}: --output_path is the input {source}: "
+            "it would be replaced\n"
+        )
+        assert source.read_bytes() == before
+
+
+@pytest.mark.parametrize("kind", ["named pipe", "directory"])
+def test_inputs_that_are_not_regular_files_are_named(tmp_path: Path, kind: str) -> None:
+    """Refused before any open: a pipe would block forever."""
+    path = tmp_path / "input"
+    if kind == "named pipe":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+    for option in ("--model_file_path", "--ops_schema_yaml_path"):
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "codegen.gen_oplist",
+                "--output_path",
+                str(tmp_path / "o.yaml"),
+                option,
+                str(path),
+            ],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+        assert result.returncode == 2
+        assert result.stderr == f"gen_oplist: error: {path}: is a {kind}\n"
+
+
+def test_ops_dict_items_that_are_not_strings_are_refused(tmp_path: Path) -> None:
+    """A dtype given as a number or a list is an error, not turned into text."""
+    for items, kind in (("[6]", "an integer"), ('[["Float"]]', "a list")):
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "codegen.gen_oplist",
+                "--output_path",
+                str(tmp_path / "o.yaml"),
+                "--ops_dict",
+                f'{{"aten::add.out": {items}}}',
+            ],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 2
+        assert result.stderr == (
+            f"gen_oplist: error: --ops_dict: 'aten::add.out'[0]: expected a string, got {kind}\n"
+        )
+        assert not (tmp_path / "o.yaml").exists()

@@ -94,8 +94,8 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
         ),
         (
             ('size_budget = "24 KiB"', 'size_budget = "24 parsecs"'),
-            "targets.tiny.size_budget: size '24 parsecs' is not a number with a unit "
-            "(B, kB, MB, KiB, MiB)",
+            "targets.tiny.size_budget: size '24 parsecs': unknown unit 'parsecs' "
+            "(B, kB, KiB, MiB, GiB)",
         ),
         (
             ('size_budget = "24 KiB"', 'size_budgets = { file = "10 KiB" }'),
@@ -180,7 +180,7 @@ def test_no_targets(tmp_path: Path) -> None:
 
 
 def test_missing_manifest(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="cannot read manifest"):
+    with pytest.raises(InputError, match="nope.toml: manifest does not exist$"):
         load_manifest(tmp_path / "nope.toml")
 
 
@@ -225,8 +225,8 @@ def test_bad_size_baseline(tmp_path: Path, value: str, expected: str) -> None:
     assert error_of(tmp_path, text).endswith(expected)
 
 
-def test_a_path_too_long_for_the_file_system_is_a_missing_file(tmp_path: Path) -> None:
+def test_a_path_too_long_for_the_file_system_is_named(tmp_path: Path) -> None:
     text = VALID.replace('path = "m1.pte"', f'path = "{"m" * 300}.pte"')
     assert error_of(tmp_path, text).endswith(
-        f"models.m1.path: file {tmp_path}/{'m' * 300}.pte does not exist"
+        f"models.m1.path: file {tmp_path}/{'m' * 300}.pte has a name too long for the file system"
     )
