@@ -51,7 +51,14 @@ def main(argv: list[str]) -> int:
         runner = sanitized_runner()
         began = time.monotonic()
         stats = fuzz_runner(
-            runner, args.runner, args.seed, args.workers, args.timeout, args.findings, args.start, True
+            runner,
+            args.runner,
+            args.seed,
+            args.workers,
+            args.timeout,
+            args.findings,
+            args.start,
+            True,
         )
         print(f"{stats.summary()}; {time.monotonic() - began:.0f} s", flush=True)
         found += len(stats.findings)
@@ -74,7 +81,8 @@ def replay(which: str, seed: int, timeout: float) -> int:
             case = runner_case(corpus, seed, index)
             example, what = case.example, case.what
             outcome, problem = check_runner(sanitized_runner(), case, Path(scratch), timeout)
-    print(f"{target} {index} (seed {seed}), {example.name}: {what}: {outcome}; {problem or 'no finding'}")
+    verdict = problem or "no finding"
+    print(f"{target} {index} (seed {seed}), {example.name}: {what}: {outcome}; {verdict}")
     return 0 if problem is None else 1
 
 

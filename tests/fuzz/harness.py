@@ -84,7 +84,8 @@ class Stats:
         return (
             f"{self.target}: {self.cases} cases, {len(self.findings)} findings, "
             f"outcomes {dict(sorted(self.outcomes.items()))}, per case max "
-            f"{max(self.durations, default=0) * 1e3:.1f} ms, p99 {self.percentile(0.99) * 1e3:.1f} ms"
+            f"{max(self.durations, default=0) * 1e3:.1f} ms, "
+            f"p99 {self.percentile(0.99) * 1e3:.1f} ms"
         )
 
 
@@ -165,12 +166,16 @@ def runner_case(corpus: list[Example], seed: int, index: int) -> RunnerCase:
     if example.inputs and rng.random() < 0.3:
         which = rng.randrange(len(example.inputs))
         array, what = mutate_array(rng, example.inputs[which].read_bytes())
-        return RunnerCase(example, example.program, which, array, iterations, f"input {which}: {what}")
+        return RunnerCase(
+            example, example.program, which, array, iterations, f"input {which}: {what}"
+        )
     program, what = mutate_program(rng, example.program, [e.program for e in corpus])
     return RunnerCase(example, program, None, b"", iterations, what)
 
 
-def check_runner(runner: Path, case: RunnerCase, scratch: Path, timeout: float) -> tuple[str, str | None]:
+def check_runner(
+    runner: Path, case: RunnerCase, scratch: Path, timeout: float
+) -> tuple[str, str | None]:
     """(outcome, problem or None) of one run of the sanitized runner."""
     scratch.mkdir(parents=True, exist_ok=True)
     program = scratch / "program.pte"
@@ -223,7 +228,9 @@ def fuzz_runner(
         def one(index: int) -> tuple[int, RunnerCase, str, str | None, float]:
             case = runner_case(corpus, seed, index)
             t0 = time.perf_counter()
-            outcome, problem = check_runner(runner, case, Path(scratch) / str(index % (4 * workers)), timeout)
+            outcome, problem = check_runner(
+                runner, case, Path(scratch) / str(index % (4 * workers)), timeout
+            )
             return index, case, outcome, problem, time.perf_counter() - t0
 
         with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -234,10 +241,18 @@ def fuzz_runner(
                 if problem is not None:
                     finding = Finding("runner", seed, index, case.what, problem, case.example.name)
                     stats.findings.append(finding)
-                    save(finding, case.program if case.mutated_input is None else case.array, findings_dir)
+                    save(
+                        finding,
+                        case.program if case.mutated_input is None else case.array,
+                        findings_dir,
+                    )
                 if progress and stats.cases % 5000 == 0:
                     rate = stats.cases / (time.monotonic() - began)
-                    print(f"runner: {stats.cases} cases, {len(stats.findings)} findings, {rate:.1f}/s", flush=True)
+                    print(
+                        f"runner: {stats.cases} cases, {len(stats.findings)} findings, "
+                        f"{rate:.1f}/s",
+                        flush=True,
+                    )
     return stats
 
 

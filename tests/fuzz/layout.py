@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 # value; the value's slot is listed). ("table", T), ("tables", T): a table or a vector of
 # tables; ("string",); ("scalars", size): a vector of scalars; ("scalar", size);
 # ("union", {tag: T}).
-_INSTRUCTIONS = {1: "KernelCall", 2: "DelegateCall", 3: "MoveCall", 4: "JumpFalseCall", 5: "FreeCall"}
+_INSTRUCTIONS = {
+    1: "KernelCall",
+    2: "DelegateCall",
+    3: "MoveCall",
+    4: "JumpFalseCall",
+    5: "FreeCall",
+}
 _VALUES = {
     2: "Int",
     3: "Bool",

@@ -175,7 +175,9 @@ STRUCTURED: tuple[Mutator, ...] = (
 )
 
 
-def mutate_program(rng: random.Random, program: bytes, others: Sequence[bytes]) -> tuple[bytes, str]:
+def mutate_program(
+    rng: random.Random, program: bytes, others: Sequence[bytes]
+) -> tuple[bytes, str]:
     """One to three mutations of `program`; `others` are programs to splice with."""
     kind = rng.random()
     if kind < 0.06:
@@ -206,7 +208,22 @@ def mutate_program(rng: random.Random, program: bytes, others: Sequence[bytes]) 
 
 # ---- .npy ----
 
-_DESCRS = ("|b1", "|u1", "|i1", "<i2", "<i4", "<i8", "<f2", "<f4", "<f8", ">f4", "<c8", "|O", "<U3", "")
+_DESCRS = (
+    "|b1",
+    "|u1",
+    "|i1",
+    "<i2",
+    "<i4",
+    "<i8",
+    "<f2",
+    "<f4",
+    "<f8",
+    ">f4",
+    "<c8",
+    "|O",
+    "<U3",
+    "",
+)
 
 
 def _npy(header: str, data: bytes, version: int = 1) -> bytes:
@@ -262,16 +279,24 @@ def mutate_array(rng: random.Random, array: bytes) -> tuple[bytes, str]:
         else:
             shape = [rng.choice((0, 1, 2, 3, 2**16)) for _ in range(rng.choice((0, 1, 8, 9, 40)))]
     elif kind == 5:
-        payload = payload + bytes(rng.randint(1, 64)) if rng.random() < 0.5 else payload[: len(payload) // 2]
+        payload = (
+            payload + bytes(rng.randint(1, 64))
+            if rng.random() < 0.5
+            else payload[: len(payload) // 2]
+        )
     elif kind == 6:
         version = rng.choice((2, 3))
     else:
         # A header that lies in its own syntax or length field.
         text = f"{{'descr': '{descr}', 'fortran_order': {order}, 'shape': {_shape_text(shape)}, }}"
-        text = rng.choice((text[: rng.randrange(len(text))], text.replace("'", '"'), text + "x" * 100))
+        text = rng.choice(
+            (text[: rng.randrange(len(text))], text.replace("'", '"'), text + "x" * 100)
+        )
         result = bytearray(_npy(text, payload))
         if rng.random() < 0.5:
             _put(result, 8, 2, _value(rng, 2, int.from_bytes(result[8:10], "little"), len(result)))
         return bytes(result), "header text or length lies"
     text = f"{{'descr': '{descr}', 'fortran_order': {order}, 'shape': {_shape_text(shape)}, }}"
-    return _npy(text, payload, version), f"header {text!r} (version {version}), {len(payload)} B of data"
+    return _npy(
+        text, payload, version
+    ), f"header {text!r} (version {version}), {len(payload)} B of data"

@@ -23,7 +23,9 @@ def runner() -> Path:
 @pytest.mark.parametrize("op", DIM_ORDER_OPS)
 def test_self_that_is_not_a_tensor(runner: Path, tmp_path: Path, op: str) -> None:
     kernel = KernelRunner(runner, tmp_path)
-    assert_fails(kernel, op, [3, False, None, Out(np.float32, (2,))], "argument 'self' is not a tensor")
+    assert_fails(
+        kernel, op, [3, False, None, Out(np.float32, (2,))], "argument 'self' is not a tensor"
+    )
 
 
 @pytest.mark.parametrize("op", DIM_ORDER_OPS)

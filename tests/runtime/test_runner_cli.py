@@ -35,7 +35,11 @@ def runner() -> Path:
 def run(runner: Path, *args: str | Path) -> subprocess.CompletedProcess[bytes]:
     # Generous: a FIFO opened for reading blocks forever; 60 s tells that from a slow start.
     return subprocess.run(
-        [str(runner), *map(str, args)], capture_output=True, timeout=60, env=ENVIRONMENT, check=False
+        [str(runner), *map(str, args)],
+        capture_output=True,
+        timeout=60,
+        env=ENVIRONMENT,
+        check=False,
     )
 
 
@@ -54,7 +58,9 @@ def test_too_many_iterations_are_refused(runner: Path, value: str) -> None:
 
 @pytest.mark.parametrize("value", ["0", "-3", "+3", " 3", "3x", "0x10", "", "1e3"])
 def test_iterations_that_are_not_a_count_are_refused(runner: Path, value: str) -> None:
-    assert "--iterations: takes a whole number" in one_line(run(runner, *ADD_MUL, "--iterations", value))
+    assert "--iterations: takes a whole number" in one_line(
+        run(runner, *ADD_MUL, "--iterations", value)
+    )
 
 
 def test_iterations_at_the_bound_are_parsed(runner: Path) -> None:
@@ -73,7 +79,11 @@ def test_a_named_pipe_is_refused_without_blocking(runner: Path, tmp_path: Path) 
 
 @pytest.mark.parametrize(
     ("path", "what"),
-    [("/dev/null", "a character device"), ("/dev/zero", "a character device"), ("/", "a directory")],
+    [
+        ("/dev/null", "a character device"),
+        ("/dev/zero", "a character device"),
+        ("/", "a directory"),
+    ],
 )
 def test_devices_and_directories_are_refused(runner: Path, path: str, what: str) -> None:
     assert stat.S_IFMT(os.stat(path).st_mode) != stat.S_IFREG
@@ -81,7 +91,10 @@ def test_devices_and_directories_are_refused(runner: Path, path: str, what: str)
 
 
 def test_a_missing_file_is_named(runner: Path, tmp_path: Path) -> None:
-    assert one_line(run(runner, tmp_path / "absent.pte")) == f"runner: {tmp_path}/absent.pte: no such file"
+    assert (
+        one_line(run(runner, tmp_path / "absent.pte"))
+        == f"runner: {tmp_path}/absent.pte: no such file"
+    )
 
 
 @pytest.mark.parametrize(
@@ -93,7 +106,9 @@ def test_a_missing_file_is_named(runner: Path, tmp_path: Path) -> None:
         ("caf\u00e9.pte", "caf\\xc3\\xa9.pte"),
     ],
 )
-def test_file_names_are_printed_escaped(runner: Path, tmp_path: Path, name: str, shown: str) -> None:
+def test_file_names_are_printed_escaped(
+    runner: Path, tmp_path: Path, name: str, shown: str
+) -> None:
     program = tmp_path / name
     program.write_bytes(b"not a program")
     assert one_line(run(runner, program)) == (
