@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from codegen.errors import InputError
-from tests.fuzz import harness
+from tests.fuzz import harness, libfuzzer
 from tests.fuzz.harness import (
     RunnerCase,
     check_reader,
@@ -52,6 +52,17 @@ def test_short_runner_run(tmp_path: Path) -> None:
         f"{f.index}: {f.what}: {f.problem}" for f in stats.findings[:5]
     )
     assert stats.outcomes.get("ok", 0) > 10 and stats.outcomes.get("error", 0) > 100, stats.outcomes
+
+
+def test_short_libfuzzer_run(tmp_path: Path) -> None:
+    """The C++ loader under libFuzzer (coverage-guided, ASan+UBSan) from the examples."""
+    if not libfuzzer.available():
+        pytest.skip("clang++ with libFuzzer is not installed (.ci/run installs it)")
+    artifacts = tmp_path / "artifacts"
+    corpus = libfuzzer.seed_corpus(tmp_path / "corpus")
+    result = libfuzzer.run(libfuzzer.build(), corpus, artifacts, SEED, 20000, 300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Done " in result.stderr and not list(artifacts.iterdir()), result.stderr[-3000:]
 
 
 def test_cases_are_reproducible_from_seed_and_index() -> None:
