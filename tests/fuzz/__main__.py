@@ -44,7 +44,9 @@ def main(argv: list[str]) -> int:
     found = 0
     if args.reader:
         began = time.monotonic()
-        stats = fuzz_reader(args.reader, args.seed, args.time_bound, args.findings, args.start)
+        stats = fuzz_reader(
+            args.reader, args.seed, args.time_bound, args.findings, args.start, True
+        )
         print(f"{stats.summary()}; {time.monotonic() - began:.0f} s", flush=True)
         found += len(stats.findings)
     if args.runner:

@@ -121,9 +121,14 @@ def check_reader(path: Path) -> tuple[str, str | None]:
 
 
 def fuzz_reader(
-    count: int, seed: int, time_bound: float, findings_dir: Path | None, start: int = 0
+    count: int,
+    seed: int,
+    time_bound: float,
+    findings_dir: Path | None,
+    start: int = 0,
+    progress: bool = False,
 ) -> Stats:
-    """Cases start..start+count-1 through the reader."""
+    """Cases start..start+count-1 through the reader; with `progress`, a line per 10,000."""
     corpus = examples()
     stats = Stats("reader")
     with tempfile.TemporaryDirectory(prefix="fuzz-reader-") as scratch:
@@ -143,6 +148,8 @@ def fuzz_reader(
                 finding = Finding("reader", seed, index, what, problem, example.name)
                 stats.findings.append(finding)
                 save(finding, data, findings_dir)
+            if progress and stats.cases % 10000 == 0:
+                print(stats.summary(), flush=True)
     return stats
 
 
