@@ -1,7 +1,5 @@
 #include "runtime/runner/file_io.h"
 
-#include <cerrno>
-#include <cstdint>
 #include <cstdlib>
 
 #include <fcntl.h>
@@ -13,87 +11,50 @@
 #define RT_HAVE_MMAP 1
 #endif
 
+#include "runtime/runner/no_plt.h"
+
 namespace rt {
-namespace {
-
-// What a path that is not a regular file is, for the one-line refusal.
-const char* not_a_file(mode_t mode) {
-  if (S_ISREG(mode)) return nullptr;
-  if (S_ISDIR(mode)) return "is a directory, not a file";
-  if (S_ISFIFO(mode)) return "is a named pipe, not a file";
-  if (S_ISCHR(mode)) return "is a character device, not a file";
-  if (S_ISBLK(mode)) return "is a block device, not a file";
-  if (S_ISSOCK(mode)) return "is a socket, not a file";
-  return "is not a regular file";
-}
-
-// Reads `size` bytes from `fd` into `bytes`; false on an error or a short file.
-bool read_all(int fd, uint8_t* bytes, size_t size) {
-  size_t done = 0;
-  while (done < size) {
-    const ssize_t got = read(fd, bytes + done, size - done);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return false;
-    done += static_cast<size_t>(got);
-  }
-  return true;
-}
-
-alignas(16) uint8_t empty_file[1];  // what a 0-byte file's bytes() points at
-
-}  // namespace
 
 Status FileData::open(const char* path) {
-  release();
-  // stat before open: opening a FIFO without O_NONBLOCK waits for a writer.
+  // O_NONBLOCK: opening a named pipe must not wait for a writer (nor a device for its
+  // carrier); what the path is, fstat tells before a byte is read.
+  const int fd = ::open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return Status(Error::InvalidInput, "no such file, or it cannot be opened");
   struct stat info;
-  if (stat(path, &info) != 0) {
-    return Status(Error::InvalidInput, errno == ENOENT ? "no such file" : "cannot open the file");
-  }
-  if (const char* what = not_a_file(info.st_mode)) return Status(Error::InvalidInput, what);
-  // O_NONBLOCK too: the path may have been replaced by a pipe since the stat.
-  const int fd = ::open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return Status(Error::InvalidInput, "cannot open the file");
-  Status status;
-  if (fstat(fd, &info) != 0) {
-    status = Status(Error::InvalidInput, "cannot read the file");
-  } else if (const char* what = not_a_file(info.st_mode)) {
-    status = Status(Error::InvalidInput, what);
-  } else if (static_cast<uint64_t>(info.st_size) > SIZE_MAX / 2) {
-    status = Status(Error::InvalidInput, "file is too large for this machine's address space");
-  } else if (info.st_size == 0) {
-    bytes_ = empty_file;
-  } else {
-    size_ = static_cast<size_t>(info.st_size);
+  const mode_t mode = fstat(fd, &info) == 0 ? info.st_mode : 0;
+  const char* problem = S_ISREG(mode)                    ? nullptr
+                        : S_ISDIR(mode)                  ? "is a directory, not a file"
+                        : S_ISFIFO(mode)                 ? "is a named pipe, not a file"
+                        : S_ISCHR(mode) || S_ISBLK(mode) ? "is a device, not a file"
+                                                         : "is not a regular file";
+  size_ = problem == nullptr ? static_cast<size_t>(info.st_size) : 0;
 #ifdef RT_HAVE_MMAP
-    void* mapped = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-    if (mapped != MAP_FAILED) {
-      bytes_ = static_cast<uint8_t*>(mapped);
-      mapped_ = true;
+  // size_ | 1: the same pages, and a 0-byte file maps one that is never read (bytes_ not null).
+  void* mapped = problem == nullptr ? mmap(nullptr, size_ | 1, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0)
+                                    : MAP_FAILED;
+  bytes_ = mapped != MAP_FAILED ? static_cast<uint8_t*>(mapped) : nullptr;
+#else
+  bytes_ = problem == nullptr ? static_cast<uint8_t*>(malloc(size_ + 1)) : nullptr;
+  for (size_t done = 0; bytes_ != nullptr && done < size_;) {
+    const ssize_t got = read(fd, bytes_ + done, size_ - done);
+    if (got <= 0) {
+      free(bytes_);
+      bytes_ = nullptr;
     }
-#endif
-    if (bytes_ == nullptr) {  // no mmap, or a file system that cannot map: read it
-      bytes_ = static_cast<uint8_t*>(malloc(size_));
-      if (bytes_ == nullptr) {
-        status = Status(Error::OutOfMemory, "out of memory while reading the file");
-      } else if (!read_all(fd, bytes_, size_)) {
-        status = Status(Error::InvalidInput, "cannot read the file");
-      }
-    }
+    done += got > 0 ? static_cast<size_t>(got) : 0;
   }
-  close(fd);
-  if (!status.ok()) release();
-  return status;
+#endif
+  close(fd);  // the mapping stays; a failure leaves bytes_ null for the destructor
+  if (problem == nullptr && bytes_ == nullptr) problem = "cannot read the file";
+  return problem == nullptr ? Status() : Status(Error::InvalidInput, problem);
 }
 
-void FileData::release() {
+FileData::~FileData() {
 #ifdef RT_HAVE_MMAP
-  if (mapped_) munmap(bytes_, size_);
+  if (bytes_ != nullptr) munmap(bytes_, size_ | 1);  // the pages open() mapped
+#else
+  free(bytes_);
 #endif
-  if (!mapped_ && bytes_ != empty_file) free(bytes_);
-  bytes_ = nullptr;
-  size_ = 0;
-  mapped_ = false;
 }
 
 }  // namespace rt

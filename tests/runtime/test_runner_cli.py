@@ -80,8 +80,8 @@ def test_a_named_pipe_is_refused_without_blocking(runner: Path, tmp_path: Path) 
 @pytest.mark.parametrize(
     ("path", "what"),
     [
-        ("/dev/null", "a character device"),
-        ("/dev/zero", "a character device"),
+        ("/dev/null", "a device"),
+        ("/dev/zero", "a device"),
         ("/", "a directory"),
     ],
 )
@@ -93,7 +93,7 @@ def test_devices_and_directories_are_refused(runner: Path, path: str, what: str)
 def test_a_missing_file_is_named(runner: Path, tmp_path: Path) -> None:
     assert (
         one_line(run(runner, tmp_path / "absent.pte"))
-        == f"runner: {tmp_path}/absent.pte: no such file"
+        == f"runner: {tmp_path}/absent.pte: no such file, or it cannot be opened"
     )
 
 
@@ -116,7 +116,7 @@ def test_file_names_are_printed_escaped(
     )
     inputs = ["--input", str(program) + "x", "--input", str(program)]
     line = one_line(run(runner, MODELS / "add_mul" / "add_mul.pte", *inputs))
-    assert line == f"runner: {tmp_path}/{shown}x: no such file"
+    assert line == f"runner: {tmp_path}/{shown}x: no such file, or it cannot be opened"
 
 
 def test_every_iteration_gets_its_inputs(runner: Path, tmp_path: Path) -> None:
