@@ -22,6 +22,7 @@ void _clone_dim_order_out(rt::KernelContext& context, rt::Span<rt::EValue* const
   const rt::Tensor* self = in.tensor(0, "self");
   in.bool_value(1, "non_blocking");
   rt::Tensor* out = in.tensor(3, "out");
+  if (!in.ok()) return;  // self or out is null: no reference may bind to it
   if (!shape_check_dim_order(in, args, 2, *self, *out) || !shape_same_dtype<Dtypes>(in, *self, *out)) return;
   if (!resize_out(in, *out, self->sizes().data(), self->dim())) return;
   copy_same_shape(*out, *self);

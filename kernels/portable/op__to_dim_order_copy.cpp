@@ -23,6 +23,7 @@ void _to_dim_order_copy_out(rt::KernelContext& context, rt::Span<rt::EValue* con
   const rt::Tensor* self = in.tensor(0, "self");
   in.bool_value(1, "non_blocking");
   rt::Tensor* out = in.tensor(3, "out");
+  if (!in.ok()) return;  // self or out is null: no reference may bind to it
   if (!shape_check_dim_order(in, args, 2, *self, *out)) return;
   CopyConverter converter;
   if (!Dtypes::run(context, kOp, self->dtype(), [&](auto t) { copy_set_source<typename decltype(t)::type>(converter); }) ||

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "runtime/runner/no_plt.h"
+
 namespace rt {
 namespace {
 
@@ -13,9 +15,10 @@ constexpr char kDescr[][4] = {
 };
 constexpr int kNumDescr = sizeof kDescr / sizeof kDescr[0];
 
+// The ScalarType number of the 3-character npy descr at `descr`, or -1.
 int find_descr(const char* descr) {
   int type = kNumDescr;
-  while (--type >= 0 && (kDescr[type][0] == '\0' || strcmp(kDescr[type], descr) != 0)) {
+  while (--type >= 0 && (kDescr[type][0] == '\0' || memcmp(kDescr[type], descr, 3) != 0)) {
   }
   return type;
 }
@@ -33,20 +36,20 @@ Status parse_npy(uint8_t* file, size_t size, Tensor* tensor) {
   }
   // The header is the repr() of a dict with sorted keys, as numpy writes it:
   // {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
-  // A NUL in place of its final newline bounds the parsing.
+  // Every dtype read here has a 3-character descr. A NUL in place of the
+  // header's final newline bounds the parsing of the shape.
   char* header = reinterpret_cast<char*>(file + start);
   header[length - 1] = '\0';
-  char descr[4] = "";
-  char order[6] = "";
-  int shape_at = 0;
-  sscanf(header, "{'descr': '%3[^']', 'fortran_order': %5[a-zA-Z], 'shape': (%n", descr, order, &shape_at);
-  const int type = shape_at != 0 ? find_descr(descr) : -1;
-  if (type < 0 || strcmp(order, "False") != 0) {
-    return Status(Error::InvalidInput, "npy header or dtype is not supported");
-  }
+  static constexpr char kOrder[] = "', 'fortran_order': False, 'shape': (";
+  constexpr size_t kShapeAt = 14 + sizeof kOrder - 1;
+  const int type = length > kShapeAt && memcmp(header, "{'descr': '", 11) == 0 &&
+                           memcmp(header + 14, kOrder, sizeof kOrder - 1) == 0
+                       ? find_descr(header + 11)
+                       : -1;
+  if (type < 0) return Status(Error::InvalidInput, "npy header or dtype is not supported");
   int32_t sizes[Tensor::kMaxDims];
   int dim = 0;
-  for (char* at = header + shape_at; *at != ')'; ++dim) {
+  for (char* at = header + kShapeAt; *at != ')'; ++dim) {
     char* end;
     const long extent = strtol(at, &end, 10);
     if (end == at || dim == Tensor::kMaxDims || extent < 0 || extent > INT32_MAX) {
@@ -96,13 +99,10 @@ Status write_npy(const char* path, const Tensor& tensor) {
   FILE* file = fopen(path, "wb");
   if (file == nullptr) return Status(Error::Io, "cannot create the file");
   bool ok = fwrite(header, 1, static_cast<size_t>(length), file) == static_cast<size_t>(length);
-  // Row-major order whatever the dim order; a contiguous tensor in one write.
+  // Row-major order whatever the dim order, element by element (stdio buffers the writes).
   const size_t element = tensor.element_size();
-  const bool contiguous = tensor.is_contiguous();
-  const size_t count = contiguous ? static_cast<size_t>(tensor.numel()) : 1;
-  for (int64_t i = 0; ok && i < (contiguous ? 1 : tensor.numel()); ++i) {
-    ok = fwrite(static_cast<const uint8_t*>(tensor.data()) + tensor.offset_of(i) * element, element, count, file) ==
-         count;
+  for (int64_t i = 0; ok && i < tensor.numel(); ++i) {
+    ok = fwrite(static_cast<const uint8_t*>(tensor.data()) + tensor.offset_of(i) * element, element, 1, file) == 1;
   }
   ok = fclose(file) == 0 && ok;
   return ok ? Status() : Status(Error::Io, "cannot write the file");

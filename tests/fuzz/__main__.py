@@ -1,0 +1,92 @@
+"""The long fuzz run: `python -m tests.fuzz --reader 200000 --runner 100000`.
+
+Builds the sanitized all-operators runner (in build/, incrementally), runs the reader cases
+in this process and the runner cases `--workers` at a time, prints one summary line per
+target and exits 1 when anything was found (saved under `--findings`).
+`--replay reader:INDEX` or `runner:INDEX` (with the run's `--seed`) re-runs one case and
+prints what it did and how it ended.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tests.fuzz.harness import (
+    check_reader,
+    check_runner,
+    examples,
+    fuzz_reader,
+    fuzz_runner,
+    reader_case,
+    runner_case,
+)
+from tests.fuzz.sanitized import sanitized_runner
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.fuzz", description=__doc__)
+    parser.add_argument("--reader", type=int, default=0, help="reader cases")
+    parser.add_argument("--runner", type=int, default=0, help="sanitized runner cases")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--start", type=int, default=0, help="first case index (to resume)")
+    parser.add_argument("--workers", type=int, default=1, help="runner processes at a time")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds before a run hangs")
+    parser.add_argument("--time-bound", type=float, default=5.0, help="seconds per reader case")
+    parser.add_argument("--findings", type=Path, default=Path("build/fuzz-findings"))
+    parser.add_argument("--replay", help="reader:INDEX or runner:INDEX")
+    args = parser.parse_args(argv)
+    if args.replay:
+        return replay(args.replay, args.seed, args.timeout)
+    found = 0
+    if args.reader:
+        began = time.monotonic()
+        stats = fuzz_reader(
+            args.reader, args.seed, args.time_bound, args.findings, args.start, True
+        )
+        print(f"{stats.summary()}; {time.monotonic() - began:.0f} s", flush=True)
+        found += len(stats.findings)
+    if args.runner:
+        runner = sanitized_runner()
+        began = time.monotonic()
+        stats = fuzz_runner(
+            runner,
+            args.runner,
+            args.seed,
+            args.workers,
+            args.timeout,
+            args.findings,
+            args.start,
+            True,
+        )
+        print(f"{stats.summary()}; {time.monotonic() - began:.0f} s", flush=True)
+        found += len(stats.findings)
+    for finding in sorted(args.findings.glob("*.json")) if found else []:
+        print(finding.read_text().strip())
+    return 1 if found else 0
+
+
+def replay(which: str, seed: int, timeout: float) -> int:
+    target, _, index_text = which.partition(":")
+    index = int(index_text)
+    corpus = examples()
+    with tempfile.TemporaryDirectory() as scratch:
+        if target == "reader":
+            example, data, what = reader_case(corpus, seed, index)
+            path = Path(scratch) / "program.pte"
+            path.write_bytes(data)
+            outcome, problem = check_reader(path)
+        else:
+            case = runner_case(corpus, seed, index)
+            example, what = case.example, case.what
+            outcome, problem = check_runner(sanitized_runner(), case, Path(scratch), timeout)
+    verdict = problem or "no finding"
+    print(f"{target} {index} (seed {seed}), {example.name}: {what}: {outcome}; {verdict}")
+    return 0 if problem is None else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,279 @@
+"""The two fuzz targets and what counts as a finding.
+
+Reader: `codegen.pte.read_model_ops` (what `model_ops` and `gen_oplist` call) and the
+selection built from its result, in-process, on a mutated program. Allowed: a result, or
+one `InputError` whose text is one line. Anything else is a finding: another exception,
+a multi-line message, or a call slower than the time bound.
+
+Runner: the sanitized all-operators runner on an example program and its inputs, one of
+them mutated (the program, or one input `.npy`), sometimes run twice (`--iterations 2`).
+Allowed: exit 0, or a non-zero exit with exactly one line `runner: ...` on stderr.
+Findings: a signal, a sanitizer report, a timeout, several lines, non-ASCII bytes.
+
+Case `i` of a run with seed `s` draws everything from `random.Random(f"{s}:{target}:{i}")`,
+so a finding is reproduced from its seed and index alone (`python -m tests.fuzz --replay`);
+findings are also saved with the mutated file.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codegen.errors import InputError
+from codegen.pte import read_model_ops
+from codegen.selection import Selection
+from tests.fuzz.mutate import mutate_array, mutate_program
+from tests.fuzz.sanitized import ALLOCATION_WARNING, ENVIRONMENT
+from tests.workspace import REPO
+
+MODELS_DIR = REPO / "examples" / "models"
+
+
+@dataclass(frozen=True)
+class Example:
+    name: str
+    program: bytes
+    inputs: tuple[Path, ...]
+
+
+def examples() -> list[Example]:
+    """Every example program with its reference inputs (in0.npy, in1.npy, ...), by name."""
+    found = []
+    for folder in sorted(MODELS_DIR.iterdir()):
+        program = folder / f"{folder.name}.pte"
+        if program.is_file():
+            inputs = tuple(sorted(folder.glob("in[0-9]*.npy"), key=lambda p: int(p.stem[2:])))
+            found.append(Example(folder.name, program.read_bytes(), inputs))
+    return found
+
+
+@dataclass
+class Finding:
+    target: str
+    seed: int
+    index: int
+    what: str  # the mutation
+    problem: str
+    example: str
+
+
+@dataclass
+class Stats:
+    target: str
+    cases: int = 0
+    findings: list[Finding] = field(default_factory=list)
+    durations: list[float] = field(default_factory=list)  # seconds per case
+    outcomes: dict[str, int] = field(default_factory=dict)
+
+    def count(self, outcome: str) -> None:
+        self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
+
+    def percentile(self, fraction: float) -> float:
+        ordered = sorted(self.durations)
+        return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
+
+    def summary(self) -> str:
+        return (
+            f"{self.target}: {self.cases} cases, {len(self.findings)} findings, "
+            f"outcomes {dict(sorted(self.outcomes.items()))}, per case max "
+            f"{max(self.durations, default=0) * 1e3:.1f} ms, "
+            f"p99 {self.percentile(0.99) * 1e3:.1f} ms"
+        )
+
+
+def _rng(seed: int, target: str, index: int) -> random.Random:
+    return random.Random(f"{seed}:{target}:{index}")
+
+
+# ---- reader ----
+
+
+def reader_case(corpus: list[Example], seed: int, index: int) -> tuple[Example, bytes, str]:
+    rng = _rng(seed, "reader", index)
+    example = rng.choice(corpus)
+    data, what = mutate_program(rng, example.program, [e.program for e in corpus])
+    return example, data, what
+
+
+def check_reader(path: Path) -> tuple[str, str | None]:
+    """(outcome, problem or None) of reading the program at `path`."""
+    try:
+        ops = read_model_ops(path)
+        Selection.from_model(ops, str(path))
+    except InputError as error:
+        text = str(error)
+        if "\n" in text or "\r" in text:
+            return "error", f"InputError of several lines: {text!r}"
+        return "error", None
+    except RecursionError:
+        return "crash", "RecursionError"
+    except Exception as error:  # noqa: BLE001  anything else is what the fuzzer looks for
+        return "crash", f"{type(error).__name__}: {error}"
+    return "ok", None
+
+
+def fuzz_reader(
+    count: int,
+    seed: int,
+    time_bound: float,
+    findings_dir: Path | None,
+    start: int = 0,
+    progress: bool = False,
+) -> Stats:
+    """Cases start..start+count-1 through the reader; with `progress`, a line per 10,000."""
+    corpus = examples()
+    stats = Stats("reader")
+    with tempfile.TemporaryDirectory(prefix="fuzz-reader-") as scratch:
+        path = Path(scratch) / "program.pte"
+        for index in range(start, start + count):
+            example, data, what = reader_case(corpus, seed, index)
+            path.write_bytes(data)
+            began = time.perf_counter()
+            outcome, problem = check_reader(path)
+            took = time.perf_counter() - began
+            stats.cases += 1
+            stats.durations.append(took)
+            stats.count(outcome)
+            if problem is None and took > time_bound:
+                problem = f"took {took:.2f} s, over the bound of {time_bound} s"
+            if problem is not None:
+                finding = Finding("reader", seed, index, what, problem, example.name)
+                stats.findings.append(finding)
+                save(finding, data, findings_dir)
+            if progress and stats.cases % 10000 == 0:
+                print(stats.summary(), flush=True)
+    return stats
+
+
+# ---- runner ----
+
+
+@dataclass(frozen=True)
+class RunnerCase:
+    example: Example
+    program: bytes
+    mutated_input: int | None  # which input is replaced by `array`
+    array: bytes
+    iterations: int
+    what: str
+
+
+def runner_case(corpus: list[Example], seed: int, index: int) -> RunnerCase:
+    rng = _rng(seed, "runner", index)
+    example = rng.choice(corpus)
+    iterations = 2 if rng.random() < 0.25 else 1
+    if example.inputs and rng.random() < 0.3:
+        which = rng.randrange(len(example.inputs))
+        array, what = mutate_array(rng, example.inputs[which].read_bytes())
+        return RunnerCase(
+            example, example.program, which, array, iterations, f"input {which}: {what}"
+        )
+    program, what = mutate_program(rng, example.program, [e.program for e in corpus])
+    return RunnerCase(example, program, None, b"", iterations, what)
+
+
+def check_runner(
+    runner: Path, case: RunnerCase, scratch: Path, timeout: float
+) -> tuple[str, str | None]:
+    """(outcome, problem or None) of one run of the sanitized runner."""
+    scratch.mkdir(parents=True, exist_ok=True)
+    program = scratch / "program.pte"
+    program.write_bytes(case.program)
+    inputs = list(case.example.inputs)
+    if case.mutated_input is not None:
+        inputs[case.mutated_input] = scratch / "input.npy"
+        inputs[case.mutated_input].write_bytes(case.array)
+    command = [str(runner), str(program), "--output-dir", str(scratch)]
+    command += [a for path in inputs for a in ("--input", str(path))]
+    if case.iterations > 1:
+        command += ["--iterations", str(case.iterations)]
+    try:
+        result = subprocess.run(
+            command, capture_output=True, timeout=timeout, env=ENVIRONMENT, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return "hang", f"no exit within {timeout} s"
+    stderr = result.stderr.decode("utf-8", "backslashreplace")
+    lines = [line for line in stderr.splitlines() if ALLOCATION_WARNING not in line]
+    if result.returncode < 0:
+        return "crash", f"killed by signal {-result.returncode}: {stderr[-3000:]}"
+    if "Sanitizer" in stderr.replace(ALLOCATION_WARNING, "") or "runtime error:" in stderr:
+        return "crash", stderr[-3000:]
+    if not result.stderr.isascii():
+        return "error", f"raw bytes on stderr: {stderr[-2000:]}"
+    if result.returncode == 0:
+        return "ok", None if not lines else f"exit 0 with stderr: {stderr[-2000:]}"
+    if len(lines) != 1 or not lines[0].startswith("runner: "):
+        return "error", f"exit {result.returncode} without one line: {stderr[-2000:]}"
+    return "error", None
+
+
+def fuzz_runner(
+    runner: Path,
+    count: int,
+    seed: int,
+    workers: int,
+    timeout: float,
+    findings_dir: Path | None,
+    start: int = 0,
+    progress: bool = False,
+) -> Stats:
+    """Cases start..start+count-1 through the runner, `workers` processes at a time."""
+    corpus = examples()
+    stats = Stats("runner")
+    began = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="fuzz-runner-") as scratch:
+
+        def one(index: int) -> tuple[int, RunnerCase, str, str | None, float]:
+            case = runner_case(corpus, seed, index)
+            t0 = time.perf_counter()
+            outcome, problem = check_runner(
+                runner, case, Path(scratch) / str(index % (4 * workers)), timeout
+            )
+            return index, case, outcome, problem, time.perf_counter() - t0
+
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            for index, case, outcome, problem, took in pool.map(one, range(start, start + count)):
+                stats.cases += 1
+                stats.durations.append(took)
+                stats.count(outcome)
+                if problem is not None:
+                    finding = Finding("runner", seed, index, case.what, problem, case.example.name)
+                    stats.findings.append(finding)
+                    save(
+                        finding,
+                        case.program if case.mutated_input is None else case.array,
+                        findings_dir,
+                    )
+                if progress and stats.cases % 5000 == 0:
+                    rate = stats.cases / (time.monotonic() - began)
+                    print(
+                        f"runner: {stats.cases} cases, {len(stats.findings)} findings, "
+                        f"{rate:.1f}/s",
+                        flush=True,
+                    )
+    return stats
+
+
+def save(finding: Finding, data: bytes, findings_dir: Path | None) -> None:
+    """Keep a finding's file and its description (seed and index reproduce it)."""
+    if findings_dir is None:
+        return
+    findings_dir.mkdir(parents=True, exist_ok=True)
+    stem = findings_dir / f"{finding.target}-{finding.seed}-{finding.index}"
+    stem.with_suffix(".bin").write_bytes(data)
+    stem.with_suffix(".json").write_text(json.dumps(finding.__dict__, indent=1) + "\n")
+
+
+def chunks(total: int, size: int) -> Iterator[tuple[int, int]]:
+    """(start, count) pieces of range(total)."""
+    for start in range(0, total, size):
+        yield start, min(size, total - start)
