@@ -62,6 +62,8 @@ CONFIGURATIONS: dict[str, list[str]] = {
 }
 WORKER_ENGINES = ("executorch", "torch")
 MAX_ITERATIONS = 1000
+# Marks a minimum that is the best round's mean (the runner printed no per-run minimum).
+BEST_ROUND_MARK = "†"
 
 _MEAN = re.compile(r"^mean time per run: ([0-9.]+) us$", re.MULTILINE)
 _MIN = re.compile(r"^min(?:imum)? time per run: ([0-9.]+) us$", re.MULTILINE)
@@ -81,6 +83,9 @@ class Timing:
     def minimum(self) -> float:
         # Without per-run minima (a runner that prints only its mean) the best round's mean.
         return min(self.minima_us or self.means_us)
+
+    def best_round(self) -> float:
+        return min(self.means_us)
 
 
 @dataclass(frozen=True)
@@ -318,7 +323,8 @@ def cell(timing: Timing) -> str:
         return f"fails: {timing.failure.replace('|', '/')}"
     if not timing.means_us:
         return "-"
-    return f"{format_us(timing.mean())} ({format_us(timing.minimum())})"
+    mark = "" if timing.minima_us else BEST_ROUND_MARK
+    return f"{format_us(timing.mean())} ({mark}{format_us(timing.minimum())})"
 
 
 def ratio(timing: Timing, torch_timing: Timing) -> str:
@@ -327,8 +333,11 @@ def ratio(timing: Timing, torch_timing: Timing) -> str:
     if timing.failure or torch_timing.failure or not timing.means_us or not torch_timing.means_us:
         return "-"
     means = timing.mean() / torch_timing.mean()
-    minima = timing.minimum() / torch_timing.minimum()
-    return f"{_times(means)} ({_times(minima)})"
+    if timing.minima_us and torch_timing.minima_us:
+        return f"{_times(means)} ({_times(timing.minimum() / torch_timing.minimum())})"
+    # Compare like with like: both sides' best round when one has no per-run minimum.
+    best = timing.best_round() / torch_timing.best_round()
+    return f"{_times(means)} ({BEST_ROUND_MARK}{_times(best)})"
 
 
 def _times(value: float) -> str:
@@ -347,7 +356,9 @@ def report(
     ratios = [f"ours {c} / torch" for c in configurations] + ["ExecuTorch / torch"]
     print(
         f"Mean (min) of execution alone, {rounds} interleaved rounds, one thread; "
-        f"1-minute load average {load[0]:.1f} at the start, {load[1]:.1f} at the end.\n",
+        f"1-minute load average {load[0]:.1f} at the start, {load[1]:.1f} at the end. "
+        f"{BEST_ROUND_MARK}: the best round's mean (our runner printed no per-run minimum); "
+        "a ratio of minima marked so compares both sides' best rounds.\n",
         file=out,
     )
     print("| model | " + " | ".join(headers + ratios) + " |", file=out)
