@@ -29,14 +29,21 @@ COPIED = [
 ]
 
 
+def _not_copied(folder: str, names: list[str]) -> set[str]:
+    """Caches, and the latency benchmark's git-ignored models (benchmarks/models/, ~90 MB
+    once exported): no build reads them."""
+    skipped = {"__pycache__"}
+    if Path(folder) == REPO / "benchmarks":
+        skipped.add("models")
+    return skipped.intersection(names)
+
+
 def copy_repository(destination: Path) -> Path:
     """Copy what a build reads into `destination` (which may already exist)."""
     for name in COPIED:
         source = REPO / name
         if source.is_dir():
-            shutil.copytree(
-                source, destination / name, ignore=shutil.ignore_patterns("__pycache__")
-            )
+            shutil.copytree(source, destination / name, ignore=_not_copied)
         else:
             shutil.copy2(source, destination / name)
     return destination

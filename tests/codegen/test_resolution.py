@@ -111,8 +111,22 @@ def test_undeclared_dtypes_are_fine_and_name_selection_is_not_checked(tmp_path: 
     assert resolve(by_name, ints, "t").op_dtypes == {BITWISE_AND: None}
 
 
+# Example models whose operators no shipped library implements yet (examples/pending.toml):
+# strict, so the test fails once they resolve and the entry must go.
+UNRESOLVED_EXAMPLES = {"quant_conv": "quantized_decomposed::* has no library yet (issue 11)"}
+
+
 @pytest.mark.parametrize(
-    "model", sorted(p.name for p in (REPO / "examples" / "models").iterdir() if p.is_dir())
+    "model",
+    [
+        pytest.param(
+            name,
+            marks=[pytest.mark.xfail(strict=True, reason=UNRESOLVED_EXAMPLES[name])]
+            if name in UNRESOLVED_EXAMPLES
+            else [],
+        )
+        for name in sorted(p.name for p in (REPO / "examples" / "models").iterdir() if p.is_dir())
+    ],
 )
 def test_every_example_model_resolves_against_the_shipped_libraries(model: str) -> None:
     """The `dtypes:` declared in kernels/*/functions.yaml cover every example model."""

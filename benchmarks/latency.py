@@ -1,0 +1,421 @@
+"""Latency per model, side by side and interleaved: our runner, ExecuTorch's runtime, torch.
+
+Usage (from the repository root, with the project's Python)::
+
+    python benchmarks/latency.py [--et-python /work/et-venv/bin/python] [--rounds 3]
+        [--seconds 0.5] [--models NAME ...] [--output FILE.md]
+
+1. Exports the models too big to commit into the git-ignored ``benchmarks/models/``
+   (``latency_models.py export``, kept when already there).
+2. Builds, in a temporary copy of the repository, one include-all runner per configuration:
+   ``portable`` (``libraries = ["portable", "prim"]``) and, when ``kernels/optimized/``
+   exists, ``optimized`` (``["optimized", "portable", "prim"]``); records their bytes.
+3. Checks every model once on our runner against its reference outputs: a model the runner
+   refuses, or whose outputs differ, gets "fails: <one line>" in the table.
+4. Times, in ``--rounds`` rounds, each model on every engine in turn (the order rotates per
+   round, so slow drift in the machine's load is shared): our runner's ``--iterations N``
+   (execution alone, load excluded; it prints the mean, and the minimum when it has one),
+   ExecuTorch 1.5.1's ``executorch.runtime.Runtime`` and torch eager (``inference_mode``),
+   both in one long-lived worker of ``--et-python`` with one thread. N per engine and model
+   is sized to take about ``--seconds`` per round.
+
+Prints a Markdown table: mean and min per engine, and each engine's time over torch's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+from codegen.verify import compare_output  # noqa: E402
+from tests.workspace import copy_repository, doit  # noqa: E402
+
+EXAMPLES = REPO / "examples" / "models"
+CACHE = REPO / "benchmarks" / "models"
+HERE = Path(__file__).resolve().parent
+
+# The models, in table order, and the folder each lives in: small examples, the committed
+# real models, then the cached big ones (latency_models.py).
+MODELS: dict[str, Path] = {
+    **{name: EXAMPLES for name in ("add_mul", "mlp", "conv", "attn", "deep", "dynamic")},
+    **{name: EXAMPLES for name in ("mobilenet_v2", "resnet", "llama_static", "llama_dynamic")},
+    **{name: EXAMPLES for name in ("lstm", "gru_cell", "quant_conv")},
+    **{name: CACHE for name in ("mlp_big", "transformer", "vit")},
+}
+
+# Runner configurations: name -> kernel libraries in precedence order. `optimized` is
+# built only when its library exists (issue 12).
+CONFIGURATIONS: dict[str, list[str]] = {
+    "portable": ["portable", "prim"],
+    "optimized": ["optimized", "portable", "prim"],
+}
+WORKER_ENGINES = ("executorch", "torch")
+MAX_ITERATIONS = 1000
+# Marks a minimum that is the best round's mean (the runner printed no per-run minimum).
+BEST_ROUND_MARK = "†"
+
+_MEAN = re.compile(r"^mean time per run: ([0-9.]+) us$", re.MULTILINE)
+_MIN = re.compile(r"^min(?:imum)? time per run: ([0-9.]+) us$", re.MULTILINE)
+
+
+@dataclass
+class Timing:
+    """One engine on one model: every round's mean, the per-run minima when known."""
+
+    means_us: list[float] = field(default_factory=list)
+    minima_us: list[float] = field(default_factory=list)
+    failure: str | None = None
+
+    def mean(self) -> float:
+        return statistics.fmean(self.means_us)
+
+    def minimum(self) -> float:
+        # Without per-run minima (a runner that prints only its mean) the best round's mean.
+        return min(self.minima_us or self.means_us)
+
+    def best_round(self) -> float:
+        return min(self.means_us)
+
+
+@dataclass(frozen=True)
+class Model:
+    name: str
+    pte: Path
+    inputs: list[Path]
+    outputs: list[Path]
+
+
+def find_model(name: str) -> Model:
+    folder = MODELS[name] / name
+    return Model(
+        name,
+        folder / f"{name}.pte",
+        sorted(folder.glob("in[0-9]*.npy"), key=_index),
+        sorted(folder.glob("out[0-9]*.npy"), key=_index),
+    )
+
+
+def _index(path: Path) -> int:
+    return int(re.sub(r"\D", "", path.stem))
+
+
+# --------------------------------------------------------------------------- our runner
+
+
+def manifest_text(configurations: dict[str, list[str]]) -> str:
+    """A manifest with one include-all target per configuration (no models: the script
+    checks outputs itself, so a model the runner cannot run does not stop the build)."""
+    lines = ['[toolchains.host]\ncompiler = "c++"\ncflags = ["-Os"]\nstrip = "strip"\n']
+    for library in sorted({lib for libs in configurations.values() for lib in libs}):
+        lines.append(
+            f'[libraries.{library}]\nfunctions = "kernels/{library}/functions.yaml"\n'
+            f'sources = "kernels/{library}"\n'
+        )
+    for name, libraries in configurations.items():
+        listed = ", ".join(f'"{lib}"' for lib in libraries)
+        lines.append(
+            f"[targets.{name}]\nmodels = []\nlibraries = [{listed}]\ninclude_all_operators = true\n"
+        )
+    return "\n".join(lines)
+
+
+def build_runners(workdir: Path) -> dict[str, tuple[Path, int]]:
+    """Build every available configuration: name -> (runner, stripped bytes)."""
+    available = {
+        name: libraries
+        for name, libraries in CONFIGURATIONS.items()
+        if all((REPO / "kernels" / lib / "functions.yaml").is_file() for lib in libraries)
+    }
+    copy_repository(workdir)
+    (workdir / "latency.toml").write_text(manifest_text(available))
+    result = doit(workdir, "manifest=latency.toml", "build", timeout=3600)
+    if result.returncode != 0:
+        raise SystemExit(f"latency: building the runners failed:\n{result.stdout}{result.stderr}")
+    runners = {}
+    for name in available:
+        size = json.loads((workdir / "build" / name / "size.json").read_text())
+        runners[name] = (workdir / "build" / name / "runner", int(size["file"]))
+    return runners
+
+
+def runner_command(runner: Path, model: Model) -> list[str]:
+    command = [str(runner), str(model.pte)]
+    for path in model.inputs:
+        command += ["--input", str(path)]
+    return command
+
+
+def check_on_runner(runner: Path, model: Model, scratch: Path) -> str | None:
+    """None when the runner reproduces the references, else the one-line reason."""
+    out = scratch / model.name
+    out.mkdir(parents=True, exist_ok=True)
+    run = subprocess.run(
+        [*runner_command(runner, model), "--output-dir", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        check=False,
+    )
+    if run.returncode != 0:
+        return _runner_error(run, model)
+    for index, expected in enumerate(model.outputs):
+        problem = compare_output(expected, out / f"output{index}.npy")
+        if problem is not None:
+            return f"wrong output: {problem}"
+    return None
+
+
+def time_on_runner(runner: Path, model: Model, iterations: int) -> tuple[float, float | None]:
+    """(mean, min or None) of execution alone, as the runner reports them, in µs."""
+    run = subprocess.run(
+        [*runner_command(runner, model), "--iterations", str(iterations)],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        check=False,
+    )
+    mean = _MEAN.search(run.stdout)
+    if run.returncode != 0 or mean is None:
+        # Checked before timing, so a failure here comes from running more than once.
+        raise RuntimeError(f"with --iterations: {_runner_error(run, model)}")
+    minimum = _MIN.search(run.stdout)
+    return float(mean.group(1)), float(minimum.group(1)) if minimum else None
+
+
+def _runner_error(run: subprocess.CompletedProcess[str], model: Model) -> str:
+    """The runner's one-line error without its "runner: <path>: " prefix."""
+    line = _one_line(run.stderr or run.stdout or f"exit code {run.returncode}, no message")
+    return line.removeprefix(f"runner: {model.pte}: ")
+
+
+def _one_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else "(no message)"
+
+
+# --------------------------------------------------------------------------- worker
+
+
+class Worker:
+    """The torch + executorch process that times ExecuTorch's runtime and torch eager."""
+
+    def __init__(self, python: str) -> None:
+        self.python = python
+        self.process = self._start()
+
+    def _start(self) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [self.python, str(HERE / "latency_worker.py")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+
+    def times(self, model: Model, engine: str, iterations: int) -> list[float]:
+        request = {
+            "model": model.name,
+            "pte": str(model.pte),
+            "inputs": [str(p) for p in model.inputs],
+            "engine": engine,
+            "iterations": iterations,
+        }
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None
+        try:
+            stdin.write(json.dumps(request) + "\n")
+            stdin.flush()
+            line = stdout.readline()
+        except BrokenPipeError:
+            line = ""
+        if not line:
+            code = self.process.wait()
+            self.process = self._start()
+            raise RuntimeError(f"the worker died (exit code {code})")
+        reply: dict[str, Any] = json.loads(line)
+        if "error" in reply:
+            raise RuntimeError(str(reply["error"]))
+        return [float(t) for t in reply["times_us"]]
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+def measure(
+    models: list[Model],
+    runners: dict[str, Path],
+    worker: Worker,
+    rounds: int,
+    seconds: float,
+    scratch: Path,
+) -> dict[str, dict[str, Timing]]:
+    """model -> engine -> Timing, engines interleaved per model and round."""
+    engines = [*runners, *WORKER_ENGINES]
+    results = {m.name: {e: Timing() for e in engines} for m in models}
+    iterations: dict[tuple[str, str], int] = {}
+    for model in models:
+        for name, runner in runners.items():
+            results[model.name][name].failure = check_on_runner(runner, model, scratch)
+
+    def one(model: Model, engine: str) -> None:
+        timing = results[model.name][engine]
+        key = (model.name, engine)
+        try:
+            if key not in iterations:  # a first, single run sizes N for the rounds
+                iterations[key] = _iterations(_run(model, engine, 1)[0], seconds)
+            mean, minimum = _run(model, engine, iterations[key])
+        except RuntimeError as error:
+            timing.failure = str(error)
+            return
+        timing.means_us.append(mean)
+        if minimum is not None:
+            timing.minima_us.append(minimum)
+
+    def _run(model: Model, engine: str, count: int) -> tuple[float, float | None]:
+        if engine in runners:
+            return time_on_runner(runners[engine], model, count)
+        times = worker.times(model, engine, count)
+        return statistics.fmean(times), min(times)
+
+    for round_index in range(rounds):
+        order = engines[round_index % len(engines) :] + engines[: round_index % len(engines)]
+        for model in models:
+            for engine in order:
+                if results[model.name][engine].failure is None:
+                    one(model, engine)
+        print(f"latency: round {round_index + 1}/{rounds} done", file=sys.stderr)
+    return results
+
+
+def _iterations(single_us: float, seconds: float) -> int:
+    return max(1, min(MAX_ITERATIONS, round(seconds * 1e6 / max(single_us, 1.0))))
+
+
+# --------------------------------------------------------------------------- report
+
+
+def format_us(value: float) -> str:
+    if value >= 1e6:
+        return f"{value / 1e6:.2f} s"
+    if value >= 1e3:
+        return f"{value / 1e3:.2f} ms"
+    return f"{value:.1f} µs" if value >= 10 else f"{value:.2f} µs"
+
+
+def cell(timing: Timing) -> str:
+    if timing.failure is not None:
+        return f"fails: {timing.failure.replace('|', '/')}"
+    if not timing.means_us:
+        return "-"
+    mark = "" if timing.minima_us else BEST_ROUND_MARK
+    return f"{format_us(timing.mean())} ({mark}{format_us(timing.minimum())})"
+
+
+def ratio(timing: Timing, torch_timing: Timing) -> str:
+    """Mean over torch's mean, then (min over torch's min): on a loaded machine the minima
+    are the steadier of the two."""
+    if timing.failure or torch_timing.failure or not timing.means_us or not torch_timing.means_us:
+        return "-"
+    means = timing.mean() / torch_timing.mean()
+    if timing.minima_us and torch_timing.minima_us:
+        return f"{_times(means)} ({_times(timing.minimum() / torch_timing.minimum())})"
+    # Compare like with like: both sides' best round when one has no per-run minimum.
+    best = timing.best_round() / torch_timing.best_round()
+    return f"{_times(means)} ({BEST_ROUND_MARK}{_times(best)})"
+
+
+def _times(value: float) -> str:
+    return f"{value:.1f}×" if value >= 0.1 else f"{value:.3f}×"
+
+
+def report(
+    results: dict[str, dict[str, Timing]],
+    sizes: dict[str, int],
+    out: TextIO,
+    rounds: int,
+    load: tuple[float, float],
+) -> None:
+    configurations = list(sizes)
+    headers = [f"ours, {c}" for c in configurations] + ["ExecuTorch 1.5.1", "torch eager"]
+    ratios = [f"ours {c} / torch" for c in configurations] + ["ExecuTorch / torch"]
+    print(
+        f"Mean (min) of execution alone, {rounds} interleaved rounds, one thread; "
+        f"1-minute load average {load[0]:.1f} at the start, {load[1]:.1f} at the end. "
+        f"{BEST_ROUND_MARK}: the best round's mean (our runner printed no per-run minimum); "
+        "a ratio of minima marked so compares both sides' best rounds.\n",
+        file=out,
+    )
+    print("| model | " + " | ".join(headers + ratios) + " |", file=out)
+    print("|---|" + "---:|" * (len(headers) + len(ratios)), file=out)
+    for model, timings in results.items():
+        torch_timing = timings["torch"]
+        cells = [cell(timings[e]) for e in [*configurations, *WORKER_ENGINES]]
+        cells += [ratio(timings[e], torch_timing) for e in [*configurations, "executorch"]]
+        print(f"| {model} | " + " | ".join(cells) + " |", file=out)
+    print("\n| configuration | libraries | runner (stripped, include-all) |", file=out)
+    print("|---|---|---:|", file=out)
+    for name, size in sizes.items():
+        print(f"| {name} | {', '.join(CONFIGURATIONS[name])} | {size:,} B |", file=out)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--et-python", default="/work/et-venv/bin/python")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=0.5, help="per engine, model, round")
+    parser.add_argument("--models", nargs="+", choices=list(MODELS), default=list(MODELS))
+    parser.add_argument("--output", type=Path, help="also write the table to this file")
+    args = parser.parse_args(argv)
+    if not Path(args.et_python).is_file():
+        print(f"latency: {args.et_python}: no such Python (see --et-python)", file=sys.stderr)
+        return 2
+
+    subprocess.run(
+        [args.et_python, str(HERE / "latency_models.py"), "export"],
+        check=True,
+        stdout=sys.stderr,
+        stderr=subprocess.DEVNULL,
+    )
+    models = [find_model(name) for name in args.models]
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as scratch:
+        built = build_runners(Path(scratch) / "repo")
+        worker = Worker(args.et_python)
+        try:
+            results = measure(
+                models,
+                {name: runner for name, (runner, _) in built.items()},
+                worker,
+                args.rounds,
+                args.seconds,
+                Path(scratch) / "outputs",
+            )
+        finally:
+            worker.close()
+    sizes = {name: size for name, (_, size) in built.items()}
+    load = (load_before, os.getloadavg()[0])
+    report(results, sizes, sys.stdout, args.rounds, load)
+    if args.output is not None:
+        with args.output.open("w", encoding="utf-8") as out:
+            report(results, sizes, out, args.rounds, load)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,136 @@
+"""The latency benchmark's models: every one as (program, inputs, eager module).
+
+Runs in the dev-only environment with torch + executorch (+ torchvision), never in the
+project's own. Two jobs:
+
+* ``export``: the models too big to commit (a 2048->4096->2048 MLP, a 4-layer transformer
+  with d=256 over 64 tokens, a ViT-shaped net) are exported with ExecuTorch's exporter into
+  the git-ignored cache ``benchmarks/models/<name>/`` (same layout as ``examples/models``);
+  a model whose folder already holds its program is kept (``--force`` re-exports).
+* ``eager(name)``: the PyTorch module and inputs of any benchmark model, rebuilt from the
+  same seeds as its export, for the torch-eager column (used by ``latency_worker.py``).
+
+Usage::
+
+    /work/et-venv/bin/python benchmarks/latency_models.py export [--force]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+import torch
+from torch import nn
+from torch.nn import functional
+
+REPO = Path(__file__).resolve().parent.parent
+CACHE = REPO / "benchmarks" / "models"
+sys.path.insert(0, str(REPO / "examples"))
+
+import export_models  # noqa: E402
+import export_real_models  # noqa: E402
+from export_real_models import RealModel  # noqa: E402
+
+
+class BigMlp(nn.Module):
+    """Linear(2048, 4096) -> ReLU -> Linear(4096, 2048): 16.8 M parameters (67 MB)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.up = nn.Linear(2048, 4096)
+        self.down = nn.Linear(4096, 2048)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.down(torch.relu(self.up(x)))
+
+
+class EncoderLayer(nn.Module):
+    """Pre-norm multi-head self-attention and a GELU MLP, written out (nn.Transformer's
+    fused fast path is not what a program exported from a phone model would hold)."""
+
+    def __init__(self, width: int, heads: int, hidden: int) -> None:
+        super().__init__()
+        self.heads = heads
+        self.norm1 = nn.LayerNorm(width)
+        self.qkv = nn.Linear(width, 3 * width)
+        self.proj = nn.Linear(width, width)
+        self.norm2 = nn.LayerNorm(width)
+        self.fc1 = nn.Linear(width, hidden)
+        self.fc2 = nn.Linear(hidden, width)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        batch, tokens, width = x.shape
+        head_width = width // self.heads
+        qkv = self.qkv(self.norm1(x)).view(batch, tokens, 3, self.heads, head_width)
+        query, key, value = qkv.permute(2, 0, 3, 1, 4).unbind(0)
+        scores = query @ key.transpose(-2, -1) / math.sqrt(head_width)
+        mixed = (torch.softmax(scores, dim=-1) @ value).transpose(1, 2).reshape(x.shape)
+        x = x + self.proj(mixed)
+        return x + self.fc2(functional.gelu(self.fc1(self.norm2(x))))
+
+
+class Transformer(nn.Module):
+    """4 encoder layers, d=256, 4 heads, MLP 1024, over (1, 64, 256)."""
+
+    def __init__(self, layers: int = 4, width: int = 256) -> None:
+        super().__init__()
+        self.layers = nn.Sequential(*(EncoderLayer(width, 4, 4 * width) for _ in range(layers)))
+        self.norm = nn.LayerNorm(width)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.norm(self.layers(x))
+
+
+def vit() -> nn.Module:
+    """torchvision's VisionTransformer, ViT-shaped but small: 224x224 image, 16x16 patches,
+    4 layers, width 192, 3 heads, MLP 768 (ViT-Ti's width at a third of its depth)."""
+    torchvision = export_real_models._import_torchvision()
+    model: nn.Module = torchvision.models.VisionTransformer(
+        image_size=224, patch_size=16, num_layers=4, num_heads=3, hidden_dim=192, mlp_dim=768
+    )
+    return model
+
+
+BENCH_MODELS: dict[str, RealModel] = {
+    "mlp_big": RealModel(BigMlp, lambda: (torch.randn(4, 2048),), atol=1e-4),
+    "transformer": RealModel(Transformer, lambda: (torch.randn(1, 64, 256),), atol=1e-4),
+    "vit": RealModel(vit, lambda: (torch.randn(1, 3, 224, 224),), atol=1e-4),
+}
+
+
+def eager(name: str) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """The eager module and inputs of a benchmark model (small example, real or cached)."""
+    if name in export_models.EXAMPLES:
+        module, inputs = export_models.build(export_models.EXAMPLES[name])
+        return module, inputs[export_models.FORWARD]
+    model = export_real_models.REAL_MODELS.get(name) or BENCH_MODELS.get(name)
+    if model is None:
+        raise KeyError(f"no eager definition for benchmark model {name!r}")
+    return export_real_models.prepare(model)
+
+
+def export(force: bool) -> None:
+    """Export the big models into the cache folder."""
+    torch.set_num_threads(1)
+    for name, model in BENCH_MODELS.items():
+        if (CACHE / name / f"{name}.pte").is_file() and not force:
+            print(f"{name}: cached in {CACHE / name}")
+            continue
+        export_real_models.export_one(name, model, CACHE)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    sub = parser.add_subparsers(dest="command", required=True)
+    job = sub.add_parser("export", help="export the big models into benchmarks/models/")
+    job.add_argument("--force", action="store_true", help="re-export cached models too")
+    args = parser.parse_args(argv)
+    export(args.force)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
