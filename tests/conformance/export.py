@@ -110,7 +110,8 @@ def _narrow_all(x: torch.Tensor, spec: dict[int, Any] | None) -> torch.Tensor:
 
 
 def to_numpy(t: torch.Tensor) -> np.ndarray:
-    return np.ascontiguousarray(t.detach().contiguous().numpy())
+    # Logical row-major order; a copy, not np.ascontiguousarray, which makes 0-dim arrays 1-dim.
+    return t.detach().contiguous().numpy().copy()
 
 
 def run_eager(module: Program, inputs: tuple[torch.Tensor, ...]) -> list[np.ndarray]:
