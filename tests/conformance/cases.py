@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import torch
@@ -98,8 +98,6 @@ class Case:
     # Operators to_edge keeps as they are (`preserve_ops`), although they are not in the
     # Core ATen opset or would be decomposed: how users keep an op the runtime has a kernel for.
     non_core: tuple[str, ...] = ()
-    note: str = ""
-    seed: int = field(default=0)
 
     def generator(self, family: str) -> Gen:
         return Gen(zlib.crc32(f"{self.name}/{family}".encode()))
