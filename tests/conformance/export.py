@@ -124,7 +124,8 @@ def export_case(
 ) -> tuple[bytes, dict[str, Any], dict[str, np.ndarray]]:
     """The program's bytes, its index entry (without operators) and its npz arrays."""
     families = [f for f in case.families if allowed is None or YAML_NAMES[f] in allowed]
-    methods: dict[str, Any] = {}
+    methods: list[str] = []
+    shape: dict[str, int] = {}
     skipped: dict[str, str] = {}
     arrays: dict[str, np.ndarray] = {}
     exported = {}
@@ -145,11 +146,9 @@ def export_case(
                 arrays[f"{family}/run{r}/in{i}"] = to_numpy(x)
             for i, y in enumerate(outputs):
                 arrays[f"{family}/run{r}/out{i}"] = y
-        methods[family] = {
-            "runs": len(runs),
-            "inputs": len(inputs),
-            "outputs": len(references[0]),
-        }
+        # Every family of a case has the same inputs, outputs and runs.
+        shape = {"inputs": len(inputs), "outputs": len(references[0]), "runs": len(runs)}
+        methods.append(family)
     if not exported:
         raise ValueError(f"no family left to export (skipped: {skipped})")
     non_core = [
@@ -163,7 +162,7 @@ def export_case(
         ),
     )
     buffer = edge.to_executorch().buffer
-    entry: dict[str, Any] = {"methods": methods}
+    entry: dict[str, Any] = {"methods": sorted(methods), **shape}
     if skipped:
         entry["skipped"] = skipped
     if case.dynamic:
@@ -200,13 +199,28 @@ def update_index(name: str, entry: dict[str, Any] | None) -> None:
         for program, item in programs.items():
             for op in item["operators"]:
                 operators.setdefault(op, []).append(program)
-        index = {"programs": programs, "operators": dict(sorted(operators.items()))}
-        index_path.write_text(json.dumps(index, indent=1, sort_keys=True) + "\n")
+        index_path.write_text(index_text(programs, operators))
         for stale in PROGRAMS.iterdir():
             if stale.suffix in (".pte", ".npz") and stale.stem not in known:
                 stale.unlink()
     finally:
         os.close(directory)  # releases the lock
+
+
+def index_text(programs: dict[str, Any], operators: dict[str, list[str]]) -> str:
+    """index.json with one line per program and per operator: small, and a re-export's
+    diff shows which programs changed."""
+
+    def section(items: dict[str, Any]) -> str:
+        return ",\n".join(
+            f"  {json.dumps(key)}: {json.dumps(items[key], sort_keys=True)}"
+            for key in sorted(items)
+        )
+
+    return (
+        f'{{\n "operators": {{\n{section(operators)}\n }},\n'
+        f' "programs": {{\n{section(programs)}\n }}\n}}\n'
+    )
 
 
 def allowed_families(case: Case, dtypes: dict[str, set[str] | None]) -> set[str] | None:
