@@ -1,0 +1,828 @@
+"""What the conformance programs compute: one `Case` per program, its methods one per dtype.
+
+Read only by `export.py` (it needs torch); the test reads what the export wrote. A case
+names the operators its program must call (as `functions.yaml` spells them), the dtype
+families it runs at, the example inputs per dtype and, where the operator allows, dynamic
+dims. Inputs are small and drawn from a generator seeded by the case name, so a re-export
+writes the same data.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+from functorch.experimental import control_flow
+from torch.export import Dim
+
+# Family name -> torch dtype. A family is the method name inside its program.
+DTYPES: dict[str, torch.dtype] = {
+    "bool": torch.bool,
+    "u8": torch.uint8,
+    "i8": torch.int8,
+    "i16": torch.int16,
+    "i32": torch.int32,
+    "i64": torch.int64,
+    "f16": torch.float16,
+    "bf16": torch.bfloat16,
+    "f32": torch.float32,
+    "f64": torch.float64,
+}
+# The ScalarType names functions.yaml's `dtypes:` lists use.
+YAML_NAMES = {
+    "bool": "Bool",
+    "u8": "Byte",
+    "i8": "Char",
+    "i16": "Short",
+    "i32": "Int",
+    "i64": "Long",
+    "f16": "Half",
+    "bf16": "BFloat16",
+    "f32": "Float",
+    "f64": "Double",
+}
+FLOAT = ("f32", "f64", "f16", "bf16")
+# Three widths stand for the integer family (unsigned 8-bit, signed 32- and 64-bit): the
+# kernels instantiate one template per integer dtype, and every width more would add a
+# method to most programs and a runner call to the test for little that these miss.
+INT = ("u8", "i32", "i64")
+SIGNED = ("i32", "i64")
+REAL = INT + FLOAT
+ALL = ("bool",) + REAL
+
+Inputs = Callable[["Gen", torch.dtype], tuple[torch.Tensor, ...]]
+
+
+class Gen:
+    """Small random tensors from one seeded generator."""
+
+    def __init__(self, seed: int) -> None:
+        self.generator = torch.Generator().manual_seed(seed)
+
+    def t(
+        self, shape: Sequence[int], dtype: torch.dtype, low: float = -4, high: float = 4
+    ) -> torch.Tensor:
+        if dtype == torch.bool:
+            return torch.randint(0, 2, tuple(shape), generator=self.generator).bool()
+        if dtype.is_floating_point:
+            values = torch.rand(tuple(shape), generator=self.generator) * (high - low) + low
+            return values.to(dtype)
+        if dtype == torch.uint8:
+            low = max(low, 0)
+        return torch.randint(int(low), int(high) + 1, tuple(shape), generator=self.generator).to(
+            dtype
+        )
+
+    def positive(self, shape: Sequence[int], dtype: torch.dtype) -> torch.Tensor:
+        return self.t(shape, dtype, 1, 4)
+
+    def index(self, shape: Sequence[int], high: int) -> torch.Tensor:
+        return torch.randint(0, high, tuple(shape), generator=self.generator)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One program: `fn` applied to `inputs(gen, dtype)`, one method per family."""
+
+    name: str
+    ops: tuple[str, ...]
+    fn: Callable[..., Any]
+    inputs: Inputs
+    families: tuple[str, ...]
+    dynamic: Callable[[int], Any] | None = None  # number of inputs -> dynamic_shapes
+    # Operators to_edge keeps as they are (`preserve_ops`), although they are not in the
+    # Core ATen opset or would be decomposed: how users keep an op the runtime has a kernel for.
+    non_core: tuple[str, ...] = ()
+
+    def generator(self, family: str) -> Gen:
+        return Gen(zlib.crc32(f"{self.name}/{family}".encode()))
+
+
+CASES: list[Case] = []
+
+
+def case(
+    name: str,
+    ops: str | tuple[str, ...],
+    fn: Callable[..., Any],
+    inputs: Inputs,
+    families: tuple[str, ...],
+    **extra: Any,
+) -> None:
+    CASES.append(Case(name, (ops,) if isinstance(ops, str) else ops, fn, inputs, families, **extra))
+
+
+def one(shape: Sequence[int] = (3, 4), positive: bool = False) -> Inputs:
+    return lambda g, d: (g.positive(shape, d) if positive else g.t(shape, d),)
+
+
+def two(a: Sequence[int] = (3, 4), b: Sequence[int] = (3, 4), positive_b: bool = False) -> Inputs:
+    return lambda g, d: (g.t(a, d), g.positive(b, d) if positive_b else g.t(b, d))
+
+
+def batch_dim(inputs: int) -> Any:
+    """Every input's first dim dynamic (one shared Dim)."""
+    batch = Dim("batch", min=2, max=16)
+    return tuple({0: batch} for _ in range(inputs))
+
+
+# --- elementwise unary ---------------------------------------------------------------
+for _name, _fn, _positive in [
+    ("exp", torch.exp, False),
+    ("log", torch.log, True),
+    ("sqrt", torch.sqrt, True),
+    ("rsqrt", torch.rsqrt, True),
+    ("reciprocal", torch.reciprocal, True),
+    ("sin", torch.sin, False),
+    ("cos", torch.cos, False),
+    ("tanh", torch.tanh, False),
+    ("sigmoid", torch.sigmoid, False),
+    ("erf", torch.erf, False),
+]:
+    case(_name, f"{_name}.out", _fn, one(positive=_positive), ALL)
+case("exp_dynamic", "exp.out", torch.exp, one(), ("f32",), dynamic=batch_dim)
+case("abs", "abs.out", torch.abs, one(), REAL)
+case("neg", "neg.out", torch.neg, one(), SIGNED + FLOAT)
+case("sign", "sign.out", torch.sign, one(), ("bool",) + REAL)
+for _name, _fn in [("floor", torch.floor), ("ceil", torch.ceil), ("round", torch.round)]:
+    case(_name, f"{_name}.out", _fn, lambda g, d: (g.t((3, 4), d) * 1.5,), REAL)
+case(
+    "round_decimals",
+    "round.decimals_out",
+    lambda x: torch.round(x, decimals=1),
+    one(),
+    FLOAT,
+    non_core=("round.decimals",),
+)
+case("relu", "relu.out", F.relu, one(), REAL)
+case("bitwise_not", "bitwise_not.out", torch.bitwise_not, one(), ("bool",) + INT)
+case("logical_not", "logical_not.out", torch.logical_not, one(), ALL)
+case("gelu", "gelu.out", F.gelu, one(), FLOAT)
+case("gelu_tanh", "gelu.out", lambda x: F.gelu(x, approximate="tanh"), one(), FLOAT)
+case("leaky_relu", "leaky_relu.out", lambda x: F.leaky_relu(x, 0.1), one(), FLOAT)
+case("elu", "elu.out", lambda x: F.elu(x, alpha=0.5), one(), FLOAT)
+case("hardtanh", "hardtanh.out", lambda x: F.hardtanh(x, -2.0, 2.0), one(), REAL)
+
+# --- elementwise binary: tensor and scalar overloads -------------------------------
+for _name, _fn in [("add", torch.add), ("sub", torch.sub), ("mul", torch.mul)]:
+    _families = ALL if _name != "sub" else REAL
+    case(_name, f"{_name}.out", _fn, two(), _families)
+    case(f"{_name}_broadcast", f"{_name}.out", _fn, two((2, 3, 4), (3, 1)), ("f32", "i32"))
+    case(f"{_name}_dynamic", f"{_name}.out", _fn, two(), ("f32",), dynamic=batch_dim)
+case("add_alpha", "add.out", lambda x, y: torch.add(x, y, alpha=2), two(), REAL)
+case("sub_alpha", "sub.out", lambda x, y: torch.sub(x, y, alpha=2), two(), REAL)
+case("add_scalar", "add.Scalar_out", lambda x: torch.ops.aten.add.Scalar(x, 2), one(), REAL)
+case("sub_scalar", "sub.Scalar_out", lambda x: torch.ops.aten.sub.Scalar(x, 2), one(), REAL)
+case("mul_scalar", "mul.Scalar_out", lambda x: torch.ops.aten.mul.Scalar(x, 3), one(), ALL)
+case("div", "div.out", torch.div, two(positive_b=True), REAL)
+case(
+    "div_trunc",
+    "div.out_mode",
+    lambda x, y: torch.div(x, y, rounding_mode="trunc"),
+    two(positive_b=True),
+    REAL,
+)
+case(
+    "div_floor",
+    "div.out_mode",
+    lambda x, y: torch.div(x, y, rounding_mode="floor"),
+    two(positive_b=True),
+    REAL,
+)
+case("div_scalar", "div.Scalar_out", lambda x: torch.ops.aten.div.Scalar(x, 2), one(), REAL)
+case(
+    "div_scalar_mode",
+    "div.Scalar_mode_out",
+    lambda x: torch.ops.aten.div.Scalar_mode(x, 3, rounding_mode="floor"),
+    one(),
+    REAL,
+)
+case(
+    "pow",
+    "pow.Tensor_Tensor_out",
+    torch.pow,
+    lambda g, d: (g.positive((3, 4), d), g.t((3, 4), d, 0, 3)),
+    REAL,
+)
+case("pow_scalar", "pow.Tensor_Scalar_out", lambda x: torch.pow(x, 2), one(), REAL)
+case("remainder", "remainder.Tensor_out", torch.remainder, two(positive_b=True), REAL)
+case("remainder_scalar", "remainder.Scalar_out", lambda x: torch.remainder(x, 3), one(), REAL)
+case("fmod", "fmod.Tensor_out", torch.fmod, two(positive_b=True), REAL)
+case("fmod_scalar", "fmod.Scalar_out", lambda x: torch.fmod(x, 3), one(), REAL)
+case("maximum", "maximum.out", torch.maximum, two(), ALL)
+case("minimum", "minimum.out", torch.minimum, two(), ALL)
+case("atan2", "atan2.out", torch.atan2, two(), REAL)
+for _name in ["eq", "ne", "lt", "le", "gt", "ge"]:
+    case(_name, f"{_name}.Tensor_out", getattr(torch, _name), two((3, 4), (3, 4)), ALL)
+    case(
+        f"{_name}_scalar",
+        f"{_name}.Scalar_out",
+        lambda x, _n=_name: getattr(torch, _n)(x, 1),
+        one(),
+        ALL,
+    )
+for _name in ["bitwise_and", "bitwise_or", "bitwise_xor"]:
+    case(_name, f"{_name}.Tensor_out", getattr(torch, _name), two(), ("bool",) + INT)
+    case(
+        f"{_name}_scalar",
+        f"{_name}.Scalar_out",
+        lambda x, _n=_name: getattr(torch.ops.aten, _n).Scalar(x, 3),
+        one(),
+        INT,
+    )
+for _name in ["logical_and", "logical_or", "logical_xor"]:
+    case(_name, f"{_name}.out", getattr(torch, _name), two(), ALL)
+case(
+    "clamp",
+    "clamp.out",
+    lambda x: torch.clamp(x, -1, 2),
+    one(),
+    REAL,
+)
+case("clamp_min_only", "clamp.out", lambda x: torch.clamp(x, min=0), one(), REAL)
+case("clamp_max_only", "clamp.out", lambda x: torch.clamp(x, max=1), one(), REAL)
+case(
+    "clamp_tensor",
+    "clamp.Tensor_out",
+    lambda x, lo, hi: torch.clamp(x, lo, hi),
+    lambda g, d: (g.t((3, 4), d), g.t((3, 4), d, -4, 0), g.t((3, 4), d, 0, 4)),
+    REAL,
+)
+case(
+    "clamp_tensor_min_only",
+    "clamp.Tensor_out",
+    lambda x, lo: torch.clamp(x, min=lo),
+    two(),
+    REAL,
+)
+case(
+    "where",
+    "where.self_out",
+    torch.where,
+    lambda g, d: (g.t((3, 4), torch.bool), g.t((3, 4), d), g.t((3, 4), d)),
+    ALL,
+)
+case(
+    "masked_fill",
+    "masked_fill.Scalar_out",
+    lambda x, m: x.masked_fill(m, 1),
+    lambda g, d: (g.t((3, 4), d), g.t((3, 4), torch.bool)),
+    ALL,
+    non_core=("masked_fill.Scalar",),  # else decomposed into where.self
+)
+
+# --- matrix products, convolution, normalization ---------------------------------------
+case("mm", "mm.out", torch.mm, two((3, 4), (4, 5)), REAL)
+case("bmm", "bmm.out", torch.bmm, two((2, 3, 4), (2, 4, 5)), REAL)
+case(
+    "addmm",
+    "addmm.out",
+    lambda b, x, y: torch.addmm(b, x, y),
+    lambda g, d: (g.t((5,), d), g.t((3, 4), d), g.t((4, 5), d)),
+    REAL,
+)
+case(
+    "addmm_beta_alpha",
+    "addmm.out",
+    lambda b, x, y: torch.addmm(b, x, y, beta=0.5, alpha=2.0),
+    lambda g, d: (g.t((3, 5), d), g.t((3, 4), d), g.t((4, 5), d)),
+    FLOAT,
+)
+case(
+    "linear",
+    ("addmm.out", "permute_copy.out"),
+    F.linear,
+    lambda g, d: (g.t((3, 4), d), g.t((5, 4), d), g.t((5,), d)),
+    FLOAT,
+)
+case("conv2d", "convolution.out", F.conv2d, two((1, 2, 5, 5), (3, 2, 3, 3)), REAL)
+case(
+    "conv2d_bias_stride_padding",
+    "convolution.out",
+    lambda x, w, b: F.conv2d(x, w, b, stride=2, padding=1, dilation=1),
+    lambda g, d: (g.t((1, 2, 6, 6), d), g.t((4, 2, 3, 3), d), g.t((4,), d)),
+    FLOAT,
+)
+case(
+    "conv2d_groups_dilation",
+    "convolution.out",
+    lambda x, w: F.conv2d(x, w, groups=2, dilation=2),
+    two((1, 4, 7, 7), (4, 2, 2, 2)),
+    FLOAT,
+)
+case("conv1d", "convolution.out", F.conv1d, two((1, 2, 8), (3, 2, 3)), FLOAT)
+case(
+    "conv_transpose2d",
+    "convolution.out",
+    lambda x, w: F.conv_transpose2d(x, w, stride=2),
+    two((1, 2, 4, 4), (2, 3, 3, 3)),
+    FLOAT,
+)
+case(
+    "conv2d_channels_last",
+    "convolution.out",
+    F.conv2d,
+    lambda g, d: (
+        g.t((1, 3, 5, 5), d).to(memory_format=torch.channels_last),
+        g.t((2, 3, 3, 3), d).to(memory_format=torch.channels_last),
+    ),
+    ("f32",),
+)
+case(
+    "layer_norm",
+    "native_layer_norm.out",
+    lambda x, w, b: F.layer_norm(x, (4,), w, b),
+    lambda g, d: (g.t((2, 3, 4), d), g.t((4,), d), g.t((4,), d)),
+    FLOAT,
+)
+case(
+    "layer_norm_no_affine",
+    "native_layer_norm.out",
+    lambda x: F.layer_norm(x, (3, 4)),
+    one((2, 3, 4)),
+    FLOAT,
+)
+case(
+    "batch_norm",
+    "_native_batch_norm_legit_no_training.out",
+    lambda x, m, v, w, b: F.batch_norm(x, m, v, w, b, training=False, eps=1e-3),
+    lambda g, d: (
+        g.t((2, 3, 4, 4), d),
+        g.t((3,), d),
+        g.positive((3,), d),
+        g.t((3,), d),
+        g.t((3,), d),
+    ),
+    FLOAT,
+)
+case(
+    "batch_norm_no_affine",
+    "_native_batch_norm_legit_no_training.out",
+    lambda x, m, v: F.batch_norm(x, m, v, training=False),
+    lambda g, d: (g.t((2, 3, 4), d), g.t((3,), d), g.positive((3,), d)),
+    FLOAT,
+)
+case("softmax", "_softmax.out", lambda x: torch.softmax(x, -1), one(), FLOAT)
+case("softmax_dim0", "_softmax.out", lambda x: torch.softmax(x, 0), one((3, 4, 2)), FLOAT)
+case("log_softmax", "_log_softmax.out", lambda x: torch.log_softmax(x, 1), one(), FLOAT)
+case(
+    "softmax_dynamic",
+    "_softmax.out",
+    lambda x: torch.softmax(x, -1),
+    one(),
+    ("f32",),
+    dynamic=batch_dim,
+)
+
+# --- pooling, resampling, padding ------------------------------------------------------
+case(
+    "max_pool2d",
+    "max_pool2d_with_indices.out",
+    lambda x: F.max_pool2d(x, 2),
+    one((1, 2, 4, 4)),
+    REAL,
+)
+case(
+    "max_pool2d_indices",
+    "max_pool2d_with_indices.out",
+    lambda x: F.max_pool2d(x, 3, stride=2, padding=1, return_indices=True),
+    one((1, 2, 5, 5)),
+    FLOAT,
+)
+case(
+    "avg_pool2d",
+    "avg_pool2d.out",
+    lambda x: F.avg_pool2d(x, 2),
+    one((1, 2, 4, 4)),
+    ("i64",) + FLOAT,
+)
+case(
+    "avg_pool2d_options",
+    "avg_pool2d.out",
+    lambda x: F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False),
+    one((1, 2, 5, 5)),
+    FLOAT,
+)
+case(
+    "avg_pool2d_divisor",
+    "avg_pool2d.out",
+    lambda x: F.avg_pool2d(x, 2, divisor_override=3),
+    one((1, 2, 4, 4)),
+    FLOAT,
+)
+case(
+    "adaptive_avg_pool2d",
+    "_adaptive_avg_pool2d.out",
+    lambda x: F.adaptive_avg_pool2d(x, (2, 3)),
+    one((1, 2, 5, 7)),
+    FLOAT,
+)
+case(
+    "upsample_nearest2d",
+    "upsample_nearest2d.vec_out",
+    lambda x: F.interpolate(x, scale_factor=2, mode="nearest"),
+    one((1, 2, 3, 3)),
+    ("u8",) + FLOAT,
+)
+case(
+    "upsample_nearest2d_size",
+    "upsample_nearest2d.vec_out",
+    lambda x: F.interpolate(x, size=(5, 4), mode="nearest"),
+    one((1, 2, 3, 3)),
+    ("f32",),
+)
+case(
+    "upsample_bilinear2d",
+    "upsample_bilinear2d.vec_out",
+    lambda x: F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=False),
+    one((1, 2, 3, 3)),
+    FLOAT,
+)
+case(
+    "upsample_bilinear2d_align",
+    "upsample_bilinear2d.vec_out",
+    lambda x: F.interpolate(x, size=(5, 4), mode="bilinear", align_corners=True),
+    one((1, 2, 3, 3)),
+    FLOAT,
+)
+case(
+    "constant_pad_nd",
+    "constant_pad_nd.out",
+    lambda x: F.pad(x, (1, 2, 0, 1), value=0.5),
+    one(),
+    REAL,
+)
+
+# --- reductions -----------------------------------------------------------------------
+case("sum", "sum.IntList_out", lambda x: x.sum(1), one(), REAL)
+case(
+    "sum_keepdim_dtype",
+    "sum.IntList_out",
+    lambda x: x.sum((0, 1), keepdim=True, dtype=torch.float64),
+    one((2, 3, 4)),
+    REAL,
+)
+case("sum_all", "sum.IntList_out", lambda x: x.sum(), one(), ("f32", "i32"))
+case("mean", "mean.out", lambda x: x.mean(1), one(), FLOAT)
+case("mean_keepdim", "mean.out", lambda x: x.mean((0, 2), keepdim=True), one((2, 3, 4)), FLOAT)
+case("prod", "prod.out", torch.prod, one((2, 3)), REAL)
+case("prod_dim", "prod.int_out", lambda x: torch.prod(x, 1, keepdim=True), one(), REAL)
+case("amax", "amax.out", lambda x: torch.amax(x, 1), one(), ALL)
+case("amin", "amin.out", lambda x: torch.amin(x, (0, 1), keepdim=True), one((2, 3, 4)), ALL)
+case("max_dim", "max.dim_max", lambda x: torch.max(x, 1), one(), REAL)
+case("min_dim", "min.dim_min", lambda x: torch.min(x, 0, keepdim=True), one(), REAL)
+case("argmax", "argmax.out", lambda x: torch.argmax(x, 1), one(), REAL)
+case("argmax_all", "argmax.out", torch.argmax, one(), ("f32",))
+case("argmin", "argmin.out", lambda x: torch.argmin(x, 0, keepdim=True), one(), REAL)
+case("any_all", "any.all_out", torch.any, one(), ALL)
+case("any_dim", "any.out", lambda x: torch.any(x, 1), one(), ALL)
+case("any_dims", "any.dims_out", lambda x: torch.any(x, (0, 1)), one((2, 3, 4)), ALL)
+# to_edge rewrites all() as not(any(not x)) unless told to keep it.
+case("all_all", "all.all_out", torch.all, one(), ALL, non_core=("all.default",))
+case(
+    "all_dims",
+    "all.dims_out",
+    lambda x: torch.ops.aten.all.dims(x, [1, 2]),
+    one((2, 3, 4)),
+    ALL,
+    non_core=("all.dims",),
+)
+case("var", "var.correction_out", lambda x: torch.var(x, 1), one(), FLOAT)
+case(
+    "var_correction",
+    "var.correction_out",
+    lambda x: torch.var(x, (0, 1), correction=0, keepdim=True),
+    one((2, 3, 4)),
+    FLOAT,
+)
+case(
+    "var_unbiased",
+    "var.out",
+    lambda x: torch.ops.aten.var.dim(x, [1], False, False),
+    one(),
+    FLOAT,
+    non_core=("var.dim",),
+)
+case("cumsum", "cumsum.out", lambda x: torch.cumsum(x, 1), one(), REAL)
+case(
+    "cumsum_dtype",
+    "cumsum.out",
+    lambda x: torch.cumsum(x, 0, dtype=torch.float32),
+    one(),
+    ("i32", "f64"),
+)
+case(
+    "topk",
+    "topk.values",
+    lambda x: torch.topk(x, 2),
+    lambda g, d: (torch.randperm(12, generator=g.generator).reshape(3, 4).to(d),),
+    REAL,
+)
+case(
+    "topk_smallest",
+    "topk.values",
+    lambda x: torch.topk(x, 2, dim=0, largest=False),
+    lambda g, d: (torch.randperm(12, generator=g.generator).reshape(3, 4).to(d),),
+    ("f32",),
+)
+case(
+    "sort",
+    "sort.values",
+    lambda x: torch.sort(x, 1, descending=True),
+    lambda g, d: (torch.randperm(12, generator=g.generator).reshape(3, 4).to(d),),
+    REAL,
+)
+case(
+    "sort_stable",
+    "sort.values_stable",
+    lambda x: torch.sort(x, stable=True),
+    one(),
+    REAL,
+    non_core=("sort.stable",),
+)
+
+# --- shape and copy operators -----------------------------------------------------------
+case("permute", "permute_copy.out", lambda x: x.permute(2, 0, 1), one((2, 3, 4)), ALL)
+case("transpose", "permute_copy.out", lambda x: x.transpose(0, 1) + 0, one(), ("f32",))
+case(
+    "transpose_copy",
+    "transpose_copy.int_out",
+    lambda x: torch.ops.aten.transpose_copy.int(x, 0, 2),
+    one((2, 3, 4)),
+    ALL,
+    non_core=("transpose_copy.int",),
+)
+case(
+    "t_copy",
+    "t_copy.out",
+    torch.ops.aten.t_copy.default,
+    one(),
+    ALL,
+    non_core=("t_copy.default",),
+)
+case(
+    "t_copy_vector",
+    "t_copy.out",
+    torch.ops.aten.t_copy.default,
+    one((3,)),
+    ("f32",),
+    non_core=("t_copy.default",),
+)
+case("view", "view_copy.out", lambda x: x.view(2, 6), one(), ALL)
+case(
+    "view_dynamic",
+    ("view_copy.out", "sym_size.int", "executorch_prim::mul.Scalar"),
+    lambda x: x.reshape(x.shape[0] * x.shape[1]),
+    one(),
+    ("f32",),
+    dynamic=lambda n: ({0: Dim("rows", min=2, max=16), 1: Dim("cols", min=2, max=16)},),
+)
+case("unsqueeze", "unsqueeze_copy.out", lambda x: x.unsqueeze(1), one(), ALL)
+case("squeeze_dims", "squeeze_copy.dims_out", lambda x: x.squeeze((0, 2)), one((1, 3, 1, 4)), ALL)
+case("expand", "expand_copy.out", lambda x: x.expand(2, 3, 4), one((3, 1)), ALL)
+case("select", "select_copy.int_out", lambda x: x[1], one(), ALL)
+case("select_negative", "select_copy.int_out", lambda x: x.select(2, -1), one((2, 3, 4)), ("f32",))
+case("slice", "slice_copy.Tensor_out", lambda x: x[:, 1:4:2], one((3, 5)), ALL)
+case(
+    "slice_dynamic",
+    ("slice_copy.Tensor_out",),
+    lambda x: x[:, 1:3] + 0,
+    one(),
+    ("f32",),
+    dynamic=batch_dim,
+)
+case("flip", "flip.out", lambda x: torch.flip(x, (0, 1)), one(), ALL)
+# to_edge rewrites tril/triu as a where over arange masks, stack as cat of views, unless kept.
+case("tril", "tril.out", torch.tril, one(), ALL, non_core=("tril.default",))
+case("triu", "triu.out", lambda x: torch.triu(x, 1), one(), ALL, non_core=("triu.default",))
+case("repeat", "repeat.out", lambda x: x.repeat(2, 1, 3), one(), ALL)
+case("cat", "cat.out", lambda x, y: torch.cat([x, y], 1), two((3, 4), (3, 2)), ALL)
+case(
+    "cat_three",
+    "cat.out",
+    lambda x, y, z: torch.cat([x, y, z]),
+    lambda g, d: (g.t((1, 4), d), g.t((2, 4), d), g.t((3, 4), d)),
+    ("f32",),
+)
+case("cat_dynamic", "cat.out", lambda x, y: torch.cat([x, y]), two(), ("f32",), dynamic=batch_dim)
+case(
+    "stack",
+    "stack.out",
+    lambda x, y: torch.stack([x, y], 1),
+    two(),
+    ALL,
+    non_core=("stack.default",),
+)
+case("split", "split_with_sizes_copy.out", lambda x: torch.split(x, 2), one((5, 3)), ALL)
+case(
+    "split_with_sizes",
+    "split_with_sizes_copy.out",
+    lambda x: torch.split(x, [1, 3], 1),
+    one(),
+    ("f32", "i64"),
+)
+case(
+    "split_copy",
+    "split_copy.Tensor_out",
+    lambda x: torch.ops.aten.split_copy.Tensor(x, 2),
+    one((5, 3)),
+    ("f32", "i32"),
+    non_core=("split_copy.Tensor",),
+)
+case(
+    "embedding",
+    "embedding.out",
+    F.embedding,
+    lambda g, d: (g.index((2, 3), 5), g.t((5, 4), d)),
+    ("f32", "f16", "bf16", "f64", "i64"),
+)
+case(
+    "index_select",
+    "index_select.out",
+    lambda x, i: torch.index_select(x, 1, i),
+    lambda g, d: (g.t((3, 4), d), g.index((3,), 4)),
+    ALL,
+)
+case(
+    "gather",
+    "gather.out",
+    lambda x, i: torch.gather(x, 1, i),
+    lambda g, d: (g.t((3, 4), d), g.index((3, 2), 4)),
+    ALL,
+)
+case(
+    "index",
+    "index.Tensor_out",
+    lambda x, i: x[i],
+    lambda g, d: (g.t((4, 3), d), g.index((2,), 4)),
+    ALL,
+)
+case(
+    "index_two",
+    "index.Tensor_out",
+    lambda x, i, j: x[i, :, j],
+    lambda g, d: (g.t((4, 2, 3), d), g.index((2,), 4), g.index((2,), 3)),
+    ("f32", "i32"),
+)
+case(
+    "index_bool_mask_rows",
+    "index.Tensor_out",
+    lambda x, i: x[:, i],
+    lambda g, d: (g.t((2, 4), d), g.index((3,), 4)),
+    ("f32",),
+)
+
+# --- creation -------------------------------------------------------------------------
+case("full", "full.out", lambda x: torch.full((2, 3), 1.5) + x, one((2, 3)), ("f32",))
+case(
+    "full_int",
+    "full.out",
+    lambda x: torch.full((2, 3), 7, dtype=x.dtype),
+    one((1,)),
+    ("i32", "i64", "f64", "u8"),
+)
+case("full_like", "full_like.out", lambda x: torch.full_like(x, 2), one(), ALL)
+case(
+    "arange",
+    "arange.start_out",
+    lambda x: torch.arange(x.shape[0], dtype=x.dtype) + x,
+    one((4,)),
+    ("f32", "i64", "i32"),
+    dynamic=batch_dim,
+)
+# arange(end) becomes arange.start_step unless kept.
+case(
+    "arange_end",
+    "arange.out",
+    lambda x: torch.arange(x.shape[0], dtype=x.dtype) * x,
+    one((4,)),
+    ("f32", "i64"),
+    dynamic=batch_dim,
+    non_core=("arange.default",),
+)
+case(
+    "arange_step",
+    "arange.start_out",
+    lambda x: torch.arange(1, 10, 3, dtype=x.dtype) * x,
+    one((3,)),
+    ("f32", "i64"),
+)
+
+# --- dim order ------------------------------------------------------------------------
+case(
+    "to_channels_last",
+    "dim_order_ops::_to_dim_order_copy.out",
+    lambda x: x.to(memory_format=torch.channels_last) + 1,
+    one((1, 2, 3, 4)),
+    ("f32",),
+)
+case(
+    "to_dtype",
+    "dim_order_ops::_to_dim_order_copy.out",
+    lambda x: x.to(torch.float64),
+    one(),
+    ALL,
+)
+case(
+    "clone_channels_last",
+    "dim_order_ops::_clone_dim_order.out",
+    lambda x: x.clone(memory_format=torch.channels_last),
+    one((1, 2, 3, 4)),
+    ("f32", "i32"),
+)
+case(
+    "clone_contiguous",
+    "dim_order_ops::_clone_dim_order.out",
+    lambda x: x.clone(memory_format=torch.contiguous_format),
+    lambda g, d: (g.t((1, 2, 3, 4), d).to(memory_format=torch.channels_last),),
+    ("f32",),
+)
+case(
+    "add_channels_last",
+    "add.out",
+    torch.add,
+    lambda g, d: tuple(
+        g.t((1, 3, 2, 2), d).to(memory_format=torch.channels_last) for _ in range(2)
+    ),
+    ("f32",),
+)
+
+# --- prim operators: symbolic-shape arithmetic ------------------------------------------
+_ROWS_COLS = lambda n: ({0: Dim("rows", min=2, max=16), 1: Dim("cols", min=2, max=16)},)  # noqa: E731
+case(
+    "sym_truediv",
+    ("executorch_prim::truediv.Scalar",),
+    lambda x: x * (x.shape[0] / 2),
+    one(),
+    ("f32",),
+    dynamic=_ROWS_COLS,
+)
+case(
+    "local_scalar_dense",
+    ("_local_scalar_dense",),
+    lambda x, y: y * x[0].item(),
+    lambda g, d: (g.t((2,), d), g.t((3,), d)),
+    ("f32",),
+)
+for _name, _expr in [
+    ("add", lambda r, c: r + c),
+    ("sub", lambda r, c: r - c + 16),
+    ("floordiv", lambda r, c: r // 2 + 1),
+    ("mod", lambda r, c: r % c + 1),
+    ("neg", lambda r, c: -r + 20),
+    ("ceil", lambda r, c: math.ceil(r / c)),
+    ("trunc", lambda r, c: math.trunc(r / 2) + 1),
+    ("round", lambda r, c: round(r / c) + 1),
+]:
+    case(
+        f"prim_{_name}",
+        (f"executorch_prim::{_name}.Scalar",),
+        lambda x, _e=_expr: torch.zeros(_e(x.shape[0], x.shape[1])) + 1,
+        one(),
+        ("f32",),
+        dynamic=_ROWS_COLS,
+    )
+case(
+    "et_view",
+    ("executorch_prim::et_view.default",),
+    lambda x: (x + 1).view(-1) + 1,
+    one(),
+    ("f32",),
+    dynamic=_ROWS_COLS,
+)
+
+
+def _cond(predicate: Callable[[Any, Any], Any]) -> Callable[[torch.Tensor], torch.Tensor]:
+    """A branch on a comparison of two dynamic sizes: the program jumps on a prim result."""
+    return lambda x: torch.cond(
+        predicate(x.shape[0], x.shape[1]), lambda a: a + 1, lambda a: a - 1, (x,)
+    )
+
+
+for _name, _predicate in [
+    ("eq", lambda r, c: r == c),
+    ("gt", lambda r, c: r > c),
+    ("lt", lambda r, c: r < c),
+    ("ge", lambda r, c: r >= c),
+    ("le", lambda r, c: r <= c),
+]:
+    case(
+        f"prim_{_name}",
+        (f"executorch_prim::{_name}.Scalar",),
+        _cond(_predicate),
+        one(),
+        ("f32",),
+        dynamic=_ROWS_COLS,
+    )
+case(
+    "map_copy_index",
+    ("executorch_prim::et_copy_index.tensor",),
+    lambda x: control_flow.map(lambda row: row * 2 + 1, x),
+    one(),
+    ("f32",),
+)
