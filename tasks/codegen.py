@@ -17,18 +17,16 @@ from codegen.selection import read_selection
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.actions import reports_user_errors
+from tasks.code_deps import code_closure
 from tasks.config import manifest
 
 
 def generator_code() -> list[Path]:
     """The code and templates the codegen action runs."""
-    codegen = layout.codegen_dir()
+    templates = layout.codegen_dir() / "templates"
     return [
-        codegen / "kernel_library.py",
-        codegen / "resolution.py",
-        codegen / "render.py",
-        codegen / "size_estimate.py",
-        *sorted(codegen / "templates" / t.name for t in TEMPLATES.glob("*.j2")),
+        *code_closure(__name__),
+        *sorted(templates / t.name for t in TEMPLATES.glob("*.j2")),
     ]
 
 

@@ -14,15 +14,8 @@ from codegen.selection import Selection
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.actions import reports_user_errors
+from tasks.code_deps import code_closure
 from tasks.config import manifest
-
-
-def reader_code() -> list[Path]:
-    """The code that reads a model."""
-    return [
-        layout.codegen_dir() / name
-        for name in ("pte.py", "flatbuffer.py", "model.py", "selection.py", "scalar_type.py")
-    ]
 
 
 @reports_user_errors
@@ -41,7 +34,7 @@ def task_model_ops() -> Iterator[dict[str, Any]]:
         yield {
             "name": model.name,
             "actions": [(write_model_ops, [model.path, output, info])],
-            "file_dep": [model.path, *reader_code()],
+            "file_dep": [model.path, *code_closure(__name__)],
             "targets": [output, info],
             # The model's file name is recorded in debug_info.
             "uptodate": [config_changed(model.path.name)],

@@ -18,6 +18,7 @@ from codegen.manifest import Target
 from codegen.package import GENERATED_INCLUDE, LIBRARY_FILE, PackageInfo, package_files
 from codegen.writer import write_if_changed
 from tasks import layout
+from tasks.code_deps import code_closure
 
 GENERATED_HEADERS = ("selected_op_variants.h", "selected_registry_size.h")
 
@@ -67,8 +68,7 @@ def package_task(target: Target) -> dict[str, Any]:
         "actions": [(write_package, [target.name, info, copies])],
         "file_dep": [
             *copies.values(),
-            layout.codegen_dir() / "package.py",
-            layout.tasks_dir() / "package.py",
+            *code_closure(__name__),
         ],
         # Tasks created after codegen see no implicit dependencies (doit notes, 2.2).
         "task_dep": [f"link:{target.name}"],

@@ -15,6 +15,7 @@ from codegen.selection import Selection, read_selection
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.actions import reports_user_errors
+from tasks.code_deps import code_closure
 from tasks.config import manifest
 
 
@@ -51,8 +52,7 @@ def task_selection() -> Iterator[dict[str, Any]]:
                 *model_ops,
                 *target.op_schemas,
                 *target.selections,
-                layout.codegen_dir() / "selection.py",
-                layout.tasks_dir() / "selection.py",
+                *code_closure(__name__),
             ],
             "targets": [layout.selected_operators(target.name), layout.provenance(target.name)],
             "uptodate": [

@@ -18,26 +18,14 @@ from codegen.manifest import Manifest, Target
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.actions import reports_user_errors
+from tasks.code_deps import code_closure
 from tasks.compile import ObjectSpec
 
 
 def _code() -> list[Path]:
     """The code and templates the size action runs."""
-    codegen, tasks = layout.codegen_dir(), layout.tasks_dir()
-    return [
-        codegen / "size.py",
-        codegen / "size_attribution.py",
-        codegen / "size_budget.py",
-        codegen / "size_diff.py",
-        codegen / "size_dtypes.py",
-        codegen / "size_elf.py",
-        codegen / "size_estimate.py",
-        codegen / "size_report.py",
-        codegen / "size_alignment.py",
-        codegen / "templates/size.md.j2",
-        codegen / "templates/size.html.j2",
-        tasks / "size.py",
-    ]
+    templates = layout.codegen_dir() / "templates"
+    return [*code_closure(__name__), templates / "size.md.j2", templates / "size.html.j2"]
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from typing import Any
 from codegen.manifest import Target
 from codegen.units import format_size
 from tasks import layout
+from tasks.code_deps import code_closure
 from tasks.verify import NOT_VERIFIED
 
 
@@ -92,7 +93,7 @@ def summary_task(target: Target) -> dict[str, Any]:
             size_json,
             layout.size_md(target.name),
             verify_json,
-            layout.tasks_dir() / "summary.py",
+            *code_closure(__name__),
         ],
         "task_dep": [f"size:{target.name}", f"verify:{target.name}"],
     }

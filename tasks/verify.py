@@ -19,6 +19,7 @@ from codegen.verify import compare_output
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.actions import reports_user_errors
+from tasks.code_deps import code_closure
 
 RUN_TIMEOUT_SECONDS = 120
 
@@ -114,8 +115,7 @@ def verify_task(target: Target, toolchain: Toolchain, models: list[Model]) -> di
         "file_dep": [
             runner,
             *references,
-            layout.codegen_dir() / "verify.py",
-            layout.codegen_dir() / "machine.py",
+            *code_closure(__name__),
         ],
         "task_dep": [f"link:{target.name}"],
         "targets": [layout.verify_json(target.name)],
