@@ -29,6 +29,7 @@ from codegen.errors import InputError
 from codegen.model import KernelKey, OperatorName, TensorMeta
 from codegen.scalar_type import ScalarType
 from codegen.schema import Schema, parse_schema
+from codegen.unboxing import unboxing
 from codegen.yaml_io import load_yaml
 
 _CPP_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)+")
@@ -139,6 +140,7 @@ def _entry_kernels(entry: object, library: str, sources: Path) -> list[KernelEnt
         function = kernel.get("kernel_name")
         if not isinstance(function, str) or not _CPP_NAME.fullmatch(function):
             raise ValueError(f"{op}: kernel_name {function!r} is not a C++ qualified name")
+        unboxing(schema, function)  # ValueError: a type no kernel can be passed
         for key in _expand_keys(kernel.get("arg_meta"), entry, op):
             if dtypes is not None and not key.dtypes() <= dtypes:
                 outside = ", ".join(sorted(t.name for t in key.dtypes() - dtypes))

@@ -23,6 +23,8 @@ GENERATOR_CODE = [
     Path("codegen/kernel_library.py"),
     Path("codegen/resolution.py"),
     Path("codegen/render.py"),
+    Path("codegen/schema.py"),
+    Path("codegen/unboxing.py"),
     Path("codegen/size_estimate.py"),
     *sorted(layout.CODEGEN / "templates" / t.name for t in TEMPLATES.glob("*.j2")),
 ]
