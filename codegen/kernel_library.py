@@ -1,7 +1,11 @@
 """A kernel library: ExecuTorch-style `functions.yaml` plus one source file per operator.
 
-An entry's `op:` (ATen overload, `aten` namespace implied) or `func:` (a schema whose name
-may carry a namespace) names the operator; `kernels:` lists its kernels, each a C++
+An entry's `func:` is the operator's full schema, as in ExecuTorch's `custom_ops.yaml`
+(`add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)`; the
+name may carry a namespace, `aten` is implied): codegen generates the kernels' unboxing
+and typed signatures from it (`codegen/unboxing.py`). ExecuTorch's own YAMLs also name
+ATen operators by `op:` alone; `read_schema_operators` accepts those, a kernel library
+does not. `kernels:` lists its kernels, each a C++
 function `kernel_name` and `arg_meta` (null for the default kernel, else a map of argument
 to `[type alias, dim order alias]`, expanded into one key per dtype combination). The
 kernel functions of operator `ns::name.overload` live in `<sources>/op_<name>.cpp`.
@@ -18,12 +22,14 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from codegen.errors import InputError
 from codegen.model import KernelKey, OperatorName, TensorMeta
 from codegen.scalar_type import ScalarType
+from codegen.schema import Schema, parse_schema
+from codegen.unboxing import unboxing
 from codegen.yaml_io import expect, load_yaml, strings
 
 _CPP_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)+")
@@ -49,7 +55,9 @@ class KernelEntry:
     library: str
     source: Path
     # Every dtype the kernel's tensor arguments may have; None: not declared.
-    dtypes: frozenset[ScalarType] | None = None
+    dtypes: frozenset[ScalarType] | None
+    # The operator's schema (the entry's `func:`); a function of `op`, so not compared.
+    schema: Schema = field(compare=False)
 
     def supports(self, key: KernelKey) -> bool:
         """Whether every dtype of `key` is declared (always, when nothing is declared)."""
@@ -111,7 +119,13 @@ def _entry_kernels(entry: object, library: str, sources: Path) -> list[KernelEnt
     unknown = set(entry) - _ENTRY_KEYS
     if unknown:
         raise ValueError(f"unknown keys {sorted(unknown)}")
-    op = entry_operator(entry)
+    if "func" not in entry:
+        raise ValueError(
+            f"{entry_operator(entry)}: needs 'func:', the operator's schema "
+            "(codegen generates the kernel's unboxing from it)"
+        )
+    schema = entry_schema(entry)
+    op = schema.name
     source = sources / f"op_{op.name}.cpp"
     if not os.path.isfile(source):  # False, not an error, for a name too long
         raise ValueError(f"{op}: kernel source {source} does not exist")
@@ -126,11 +140,12 @@ def _entry_kernels(entry: object, library: str, sources: Path) -> list[KernelEnt
         function = kernel.get("kernel_name")
         if not isinstance(function, str) or not _CPP_NAME.fullmatch(function):
             raise ValueError(f"{op}: kernel_name {function!r} is not a C++ qualified name")
+        unboxing(schema, function)  # ValueError: a type no kernel can be passed
         for key in _expand_keys(kernel.get("arg_meta"), entry, op):
             if dtypes is not None and not key.dtypes() <= dtypes:
                 outside = ", ".join(sorted(t.name for t in key.dtypes() - dtypes))
                 raise ValueError(f"{op}: kernel key {key} uses dtypes {outside} not in 'dtypes'")
-            result.append(KernelEntry(op, key, function, library, source, dtypes))
+            result.append(KernelEntry(op, key, function, library, source, dtypes, schema))
     return result
 
 
@@ -160,6 +175,14 @@ def entry_operator(entry: dict[str, object]) -> OperatorName:
         text = expect(entry["func"], str, "func").split("(", 1)[0].strip()
         return OperatorName.parse(text if "::" in text else f"aten::{text}")
     raise ValueError("needs 'op' or 'func'")
+
+
+def entry_schema(entry: dict[str, object]) -> Schema:
+    """The parsed `func:` of an entry; ValueError says what is wrong with it."""
+    text = entry["func"]
+    if not isinstance(text, str):
+        raise ValueError(f"'func' must be a schema string, not {text!r}")
+    return parse_schema(text)
 
 
 def _expand_keys(arg_meta: object, entry: dict[str, object], op: OperatorName) -> list[KernelKey]:

@@ -15,9 +15,15 @@ from codegen.kernel_library import KernelEntry
 from codegen.model import OperatorName
 from codegen.resolution import Resolution
 from codegen.scalar_type import ScalarType
+from codegen.unboxing import unboxing
 
 TEMPLATES = Path(__file__).parent / "templates"
-GENERATED_FILES = ("selected_kernels.cpp", "selected_op_variants.h", "selected_registry_size.h")
+GENERATED_FILES = (
+    "selected_kernels.cpp",
+    "kernel_functions.h",
+    "selected_op_variants.h",
+    "selected_registry_size.h",
+)
 _ALL_DTYPES_MASK = (1 << 32) - 1
 
 
@@ -30,10 +36,10 @@ def render_sources(resolution: Resolution) -> dict[str, str]:
     Selecting one more operator or dtype then changes the header of one source only, so
     only that kernel recompiles, not every dtype-selective kernel of the target.
     """
+    registration = _registration(resolution)
     files = {
-        "selected_kernels.cpp": render_template(
-            "selected_kernels.cpp.j2", _registration(resolution)
-        ),
+        "selected_kernels.cpp": render_template("selected_kernels.cpp.j2", registration),
+        "kernel_functions.h": render_template("kernel_functions.h.j2", registration),
         "selected_op_variants.h": render_op_dtypes(resolution.op_dtypes),
         "selected_registry_size.h": render_template(
             "selected_registry_size.h.j2", {"capacity": resolution.registry_slots}
@@ -85,19 +91,51 @@ def _environment() -> Any:
 
 
 def _registration(resolution: Resolution) -> dict[str, Any]:
-    namespaces: dict[str, set[str]] = {}
+    """The typed declarations (by namespace), one unboxing wrapper per kernel function, and
+    the registry's rows. A function serving several keys of its operator is declared and
+    wrapped once."""
+    functions: dict[str, KernelEntry] = {}
     for kernel in resolution.kernels:
-        namespace, _, function = kernel.function.rpartition("::")
-        namespaces.setdefault(namespace, set()).add(function)
+        functions.setdefault(kernel.function, kernel)
+    namespaces: dict[str, list[dict[str, str]]] = {}
+    wrappers = []
+    for function, kernel in sorted(functions.items()):
+        generated = unboxing(kernel.schema, function)  # checked when the YAML was read
+        namespaces.setdefault(function.rpartition("::")[0], []).append(
+            {"op": str(kernel.op), "declaration": generated.declaration}
+        )
+        wrappers.append(
+            {"op": str(kernel.op), "name": _wrapper_name(function), "call": generated.call}
+        )
     return {
-        "declarations": [(ns, sorted(functions)) for ns, functions in sorted(namespaces.items())],
+        "declarations": sorted(namespaces.items()),
+        "wrappers": wrappers,
         "kernels": [_kernel_row(kernel) for kernel in resolution.kernels],
     }
 
 
+def _wrapper_name(function: str) -> str:
+    """`portable::add_out` -> `unbox_portable__add_out` (`__` for `::`, which C++ names in
+    kernel libraries do not contain, so two functions never share a wrapper name)."""
+    return "unbox_" + function.replace("::", "__")
+
+
 def _kernel_row(kernel: KernelEntry) -> dict[str, str]:
     key = "nullptr" if kernel.key.is_default else f'"{kernel.key}"'
-    return {"name": str(kernel.op), "key": key, "function": f"::{kernel.function}"}
+    return {
+        "name": str(kernel.op),
+        "key": key,
+        "wrapper": _wrapper_name(kernel.function),
+        "layout": _layout_literal(unboxing(kernel.schema, kernel.function).layout),
+    }
+
+
+def _layout_literal(layout: str) -> str:
+    """The C string runtime/kernel/unboxing.cpp reads: the number of values as one byte
+    (octal, so no following letter extends the escape), then each value's code and name
+    NUL-terminated."""
+    entries = layout.split(" ")
+    return f"\\{len(entries):03o}" + "\\0".join(entries)
 
 
 def _op_dtypes(op_dtypes: Mapping[Any, frozenset[ScalarType] | None]) -> list[dict[str, str]]:

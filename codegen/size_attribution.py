@@ -29,7 +29,7 @@ TOOLCHAIN = "libc"
 UNNAMED = "unnamed"
 OVERHEAD = "overhead"
 KERNEL_PREFIX = "kernel:"
-REGISTRY_SLOT_BYTES = 24  # rt::KernelEntry on 64-bit: name, key, function pointers
+REGISTRY_SLOT_BYTES = 32  # rt::Kernel on 64-bit: name, key, function and layout pointers
 _RUNTIME_PARTS = {
     "core": "core",
     "loader": "loader",

@@ -8,7 +8,7 @@ have finished then depends on build order), takes away the basis's kernel
 buckets and adds, per kernel source the target now needs, that source's bucket as measured
 before: in the basis when the basis has the same dtype-selectivity, else the median of the
 same source's bucket in every other target's report with the same toolchain and
-dtype-selectivity. Each registry slot gained or lost counts 24 bytes. A kernel source no
+dtype-selectivity. Each registry slot gained or lost counts 32 bytes. A kernel source no
 report has measured adds nothing and is listed as not measured. Everything else
 (runtime, `kernels:shared`, padding) is taken from the basis unchanged, so the estimate
 misses helpers new kernels share; the size stage reports how far off it was.
@@ -17,7 +17,7 @@ The file does not grow byte for byte: the linker lays out the code segment in wh
 pages, so a few hundred bytes of kernel code cost nothing or a whole 4 KiB page. When the
 basis recorded its segments (size.json `segments`), the kernels' bytes (code, nearly all
 of it) move the end of its executable segment, and the file grows by the pages that end
-crosses; registry slots (data) still count 24 bytes each.
+crosses; registry slots (data) still count 32 bytes each.
 
 Reports are read, never depended on: they are advisory, and a report that changes must
 not re-run codegen.

@@ -10,8 +10,9 @@ from tests.workspace import ADD_MUL_MODEL, copy_repository, doit
 
 # A three-operator library keeps the all-operators build small enough for a test.
 FUNCTIONS = "".join(
-    f"- op: {op}.out\n  kernels:\n    - arg_meta: null\n      kernel_name: portable::{op}_out\n"
-    for op in ("add", "mul", "sub")
+    f"- func: {op}.out(Tensor self, Tensor other, *,{alpha} Tensor(a!) out) -> Tensor(a!)\n"
+    f"  kernels:\n    - arg_meta: null\n      kernel_name: portable::{op}_out\n"
+    for op, alpha in (("add", " Scalar alpha=1,"), ("mul", ""), ("sub", " Scalar alpha=1,"))
 )
 MANIFEST = (
     """

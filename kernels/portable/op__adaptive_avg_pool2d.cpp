@@ -40,31 +40,35 @@ void adaptive_avg_pool(const Planes4& x, const Planes4& y, const T* px, T* py) {
 }  // namespace
 
 // _adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)
-void _adaptive_avg_pool2d_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 4);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const rt::IntListArg output_size = in.int_list(1, "output_size");
-  rt::Tensor* out = in.tensor(2, "out");
-  if (!in.ok() || !Dtypes::check(context, kOp, self->dtype())) return;
-  if (out->dtype() != self->dtype()) return in.fail("out must have self's dtype");
-  const int rank = self->dim();
-  if ((rank != 3 && rank != 4) || self->size(rank - 1) == 0 || self->size(rank - 2) == 0) {
-    return in.fail("self must be 3-D or 4-D with nonzero height and width");
+rt::Tensor& _adaptive_avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList output_size,
+                                     rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  if (!Dtypes::check(context, kOp, self.dtype())) return out;
+  if (out.dtype() != self.dtype()) {
+    in.fail("out must have self's dtype");
+    return out;
+  }
+  const int rank = self.dim();
+  if ((rank != 3 && rank != 4) || self.size(rank - 1) == 0 || self.size(rank - 2) == 0) {
+    in.fail("self must be 3-D or 4-D with nonzero height and width");
+    return out;
   }
   if (output_size.size() != 2 || output_size[0] < 0 || output_size[1] < 0 || output_size[0] > INT32_MAX ||
       output_size[1] > INT32_MAX) {
-    return in.fail("output_size must be two sizes");
+    in.fail("output_size must be two sizes");
+    return out;
   }
   int32_t sizes[4];
-  for (int d = 0; d < rank; ++d) sizes[d] = self->size(d);
+  for (int d = 0; d < rank; ++d) sizes[d] = self.size(d);
   sizes[rank - 2] = static_cast<int32_t>(output_size[0]);
   sizes[rank - 1] = static_cast<int32_t>(output_size[1]);
-  if (!resize_out(in, *out, sizes, rank)) return;
-  const Planes4 x(*self), y(*out);
-  Dtypes::run(context, kOp, self->dtype(), [&](auto tag) {
+  if (!resize_out(in, out, sizes, rank)) return out;
+  const Planes4 x(self), y(out);
+  Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    adaptive_avg_pool<T>(x, y, self->data_as<const T>(), out->data_as<T>());
+    adaptive_avg_pool<T>(x, y, self.data_as<const T>(), out.data_as<T>());
   });
+  return out;
 }
 
 }  // namespace portable

@@ -27,8 +27,10 @@ struct LogSoftmax {
 }  // namespace
 
 // _log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)
-void _log_softmax_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  normalise_along_dim<Dtypes, LogSoftmax>(context, args, kOp);
+rt::Tensor& _log_softmax_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool half_to_float,
+                             rt::Tensor& out) {
+  normalise_along_dim<Dtypes, LogSoftmax>(context, kOp, self, dim, half_to_float, out);
+  return out;
 }
 
 }  // namespace portable

@@ -53,21 +53,23 @@ void batch_norm(const BatchNormCall& c) {
 
 // _native_batch_norm_legit_no_training.out(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean,
 //     Tensor running_var, float momentum, float eps, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2)
-void _native_batch_norm_legit_no_training_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 11);
+void _native_batch_norm_legit_no_training_out(rt::KernelContext& context, const rt::Tensor& input,
+                                              rt::Optional<rt::Tensor> weight, rt::Optional<rt::Tensor> bias,
+                                              const rt::Tensor& running_mean, const rt::Tensor& running_var,
+                                              double /*momentum*/, double eps, rt::Tensor& out0, rt::Tensor& out1,
+                                              rt::Tensor& out2) {
+  const rt::OpContext in(context, kOp);
   BatchNormCall c;
-  c.input = in.tensor(0, "input");
-  c.params[0] = optional_tensor_arg(in, args, 1, "weight");
-  c.params[1] = optional_tensor_arg(in, args, 2, "bias");
-  c.params[2] = in.tensor(3, "running_mean");
-  c.params[3] = in.tensor(4, "running_var");
-  in.scalar(5, "momentum");
-  const rt::Scalar eps = in.scalar(6, "eps");
-  c.out = in.tensor(7, "out0");
-  rt::Tensor* save_mean = in.tensor(8, "out1");
-  rt::Tensor* save_invstd = in.tensor(9, "out2");
-  if (!in.ok() || !Dtypes::check(context, kOp, c.input->dtype())) return;
-  c.eps = eps.to<double>();
+  c.input = &input;
+  c.params[0] = weight.get();
+  c.params[1] = bias.get();
+  c.params[2] = &running_mean;
+  c.params[3] = &running_var;
+  c.out = &out0;
+  rt::Tensor* save_mean = &out1;
+  rt::Tensor* save_invstd = &out2;
+  if (!Dtypes::check(context, kOp, c.input->dtype())) return;
+  c.eps = eps;
   const rt::ScalarType dtype = c.input->dtype();
   const int rank = c.input->dim();
   if (rank < 2) return in.fail("input must have a batch and a channel dim");

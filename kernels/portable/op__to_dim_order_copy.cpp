@@ -18,21 +18,22 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 
 // _to_dim_order_copy.out(Tensor self, *, bool non_blocking=False, int[]? dim_order=None, Tensor(a!) out)
 //     -> Tensor(a!)
-void _to_dim_order_copy_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 5);
-  const rt::Tensor* self = in.tensor(0, "self");
-  in.bool_value(1, "non_blocking");
-  rt::Tensor* out = in.tensor(3, "out");
-  if (!in.ok()) return;  // self or out is null: no reference may bind to it
-  if (!shape_check_dim_order(in, args, 2, *self, *out)) return;
+rt::Tensor& _to_dim_order_copy_out(rt::KernelContext& context, const rt::Tensor& self, bool /*non_blocking*/,
+                                   rt::Optional<rt::IntList> dim_order, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  if (!shape_check_dim_order(in, dim_order, self, out)) return out;
   CopyConverter converter;
-  if (!Dtypes::run(context, kOp, self->dtype(), [&](auto t) { copy_set_source<typename decltype(t)::type>(converter); }) ||
-      !Dtypes::run(context, kOp, out->dtype(), [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
-    return;
+  if (!Dtypes::run(context, kOp, self.dtype(), [&](auto t) { copy_set_source<typename decltype(t)::type>(converter); }) ||
+      !Dtypes::run(context, kOp, out.dtype(), [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
+    return out;
   }
-  if (!resize_out(in, *out, self->sizes().data(), self->dim())) return;
-  if (self->dtype() == out->dtype()) return copy_same_shape(*out, *self);
-  copy_convert(*out, *self, converter);
+  if (!resize_out(in, out, self.sizes().data(), self.dim())) return out;
+  if (self.dtype() == out.dtype()) {
+    copy_same_shape(out, self);
+    return out;
+  }
+  copy_convert(out, self, converter);
+  return out;
 }
 
 }  // namespace portable

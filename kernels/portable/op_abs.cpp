@@ -32,8 +32,9 @@ struct Abs : UnaryStateless<Abs> {
 }  // namespace
 
 // abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void abs_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  unary_kernel<Dtypes, Dtypes, Abs>(context, kOp, args, false);
+rt::Tensor& abs_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Dtypes, Abs>(context, kOp, self, out, false);
+  return out;
 }
 
 }  // namespace portable

@@ -25,7 +25,7 @@ struct Add {
     return op_add(x, op_mul(alpha, y));
   }
   // torch's rules for alpha, judged on the compute dtype.
-  static const char* check(ScalarType common, const rt::Scalar& alpha) {
+  static const char* check(ScalarType common, rt::Scalar alpha) {
     if (alpha.is_bool() && common != ScalarType::Bool) return "a bool alpha needs bool tensors";
     if (alpha.is_floating() && !rt::is_floating_type(common)) return "alpha must be an integer for integer tensors";
     return nullptr;
@@ -35,13 +35,17 @@ struct Add {
 }  // namespace
 
 // add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
-void add_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_alpha_kernel<Dtypes, Add>(context, kOp, args);
+rt::Tensor& add_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                    rt::Scalar alpha, rt::Tensor& out) {
+  binary_alpha_kernel<Dtypes, Add>(context, kOp, self, other, alpha, out);
+  return out;
 }
 
 // add.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> Tensor(a!)
-void add_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_scalar_alpha_kernel<ScalarDtypes, Add>(context, kScalarOp, args);
+rt::Tensor& add_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
+                           rt::Scalar alpha, rt::Tensor& out) {
+  binary_scalar_alpha_kernel<ScalarDtypes, Add>(context, kScalarOp, self, other, alpha, out);
+  return out;
 }
 
 }  // namespace portable

@@ -28,7 +28,7 @@ struct Matrix2D {
 
 template <typename T>
 void addmm(const rt::Tensor& self, const rt::Tensor& mat1, const rt::Tensor& mat2, rt::Tensor& out,
-           const rt::Scalar& beta_arg, const rt::Scalar& alpha_arg) {
+           rt::Scalar beta_arg, rt::Scalar alpha_arg) {
   using M = opmath_t<T>;
   const M beta = beta_arg.to<M>();
   const M alpha = alpha_arg.to<M>();
@@ -64,33 +64,31 @@ void addmm(const rt::Tensor& self, const rt::Tensor& mat1, const rt::Tensor& mat
 }  // namespace
 
 // addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out)
-void addmm_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 7);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const rt::Tensor* mat1 = in.tensor(1, "mat1");
-  const rt::Tensor* mat2 = in.tensor(2, "mat2");
-  const rt::Scalar beta = in.scalar(3, "beta");
-  const rt::Scalar alpha = in.scalar(4, "alpha");
-  rt::Tensor* out = in.tensor(5, "out");
-  if (!in.ok()) return;
-  const rt::ScalarType dtype = out->dtype();
-  if (self->dtype() != dtype || mat1->dtype() != dtype || mat2->dtype() != dtype) {
-    return in.fail("self, mat1, mat2 and out must have one dtype");
+rt::Tensor& addmm_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& mat1,
+                      const rt::Tensor& mat2, rt::Scalar beta, rt::Scalar alpha, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  const rt::ScalarType dtype = out.dtype();
+  if (self.dtype() != dtype || mat1.dtype() != dtype || mat2.dtype() != dtype) {
+    in.fail("self, mat1, mat2 and out must have one dtype");
+    return out;
   }
-  if (mat1->dim() != 2 || mat2->dim() != 2 || mat1->size(1) != mat2->size(0)) {
-    return in.fail("mat1 and mat2 must be matrices that can be multiplied");
+  if (mat1.dim() != 2 || mat2.dim() != 2 || mat1.size(1) != mat2.size(0)) {
+    in.fail("mat1 and mat2 must be matrices that can be multiplied");
+    return out;
   }
-  const int32_t sizes[2] = {mat1->size(0), mat2->size(1)};
+  const int32_t sizes[2] = {mat1.size(0), mat2.size(1)};
   // self broadcasts to (n, m): a matrix, a row of m, or a single value.
-  const int self_dim = self->dim();
-  if (self_dim > 2 || (self_dim == 2 && self->size(0) != 1 && self->size(0) != sizes[0]) ||
-      (self_dim >= 1 && self->size(self_dim - 1) != 1 && self->size(self_dim - 1) != sizes[1])) {
-    return in.fail("self cannot be broadcast to the product's shape");
+  const int self_dim = self.dim();
+  if (self_dim > 2 || (self_dim == 2 && self.size(0) != 1 && self.size(0) != sizes[0]) ||
+      (self_dim >= 1 && self.size(self_dim - 1) != 1 && self.size(self_dim - 1) != sizes[1])) {
+    in.fail("self cannot be broadcast to the product's shape");
+    return out;
   }
-  if (!resize_out(in, *out, sizes, 2)) return;
+  if (!resize_out(in, out, sizes, 2)) return out;
   Dtypes::run(context, kOp, dtype, [&](auto tag) {
-    addmm<typename decltype(tag)::type>(*self, *mat1, *mat2, *out, beta, alpha);
+    addmm<typename decltype(tag)::type>(self, mat1, mat2, out, beta, alpha);
   });
+  return out;
 }
 
 }  // namespace portable

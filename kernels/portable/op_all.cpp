@@ -17,20 +17,20 @@ using DtypesDimsOut = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected
 }  // namespace
 
 // all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void all_all_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kAllOut, args, 3);
-  const rt::Tensor* self = in.tensor(0, "self");
-  rt::Tensor* out = in.tensor(1, "out");
-  any_all<DtypesAllOut>(in, args, self, 0, false, out, true);
+rt::Tensor& all_all_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  const rt::OpContext in(context, kAllOut);
+  any_all<DtypesAllOut>(in, self, all_dims_mask(self), false, out, true);
+  return out;
 }
 
 // all.dims_out(Tensor self, int[1]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)
-void all_dims_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kDimsOut, args, 5);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const bool keepdim = in.bool_value(2, "keepdim");
-  rt::Tensor* out = in.tensor(3, "out");
-  any_all<DtypesDimsOut>(in, args, self, 1, keepdim, out, true);
+rt::Tensor& all_dims_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::IntList> dim,
+                         bool keepdim, rt::Tensor& out) {
+  const rt::OpContext in(context, kDimsOut);
+  uint32_t mask = 0;
+  if (!reduce_dims_arg(in, dim, self, true, &mask)) return out;
+  any_all<DtypesDimsOut>(in, self, mask, keepdim, out, true);
+  return out;
 }
 
 }  // namespace portable

@@ -20,30 +20,29 @@ using DtypesOut = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelectedOut.
 }  // namespace
 
 // any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void any_all_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kAllOut, args, 3);
-  const rt::Tensor* self = in.tensor(0, "self");
-  rt::Tensor* out = in.tensor(1, "out");
-  any_all<DtypesAllOut>(in, args, self, 0, false, out, false);
+rt::Tensor& any_all_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  const rt::OpContext in(context, kAllOut);
+  any_all<DtypesAllOut>(in, self, all_dims_mask(self), false, out, false);
+  return out;
 }
 
 // any.dims_out(Tensor self, int[1]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)
-void any_dims_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kDimsOut, args, 5);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const bool keepdim = in.bool_value(2, "keepdim");
-  rt::Tensor* out = in.tensor(3, "out");
-  any_all<DtypesDimsOut>(in, args, self, 1, keepdim, out, false);
+rt::Tensor& any_dims_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::IntList> dim,
+                         bool keepdim, rt::Tensor& out) {
+  const rt::OpContext in(context, kDimsOut);
+  uint32_t mask = 0;
+  if (!reduce_dims_arg(in, dim, self, true, &mask)) return out;
+  any_all<DtypesDimsOut>(in, self, mask, keepdim, out, false);
+  return out;
 }
 
 // any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)
-void any_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOut, args, 5);
-  const rt::Tensor* self = in.tensor(0, "self");
-  in.int_value(1, "dim");
-  const bool keepdim = in.bool_value(2, "keepdim");
-  rt::Tensor* out = in.tensor(3, "out");
-  any_all<DtypesOut>(in, args, self, 1, keepdim, out, false);
+rt::Tensor& any_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool keepdim, rt::Tensor& out) {
+  const rt::OpContext in(context, kOut);
+  uint32_t mask = 0;
+  if (!reduce_dims_arg(in, rt::Optional<int64_t>(dim), self, &mask)) return out;
+  any_all<DtypesOut>(in, self, mask, keepdim, out, false);
+  return out;
 }
 
 }  // namespace portable

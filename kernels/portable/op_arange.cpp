@@ -45,7 +45,7 @@ void fill_range(const Range& range, rt::Tensor& out) {
 
 // The checks and the length of a range, then out filled with it.
 template <typename Dispatch>
-void arange(const rt::ArgReader& in, const rt::Scalar* start, const rt::Scalar& end, const rt::Scalar* step,
+void arange(const rt::OpContext& in, const rt::Scalar* start, rt::Scalar end, const rt::Scalar* step,
             rt::Tensor& out) {
   const rt::ScalarType dtype = out.dtype();
   if (!Dispatch::check(in.context(), in.op(), dtype)) return;
@@ -79,21 +79,18 @@ void arange(const rt::ArgReader& in, const rt::Scalar* start, const rt::Scalar& 
 }  // namespace
 
 // arange.out(Scalar end, *, Tensor(a!) out) -> Tensor(a!)
-void arange_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 3);
-  const rt::Scalar end = in.scalar(0, "end");
-  rt::Tensor* out = in.tensor(1, "out");
-  if (in.ok()) arange<Dtypes>(in, nullptr, end, nullptr, *out);
+rt::Tensor& arange_out(rt::KernelContext& context, rt::Scalar end, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  arange<Dtypes>(in, nullptr, end, nullptr, out);
+  return out;
 }
 
 // arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)
-void arange_start_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kStartOp, args, 5);
-  const rt::Scalar start = in.scalar(0, "start");
-  const rt::Scalar end = in.scalar(1, "end");
-  const rt::Scalar step = in.scalar(2, "step");
-  rt::Tensor* out = in.tensor(3, "out");
-  if (in.ok()) arange<StartDtypes>(in, &start, end, &step, *out);
+rt::Tensor& arange_start_out(rt::KernelContext& context, rt::Scalar start, rt::Scalar end,
+                             rt::Scalar step, rt::Tensor& out) {
+  const rt::OpContext in(context, kStartOp);
+  arange<StartDtypes>(in, &start, end, &step, out);
+  return out;
 }
 
 }  // namespace portable

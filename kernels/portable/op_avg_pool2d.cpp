@@ -53,24 +53,29 @@ void avg_pool(const PoolWindow& win, const Planes4& x, const Planes4& y, bool co
 
 // avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False,
 //     bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out)
-void avg_pool2d_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 9);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const bool ceil_mode = in.bool_value(4, "ceil_mode");
-  const bool count_include_pad = in.bool_value(5, "count_include_pad");
-  const int64_t divisor = is_none_arg(args, 6) ? 0 : in.int_value(6, "divisor_override");
-  rt::Tensor* out = in.tensor(7, "out");
-  if (!in.ok() || !Dtypes::check(context, kOp, self->dtype())) return;
-  if (out->dtype() != self->dtype()) return in.fail("out must have self's dtype");
-  if (!is_none_arg(args, 6) && divisor == 0) return in.fail("divisor_override must not be zero");
+rt::Tensor& avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList kernel_size,
+                           rt::IntList stride, rt::IntList padding, bool ceil_mode, bool count_include_pad,
+                           rt::Optional<int64_t> divisor_override, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  const int64_t divisor = divisor_override.value_or(0);
+  if (!Dtypes::check(context, kOp, self.dtype())) return out;
+  if (out.dtype() != self.dtype()) {
+    in.fail("out must have self's dtype");
+    return out;
+  }
+  if (divisor_override.has_value() && divisor == 0) {
+    in.fail("divisor_override must not be zero");
+    return out;
+  }
   PoolWindow win;
-  rt::Tensor* const outs[] = {out};
-  if (!plan_pool2d(in, *self, 1, 0, ceil_mode, outs, 1, &win)) return;
-  const Planes4 x(*self), y(*out);
-  Dtypes::run(context, kOp, self->dtype(), [&](auto tag) {
+  rt::Tensor* const outs[] = {&out};
+  if (!plan_pool2d(in, self, kernel_size, stride, padding, nullptr, ceil_mode, outs, 1, &win)) return out;
+  const Planes4 x(self), y(out);
+  Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    avg_pool<T>(win, x, y, count_include_pad, divisor, self->data_as<const T>(), out->data_as<T>());
+    avg_pool<T>(win, x, y, count_include_pad, divisor, self.data_as<const T>(), out.data_as<T>());
   });
+  return out;
 }
 
 }  // namespace portable

@@ -29,13 +29,17 @@ struct BitwiseAnd {
 }  // namespace
 
 // bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-void bitwise_and_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_tensor_kernel<Dtypes, BitwiseAnd>(context, kOp, args);
+rt::Tensor& bitwise_and_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                                   rt::Tensor& out) {
+  binary_tensor_kernel<Dtypes, BitwiseAnd>(context, kOp, self, other, out);
+  return out;
 }
 
 // bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-void bitwise_and_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_scalar_kernel<ScalarDtypes, BitwiseAnd>(context, kScalarOp, args);
+rt::Tensor& bitwise_and_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
+                                   rt::Tensor& out) {
+  binary_scalar_kernel<ScalarDtypes, BitwiseAnd>(context, kScalarOp, self, other, out);
+  return out;
 }
 
 }  // namespace portable

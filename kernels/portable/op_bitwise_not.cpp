@@ -28,8 +28,9 @@ struct BitwiseNot : UnaryStateless<BitwiseNot> {
 }  // namespace
 
 // bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void bitwise_not_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  unary_kernel<Dtypes, Dtypes, BitwiseNot>(context, kOp, args, false);
+rt::Tensor& bitwise_not_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Dtypes, BitwiseNot>(context, kOp, self, out, false);
+  return out;
 }
 
 }  // namespace portable

@@ -29,13 +29,17 @@ struct BitwiseOr {
 }  // namespace
 
 // bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-void bitwise_or_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_tensor_kernel<Dtypes, BitwiseOr>(context, kOp, args);
+rt::Tensor& bitwise_or_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                                  rt::Tensor& out) {
+  binary_tensor_kernel<Dtypes, BitwiseOr>(context, kOp, self, other, out);
+  return out;
 }
 
 // bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-void bitwise_or_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_scalar_kernel<ScalarDtypes, BitwiseOr>(context, kScalarOp, args);
+rt::Tensor& bitwise_or_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
+                                  rt::Tensor& out) {
+  binary_scalar_kernel<ScalarDtypes, BitwiseOr>(context, kScalarOp, self, other, out);
+  return out;
 }
 
 }  // namespace portable

@@ -29,13 +29,17 @@ struct BitwiseXor {
 }  // namespace
 
 // bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-void bitwise_xor_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_tensor_kernel<Dtypes, BitwiseXor>(context, kOp, args);
+rt::Tensor& bitwise_xor_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                                   rt::Tensor& out) {
+  binary_tensor_kernel<Dtypes, BitwiseXor>(context, kOp, self, other, out);
+  return out;
 }
 
 // bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-void bitwise_xor_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_scalar_kernel<ScalarDtypes, BitwiseXor>(context, kScalarOp, args);
+rt::Tensor& bitwise_xor_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
+                                   rt::Tensor& out) {
+  binary_scalar_kernel<ScalarDtypes, BitwiseXor>(context, kScalarOp, self, other, out);
+  return out;
 }
 
 }  // namespace portable

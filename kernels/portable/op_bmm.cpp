@@ -14,8 +14,9 @@ using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
 }  // namespace
 
 // bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)
-void bmm_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  matmul_kernel<Dtypes>(context, kOp, args, 3);
+rt::Tensor& bmm_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& mat2, rt::Tensor& out) {
+  matmul_kernel<Dtypes>(context, kOp, self, mat2, out, 3);
+  return out;
 }
 
 }  // namespace portable

@@ -29,8 +29,9 @@ struct Ceil : UnaryStateless<Ceil> {
 }  // namespace
 
 // ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void ceil_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  unary_kernel<Dtypes, Dtypes, Ceil>(context, kOp, args, false);
+rt::Tensor& ceil_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Dtypes, Ceil>(context, kOp, self, out, false);
+  return out;
 }
 
 }  // namespace portable

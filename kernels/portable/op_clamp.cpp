@@ -23,7 +23,7 @@ using Compute = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
 
 // torch.result_type(self, bound) for a scalar bound: a float bound makes an
 // integer or bool self Float, an integer bound makes a bool self Long.
-ScalarType promote_with_bound(ScalarType common, const rt::Scalar& bound) {
+ScalarType promote_with_bound(ScalarType common, rt::Scalar bound) {
   if (bound.is_floating()) return rt::is_floating_type(common) ? common : ScalarType::Float;
   if (!bound.is_bool() && common == ScalarType::Bool) return ScalarType::Long;
   return common;
@@ -100,55 +100,60 @@ ScalarType clamp_result_type(const rt::Tensor* const* tensors) {
   return a == ScalarType::Bool || rt::is_floating_type(b) ? promote_types(a, b) : a;
 }
 
-// A `Tensor?` argument: nullptr for None.
-const rt::Tensor* optional_tensor(const rt::ArgReader& in, rt::Span<rt::EValue* const> args, size_t index,
-                                  const char* name) {
-  if (!in.ok() || args[index] == nullptr || args[index]->is_none()) return nullptr;
-  return in.tensor(index, name);
-}
-
 }  // namespace
 
 // clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)
-void clamp_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 5);
-  const rt::Tensor* self = in.tensor(0, "self");
+rt::Tensor& clamp_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::Scalar> min,
+                      rt::Optional<rt::Scalar> max, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
   UnaryClamp clamp;
-  clamp.has_lo = unary_optional_scalar(in, args, 1, "min", &clamp.lo);
-  clamp.has_hi = unary_optional_scalar(in, args, 2, "max", &clamp.hi);
-  rt::Tensor* out = in.tensor(3, "out");
-  if (!in.ok()) return;
-  if (!clamp.has_lo && !clamp.has_hi) return in.fail("at least one of min and max must not be None");
-  ScalarType common = self->dtype();
+  clamp.has_lo = min.has_value();
+  clamp.has_hi = max.has_value();
+  if (clamp.has_lo) clamp.lo = min.value();
+  if (clamp.has_hi) clamp.hi = max.value();
+  if (!clamp.has_lo && !clamp.has_hi) {
+    in.fail("at least one of min and max must not be None");
+    return out;
+  }
+  ScalarType common = self.dtype();
   if (clamp.has_lo) common = promote_with_bound(common, clamp.lo);
   if (clamp.has_hi) common = promote_with_bound(common, clamp.hi);
   if (rt::is_integral_type(common, false) &&
       ((clamp.has_lo && !unary_integer_fits(common, clamp.lo.to<int64_t>())) ||
        (clamp.has_hi && !unary_integer_fits(common, clamp.hi.to<int64_t>())))) {
-    return in.fail("a bound does not fit in self's dtype");
+    in.fail("a bound does not fit in self's dtype");
+    return out;
   }
-  unary_map<Dtypes, Compute>(in, *self, *out, common, clamp);
+  unary_map<Dtypes, Compute>(in, self, out, common, clamp);
+  return out;
 }
 
 // clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)
-void clamp_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kTensorOp, args, 5);
+rt::Tensor& clamp_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::Tensor> min,
+                             rt::Optional<rt::Tensor> max, rt::Tensor& out) {
+  const rt::OpContext in(context, kTensorOp);
   ClampCall call;
-  call.operands[0] = in.tensor(0, "self");
-  call.operands[1] = optional_tensor(in, args, 1, "min");
-  call.operands[2] = optional_tensor(in, args, 2, "max");
-  call.out = in.tensor(3, "out");
-  if (!in.ok()) return;
+  call.operands[0] = &self;
+  call.operands[1] = min.get();
+  call.operands[2] = max.get();
+  call.out = &out;
   if (call.operands[1] == nullptr && call.operands[2] == nullptr) {
-    return in.fail("at least one of min and max must not be None");
+    in.fail("at least one of min and max must not be None");
+    return out;
   }
   for (const rt::Tensor* t : call.operands) {
-    if (t != nullptr && !TensorDtypes::check(context, kTensorOp, t->dtype())) return;
+    if (t != nullptr && !TensorDtypes::check(context, kTensorOp, t->dtype())) return out;
   }
-  if (!TensorDtypes::check(context, kTensorOp, call.out->dtype())) return;
+  if (!TensorDtypes::check(context, kTensorOp, call.out->dtype())) return out;
   const ScalarType common = clamp_result_type(call.operands);
-  if (common == ScalarType::Bool) return in.fail("clamp is not supported for bool");
-  if (!can_cast(common, call.out->dtype())) return in.fail("the result dtype cannot be cast to out's dtype");
+  if (common == ScalarType::Bool) {
+    in.fail("clamp is not supported for bool");
+    return out;
+  }
+  if (!can_cast(common, call.out->dtype())) {
+    in.fail("the result dtype cannot be cast to out's dtype");
+    return out;
+  }
   int32_t sizes[rt::Tensor::kMaxDims];
   int dim = call.operands[0]->dim();
   for (int d = 0; d < dim; ++d) sizes[d] = call.operands[0]->size(d);
@@ -157,11 +162,12 @@ void clamp_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> ar
     int32_t merged[rt::Tensor::kMaxDims];
     if (bound == nullptr) continue;
     if (!broadcast_sizes(sizes, dim, bound->sizes().data(), bound->dim(), merged, &dim)) {
-      return in.fail("self, min and max cannot be broadcast together");
+      in.fail("self, min and max cannot be broadcast together");
+      return out;
     }
     for (int d = 0; d < dim; ++d) sizes[d] = merged[d];
   }
-  if (!resize_out(in, *call.out, sizes, dim) || call.out->numel() == 0) return;
+  if (!resize_out(in, *call.out, sizes, dim) || call.out->numel() == 0) return out;
   call.walk.init(sizes, dim);
   call.walk.set_operand(0, *call.out);
   const int64_t none[rt::Tensor::kMaxDims] = {};
@@ -173,6 +179,7 @@ void clamp_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> ar
     }
   }
   TensorCompute::run(context, kTensorOp, common, [&](auto tag) { clamp_tensors<typename decltype(tag)::type>(context, call); });
+  return out;
 }
 
 }  // namespace portable

@@ -77,9 +77,9 @@ void convolution(const ConvCall& c, const T* x, const T* w, const T* bias, T* y)
 }
 
 // A 1-d parameter list of one entry, or a 2-d one (one entry serves both).
-bool conv_params(const rt::ArgReader& in, size_t index, const char* name, bool one_d, bool positive,
-                 int64_t fallback, int64_t* pair) {
-  if (!pair_arg(in, index, name, fallback, fallback, positive, pair)) return false;
+bool conv_params(const rt::OpContext& in, rt::IntList list, bool one_d, bool positive, int64_t fallback,
+                 int64_t* pair) {
+  if (!pair_arg(in, list, fallback, fallback, positive, pair)) return false;
   if (one_d) {
     pair[1] = pair[0];
     pair[0] = positive ? 1 : 0;
@@ -91,55 +91,62 @@ bool conv_params(const rt::ArgReader& in, size_t index, const char* name, bool o
 
 // convolution.out(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding,
 //                 SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, *, Tensor(a!) out)
-void convolution_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 11);
-  const rt::Tensor* input = in.tensor(0, "input");
-  const rt::Tensor* weight = in.tensor(1, "weight");
-  const rt::Tensor* bias = optional_tensor_arg(in, args, 2, "bias");
-  const bool transposed = in.bool_value(6, "transposed");
-  in.int_list(7, "output_padding");
-  const int64_t groups = in.int_value(8, "groups");
-  rt::Tensor* out = in.tensor(9, "out");
-  if (!in.ok() || !Dtypes::check(context, kOp, input->dtype())) return;
-  if (transposed) return in.fail("transposed convolution is not supported");
-  const rt::ScalarType dtype = input->dtype();
-  if (weight->dtype() != dtype || out->dtype() != dtype || (bias != nullptr && bias->dtype() != dtype)) {
-    return in.fail("input, weight, bias and out must have one dtype");
+rt::Tensor& convolution_out(rt::KernelContext& context, const rt::Tensor& input, const rt::Tensor& weight,
+                            rt::Optional<rt::Tensor> bias_arg, rt::IntList stride, rt::IntList padding,
+                            rt::IntList dilation, bool transposed, rt::IntList /*output_padding*/, int64_t groups,
+                            rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  const rt::Tensor* bias = bias_arg.get();
+  if (!Dtypes::check(context, kOp, input.dtype())) return out;
+  if (transposed) {
+    in.fail("transposed convolution is not supported");
+    return out;
   }
-  const int rank = input->dim();
-  if ((rank != 3 && rank != 4) || weight->dim() != rank) {
-    return in.fail("input and weight must be 3-D (1-d convolution) or 4-D (2-d convolution)");
+  const rt::ScalarType dtype = input.dtype();
+  if (weight.dtype() != dtype || out.dtype() != dtype || (bias != nullptr && bias->dtype() != dtype)) {
+    in.fail("input, weight, bias and out must have one dtype");
+    return out;
+  }
+  const int rank = input.dim();
+  if ((rank != 3 && rank != 4) || weight.dim() != rank) {
+    in.fail("input and weight must be 3-D (1-d convolution) or 4-D (2-d convolution)");
+    return out;
   }
   const bool one_d = rank == 3;
-  ConvCall c{View4(*input), View4(*weight), View4(*input), 0, {}, {}, {}, groups};
-  if (!conv_params(in, 3, "stride", one_d, true, 1, c.stride) ||
-      !conv_params(in, 4, "padding", one_d, false, 0, c.padding) ||
-      !conv_params(in, 5, "dilation", one_d, true, 1, c.dilation)) {
-    return;
+  ConvCall c{View4(input), View4(weight), View4(input), 0, {}, {}, {}, groups};
+  if (!conv_params(in, stride, one_d, true, 1, c.stride) || !conv_params(in, padding, one_d, false, 0, c.padding) ||
+      !conv_params(in, dilation, one_d, true, 1, c.dilation)) {
+    return out;
   }
   const int64_t channels = c.x.size[1], out_channels = c.w.size[0];
   if (groups < 1 || channels % groups != 0 || out_channels % groups != 0 || c.w.size[1] * groups != channels) {
-    return in.fail("groups must divide the channels of input and weight");
+    in.fail("groups must divide the channels of input and weight");
+    return out;
   }
   if (bias != nullptr && (bias->dim() != 1 || bias->size(0) != out_channels)) {
-    return in.fail("bias must have one entry per output channel");
+    in.fail("bias must have one entry per output channel");
+    return out;
   }
-  int32_t sizes[4] = {input->size(0), static_cast<int32_t>(out_channels), 1, 1};
+  int32_t sizes[4] = {input.size(0), static_cast<int32_t>(out_channels), 1, 1};
   for (int d = 0; d < 2; ++d) {
     const int64_t span = c.dilation[d] * (c.w.size[2 + d] - 1) + 1;
     const int64_t extent = c.x.size[2 + d] + 2 * c.padding[d] - span;
-    if (extent < 0) return in.fail("the kernel is larger than the padded input");
+    if (extent < 0) {
+      in.fail("the kernel is larger than the padded input");
+      return out;
+    }
     sizes[2 + d] = static_cast<int32_t>(extent / c.stride[d] + 1);
   }
   if (one_d) sizes[2] = sizes[3];
-  if (!resize_out(in, *out, sizes, rank)) return;
-  c.y = View4(*out);
+  if (!resize_out(in, out, sizes, rank)) return out;
+  c.y = View4(out);
   c.bias_stride = bias != nullptr ? bias->stride(0) : 0;
   Dtypes::run(context, kOp, dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    convolution<T>(c, input->data_as<const T>(), weight->data_as<const T>(),
-                   bias != nullptr ? bias->data_as<const T>() : nullptr, out->data_as<T>());
+    convolution<T>(c, input.data_as<const T>(), weight.data_as<const T>(),
+                   bias != nullptr ? bias->data_as<const T>() : nullptr, out.data_as<T>());
   });
+  return out;
 }
 
 }  // namespace portable

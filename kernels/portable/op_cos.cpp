@@ -26,8 +26,9 @@ struct Cos : UnaryStateless<Cos> {
 }  // namespace
 
 // cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void cos_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  unary_kernel<Dtypes, Compute, Cos>(context, kOp, args, true);
+rt::Tensor& cos_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Compute, Cos>(context, kOp, self, out, true);
+  return out;
 }
 
 }  // namespace portable

@@ -46,20 +46,22 @@ void cumsum(rt::KernelContext& context, DimRows& rows, const rt::Tensor& self, T
 }  // namespace
 
 // cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)
-void cumsum_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 5);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const int64_t dim = in.int_value(1, "dim");
-  const int64_t dtype = optional_dtype_arg(in, args, 2);
-  rt::Tensor* out = in.tensor(3, "out");
-  if (!in.ok() || !Dtypes::check(context, kOp, self->dtype())) return;
-  if (dtype >= 0 && dtype != static_cast<int64_t>(out->dtype())) return in.fail("out must have the dtype asked for");
+rt::Tensor& cumsum_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim,
+                       rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  const int64_t dtype = optional_dtype_arg(dtype_arg);
+  if (!Dtypes::check(context, kOp, self.dtype())) return out;
+  if (dtype >= 0 && dtype != static_cast<int64_t>(out.dtype())) {
+    in.fail("out must have the dtype asked for");
+    return out;
+  }
   DimRows rows;
-  if (!plan_dim_rows(in, *self, *out, dim, &rows)) return;
-  Dtypes::run(context, kOp, out->dtype(), [&](auto tag) {
+  if (!plan_dim_rows(in, self, out, dim, &rows)) return out;
+  Dtypes::run(context, kOp, out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    cumsum<T>(context, rows, *self, out->data_as<T>());
+    cumsum<T>(context, rows, self, out.data_as<T>());
   });
+  return out;
 }
 
 }  // namespace portable

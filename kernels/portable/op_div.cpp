@@ -68,10 +68,9 @@ struct DivFloor : Rounding {
 };
 
 // rounding_mode: 0 none, 1 "trunc", 2 "floor"; -1 anything else.
-int rounding_mode(const rt::EValue& value) {
-  if (value.is_none()) return 0;
-  if (value.tag() != rt::Tag::String) return -1;
-  const rt::StringRef mode = value.to_string();
+int rounding_mode(rt::Optional<rt::StringRef> value) {
+  if (!value.has_value()) return 0;
+  const rt::StringRef mode = value.value();
   if (mode.size != 5) return -1;
   if (memcmp(mode.chars, "trunc", 5) == 0) return 1;
   if (memcmp(mode.chars, "floor", 5) == 0) return 2;
@@ -79,7 +78,7 @@ int rounding_mode(const rt::EValue& value) {
 }
 
 template <typename Dtypes>
-void div_mode(const rt::ArgReader& in, BinaryCall& call, const rt::Scalar* other, const rt::EValue& mode) {
+void div_mode(const rt::OpContext& in, BinaryCall& call, const rt::Scalar* other, rt::Optional<rt::StringRef> mode) {
   auto run = [&](auto op) {
     using Op = decltype(op);
     if (other != nullptr) {
@@ -103,33 +102,39 @@ void div_mode(const rt::ArgReader& in, BinaryCall& call, const rt::Scalar* other
 }  // namespace
 
 // div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-void div_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_tensor_kernel<DtypesOf<&kOp>, Div>(context, kOp, args);
+rt::Tensor& div_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other, rt::Tensor& out) {
+  binary_tensor_kernel<DtypesOf<&kOp>, Div>(context, kOp, self, other, out);
+  return out;
 }
 
 // div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)
-void div_out_mode(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kModeOp, args, 5);
+rt::Tensor& div_out_mode(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                         rt::Optional<rt::StringRef> rounding_mode, rt::Tensor& out) {
+  const rt::OpContext in(context, kModeOp);
   BinaryCall call;
-  call.a = in.tensor(0, "self");
-  call.b = in.tensor(1, "other");
-  call.out = in.tensor(3, "out");
-  if (in.ok()) div_mode<DtypesOf<&kModeOp>>(in, call, nullptr, *args[2]);
+  call.a = &self;
+  call.b = &other;
+  call.out = &out;
+  div_mode<DtypesOf<&kModeOp>>(in, call, nullptr, rounding_mode);
+  return out;
 }
 
 // div.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-void div_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_scalar_kernel<DtypesOf<&kScalarOp>, Div>(context, kScalarOp, args);
+rt::Tensor& div_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
+                           rt::Tensor& out) {
+  binary_scalar_kernel<DtypesOf<&kScalarOp>, Div>(context, kScalarOp, self, other, out);
+  return out;
 }
 
 // div.Scalar_mode_out(Tensor self, Scalar other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)
-void div_Scalar_mode_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kScalarModeOp, args, 5);
+rt::Tensor& div_Scalar_mode_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
+                                rt::Optional<rt::StringRef> rounding_mode, rt::Tensor& out) {
+  const rt::OpContext in(context, kScalarModeOp);
   BinaryCall call;
-  call.a = in.tensor(0, "self");
-  const rt::Scalar other = in.scalar(1, "other");
-  call.out = in.tensor(3, "out");
-  if (in.ok()) div_mode<DtypesOf<&kScalarModeOp>>(in, call, &other, *args[2]);
+  call.a = &self;
+  call.out = &out;
+  div_mode<DtypesOf<&kScalarModeOp>>(in, call, &other, rounding_mode);
+  return out;
 }
 
 }  // namespace portable

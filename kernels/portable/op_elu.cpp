@@ -31,13 +31,12 @@ struct Elu {
 }  // namespace
 
 // elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)
-void elu_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 6);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const Elu elu{in.scalar(1, "alpha"), in.scalar(2, "scale"), in.scalar(3, "input_scale")};
-  rt::Tensor* out = in.tensor(4, "out");
-  if (!in.ok()) return;
-  unary_map<Dtypes, Dtypes>(in, *self, *out, self->dtype(), elu);
+rt::Tensor& elu_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar alpha,
+                    rt::Scalar scale, rt::Scalar input_scale, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  const Elu elu{alpha, scale, input_scale};
+  unary_map<Dtypes, Dtypes>(in, self, out, self.dtype(), elu);
+  return out;
 }
 
 }  // namespace portable

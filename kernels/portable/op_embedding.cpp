@@ -19,32 +19,34 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 
 // embedding.out(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False,
 //               bool sparse=False, *, Tensor(a!) out) -> Tensor(a!)
-void embedding_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 7);
-  const rt::Tensor* weight = in.tensor(0, "weight");
-  const rt::Tensor* indices = in.tensor(1, "indices");
-  in.int_value(2, "padding_idx");
-  in.bool_value(3, "scale_grad_by_freq");
-  in.bool_value(4, "sparse");
-  rt::Tensor* out = in.tensor(5, "out");
-  if (!in.ok() || !shape_same_dtype<Dtypes>(in, *weight, *out) || !shape_check_index_dtype(in, *indices)) return;
-  if (weight->dim() != 2) return in.fail("weight must have 2 dims");
-  const int dim = indices->dim() + 1;
-  if (dim > rt::Tensor::kMaxDims) return in.fail("indices have too many dims");
+rt::Tensor& embedding_out(rt::KernelContext& context, const rt::Tensor& weight, const rt::Tensor& indices,
+                          int64_t /*padding_idx*/, bool /*scale_grad_by_freq*/, bool /*sparse*/, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  if (!shape_same_dtype<Dtypes>(in, weight, out) || !shape_check_index_dtype(in, indices)) return out;
+  if (weight.dim() != 2) {
+    in.fail("weight must have 2 dims");
+    return out;
+  }
+  const int dim = indices.dim() + 1;
+  if (dim > rt::Tensor::kMaxDims) {
+    in.fail("indices have too many dims");
+    return out;
+  }
   int32_t sizes[rt::Tensor::kMaxDims];
-  for (int d = 0; d + 1 < dim; ++d) sizes[d] = indices->size(d);
-  const int32_t width = weight->size(1);
+  for (int d = 0; d + 1 < dim; ++d) sizes[d] = indices.size(d);
+  const int32_t width = weight.size(1);
   sizes[dim - 1] = width;
-  if (!resize_out(in, *out, sizes, dim)) return;
-  const int64_t out_stride = out->stride(dim - 1), weight_stride = weight->stride(1);
-  const size_t element = out->element_size();
-  for (int64_t i = 0; i < indices->numel(); ++i) {
-    const int64_t row = shape_index_at(in, *indices, i, weight->size(0));
-    if (row < 0) return;
-    uint8_t* to = static_cast<uint8_t*>(out->data()) + out->offset_of(i * width) * static_cast<int64_t>(element);
-    const uint8_t* from = static_cast<const uint8_t*>(weight->data()) + row * weight->stride(0) * static_cast<int64_t>(element);
+  if (!resize_out(in, out, sizes, dim)) return out;
+  const int64_t out_stride = out.stride(dim - 1), weight_stride = weight.stride(1);
+  const size_t element = out.element_size();
+  for (int64_t i = 0; i < indices.numel(); ++i) {
+    const int64_t row = shape_index_at(in, indices, i, weight.size(0));
+    if (row < 0) return out;
+    uint8_t* to = static_cast<uint8_t*>(out.data()) + out.offset_of(i * width) * static_cast<int64_t>(element);
+    const uint8_t* from = static_cast<const uint8_t*>(weight.data()) + row * weight.stride(0) * static_cast<int64_t>(element);
     copy_strided(&width, 1, element, to, &out_stride, from, &weight_stride);
   }
+  return out;
 }
 
 }  // namespace portable

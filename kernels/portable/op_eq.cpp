@@ -28,13 +28,17 @@ struct Equal {
 }  // namespace
 
 // eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-void eq_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_tensor_kernel<Dtypes, Equal>(context, kOp, args);
+rt::Tensor& eq_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                          rt::Tensor& out) {
+  binary_tensor_kernel<Dtypes, Equal>(context, kOp, self, other, out);
+  return out;
 }
 
 // eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-void eq_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_scalar_kernel<ScalarDtypes, Equal>(context, kScalarOp, args);
+rt::Tensor& eq_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
+                          rt::Tensor& out) {
+  binary_scalar_kernel<ScalarDtypes, Equal>(context, kScalarOp, self, other, out);
+  return out;
 }
 
 }  // namespace portable

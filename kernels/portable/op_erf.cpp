@@ -26,8 +26,9 @@ struct Erf : UnaryStateless<Erf> {
 }  // namespace
 
 // erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void erf_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  unary_kernel<Dtypes, Compute, Erf>(context, kOp, args, true);
+rt::Tensor& erf_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Compute, Erf>(context, kOp, self, out, true);
+  return out;
 }
 
 }  // namespace portable

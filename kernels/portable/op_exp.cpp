@@ -26,8 +26,9 @@ struct Exp : UnaryStateless<Exp> {
 }  // namespace
 
 // exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void exp_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  unary_kernel<Dtypes, Compute, Exp>(context, kOp, args, true);
+rt::Tensor& exp_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Compute, Exp>(context, kOp, self, out, true);
+  return out;
 }
 
 }  // namespace portable

@@ -16,17 +16,20 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 }  // namespace
 
 // expand_copy.out(Tensor self, SymInt[] size, *, bool implicit=False, Tensor(a!) out) -> Tensor(a!)
-void expand_copy_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 5);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const rt::IntListArg size = in.int_list(1, "size");
-  in.bool_value(2, "implicit");
-  rt::Tensor* out = in.tensor(3, "out");
-  if (!in.ok() || !shape_same_dtype<Dtypes>(in, *self, *out)) return;
+rt::Tensor& expand_copy_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList size, bool /*implicit*/,
+                            rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   const int dim = static_cast<int>(size.size());
-  if (dim > rt::Tensor::kMaxDims) return in.fail("size has too many dims");
-  const int shift = dim - self->dim();
-  if (shift < 0) return in.fail("size has fewer dims than self");
+  if (dim > rt::Tensor::kMaxDims) {
+    in.fail("size has too many dims");
+    return out;
+  }
+  const int shift = dim - self.dim();
+  if (shift < 0) {
+    in.fail("size has fewer dims than self");
+    return out;
+  }
   // New leading dims repeat the whole of self (stride 0); a kept dim of
   // size 1 is repeated too.
   int32_t sizes[rt::Tensor::kMaxDims];
@@ -35,24 +38,29 @@ void expand_copy_out(rt::KernelContext& context, rt::Span<rt::EValue* const> arg
     const int64_t want = size[d];
     const int s = d - shift;
     if (s < 0) {
-      if (want < 0 || want > INT32_MAX) return in.fail("size of a new leading dim must be non-negative");
+      if (want < 0 || want > INT32_MAX) {
+        in.fail("size of a new leading dim must be non-negative");
+        return out;
+      }
       sizes[d] = static_cast<int32_t>(want);
       strides[d] = 0;
       continue;
     }
-    const int32_t have = self->size(s);
+    const int32_t have = self.size(s);
     if (want == -1 || want == have) {
       sizes[d] = have;
-      strides[d] = self->stride(s);
+      strides[d] = self.stride(s);
     } else if (have == 1 && want >= 0 && want <= INT32_MAX) {
       sizes[d] = static_cast<int32_t>(want);
       strides[d] = 0;
     } else {
-      return in.fail("size does not match self at a dim of self that is not 1");
+      in.fail("size does not match self at a dim of self that is not 1");
+      return out;
     }
   }
-  if (!resize_out(in, *out, sizes, dim)) return;
-  copy_view(*out, self->data(), 0, strides);
+  if (!resize_out(in, out, sizes, dim)) return out;
+  copy_view(out, self.data(), 0, strides);
+  return out;
 }
 
 }  // namespace portable

@@ -29,8 +29,9 @@ struct Floor : UnaryStateless<Floor> {
 }  // namespace
 
 // floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void floor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  unary_kernel<Dtypes, Dtypes, Floor>(context, kOp, args, false);
+rt::Tensor& floor_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Dtypes, Floor>(context, kOp, self, out, false);
+  return out;
 }
 
 }  // namespace portable

@@ -33,13 +33,17 @@ struct Fmod {
 }  // namespace
 
 // fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-void fmod_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_tensor_kernel<Dtypes, Fmod>(context, kOp, args);
+rt::Tensor& fmod_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                            rt::Tensor& out) {
+  binary_tensor_kernel<Dtypes, Fmod>(context, kOp, self, other, out);
+  return out;
 }
 
 // fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-void fmod_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_scalar_kernel<ScalarDtypes, Fmod>(context, kScalarOp, args);
+rt::Tensor& fmod_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
+                            rt::Tensor& out) {
+  binary_scalar_kernel<ScalarDtypes, Fmod>(context, kScalarOp, self, other, out);
+  return out;
 }
 
 }  // namespace portable

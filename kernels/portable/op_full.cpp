@@ -16,26 +16,30 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 }  // namespace
 
 // full.out(SymInt[] size, Scalar fill_value, *, Tensor(a!) out) -> Tensor(a!)
-void full_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 4);
-  const rt::IntListArg size = in.int_list(0, "size");
-  const rt::Scalar fill = in.scalar(1, "fill_value");
-  rt::Tensor* out = in.tensor(2, "out");
-  if (!in.ok()) return;
+rt::Tensor& full_out(rt::KernelContext& context, rt::IntList size, rt::Scalar fill_value, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  const rt::Scalar fill = fill_value;
   CopyConverter converter;
-  if (!Dtypes::run(context, kOp, out->dtype(), [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
-    return;
+  if (!Dtypes::run(context, kOp, out.dtype(), [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
+    return out;
   }
-  if (size.size() > static_cast<size_t>(rt::Tensor::kMaxDims)) return in.fail("size has too many dims");
+  if (size.size() > static_cast<size_t>(rt::Tensor::kMaxDims)) {
+    in.fail("size has too many dims");
+    return out;
+  }
   int32_t sizes[rt::Tensor::kMaxDims];
   for (size_t d = 0; d < size.size(); ++d) {
-    if (size[d] < 0 || size[d] > INT32_MAX) return in.fail("size must be non-negative");
+    if (size[d] < 0 || size[d] > INT32_MAX) {
+      in.fail("size must be non-negative");
+      return out;
+    }
     sizes[d] = static_cast<int32_t>(size[d]);
   }
-  if (!resize_out(in, *out, sizes, static_cast<int>(size.size()))) return;
+  if (!resize_out(in, out, sizes, static_cast<int>(size.size()))) return out;
   uint8_t value[8];
   copy_store_scalar(converter, fill, value);
-  copy_fill(*out, value);
+  copy_fill(out, value);
+  return out;
 }
 
 }  // namespace portable

@@ -17,22 +17,20 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 
 // full_like.out(Tensor self, Scalar fill_value, *, MemoryFormat? memory_format=None, Tensor(a!) out)
 //     -> Tensor(a!)
-void full_like_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 5);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const rt::Scalar fill = in.scalar(1, "fill_value");
-  rt::Tensor* out = in.tensor(3, "out");
-  if (!in.ok()) return;
-  if (!args[2]->is_none() && args[2]->tag() != rt::Tag::Int) return in.fail("memory_format must be None or an int");
+rt::Tensor& full_like_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar fill_value,
+                          rt::Optional<int64_t> /*memory_format*/, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  rt::Scalar fill = fill_value;
   CopyConverter converter;
-  if (!Dtypes::check(context, kOp, self->dtype()) ||
-      !Dtypes::run(context, kOp, out->dtype(), [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
-    return;
+  if (!Dtypes::check(context, kOp, self.dtype()) ||
+      !Dtypes::run(context, kOp, out.dtype(), [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
+    return out;
   }
-  if (!resize_out(in, *out, self->sizes().data(), self->dim())) return;
+  if (!resize_out(in, out, self.sizes().data(), self.dim())) return out;
   uint8_t value[8];
   copy_store_scalar(converter, fill, value);
-  copy_fill(*out, value);
+  copy_fill(out, value);
+  return out;
 }
 
 }  // namespace portable

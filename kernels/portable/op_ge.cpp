@@ -28,13 +28,17 @@ struct GreaterEqual {
 }  // namespace
 
 // ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-void ge_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_tensor_kernel<Dtypes, GreaterEqual>(context, kOp, args);
+rt::Tensor& ge_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                          rt::Tensor& out) {
+  binary_tensor_kernel<Dtypes, GreaterEqual>(context, kOp, self, other, out);
+  return out;
 }
 
 // ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-void ge_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_scalar_kernel<ScalarDtypes, GreaterEqual>(context, kScalarOp, args);
+rt::Tensor& ge_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
+                          rt::Tensor& out) {
+  binary_scalar_kernel<ScalarDtypes, GreaterEqual>(context, kScalarOp, self, other, out);
+  return out;
 }
 
 }  // namespace portable

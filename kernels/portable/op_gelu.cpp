@@ -39,15 +39,16 @@ struct Gelu {
 }  // namespace
 
 // gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)
-void gelu_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 4);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const bool none = unary_string_is(in, args, 1, "approximate", "none");
-  const bool tanh = unary_string_is(in, args, 1, "approximate", "tanh");
-  rt::Tensor* out = in.tensor(2, "out");
-  if (!in.ok()) return;
-  if (!none && !tanh) return in.fail("approximate must be 'none' or 'tanh'");
-  unary_map<Dtypes, Dtypes>(in, *self, *out, self->dtype(), Gelu{tanh});
+rt::Tensor& gelu_out(rt::KernelContext& context, const rt::Tensor& self, rt::StringRef approximate, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  const bool none = string_is(approximate, "none");
+  const bool tanh = string_is(approximate, "tanh");
+  if (!none && !tanh) {
+    in.fail("approximate must be 'none' or 'tanh'");
+    return out;
+  }
+  unary_map<Dtypes, Dtypes>(in, self, out, self.dtype(), Gelu{tanh});
+  return out;
 }
 
 }  // namespace portable

@@ -28,13 +28,17 @@ struct Greater {
 }  // namespace
 
 // gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-void gt_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_tensor_kernel<Dtypes, Greater>(context, kOp, args);
+rt::Tensor& gt_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                          rt::Tensor& out) {
+  binary_tensor_kernel<Dtypes, Greater>(context, kOp, self, other, out);
+  return out;
 }
 
 // gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-void gt_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_scalar_kernel<ScalarDtypes, Greater>(context, kScalarOp, args);
+rt::Tensor& gt_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
+                          rt::Tensor& out) {
+  binary_scalar_kernel<ScalarDtypes, Greater>(context, kScalarOp, self, other, out);
+  return out;
 }
 
 }  // namespace portable

@@ -19,26 +19,25 @@ using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
 // hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)
 // clamp(self, min_val, max_val) in self's dtype: unlike clamp, the limits do
 // not promote; for integer tensors they are truncated to integers (torch).
-void hardtanh_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 5);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const rt::Scalar min_val = in.scalar(1, "min_val");
-  const rt::Scalar max_val = in.scalar(2, "max_val");
-  rt::Tensor* out = in.tensor(3, "out");
-  if (!in.ok()) return;
+rt::Tensor& hardtanh_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar min_val,
+                         rt::Scalar max_val, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
   UnaryClamp clamp{min_val, max_val, true, true};
-  const ScalarType dtype = self->dtype();
+  const ScalarType dtype = self.dtype();
   if (rt::is_integral_type(dtype, false)) {
     const int64_t lo = min_val.to<int64_t>();
     const int64_t hi = max_val.to<int64_t>();
     if (dtype == ScalarType::Byte && (lo < 0 || hi < 0)) {
-      return in.fail("cannot do hardtanh on an unsigned type with negative limits");
+      in.fail("cannot do hardtanh on an unsigned type with negative limits");
+      return out;
     }
     if (!unary_integer_fits(dtype, lo) || !unary_integer_fits(dtype, hi)) {
-      return in.fail("a limit does not fit in self's dtype");
+      in.fail("a limit does not fit in self's dtype");
+      return out;
     }
   }
-  unary_map<Dtypes, Dtypes>(in, *self, *out, dtype, clamp);
+  unary_map<Dtypes, Dtypes>(in, self, out, dtype, clamp);
+  return out;
 }
 
 }  // namespace portable

@@ -44,30 +44,21 @@ int64_t find_true(Index& index, int64_t j) {
 }
 
 // Reads the entries and checks them against self; false after failing.
-bool read_indices(const rt::ArgReader& in, const rt::EValue* list_value, const rt::Tensor& self, Index* indices,
+bool read_indices(const rt::OpContext& in, rt::OptionalTensorList list, const rt::Tensor& self, Index* indices,
                   int* count) {
-  if (list_value == nullptr || list_value->tag() != rt::Tag::OptionalTensorList) {
-    in.context().fail_argument(in.op(), "indices", "a list of optional tensors");
-    return false;
-  }
-  const rt::BoxedList list = list_value->to_list();
-  if (list.size > static_cast<uint32_t>(kMax)) {
+  if (list.size() > static_cast<size_t>(kMax)) {
     in.fail("too many indices for self");
     return false;
   }
   int dim = 0;
   *count = 0;
-  for (uint32_t i = 0; i < list.size; ++i) {
-    const rt::EValue* item = list.items[i];
-    if (item == nullptr || item->is_none()) {
+  for (size_t i = 0; i < list.size(); ++i) {
+    const rt::Optional<rt::Tensor> item = list[i];
+    if (!item.has_value()) {
       ++dim;
       continue;
     }
-    if (!item->is_tensor()) {
-      in.context().fail_argument(in.op(), "indices", "a list of optional tensors");
-      return false;
-    }
-    const rt::Tensor& t = item->to_tensor();
+    const rt::Tensor& t = item.value();
     Index& index = indices[(*count)++];
     index.tensor = &t;
     index.first = dim;
@@ -102,14 +93,13 @@ bool read_indices(const rt::ArgReader& in, const rt::EValue* list_value, const r
 }  // namespace
 
 // index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)
-void index_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 4);
-  const rt::Tensor* self = in.tensor(0, "self");
-  rt::Tensor* out = in.tensor(2, "out");
+rt::Tensor& index_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, rt::OptionalTensorList index_list,
+                             rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
   Index indices[kMax];
   int count = 0;
-  if (!in.ok() || !shape_same_dtype<Dtypes>(in, *self, *out) || !read_indices(in, args[1], *self, indices, &count)) {
-    return;
+  if (!shape_same_dtype<Dtypes>(in, self, out) || !read_indices(in, index_list, self, indices, &count)) {
+    return out;
   }
   // The shape the indices broadcast to (a mask counts as one dim of its
   // true elements).
@@ -122,7 +112,8 @@ void index_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> ar
     int32_t merged[kMax];
     int merged_dim = 0;
     if (!broadcast_sizes(shape, dim, sizes, index.mask ? 1 : index.tensor->dim(), merged, &merged_dim)) {
-      return in.fail("indices cannot be broadcast together");
+      in.fail("indices cannot be broadcast together");
+      return out;
     }
     for (int d = 0; d < merged_dim; ++d) shape[d] = merged[d];
     dim = merged_dim;
@@ -142,18 +133,21 @@ void index_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> ar
   int64_t self_strides[kMax], slab_strides[kMax];
   int slab_at[kMax];
   int slab_dim = 0;
-  for (int d = 0; d < self->dim(); ++d) {
+  for (int d = 0; d < self.dim(); ++d) {
     if (indexed[d]) continue;
     slab_at[slab_dim] = slab_dim < insert ? slab_dim : slab_dim + dim;
-    slab[slab_dim] = self->size(d);
-    self_strides[slab_dim++] = self->stride(d);
+    slab[slab_dim] = self.size(d);
+    self_strides[slab_dim++] = self.stride(d);
   }
-  if (slab_dim + dim > kMax) return in.fail("the result has too many dims");
+  if (slab_dim + dim > kMax) {
+    in.fail("the result has too many dims");
+    return out;
+  }
   int32_t sizes[kMax];
   for (int d = 0; d < slab_dim; ++d) sizes[slab_at[d]] = slab[d];
   for (int d = 0; d < dim; ++d) sizes[insert + d] = shape[d];
-  if (!resize_out(in, *out, sizes, slab_dim + dim) || out->numel() == 0) return;
-  for (int d = 0; d < slab_dim; ++d) slab_strides[d] = out->stride(slab_at[d]);
+  if (!resize_out(in, out, sizes, slab_dim + dim) || out.numel() == 0) return out;
+  for (int d = 0; d < slab_dim; ++d) slab_strides[d] = out.stride(slab_at[d]);
   for (int i = 0; i < count; ++i) {
     Index& index = indices[i];
     const int own = index.mask ? 1 : index.tensor->dim();
@@ -165,7 +159,7 @@ void index_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> ar
   }
   int64_t positions = 1;
   for (int d = 0; d < dim; ++d) positions *= shape[d];
-  const int64_t element = static_cast<int64_t>(out->element_size());
+  const int64_t element = static_cast<int64_t>(out.element_size());
   for (int64_t p = 0; p < positions; ++p) {
     int64_t coords[kMax];
     for (int64_t d = dim - 1, rest = p; d >= 0; --d) {
@@ -173,7 +167,7 @@ void index_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> ar
       rest /= shape[d];
     }
     int64_t from = 0, to = 0;
-    for (int d = 0; d < dim; ++d) to += coords[d] * out->stride(insert + d);
+    for (int d = 0; d < dim; ++d) to += coords[d] * out.stride(insert + d);
     for (int i = 0; i < count; ++i) {
       Index& index = indices[i];
       int64_t at = 0;
@@ -182,21 +176,25 @@ void index_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> ar
         // The coordinates of the at-th true element.
         int64_t rest = find_true(index, at);
         for (int d = index.width - 1; d >= 0; --d) {
-          from += rest % index.tensor->size(d) * self->stride(index.first + d);
+          from += rest % index.tensor->size(d) * self.stride(index.first + d);
           rest /= index.tensor->size(d);
         }
         continue;
       }
       int64_t value = index.tensor->dtype() == rt::ScalarType::Long ? index.tensor->data_as<const int64_t>()[at]
                                                                      : index.tensor->data_as<const int32_t>()[at];
-      const int64_t extent = self->size(index.first);
+      const int64_t extent = self.size(index.first);
       if (value < 0) value += extent;
-      if (value < 0 || value >= extent) return in.fail("index is out of range");
-      from += value * self->stride(index.first);
+      if (value < 0 || value >= extent) {
+        in.fail("index is out of range");
+        return out;
+      }
+      from += value * self.stride(index.first);
     }
-    copy_strided(slab, slab_dim, out->element_size(), static_cast<uint8_t*>(out->data()) + to * element, slab_strides,
-                 static_cast<const uint8_t*>(self->data()) + from * element, self_strides);
+    copy_strided(slab, slab_dim, out.element_size(), static_cast<uint8_t*>(out.data()) + to * element, slab_strides,
+                 static_cast<const uint8_t*>(self.data()) + from * element, self_strides);
   }
+  return out;
 }
 
 }  // namespace portable

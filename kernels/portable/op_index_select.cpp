@@ -18,40 +18,44 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 }  // namespace
 
 // index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)
-void index_select_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 5);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const int64_t dim_arg = in.int_value(1, "dim");
-  const rt::Tensor* index = in.tensor(2, "index");
-  rt::Tensor* out = in.tensor(3, "out");
-  if (!in.ok() || !shape_same_dtype<Dtypes>(in, *self, *out) || !shape_check_index_dtype(in, *index)) return;
-  if (index->dim() > 1) return in.fail("index must have at most 1 dim");
-  const int64_t at = shape_wrap_dim(in, dim_arg, self->dim());
-  if (at < 0) return;
-  const int dim = self->dim();
-  const int64_t extent = dim == 0 ? 1 : self->size(static_cast<int>(at));
-  if (dim == 0 && index->numel() != 1) return in.fail("index of a 0-dim self must have one element");
+rt::Tensor& index_select_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim_arg,
+                             const rt::Tensor& index, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  if (!shape_same_dtype<Dtypes>(in, self, out) || !shape_check_index_dtype(in, index)) return out;
+  if (index.dim() > 1) {
+    in.fail("index must have at most 1 dim");
+    return out;
+  }
+  const int64_t at = shape_wrap_dim(in, dim_arg, self.dim());
+  if (at < 0) return out;
+  const int dim = self.dim();
+  const int64_t extent = dim == 0 ? 1 : self.size(static_cast<int>(at));
+  if (dim == 0 && index.numel() != 1) {
+    in.fail("index of a 0-dim self must have one element");
+    return out;
+  }
   // Each index copies one size-1 slab of self into out.
   int32_t sizes[rt::Tensor::kMaxDims];
   int32_t slab[rt::Tensor::kMaxDims];
   int64_t self_strides[rt::Tensor::kMaxDims];
   int64_t out_strides[rt::Tensor::kMaxDims];
   for (int d = 0; d < dim; ++d) {
-    sizes[d] = d == at ? static_cast<int32_t>(index->numel()) : self->size(d);
-    slab[d] = d == at ? 1 : self->size(d);
-    self_strides[d] = self->stride(d);
+    sizes[d] = d == at ? static_cast<int32_t>(index.numel()) : self.size(d);
+    slab[d] = d == at ? 1 : self.size(d);
+    self_strides[d] = self.stride(d);
   }
-  if (!resize_out(in, *out, sizes, dim)) return;
-  shape_strides(*out, out_strides);
-  const int64_t element = static_cast<int64_t>(out->element_size());
-  const int64_t self_step = dim == 0 ? 0 : self->stride(static_cast<int>(at));
-  const int64_t out_step = dim == 0 ? 0 : out->stride(static_cast<int>(at));
-  for (int64_t i = 0; i < index->numel(); ++i) {
-    const int64_t k = shape_index_at(in, *index, i, extent);
-    if (k < 0) return;
-    copy_strided(slab, dim, static_cast<size_t>(element), static_cast<uint8_t*>(out->data()) + i * out_step * element,
-                 out_strides, static_cast<const uint8_t*>(self->data()) + k * self_step * element, self_strides);
+  if (!resize_out(in, out, sizes, dim)) return out;
+  shape_strides(out, out_strides);
+  const int64_t element = static_cast<int64_t>(out.element_size());
+  const int64_t self_step = dim == 0 ? 0 : self.stride(static_cast<int>(at));
+  const int64_t out_step = dim == 0 ? 0 : out.stride(static_cast<int>(at));
+  for (int64_t i = 0; i < index.numel(); ++i) {
+    const int64_t k = shape_index_at(in, index, i, extent);
+    if (k < 0) return out;
+    copy_strided(slab, dim, static_cast<size_t>(element), static_cast<uint8_t*>(out.data()) + i * out_step * element,
+                 out_strides, static_cast<const uint8_t*>(self.data()) + k * self_step * element, self_strides);
   }
+  return out;
 }
 
 }  // namespace portable

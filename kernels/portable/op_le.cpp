@@ -28,13 +28,17 @@ struct LessEqual {
 }  // namespace
 
 // le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-void le_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_tensor_kernel<Dtypes, LessEqual>(context, kOp, args);
+rt::Tensor& le_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                          rt::Tensor& out) {
+  binary_tensor_kernel<Dtypes, LessEqual>(context, kOp, self, other, out);
+  return out;
 }
 
 // le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-void le_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_scalar_kernel<ScalarDtypes, LessEqual>(context, kScalarOp, args);
+rt::Tensor& le_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
+                          rt::Tensor& out) {
+  binary_scalar_kernel<ScalarDtypes, LessEqual>(context, kScalarOp, self, other, out);
+  return out;
 }
 
 }  // namespace portable

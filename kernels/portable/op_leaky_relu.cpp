@@ -29,14 +29,16 @@ struct LeakyRelu {
 }  // namespace
 
 // leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)
-void leaky_relu_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 4);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const rt::Scalar slope = in.scalar(1, "negative_slope");
-  rt::Tensor* out = in.tensor(2, "out");
-  if (!in.ok()) return;
-  if (slope.is_bool()) return in.fail("negative_slope must be a number");
-  unary_map<Dtypes, Dtypes>(in, *self, *out, self->dtype(), LeakyRelu{slope});
+rt::Tensor& leaky_relu_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar negative_slope,
+                           rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  const rt::Scalar slope = negative_slope;
+  if (slope.is_bool()) {
+    in.fail("negative_slope must be a number");
+    return out;
+  }
+  unary_map<Dtypes, Dtypes>(in, self, out, self.dtype(), LeakyRelu{slope});
+  return out;
 }
 
 }  // namespace portable

@@ -26,8 +26,9 @@ struct Log : UnaryStateless<Log> {
 }  // namespace
 
 // log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void log_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  unary_kernel<Dtypes, Compute, Log>(context, kOp, args, true);
+rt::Tensor& log_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Compute, Log>(context, kOp, self, out, true);
+  return out;
 }
 
 }  // namespace portable

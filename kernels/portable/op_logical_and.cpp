@@ -26,8 +26,10 @@ struct LogicalAnd {
 }  // namespace
 
 // logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-void logical_and_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_tensor_kernel<Dtypes, LogicalAnd>(context, kOp, args);
+rt::Tensor& logical_and_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                            rt::Tensor& out) {
+  binary_tensor_kernel<Dtypes, LogicalAnd>(context, kOp, self, other, out);
+  return out;
 }
 
 }  // namespace portable

@@ -23,11 +23,10 @@ struct LogicalNot : UnaryStateless<LogicalNot> {
 }  // namespace
 
 // logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void logical_not_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 3);
-  const rt::Tensor* self = in.tensor(0, "self");
-  rt::Tensor* out = in.tensor(1, "out");
-  if (in.ok()) unary_map<Dtypes, Compute, LogicalNot>(in, *self, *out, ScalarType::Bool, LogicalNot());
+rt::Tensor& logical_not_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  unary_map<Dtypes, Compute, LogicalNot>(in, self, out, ScalarType::Bool, LogicalNot());
+  return out;
 }
 
 }  // namespace portable

@@ -26,8 +26,10 @@ struct LogicalXor {
 }  // namespace
 
 // logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-void logical_xor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_tensor_kernel<Dtypes, LogicalXor>(context, kOp, args);
+rt::Tensor& logical_xor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                            rt::Tensor& out) {
+  binary_tensor_kernel<Dtypes, LogicalXor>(context, kOp, self, other, out);
+  return out;
 }
 
 }  // namespace portable

@@ -28,13 +28,17 @@ struct Less {
 }  // namespace
 
 // lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-void lt_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_tensor_kernel<Dtypes, Less>(context, kOp, args);
+rt::Tensor& lt_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                          rt::Tensor& out) {
+  binary_tensor_kernel<Dtypes, Less>(context, kOp, self, other, out);
+  return out;
 }
 
 // lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-void lt_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_scalar_kernel<ScalarDtypes, Less>(context, kScalarOp, args);
+rt::Tensor& lt_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
+                          rt::Tensor& out) {
+  binary_scalar_kernel<ScalarDtypes, Less>(context, kScalarOp, self, other, out);
+  return out;
 }
 
 }  // namespace portable

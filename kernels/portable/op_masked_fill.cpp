@@ -21,7 +21,7 @@ constexpr uint32_t kMaskBits = rt::DtypeSet::of(ScalarType::Bool).bits();
 // integers and bool (as 0..1) take values in range, and an unsigned dtype
 // also the negatives of its range when the value is an int; floats take
 // finite values within the dtype's largest (and inf, NaN).
-bool value_fits(const rt::Scalar& value, ScalarType dtype) {
+bool value_fits(rt::Scalar value, ScalarType dtype) {
   if (value.is_bool()) return true;
   const double v = value.to<double>();
   if (rt::is_floating_type(dtype)) {
@@ -59,36 +59,42 @@ __attribute__((noinline)) void masked_fill_rows(StridedWalk<3>& walk, const rt::
 }  // namespace
 
 // masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!)
-void masked_fill_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 5);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const rt::Tensor* mask = in.tensor(1, "mask");
-  const rt::Scalar value = in.scalar(2, "value");
-  rt::Tensor* out = in.tensor(3, "out");
-  if (!in.ok()) return;
-  if (!context.check_dtype(kOp, mask->dtype(), kMaskBits, kMaskBits & Dtypes::kEnabled.bits()) ||
-      !Dtypes::check(context, kOp, self->dtype())) {
-    return;
+rt::Tensor& masked_fill_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& mask,
+                                   rt::Scalar value, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  if (!context.check_dtype(kOp, mask.dtype(), kMaskBits, kMaskBits & Dtypes::kEnabled.bits()) ||
+      !Dtypes::check(context, kOp, self.dtype())) {
+    return out;
   }
-  if (out->dtype() != self->dtype()) return in.fail("out must have self's dtype");
-  if (!value_fits(value, self->dtype())) return in.fail("value cannot be converted to self's dtype without overflow");
+  if (out.dtype() != self.dtype()) {
+    in.fail("out must have self's dtype");
+    return out;
+  }
+  if (!value_fits(value, self.dtype())) {
+    in.fail("value cannot be converted to self's dtype without overflow");
+    return out;
+  }
   int32_t sizes[rt::Tensor::kMaxDims];
   int dim = 0;
-  if (!broadcast_shape(*self, *mask, sizes, &dim)) return in.fail("self and mask cannot be broadcast together");
-  if (!rt::resize_out(in, *out, sizes, dim) || out->numel() == 0) return;
+  if (!broadcast_shape(self, mask, sizes, &dim)) {
+    in.fail("self and mask cannot be broadcast together");
+    return out;
+  }
+  if (!rt::resize_out(in, out, sizes, dim) || out.numel() == 0) return out;
   alignas(8) uint8_t converted[8];
-  if (!Dtypes::run(context, kOp, self->dtype(), [&](auto tag) {
+  if (!Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         store_as<T, T>(converted, value.to<T>());
       })) {
-    return;
+    return out;
   }
   StridedWalk<3> walk;
   walk.init(sizes, dim);
-  walk.set_operand(0, *out);
-  walk.set_operand(1, *self);
-  walk.set_operand(2, *mask);
-  masked_fill_rows(walk, *self, *mask, *out, converted);
+  walk.set_operand(0, out);
+  walk.set_operand(1, self);
+  walk.set_operand(2, mask);
+  masked_fill_rows(walk, self, mask, out, converted);
+  return out;
 }
 
 }  // namespace portable

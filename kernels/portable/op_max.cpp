@@ -14,8 +14,9 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 
 // max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values)
 //     -> (Tensor(a!) values, Tensor(b!) indices)
-void max_dim_max(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  extremes_along_dim<true, Dtypes>(context, args, kOp, "max", "max_values");
+void max_dim_max(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool keepdim, rt::Tensor& max,
+                 rt::Tensor& max_values) {
+  extremes_along_dim<true, Dtypes>(context, kOp, self, dim, keepdim, max, max_values);
 }
 
 }  // namespace portable

@@ -57,22 +57,20 @@ void max_pool(const PoolWindow& win, const Planes4& x, const Planes4& y, const P
 
 // max_pool2d_with_indices.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0,
 //     int[2] dilation=1, bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices)
-void max_pool2d_with_indices_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 9);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const bool ceil_mode = in.bool_value(5, "ceil_mode");
-  rt::Tensor* out = in.tensor(6, "out");
-  rt::Tensor* indices = in.tensor(7, "indices");
-  if (!in.ok() || !Dtypes::check(context, kOp, self->dtype())) return;
-  if (out->dtype() != self->dtype()) return in.fail("out must have self's dtype");
-  if (indices->dtype() != rt::ScalarType::Long) return in.fail("indices must be int64");
+void max_pool2d_with_indices_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList kernel_size,
+                                 rt::IntList stride, rt::IntList padding, rt::IntList dilation, bool ceil_mode,
+                                 rt::Tensor& out, rt::Tensor& indices) {
+  const rt::OpContext in(context, kOp);
+  if (!Dtypes::check(context, kOp, self.dtype())) return;
+  if (out.dtype() != self.dtype()) return in.fail("out must have self's dtype");
+  if (indices.dtype() != rt::ScalarType::Long) return in.fail("indices must be int64");
   PoolWindow win;
-  rt::Tensor* const outs[] = {out, indices};
-  if (!plan_pool2d(in, *self, 1, 4, ceil_mode, outs, 2, &win)) return;
-  const Planes4 x(*self), y(*out), ix(*indices);
-  Dtypes::run(context, kOp, self->dtype(), [&](auto tag) {
+  rt::Tensor* const outs[] = {&out, &indices};
+  if (!plan_pool2d(in, self, kernel_size, stride, padding, &dilation, ceil_mode, outs, 2, &win)) return;
+  const Planes4 x(self), y(out), ix(indices);
+  Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    max_pool<T>(win, x, y, ix, self->data_as<const T>(), out->data_as<T>(), indices->data_as<int64_t>());
+    max_pool<T>(win, x, y, ix, self.data_as<const T>(), out.data_as<T>(), indices.data_as<int64_t>());
   });
 }
 

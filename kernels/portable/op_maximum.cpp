@@ -24,8 +24,9 @@ struct Maximum {
 }  // namespace
 
 // maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-void maximum_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_tensor_kernel<Dtypes, Maximum>(context, kOp, args);
+rt::Tensor& maximum_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other, rt::Tensor& out) {
+  binary_tensor_kernel<Dtypes, Maximum>(context, kOp, self, other, out);
+  return out;
 }
 
 }  // namespace portable

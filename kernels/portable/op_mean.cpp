@@ -36,24 +36,27 @@ struct Mean {
 }  // namespace
 
 // mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out)
-void mean_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 6);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const bool keepdim = in.bool_value(2, "keepdim");
-  const int64_t dtype = optional_dtype_arg(in, args, 3);
-  rt::Tensor* out = in.tensor(4, "out");
+rt::Tensor& mean_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::IntList> dim, bool keepdim,
+                     rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  const int64_t dtype = optional_dtype_arg(dtype_arg);
   uint32_t mask = 0;
-  if (!in.ok() || !reduce_dims_arg(in, args, 1, *self, true, &mask)) return;
-  if (!Dtypes::check(context, kOp, self->dtype()) || !OutDtypes::check(context, kOp, out->dtype())) return;
-  if (dtype >= 0 && dtype != static_cast<int64_t>(out->dtype())) return in.fail("out must have the dtype asked for");
-  if (dtype < 0 && !rt::is_floating_type(self->dtype())) {
-    return in.fail("self must be floating point unless dtype names a floating point type");
+  if (!reduce_dims_arg(in, dim, self, true, &mask)) return out;
+  if (!Dtypes::check(context, kOp, self.dtype()) || !OutDtypes::check(context, kOp, out.dtype())) return out;
+  if (dtype >= 0 && dtype != static_cast<int64_t>(out.dtype())) {
+    in.fail("out must have the dtype asked for");
+    return out;
+  }
+  if (dtype < 0 && !rt::is_floating_type(self.dtype())) {
+    in.fail("self must be floating point unless dtype names a floating point type");
+    return out;
   }
   ReducePlan plan;
-  if (!plan_reduce(in, *self, mask, keepdim, *out, &plan)) return;
-  OutDtypes::run(context, kOp, out->dtype(), [&](auto tag) {
-    accumulate_reduce<Dtypes, Mean, typename decltype(tag)::type>(context, kOp, *self, plan, *out);
+  if (!plan_reduce(in, self, mask, keepdim, out, &plan)) return out;
+  OutDtypes::run(context, kOp, out.dtype(), [&](auto tag) {
+    accumulate_reduce<Dtypes, Mean, typename decltype(tag)::type>(context, kOp, self, plan, out);
   });
+  return out;
 }
 
 }  // namespace portable

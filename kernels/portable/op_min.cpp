@@ -14,8 +14,9 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 
 // min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_values)
 //     -> (Tensor(a!) values, Tensor(b!) indices)
-void min_dim_min(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  extremes_along_dim<false, Dtypes>(context, args, kOp, "min", "min_values");
+void min_dim_min(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool keepdim, rt::Tensor& min,
+                 rt::Tensor& min_indices) {
+  extremes_along_dim<false, Dtypes>(context, kOp, self, dim, keepdim, min, min_indices);
 }
 
 }  // namespace portable

@@ -24,8 +24,9 @@ struct Minimum {
 }  // namespace
 
 // minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-void minimum_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_tensor_kernel<Dtypes, Minimum>(context, kOp, args);
+rt::Tensor& minimum_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other, rt::Tensor& out) {
+  binary_tensor_kernel<Dtypes, Minimum>(context, kOp, self, other, out);
+  return out;
 }
 
 }  // namespace portable

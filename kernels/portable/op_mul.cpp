@@ -29,13 +29,16 @@ struct Mul {
 }  // namespace
 
 // mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-void mul_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_tensor_kernel<Dtypes, Mul>(context, kOp, args);
+rt::Tensor& mul_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other, rt::Tensor& out) {
+  binary_tensor_kernel<Dtypes, Mul>(context, kOp, self, other, out);
+  return out;
 }
 
 // mul.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-void mul_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_scalar_kernel<ScalarDtypes, Mul>(context, kScalarOp, args);
+rt::Tensor& mul_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
+                           rt::Tensor& out) {
+  binary_scalar_kernel<ScalarDtypes, Mul>(context, kScalarOp, self, other, out);
+  return out;
 }
 
 }  // namespace portable

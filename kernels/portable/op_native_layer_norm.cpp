@@ -62,19 +62,20 @@ void layer_norm(const LayerNormCall& c) {
 
 // native_layer_norm.out(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps, *,
 //                       Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2)
-void native_layer_norm_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 9);
+void native_layer_norm_out(rt::KernelContext& context, const rt::Tensor& input, rt::IntList normalized_shape,
+                           rt::Optional<rt::Tensor> weight, rt::Optional<rt::Tensor> bias, double eps,
+                           rt::Tensor& out0, rt::Tensor& out1, rt::Tensor& out2) {
+  const rt::OpContext in(context, kOp);
   LayerNormCall c;
-  c.input = in.tensor(0, "input");
-  const rt::IntListArg shape = in.int_list(1, "normalized_shape");
-  c.weight = optional_tensor_arg(in, args, 2, "weight");
-  c.bias = optional_tensor_arg(in, args, 3, "bias");
-  const rt::Scalar eps = in.scalar(4, "eps");
-  c.out = in.tensor(5, "out0");
-  c.mean = in.tensor(6, "out1");
-  c.rstd = in.tensor(7, "out2");
-  if (!in.ok() || !Dtypes::check(context, kOp, c.input->dtype())) return;
-  c.eps = eps.to<double>();
+  c.input = &input;
+  const rt::IntList shape = normalized_shape;
+  c.weight = weight.get();
+  c.bias = bias.get();
+  c.out = &out0;
+  c.mean = &out1;
+  c.rstd = &out2;
+  if (!Dtypes::check(context, kOp, c.input->dtype())) return;
+  c.eps = eps;
   const rt::ScalarType dtype = c.input->dtype();
   const int rank = c.input->dim();
   const int k = static_cast<int>(shape.size());

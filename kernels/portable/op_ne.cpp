@@ -28,13 +28,17 @@ struct NotEqual {
 }  // namespace
 
 // ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-void ne_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_tensor_kernel<Dtypes, NotEqual>(context, kOp, args);
+rt::Tensor& ne_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                          rt::Tensor& out) {
+  binary_tensor_kernel<Dtypes, NotEqual>(context, kOp, self, other, out);
+  return out;
 }
 
 // ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-void ne_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_scalar_kernel<ScalarDtypes, NotEqual>(context, kScalarOp, args);
+rt::Tensor& ne_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
+                          rt::Tensor& out) {
+  binary_scalar_kernel<ScalarDtypes, NotEqual>(context, kScalarOp, self, other, out);
+  return out;
 }
 
 }  // namespace portable

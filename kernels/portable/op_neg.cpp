@@ -30,8 +30,9 @@ struct Neg : UnaryStateless<Neg> {
 }  // namespace
 
 // neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void neg_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  unary_kernel<Dtypes, Dtypes, Neg>(context, kOp, args, false);
+rt::Tensor& neg_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Dtypes, Neg>(context, kOp, self, out, false);
+  return out;
 }
 
 }  // namespace portable

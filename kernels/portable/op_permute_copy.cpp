@@ -29,15 +29,18 @@ void copy_rows(StridedWalk<2>& walk, uint8_t* out, const uint8_t* self) {
 }  // namespace
 
 // permute_copy.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)
-void permute_copy_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 4);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const rt::IntListArg dims = in.int_list(1, "dims");
-  rt::Tensor* out = in.tensor(2, "out");
-  if (!in.ok() || !Dtypes::check(context, kOp, self->dtype())) return;
-  if (out->dtype() != self->dtype()) return in.fail("out must have self's dtype");
-  const int dim = self->dim();
-  if (dims.size() != static_cast<size_t>(dim)) return in.fail("dims must name every dim of self once");
+rt::Tensor& permute_copy_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList dims, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  if (!Dtypes::check(context, kOp, self.dtype())) return out;
+  if (out.dtype() != self.dtype()) {
+    in.fail("out must have self's dtype");
+    return out;
+  }
+  const int dim = self.dim();
+  if (dims.size() != static_cast<size_t>(dim)) {
+    in.fail("dims must name every dim of self once");
+    return out;
+  }
   // Out's dim d is self's dim dims[d]: out takes those sizes, and walking
   // out in order reads self with those strides.
   int32_t sizes[rt::Tensor::kMaxDims];
@@ -47,31 +50,48 @@ void permute_copy_out(rt::KernelContext& context, rt::Span<rt::EValue* const> ar
     int64_t source = dims[d];
     if (source < 0) source += dim;
     if (source < 0 || source >= dim || (seen & (1u << source)) != 0) {
-      return in.fail("dims must name every dim of self once");
+      in.fail("dims must name every dim of self once");
+      return out;
     }
     seen |= 1u << source;
-    sizes[d] = self->size(static_cast<int>(source));
-    strides[d] = self->stride(static_cast<int>(source));
+    sizes[d] = self.size(static_cast<int>(source));
+    strides[d] = self.stride(static_cast<int>(source));
   }
-  if (!resize_out(in, *out, sizes, dim) || out->numel() == 0) return;
+  if (!resize_out(in, out, sizes, dim) || out.numel() == 0) return out;
   StridedWalk<2> walk;
   walk.init(sizes, dim);
-  walk.set_operand(0, *out);
+  walk.set_operand(0, out);
   walk.set_operand_strides(1, strides);
-  uint8_t* to = static_cast<uint8_t*>(out->data());
-  const uint8_t* from = static_cast<const uint8_t*>(self->data());
-  switch (self->element_size()) {
+  uint8_t* to = static_cast<uint8_t*>(out.data());
+  const uint8_t* from = static_cast<const uint8_t*>(self.data());
+  switch (self.element_size()) {
     case 1:
-      return copy_rows<uint8_t>(walk, to, from);
+      {
+        copy_rows<uint8_t>(walk, to, from);
+        return out;
+      }
     case 2:
-      return copy_rows<uint16_t>(walk, to, from);
+      {
+        copy_rows<uint16_t>(walk, to, from);
+        return out;
+      }
     case 4:
-      return copy_rows<uint32_t>(walk, to, from);
+      {
+        copy_rows<uint32_t>(walk, to, from);
+        return out;
+      }
     case 8:
-      return copy_rows<uint64_t>(walk, to, from);
+      {
+        copy_rows<uint64_t>(walk, to, from);
+        return out;
+      }
     default:
-      return in.fail("dtype has an unsupported element size");
+      {
+        in.fail("dtype has an unsupported element size");
+        return out;
+      }
   }
+  return out;
 }
 
 }  // namespace portable

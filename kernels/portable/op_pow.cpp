@@ -54,27 +54,30 @@ struct PowScalar {
 }  // namespace
 
 // pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)
-void pow_Tensor_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 4);
+rt::Tensor& pow_Tensor_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& exponent,
+                                  rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
   BinaryCall call;
-  call.a = in.tensor(0, "self");
-  call.b = in.tensor(1, "exponent");
-  call.out = in.tensor(2, "out");
-  if (in.ok()) binary_op<Dtypes, Pow>(in, call);
+  call.a = &self;
+  call.b = &exponent;
+  call.out = &out;
+  binary_op<Dtypes, Pow>(in, call);
+  return out;
 }
 
 // pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)
-void pow_Tensor_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kScalarOp, args, 4);
+rt::Tensor& pow_Tensor_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar exponent,
+                                  rt::Tensor& out) {
+  const rt::OpContext in(context, kScalarOp);
   BinaryCall call;
-  call.a = in.tensor(0, "self");
-  const rt::Scalar exponent = in.scalar(1, "exponent");
-  call.out = in.tensor(2, "out");
-  if (!in.ok()) return;
+  call.a = &self;
+  call.out = &out;
   if (rt::is_integral_type(call.a->dtype(), true) && !exponent.is_floating() && exponent.to<int64_t>() < 0) {
-    return in.fail("integers to negative integer powers are not allowed");
+    in.fail("integers to negative integer powers are not allowed");
+    return out;
   }
   binary_scalar_op<ScalarDtypes, PowScalar>(in, call, exponent);
+  return out;
 }
 
 }  // namespace portable

@@ -35,7 +35,7 @@ struct Prod {
 
 // The product over `mask` (a dim, or every dim) in out's dtype.
 template <typename Dtypes>
-void prod(const rt::ArgReader& in, const rt::Tensor& self, uint32_t mask, bool keepdim, int64_t dtype,
+void prod(const rt::OpContext& in, const rt::Tensor& self, uint32_t mask, bool keepdim, int64_t dtype,
           rt::Tensor& out) {
   if (!Dtypes::check(in.context(), in.op(), self.dtype())) return;
   if (dtype >= 0 && dtype != static_cast<int64_t>(out.dtype())) return in.fail("out must have the dtype asked for");
@@ -49,26 +49,23 @@ void prod(const rt::ArgReader& in, const rt::Tensor& self, uint32_t mask, bool k
 }  // namespace
 
 // prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out)
-void prod_int_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kIntOut, args, 6);
-  const rt::Tensor* self = in.tensor(0, "self");
-  in.int_value(1, "dim");
-  const bool keepdim = in.bool_value(2, "keepdim");
-  const int64_t dtype = optional_dtype_arg(in, args, 3);
-  rt::Tensor* out = in.tensor(4, "out");
+rt::Tensor& prod_int_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool keepdim,
+                         rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out) {
+  const rt::OpContext in(context, kIntOut);
+  const int64_t dtype = optional_dtype_arg(dtype_arg);
   uint32_t mask = 0;
-  if (!in.ok() || !reduce_dims_arg(in, args, 1, *self, false, &mask)) return;
-  prod<DtypesIntOut>(in, *self, mask, keepdim, dtype, *out);
+  if (!reduce_dims_arg(in, rt::Optional<int64_t>(dim), self, &mask)) return out;
+  prod<DtypesIntOut>(in, self, mask, keepdim, dtype, out);
+  return out;
 }
 
 // prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)
-void prod_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOut, args, 4);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const int64_t dtype = optional_dtype_arg(in, args, 1);
-  rt::Tensor* out = in.tensor(2, "out");
-  if (!in.ok()) return;
-  prod<DtypesOut>(in, *self, self->dim() > 0 ? (1u << self->dim()) - 1 : 0, false, dtype, *out);
+rt::Tensor& prod_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::ScalarType> dtype_arg,
+                     rt::Tensor& out) {
+  const rt::OpContext in(context, kOut);
+  const int64_t dtype = optional_dtype_arg(dtype_arg);
+  prod<DtypesOut>(in, self, self.dim() > 0 ? (1u << self.dim()) - 1 : 0, false, dtype, out);
+  return out;
 }
 
 }  // namespace portable

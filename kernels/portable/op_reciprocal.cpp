@@ -26,8 +26,9 @@ struct Reciprocal : UnaryStateless<Reciprocal> {
 }  // namespace
 
 // reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void reciprocal_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  unary_kernel<Dtypes, Compute, Reciprocal>(context, kOp, args, true);
+rt::Tensor& reciprocal_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Compute, Reciprocal>(context, kOp, self, out, true);
+  return out;
 }
 
 }  // namespace portable

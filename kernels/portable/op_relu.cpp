@@ -24,11 +24,10 @@ struct Relu {
 }  // namespace
 
 // relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void relu_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 3);
-  const rt::Tensor* self = in.tensor(0, "self");
-  rt::Tensor* out = in.tensor(1, "out");
-  if (in.ok()) unary_op<Dtypes, Relu>(in, self, out);
+rt::Tensor& relu_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  unary_op<Dtypes, Relu>(in, &self, &out);
+  return out;
 }
 
 }  // namespace portable

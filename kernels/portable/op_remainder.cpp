@@ -33,13 +33,17 @@ struct Remainder {
 }  // namespace
 
 // remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-void remainder_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_tensor_kernel<Dtypes, Remainder>(context, kOp, args);
+rt::Tensor& remainder_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                                 rt::Tensor& out) {
+  binary_tensor_kernel<Dtypes, Remainder>(context, kOp, self, other, out);
+  return out;
 }
 
 // remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-void remainder_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_scalar_kernel<ScalarDtypes, Remainder>(context, kScalarOp, args);
+rt::Tensor& remainder_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
+                                 rt::Tensor& out) {
+  binary_scalar_kernel<ScalarDtypes, Remainder>(context, kScalarOp, self, other, out);
+  return out;
 }
 
 }  // namespace portable

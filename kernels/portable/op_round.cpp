@@ -64,21 +64,20 @@ struct RoundDecimals {
 }  // namespace
 
 // round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void round_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  unary_kernel<Dtypes, Dtypes, Round>(context, kOp, args, false);
+rt::Tensor& round_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Dtypes, Round>(context, kOp, self, out, false);
+  return out;
 }
 
 // round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)
-void round_decimals_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kDecimalsOp, args, 4);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const int64_t decimals = in.int_value(1, "decimals");
-  rt::Tensor* out = in.tensor(2, "out");
-  if (!in.ok()) return;
-  if (decimals != 0 && !rt::is_floating_type(self->dtype())) {
-    return in.fail("decimals other than 0 need a floating point tensor");
+rt::Tensor& round_decimals_out(rt::KernelContext& context, const rt::Tensor& self, int64_t decimals, rt::Tensor& out) {
+  const rt::OpContext in(context, kDecimalsOp);
+  if (decimals != 0 && !rt::is_floating_type(self.dtype())) {
+    in.fail("decimals other than 0 need a floating point tensor");
+    return out;
   }
-  unary_map<DecimalsDtypes, DecimalsDtypes>(in, *self, *out, self->dtype(), RoundDecimals{decimals});
+  unary_map<DecimalsDtypes, DecimalsDtypes>(in, self, out, self.dtype(), RoundDecimals{decimals});
+  return out;
 }
 
 }  // namespace portable

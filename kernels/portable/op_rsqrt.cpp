@@ -26,8 +26,9 @@ struct Rsqrt : UnaryStateless<Rsqrt> {
 }  // namespace
 
 // rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void rsqrt_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  unary_kernel<Dtypes, Compute, Rsqrt>(context, kOp, args, true);
+rt::Tensor& rsqrt_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Compute, Rsqrt>(context, kOp, self, out, true);
+  return out;
 }
 
 }  // namespace portable

@@ -26,8 +26,9 @@ struct Sigmoid : UnaryStateless<Sigmoid> {
 }  // namespace
 
 // sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void sigmoid_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  unary_kernel<Dtypes, Compute, Sigmoid>(context, kOp, args, true);
+rt::Tensor& sigmoid_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Compute, Sigmoid>(context, kOp, self, out, true);
+  return out;
 }
 
 }  // namespace portable

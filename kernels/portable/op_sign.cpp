@@ -29,8 +29,9 @@ struct Sign : UnaryStateless<Sign> {
 }  // namespace
 
 // sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void sign_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  unary_kernel<Dtypes, Dtypes, Sign>(context, kOp, args, false);
+rt::Tensor& sign_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Dtypes, Sign>(context, kOp, self, out, false);
+  return out;
 }
 
 }  // namespace portable

@@ -26,8 +26,9 @@ struct Sin : UnaryStateless<Sin> {
 }  // namespace
 
 // sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void sin_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  unary_kernel<Dtypes, Compute, Sin>(context, kOp, args, true);
+rt::Tensor& sin_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Compute, Sin>(context, kOp, self, out, true);
+  return out;
 }
 
 }  // namespace portable

@@ -17,7 +17,7 @@ using StableDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::select
 
 // Every sort is stable (see shape_sort.h), whatever `stable` says.
 template <typename Dispatch>
-void sort(const rt::ArgReader& in, SortPlan& plan, int64_t dim) {
+void sort(const rt::OpContext& in, SortPlan& plan, int64_t dim) {
   if (!in.ok() || !Dispatch::check(in.context(), in.op(), plan.self->dtype())) return;
   if (!plan_sort(in, dim, 0, true, &plan)) return;
   Dispatch::run(in.context(), in.op(), plan.self->dtype(),
@@ -28,28 +28,27 @@ void sort(const rt::ArgReader& in, SortPlan& plan, int64_t dim) {
 
 // sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices)
 //     -> (Tensor(a!) values, Tensor(b!) indices)
-void sort_values(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 6);
+void sort_values(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool descending,
+                 rt::Tensor& values, rt::Tensor& indices) {
+  const rt::OpContext in(context, kOp);
   SortPlan plan;
-  plan.self = in.tensor(0, "self");
-  const int64_t dim = in.int_value(1, "dim");
-  plan.largest = in.bool_value(2, "descending");
-  plan.values = in.tensor(3, "values");
-  plan.indices = in.tensor(4, "indices");
+  plan.self = &self;
+  plan.largest = descending;
+  plan.values = &values;
+  plan.indices = &indices;
   sort<Dtypes>(in, plan, dim);
 }
 
 // sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values,
 //     Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
-void sort_values_stable(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kStableOp, args, 7);
+void sort_values_stable(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<bool> /*stable*/, int64_t dim,
+                        bool descending, rt::Tensor& values, rt::Tensor& indices) {
+  const rt::OpContext in(context, kStableOp);
   SortPlan plan;
-  plan.self = in.tensor(0, "self");
-  if (in.ok() && !args[1]->is_none()) in.bool_value(1, "stable");
-  const int64_t dim = in.int_value(2, "dim");
-  plan.largest = in.bool_value(3, "descending");
-  plan.values = in.tensor(4, "values");
-  plan.indices = in.tensor(5, "indices");
+  plan.self = &self;
+  plan.largest = descending;
+  plan.values = &values;
+  plan.indices = &indices;
   sort<StableDtypes>(in, plan, dim);
 }
 

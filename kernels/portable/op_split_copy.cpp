@@ -17,14 +17,10 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 }  // namespace
 
 // split_copy.Tensor_out(Tensor self, SymInt split_size, int dim=0, *, Tensor(a!)[] out) -> ()
-void split_copy_Tensor_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 4);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const int64_t split_size = in.int_value(1, "split_size");
-  const int64_t dim = in.int_value(2, "dim");
-  rt::BoxedList outs{};
-  if (!shape_tensor_list(in, args, 3, "out", &outs)) return;
-  shape_split(in, Dtypes::kSupported.bits(), Dtypes::kEnabled.bits(), *self, dim, outs, nullptr, split_size);
+void split_copy_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, int64_t split_size, int64_t dim,
+                           rt::TensorList out) {
+  const rt::OpContext in(context, kOp);
+  shape_split(in, Dtypes::kSupported.bits(), Dtypes::kEnabled.bits(), self, dim, out.boxed(), nullptr, split_size);
 }
 
 }  // namespace portable

@@ -26,8 +26,9 @@ struct Sqrt : UnaryStateless<Sqrt> {
 }  // namespace
 
 // sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void sqrt_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  unary_kernel<Dtypes, Compute, Sqrt>(context, kOp, args, true);
+rt::Tensor& sqrt_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Compute, Sqrt>(context, kOp, self, out, true);
+  return out;
 }
 
 }  // namespace portable

@@ -16,28 +16,27 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 }  // namespace
 
 // squeeze_copy.dims_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!)
-void squeeze_copy_dims_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 4);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const rt::IntListArg dims = in.int_list(1, "dim");
-  rt::Tensor* out = in.tensor(2, "out");
-  if (!in.ok() || !shape_same_dtype<Dtypes>(in, *self, *out)) return;
+rt::Tensor& squeeze_copy_dims_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList dims,
+                                  rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   uint32_t squeezed = 0;
   for (size_t i = 0; i < dims.size(); ++i) {
-    const int64_t d = shape_wrap_dim(in, dims[i], self->dim());
-    if (d < 0) return;
-    if (self->dim() > 0 && self->size(static_cast<int>(d)) == 1) squeezed |= 1u << d;
+    const int64_t d = shape_wrap_dim(in, dims[i], self.dim());
+    if (d < 0) return out;
+    if (self.dim() > 0 && self.size(static_cast<int>(d)) == 1) squeezed |= 1u << d;
   }
   int32_t sizes[rt::Tensor::kMaxDims];
   int64_t strides[rt::Tensor::kMaxDims];
   int dim = 0;
-  for (int d = 0; d < self->dim(); ++d) {
+  for (int d = 0; d < self.dim(); ++d) {
     if ((squeezed >> d & 1u) != 0) continue;
-    sizes[dim] = self->size(d);
-    strides[dim++] = self->stride(d);
+    sizes[dim] = self.size(d);
+    strides[dim++] = self.stride(d);
   }
-  if (!resize_out(in, *out, sizes, dim)) return;
-  copy_view(*out, self->data(), 0, strides);
+  if (!resize_out(in, out, sizes, dim)) return out;
+  copy_view(out, self.data(), 0, strides);
+  return out;
 }
 
 }  // namespace portable

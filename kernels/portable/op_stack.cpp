@@ -16,24 +16,30 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 }  // namespace
 
 // stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)
-void stack_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 4);
-  rt::BoxedList tensors{};
-  const int64_t dim_arg = in.int_value(1, "dim");
-  rt::Tensor* out = in.tensor(2, "out");
-  if (!shape_tensor_list(in, args, 0, "tensors", &tensors)) return;
-  if (tensors.size == 0) return in.fail("tensors must not be empty");
-  if (!shape_check_list_dtypes<Dtypes>(in, tensors, *out)) return;
+rt::Tensor& stack_out(rt::KernelContext& context, rt::TensorList tensor_list, int64_t dim_arg, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  const rt::BoxedList tensors = tensor_list.boxed();
+  if (tensors.size == 0) {
+    in.fail("tensors must not be empty");
+    return out;
+  }
+  if (!shape_check_list_dtypes<Dtypes>(in, tensors, out)) return out;
   const rt::Tensor& first = tensors.items[0]->to_tensor();
   const int dim = first.dim() + 1;
-  if (dim > rt::Tensor::kMaxDims) return in.fail("tensors have too many dims");
+  if (dim > rt::Tensor::kMaxDims) {
+    in.fail("tensors have too many dims");
+    return out;
+  }
   const int64_t at = shape_wrap_dim(in, dim_arg, dim, false);
-  if (at < 0) return;
+  if (at < 0) return out;
   for (uint32_t i = 1; i < tensors.size; ++i) {
     const rt::Tensor& t = tensors.items[i]->to_tensor();
     bool same = t.dim() == first.dim();
     for (int d = 0; same && d < t.dim(); ++d) same = t.size(d) == first.size(d);
-    if (!same) return in.fail("tensors must all have the same shape");
+    if (!same) {
+      in.fail("tensors must all have the same shape");
+      return out;
+    }
   }
   // Each tensor is a size-1 block at index i of the new dim.
   int32_t sizes[rt::Tensor::kMaxDims];
@@ -43,7 +49,7 @@ void stack_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
     part_sizes[d] = d == at ? 1 : first.size(s);
     s += d != at;
   }
-  if (!resize_out(in, *out, sizes, dim)) return;
+  if (!resize_out(in, out, sizes, dim)) return out;
   for (uint32_t i = 0; i < tensors.size; ++i) {
     const rt::Tensor& t = tensors.items[i]->to_tensor();
     int64_t strides[rt::Tensor::kMaxDims];
@@ -51,8 +57,9 @@ void stack_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
       strides[d] = d == at ? 0 : t.stride(s);
       s += d != at;
     }
-    if (!shape_place_part<Dtypes>(in, *out, i * out->stride(static_cast<int>(at)), t, part_sizes, strides, dim)) return;
+    if (!shape_place_part<Dtypes>(in, out, i * out.stride(static_cast<int>(at)), t, part_sizes, strides, dim)) return out;
   }
+  return out;
 }
 
 }  // namespace portable

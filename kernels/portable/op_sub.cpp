@@ -32,7 +32,7 @@ struct Sub {
     return call.a->dtype() == ScalarType::Bool || bool_other ? "subtraction with bool operands is not supported"
                                                              : nullptr;
   }
-  static const char* check(ScalarType common, const rt::Scalar& alpha) {
+  static const char* check(ScalarType common, rt::Scalar alpha) {
     if (alpha.is_bool()) return "a bool alpha needs bool tensors";
     if (alpha.is_floating() && !rt::is_floating_type(common)) return "alpha must be an integer for integer tensors";
     return nullptr;
@@ -42,13 +42,17 @@ struct Sub {
 }  // namespace
 
 // sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
-void sub_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_alpha_kernel<Dtypes, Sub>(context, kOp, args);
+rt::Tensor& sub_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                    rt::Scalar alpha, rt::Tensor& out) {
+  binary_alpha_kernel<Dtypes, Sub>(context, kOp, self, other, alpha, out);
+  return out;
 }
 
 // sub.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> Tensor(a!)
-void sub_Scalar_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  binary_scalar_alpha_kernel<ScalarDtypes, Sub>(context, kScalarOp, args);
+rt::Tensor& sub_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
+                           rt::Scalar alpha, rt::Tensor& out) {
+  binary_scalar_alpha_kernel<ScalarDtypes, Sub>(context, kScalarOp, self, other, alpha, out);
+  return out;
 }
 
 }  // namespace portable

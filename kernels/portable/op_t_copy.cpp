@@ -16,21 +16,23 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 }  // namespace
 
 // t_copy.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void t_copy_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 3);
-  const rt::Tensor* self = in.tensor(0, "self");
-  rt::Tensor* out = in.tensor(1, "out");
-  if (!in.ok() || !shape_same_dtype<Dtypes>(in, *self, *out)) return;
-  const int dim = self->dim();
-  if (dim > 2) return in.fail("self must have at most 2 dims");
+rt::Tensor& t_copy_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
+  const int dim = self.dim();
+  if (dim > 2) {
+    in.fail("self must have at most 2 dims");
+    return out;
+  }
   int32_t sizes[2];
   int64_t strides[2];
   for (int d = 0; d < dim; ++d) {
-    sizes[d] = self->size(dim - 1 - d);
-    strides[d] = self->stride(dim - 1 - d);
+    sizes[d] = self.size(dim - 1 - d);
+    strides[d] = self.stride(dim - 1 - d);
   }
-  if (!resize_out(in, *out, sizes, dim)) return;
-  copy_view(*out, self->data(), 0, strides);
+  if (!resize_out(in, out, sizes, dim)) return out;
+  copy_view(out, self.data(), 0, strides);
+  return out;
 }
 
 }  // namespace portable

@@ -26,8 +26,9 @@ struct Tanh : UnaryStateless<Tanh> {
 }  // namespace
 
 // tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-void tanh_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  unary_kernel<Dtypes, Compute, Tanh>(context, kOp, args, true);
+rt::Tensor& tanh_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Compute, Tanh>(context, kOp, self, out, true);
+  return out;
 }
 
 }  // namespace portable

@@ -20,17 +20,15 @@ using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
 //     Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
 // The entries always come sorted (ties in self's order), which is also a
 // valid answer to sorted=False.
-void topk_values(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 8);
+void topk_values(rt::KernelContext& context, const rt::Tensor& self, int64_t k, int64_t dim, bool largest,
+                 bool /*sorted*/, rt::Tensor& values, rt::Tensor& indices) {
+  const rt::OpContext in(context, kOp);
   SortPlan plan;
-  plan.self = in.tensor(0, "self");
-  const int64_t k = in.int_value(1, "k");
-  const int64_t dim = in.int_value(2, "dim");
-  plan.largest = in.bool_value(3, "largest");
-  in.bool_value(4, "sorted");
-  plan.values = in.tensor(5, "values");
-  plan.indices = in.tensor(6, "indices");
-  if (!in.ok() || !Dtypes::check(context, kOp, plan.self->dtype()) || !plan_sort(in, dim, k, false, &plan)) return;
+  plan.self = &self;
+  plan.largest = largest;
+  plan.values = &values;
+  plan.indices = &indices;
+  if (!Dtypes::check(context, kOp, plan.self->dtype()) || !plan_sort(in, dim, k, false, &plan)) return;
   Dtypes::run(context, kOp, plan.self->dtype(), [&](auto tag) { sort_slices<typename decltype(tag)::type>(plan); });
 }
 

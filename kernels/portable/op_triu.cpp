@@ -17,13 +17,11 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 }  // namespace
 
 // triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)
-void triu_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 4);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const int64_t diagonal = in.int_value(1, "diagonal");
-  rt::Tensor* out = in.tensor(2, "out");
-  if (!in.ok() || !shape_same_dtype<Dtypes>(in, *self, *out)) return;
-  shape_triangle(in, *self, *out, diagonal, false);
+rt::Tensor& triu_out(rt::KernelContext& context, const rt::Tensor& self, int64_t diagonal, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
+  shape_triangle(in, self, out, diagonal, false);
+  return out;
 }
 
 }  // namespace portable

@@ -16,25 +16,26 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 }  // namespace
 
 // unsqueeze_copy.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)
-void unsqueeze_copy_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 4);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const int64_t dim_arg = in.int_value(1, "dim");
-  rt::Tensor* out = in.tensor(2, "out");
-  if (!in.ok() || !shape_same_dtype<Dtypes>(in, *self, *out)) return;
-  const int dim = self->dim();
-  if (dim >= rt::Tensor::kMaxDims) return in.fail("self has too many dims");
+rt::Tensor& unsqueeze_copy_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim_arg, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
+  const int dim = self.dim();
+  if (dim >= rt::Tensor::kMaxDims) {
+    in.fail("self has too many dims");
+    return out;
+  }
   const int64_t at = shape_wrap_dim(in, dim_arg, dim + 1, false);
-  if (at < 0) return;
+  if (at < 0) return out;
   int32_t sizes[rt::Tensor::kMaxDims];
   int64_t strides[rt::Tensor::kMaxDims];
   for (int d = 0, s = 0; d <= dim; ++d) {
-    sizes[d] = d == at ? 1 : self->size(s);
-    strides[d] = d == at ? 0 : self->stride(s);
+    sizes[d] = d == at ? 1 : self.size(s);
+    strides[d] = d == at ? 0 : self.stride(s);
     s += d != at;
   }
-  if (!resize_out(in, *out, sizes, dim + 1)) return;
-  copy_view(*out, self->data(), 0, strides);
+  if (!resize_out(in, out, sizes, dim + 1)) return out;
+  copy_view(out, self.data(), 0, strides);
+  return out;
 }
 
 }  // namespace portable

@@ -69,20 +69,20 @@ void upsample_bilinear(const Planes4& x, const Planes4& y, bool align_corners, c
 
 // upsample_bilinear2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *,
 //     Tensor(a!) out) -> Tensor(a!)
-void upsample_bilinear2d_vec_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 6);
-  const rt::Tensor* input = in.tensor(0, "input");
-  const bool align_corners = in.bool_value(2, "align_corners");
-  rt::Tensor* out = in.tensor(4, "out");
+rt::Tensor& upsample_bilinear2d_vec_out(rt::KernelContext& context, const rt::Tensor& input,
+                                        rt::Optional<rt::IntList> output_size, bool align_corners,
+                                        rt::Optional<rt::DoubleList> scale_factors, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
   double scales[2];
-  if (!in.ok() || !Dtypes::check(context, kOp, input->dtype())) return;
-  if (!plan_upsample2d(in, args, 1, 3, *input, *out, scales)) return;
-  if (input->numel() == 0) return;
-  const Planes4 x(*input), y(*out);
-  Dtypes::run(context, kOp, input->dtype(), [&](auto tag) {
+  if (!Dtypes::check(context, kOp, input.dtype())) return out;
+  if (!plan_upsample2d(in, output_size, scale_factors, input, out, scales)) return out;
+  if (input.numel() == 0) return out;
+  const Planes4 x(input), y(out);
+  Dtypes::run(context, kOp, input.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    upsample_bilinear<T>(x, y, align_corners, scales, input->data_as<const T>(), out->data_as<T>());
+    upsample_bilinear<T>(x, y, align_corners, scales, input.data_as<const T>(), out.data_as<T>());
   });
+  return out;
 }
 
 }  // namespace portable

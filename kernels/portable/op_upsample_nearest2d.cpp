@@ -45,24 +45,37 @@ void upsample_nearest(const Planes4& x, const Planes4& y, const double* scales, 
 }  // namespace
 
 // upsample_nearest2d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out)
-void upsample_nearest2d_vec_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 5);
-  const rt::Tensor* input = in.tensor(0, "input");
-  rt::Tensor* out = in.tensor(3, "out");
+rt::Tensor& upsample_nearest2d_vec_out(rt::KernelContext& context, const rt::Tensor& input,
+                                       rt::Optional<rt::IntList> output_size,
+                                       rt::Optional<rt::DoubleList> scale_factors, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
   double scales[2];
-  if (!in.ok() || !Dtypes::check(context, kOp, input->dtype())) return;
-  if (!plan_upsample2d(in, args, 1, 2, *input, *out, scales)) return;
-  const Planes4 x(*input), y(*out);
-  switch (input->element_size()) {
+  if (!Dtypes::check(context, kOp, input.dtype())) return out;
+  if (!plan_upsample2d(in, output_size, scale_factors, input, out, scales)) return out;
+  const Planes4 x(input), y(out);
+  switch (input.element_size()) {
     case 1:
-      return upsample_nearest<uint8_t>(x, y, scales, input->data_as<const uint8_t>(), out->data_as<uint8_t>());
+      {
+        upsample_nearest<uint8_t>(x, y, scales, input.data_as<const uint8_t>(), out.data_as<uint8_t>());
+        return out;
+      }
     case 2:
-      return upsample_nearest<uint16_t>(x, y, scales, input->data_as<const uint16_t>(), out->data_as<uint16_t>());
+      {
+        upsample_nearest<uint16_t>(x, y, scales, input.data_as<const uint16_t>(), out.data_as<uint16_t>());
+        return out;
+      }
     case 4:
-      return upsample_nearest<uint32_t>(x, y, scales, input->data_as<const uint32_t>(), out->data_as<uint32_t>());
+      {
+        upsample_nearest<uint32_t>(x, y, scales, input.data_as<const uint32_t>(), out.data_as<uint32_t>());
+        return out;
+      }
     default:
-      return upsample_nearest<uint64_t>(x, y, scales, input->data_as<const uint64_t>(), out->data_as<uint64_t>());
+      {
+        upsample_nearest<uint64_t>(x, y, scales, input.data_as<const uint64_t>(), out.data_as<uint64_t>());
+        return out;
+      }
   }
+  return out;
 }
 
 }  // namespace portable

@@ -43,10 +43,10 @@ void variance(ReducePlan& plan, const rt::Tensor& self, rt::Tensor& out, double 
 }
 
 template <typename Dtypes>
-void var(const rt::ArgReader& in, rt::Span<rt::EValue* const> args, const rt::Tensor& self, bool keepdim,
+void var(const rt::OpContext& in, const rt::Tensor& self, rt::Optional<rt::IntList> dim, bool keepdim,
          double correction, rt::Tensor& out) {
   uint32_t mask = 0;
-  if (!reduce_dims_arg(in, args, 1, self, true, &mask)) return;
+  if (!reduce_dims_arg(in, dim, self, true, &mask)) return;
   if (!Dtypes::check(in.context(), in.op(), self.dtype())) return;
   if (out.dtype() != self.dtype()) return in.fail("out must have self's dtype");
   ReducePlan plan;
@@ -59,26 +59,20 @@ void var(const rt::ArgReader& in, rt::Span<rt::EValue* const> args, const rt::Te
 
 // var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False,
 //     Tensor(a!) out) -> Tensor(a!)
-void var_correction_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kCorrectionOut, args, 6);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const bool has_correction = !is_none_arg(args, 2);
-  const rt::Scalar correction = has_correction ? in.scalar(2, "correction") : rt::Scalar();
-  const bool keepdim = in.bool_value(3, "keepdim");
-  rt::Tensor* out = in.tensor(4, "out");
-  if (!in.ok()) return;
-  var<DtypesCorrectionOut>(in, args, *self, keepdim, has_correction ? correction.to<double>() : 1.0, *out);
+rt::Tensor& var_correction_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::IntList> dim,
+                               rt::Optional<rt::Scalar> correction, bool keepdim, rt::Tensor& out) {
+  const rt::OpContext in(context, kCorrectionOut);
+  var<DtypesCorrectionOut>(in, self, dim, keepdim, correction.has_value() ? correction.value().to<double>() : 1.0,
+                           out);
+  return out;
 }
 
 // var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)
-void var_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOut, args, 6);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const bool unbiased = in.bool_value(2, "unbiased");
-  const bool keepdim = in.bool_value(3, "keepdim");
-  rt::Tensor* out = in.tensor(4, "out");
-  if (!in.ok()) return;
-  var<DtypesOut>(in, args, *self, keepdim, unbiased ? 1.0 : 0.0, *out);
+rt::Tensor& var_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::IntList> dim, bool unbiased,
+                    bool keepdim, rt::Tensor& out) {
+  const rt::OpContext in(context, kOut);
+  var<DtypesOut>(in, self, dim, keepdim, unbiased ? 1.0 : 0.0, out);
+  return out;
 }
 
 }  // namespace portable

@@ -17,16 +17,14 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 }  // namespace
 
 // view_copy.out(Tensor self, SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)
-void view_copy_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 4);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const rt::IntListArg size = in.int_list(1, "size");
-  rt::Tensor* out = in.tensor(2, "out");
-  if (!in.ok() || !shape_same_dtype<Dtypes>(in, *self, *out)) return;
+rt::Tensor& view_copy_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList size, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   int32_t sizes[rt::Tensor::kMaxDims];
-  if (!kernels::view_sizes(in, size, self->numel(), sizes)) return;
-  if (!resize_out(in, *out, sizes, static_cast<int>(size.size()))) return;
-  copy_reshape(*out, *self);
+  if (!kernels::view_sizes(in, size, self.numel(), sizes)) return out;
+  if (!resize_out(in, out, sizes, static_cast<int>(size.size()))) return out;
+  copy_reshape(out, self);
+  return out;
 }
 
 }  // namespace portable

@@ -74,7 +74,7 @@ void where_convert(rt::KernelContext& context, WhereCall& call) {
 
 // The dtype-independent checks and the shape; false when there is nothing
 // (more) to do.
-__attribute__((noinline)) bool plan_where(const rt::ArgReader& in, WhereCall& call) {
+__attribute__((noinline)) bool plan_where(const rt::OpContext& in, WhereCall& call) {
   rt::KernelContext& context = in.context();
   if (!context.check_dtype(kOp, call.condition->dtype(), kConditionBits, kConditionBits & Dtypes::kEnabled.bits())) {
     return false;
@@ -108,18 +108,23 @@ __attribute__((noinline)) bool plan_where(const rt::ArgReader& in, WhereCall& ca
 }  // namespace
 
 // where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-void where_self_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 5);
+rt::Tensor& where_self_out(rt::KernelContext& context, const rt::Tensor& condition, const rt::Tensor& self,
+                           const rt::Tensor& other, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
   WhereCall call;
-  call.condition = in.tensor(0, "condition");
-  call.self = in.tensor(1, "self");
-  call.other = in.tensor(2, "other");
-  call.out = in.tensor(3, "out");
-  if (!in.ok() || !plan_where(in, call)) return;
-  if (call.self->dtype() == call.out->dtype() && call.other->dtype() == call.out->dtype()) return where_copy(call);
+  call.condition = &condition;
+  call.self = &self;
+  call.other = &other;
+  call.out = &out;
+  if (!plan_where(in, call)) return out;
+  if (call.self->dtype() == call.out->dtype() && call.other->dtype() == call.out->dtype()) {
+    where_copy(call);
+    return out;
+  }
   if constexpr (Dtypes::kEnabled.count() > 1) {
     Dtypes::run(context, kOp, call.out->dtype(), [&](auto tag) { where_convert<typename decltype(tag)::type>(context, call); });
   }
+  return out;
 }
 
 }  // namespace portable

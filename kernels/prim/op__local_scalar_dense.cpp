@@ -16,15 +16,16 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 }  // namespace
 
 // aten::_local_scalar_dense(Tensor self) -> Scalar: the value of a one-element tensor.
-void _local_scalar_dense(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, kOp, args, 2);
-  const rt::Tensor* self = in.tensor(0, "self");
-  if (!in.ok()) return;
-  if (self->numel() != 1) return in.fail("self must have exactly one element");
-  rt::EValue& result = *args[1];
-  Dtypes::run(context, kOp, self->dtype(), [&](auto tag) {
+rt::EValue _local_scalar_dense(rt::KernelContext& context, const rt::Tensor& self) {
+  const rt::OpContext in(context, kOp);
+  rt::EValue result = rt::EValue();
+  if (self.numel() != 1) {
+    in.fail("self must have exactly one element");
+    return result;
+  }
+  Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const T value = *self->data_as<T>();
+    const T value = *self.data_as<T>();
     if constexpr (std::is_same<T, bool>::value) {
       result = rt::EValue::from_bool(value);
     } else if constexpr (std::is_integral<T>::value) {
@@ -33,6 +34,7 @@ void _local_scalar_dense(rt::KernelContext& context, rt::Span<rt::EValue* const>
       result = rt::EValue::from_double(rt::value_cast<double>(value));
     }
   });
+  return result;
 }
 
 }  // namespace prim

@@ -4,8 +4,8 @@
 namespace prim {
 
 // executorch_prim::add.Scalar(Scalar a, Scalar b) -> Scalar
-void add_Scalar(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  prim_binary(context, args, "executorch_prim::add.Scalar", PrimBinary::Add, false);
+rt::EValue add_Scalar(rt::KernelContext& context, rt::Scalar a, rt::Scalar b) {
+  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::add.Scalar", PrimBinary::Add);
 }
 
 }  // namespace prim

@@ -4,8 +4,8 @@
 namespace prim {
 
 // executorch_prim::ceil.Scalar(Scalar a) -> Scalar
-void ceil_Scalar(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  prim_unary(context, args, "executorch_prim::ceil.Scalar", PrimUnary::Ceil);
+rt::EValue ceil_Scalar(rt::KernelContext& context, rt::Scalar a) {
+  return prim_unary(context, prim_number(a), "executorch_prim::ceil.Scalar", PrimUnary::Ceil);
 }
 
 }  // namespace prim

@@ -4,8 +4,8 @@
 namespace prim {
 
 // executorch_prim::eq.Scalar(Scalar a, Scalar b) -> Scalar
-void eq_Scalar(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  prim_binary(context, args, "executorch_prim::eq.Scalar", PrimBinary::Eq, false);
+bool eq_Scalar(rt::KernelContext& context, rt::Scalar a, rt::Scalar b) {
+  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::eq.Scalar", PrimBinary::Eq).to_bool();
 }
 
 }  // namespace prim

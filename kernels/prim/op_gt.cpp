@@ -4,8 +4,8 @@
 namespace prim {
 
 // executorch_prim::gt.Scalar(Scalar a, Scalar b) -> Scalar
-void gt_Scalar(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  prim_binary(context, args, "executorch_prim::gt.Scalar", PrimBinary::Gt, false);
+bool gt_Scalar(rt::KernelContext& context, rt::Scalar a, rt::Scalar b) {
+  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::gt.Scalar", PrimBinary::Gt).to_bool();
 }
 
 }  // namespace prim

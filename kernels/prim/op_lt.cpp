@@ -4,8 +4,8 @@
 namespace prim {
 
 // executorch_prim::lt.Scalar(Scalar a, Scalar b) -> Scalar
-void lt_Scalar(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  prim_binary(context, args, "executorch_prim::lt.Scalar", PrimBinary::Lt, false);
+bool lt_Scalar(rt::KernelContext& context, rt::Scalar a, rt::Scalar b) {
+  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::lt.Scalar", PrimBinary::Lt).to_bool();
 }
 
 }  // namespace prim

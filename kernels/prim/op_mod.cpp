@@ -4,13 +4,13 @@
 namespace prim {
 
 // executorch_prim::mod.Scalar(Scalar a, Scalar b) -> Scalar
-void mod_Scalar(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  prim_binary(context, args, "executorch_prim::mod.Scalar", PrimBinary::Mod, false);
+int64_t mod_Scalar(rt::KernelContext& context, int64_t a, int64_t b) {
+  return prim_binary(context, prim_int(a), prim_int(b), "executorch_prim::mod.Scalar", PrimBinary::Mod).to_int();
 }
 
 // executorch_prim::mod.int(int a, int b) -> int
-void mod_int(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  prim_binary(context, args, "executorch_prim::mod.int", PrimBinary::Mod, true);
+int64_t mod_int(rt::KernelContext& context, int64_t a, int64_t b) {
+  return prim_binary(context, prim_int(a), prim_int(b), "executorch_prim::mod.int", PrimBinary::Mod).to_int();
 }
 
 }  // namespace prim

@@ -4,8 +4,8 @@
 namespace prim {
 
 // executorch_prim::mul.Scalar(Scalar a, Scalar b) -> Scalar
-void mul_Scalar(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  prim_binary(context, args, "executorch_prim::mul.Scalar", PrimBinary::Mul, false);
+rt::EValue mul_Scalar(rt::KernelContext& context, rt::Scalar a, rt::Scalar b) {
+  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::mul.Scalar", PrimBinary::Mul);
 }
 
 }  // namespace prim

@@ -4,8 +4,8 @@
 namespace prim {
 
 // executorch_prim::neg.Scalar(Scalar a) -> Scalar
-void neg_Scalar(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  prim_unary(context, args, "executorch_prim::neg.Scalar", PrimUnary::Neg);
+rt::EValue neg_Scalar(rt::KernelContext& context, rt::Scalar a) {
+  return prim_unary(context, prim_number(a), "executorch_prim::neg.Scalar", PrimUnary::Neg);
 }
 
 }  // namespace prim

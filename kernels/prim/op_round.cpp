@@ -4,8 +4,8 @@
 namespace prim {
 
 // executorch_prim::round.Scalar(Scalar a) -> Scalar
-void round_Scalar(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  prim_unary(context, args, "executorch_prim::round.Scalar", PrimUnary::Round);
+rt::EValue round_Scalar(rt::KernelContext& context, rt::Scalar a) {
+  return prim_unary(context, prim_number(a), "executorch_prim::round.Scalar", PrimUnary::Round);
 }
 
 }  // namespace prim

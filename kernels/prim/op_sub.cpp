@@ -4,8 +4,8 @@
 namespace prim {
 
 // executorch_prim::sub.Scalar(Scalar a, Scalar b) -> Scalar
-void sub_Scalar(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  prim_binary(context, args, "executorch_prim::sub.Scalar", PrimBinary::Sub, false);
+rt::EValue sub_Scalar(rt::KernelContext& context, rt::Scalar a, rt::Scalar b) {
+  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::sub.Scalar", PrimBinary::Sub);
 }
 
 }  // namespace prim

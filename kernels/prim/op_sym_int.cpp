@@ -4,8 +4,8 @@
 namespace prim {
 
 // executorch_prim::sym_int.Scalar(Scalar a) -> Scalar
-void sym_int_Scalar(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  prim_unary(context, args, "executorch_prim::sym_int.Scalar", PrimUnary::Int);
+rt::EValue sym_int_Scalar(rt::KernelContext& context, rt::Scalar a) {
+  return prim_unary(context, prim_number(a), "executorch_prim::sym_int.Scalar", PrimUnary::Int);
 }
 
 }  // namespace prim

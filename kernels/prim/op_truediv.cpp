@@ -4,8 +4,8 @@
 namespace prim {
 
 // executorch_prim::truediv.Scalar(Scalar a, Scalar b) -> Scalar
-void truediv_Scalar(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  prim_binary(context, args, "executorch_prim::truediv.Scalar", PrimBinary::TrueDiv, false);
+rt::EValue truediv_Scalar(rt::KernelContext& context, rt::Scalar a, rt::Scalar b) {
+  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::truediv.Scalar", PrimBinary::TrueDiv);
 }
 
 }  // namespace prim

@@ -4,8 +4,8 @@
 namespace prim {
 
 // executorch_prim::trunc.Scalar(Scalar a) -> Scalar
-void trunc_Scalar(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  prim_unary(context, args, "executorch_prim::trunc.Scalar", PrimUnary::Trunc);
+rt::EValue trunc_Scalar(rt::KernelContext& context, rt::Scalar a) {
+  return prim_unary(context, prim_number(a), "executorch_prim::trunc.Scalar", PrimUnary::Trunc);
 }
 
 }  // namespace prim

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "runtime/kernel/kernel_key.h"
+#include "runtime/kernel/unboxing.h"
 #include "runtime/loader/schema.h"
 #include "runtime/loader/value_list.h"
 
@@ -47,6 +48,7 @@ void decode_kernel_call(fb::Reader& reader, fb::Table plan, fb::Table call, Span
     snprintf(message.text, sizeof message.text, "operator %s is not in this runner (kernel key %s)", name, key);
     return reader.fail(Error::OperatorMissing, message.text);
   }
+  if (!check_kernel_call(*kernel, out->args, message)) return reader.fail(Error::InvalidProgram, message.text);
   out->fn = kernel->fn;
 }
 

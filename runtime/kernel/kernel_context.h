@@ -15,11 +15,6 @@ class KernelContext {
   // "<op>: <what>", e.g. "aten::add.out: out has the wrong shape".
   void fail(Error code, const char* op, const char* what) { report(code, "%s: %s", op, what, ""); }
 
-  // "<op>: argument '<name>' is not <kind>".
-  void fail_argument(const char* op, const char* name, const char* kind) {
-    report(Error::InvalidArgument, "%s: argument '%s' is not %s", op, name, kind);
-  }
-
   // True if `dtype` is in `enabled`; otherwise fails naming the dtype and
   // whether the kernel lacks it (not in `supported`) or this build left it
   // out (Note [Dtype selection] in dtype_selection.h). Sets are bit masks.

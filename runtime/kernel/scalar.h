@@ -8,7 +8,7 @@
 namespace rt {
 
 // A Scalar argument: a view of an Int, Double or Bool value of the method
-// (ArgReader checks the kind).
+// (the method's load checked the kind: runtime/kernel/unboxing.h).
 class Scalar {
  public:
   Scalar() = default;

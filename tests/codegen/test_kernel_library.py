@@ -11,6 +11,12 @@ from codegen.scalar_type import ScalarType
 
 DATA = Path(__file__).parent / "data" / "kernels"
 
+ADD = (
+    "- func: add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)\n"
+)
+MUL = "- func: mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)\n"
+DIV = "- func: div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)\n"
+
 
 def test_reads_default_specialised_and_custom_kernels() -> None:
     library = read_kernel_library("testlib", DATA / "functions.yaml", DATA)
@@ -42,46 +48,54 @@ def test_reads_default_specialised_and_custom_kernels() -> None:
 @pytest.mark.parametrize(
     ("yaml_text", "problem"),
     [
-        ("- op: add.out\n", "entry 0: aten::add.out: 'kernels' must be a non-empty list"),
+        (ADD, "entry 0: aten::add.out: 'kernels' must be a non-empty list"),
         (
-            "- op: div.out\n  kernels: [{arg_meta: null, kernel_name: x::div_out}]\n",
+            DIV + "  kernels: [{arg_meta: null, kernel_name: x::div_out}]\n",
             "entry 0: aten::div.out: kernel source {dir}/op_div.cpp does not exist",
         ),
         (
-            "- op: add.out\n  kernels: [{arg_meta: null, kernel_name: add_out}]\n",
+            ADD + "  kernels: [{arg_meta: null, kernel_name: add_out}]\n",
             "entry 0: aten::add.out: kernel_name 'add_out' is not a C++ qualified name",
         ),
-        ("- op: add.out\n  colour: red\n  kernels: []\n", "entry 0: unknown keys ['colour']"),
+        (ADD + "  colour: red\n  kernels: []\n", "entry 0: unknown keys ['colour']"),
         (
-            "- op: 'add.out;mul.out'\n  kernels: []\n",
+            "- func: 'add.out;mul.out(Tensor self) -> Tensor'\n  kernels: []\n",
             "entry 0: operator 'aten::add.out;mul.out' has an invalid overload name",
+        ),
+        (
+            "- op: add.out\n  kernels: [{arg_meta: null, kernel_name: a::b}]\n",
+            "entry 0: aten::add.out: needs 'func:', the operator's schema",
+        ),
+        (
+            "- func: add.out(Tensor self, Tensr other) -> Tensor\n  kernels: []\n",
+            "entry 0: schema 'add.out(Tensor self, Tensr other) -> Tensor': unknown type 'Tensr'",
         ),
         ("{op: add.out}\n", "expected a list of operator entries"),
         (
-            "- op: add.out\n  kernels: [{arg_meta: null, kernel_name: a::b}, "
+            ADD + "  kernels: [{arg_meta: null, kernel_name: a::b}, "
             "{arg_meta: null, kernel_name: a::c}]\n",
             "aten::add.out has two kernels for key default",
         ),
         ("- [\n", "invalid YAML"),
         (  # a name longer than a file name may be: not found, not an OSError
-            f"- op: {'a' * 300}.out\n  kernels: [{{arg_meta: null, kernel_name: x::y}}]\n",
+            f"- func: {'a' * 300}.out(Tensor self) -> Tensor\n"
+            "  kernels: [{arg_meta: null, kernel_name: x::y}]\n",
             f"entry 0: aten::{'a' * 300}.out: kernel source {{dir}}/op_{'a' * 300}.cpp does not",
         ),
         (
-            "- op: add.out\n  dtypes: [Float, Flaot]\n"
-            "  kernels: [{arg_meta: null, kernel_name: a::b}]\n",
+            ADD + "  dtypes: [Float, Flaot]\n  kernels: [{arg_meta: null, kernel_name: a::b}]\n",
             "entry 0: aten::add.out: 'dtypes': unknown dtype 'Flaot' (known: Byte, ",
         ),
         (
-            "- op: add.out\n  dtypes: []\n  kernels: [{arg_meta: null, kernel_name: a::b}]\n",
+            ADD + "  dtypes: []\n  kernels: [{arg_meta: null, kernel_name: a::b}]\n",
             "entry 0: aten::add.out: 'dtypes' must be a non-empty list of dtype names",
         ),
         (
-            "- op: add.out\n  dtypes: Float\n  kernels: [{arg_meta: null, kernel_name: a::b}]\n",
+            ADD + "  dtypes: Float\n  kernels: [{arg_meta: null, kernel_name: a::b}]\n",
             "entry 0: aten::add.out: 'dtypes' must be a non-empty list of dtype names",
         ),
         (
-            "- op: add.out\n  dtypes: [Float]\n  type_alias: {T0: [Float, Long]}\n"
+            ADD + "  dtypes: [Float]\n  type_alias: {T0: [Float, Long]}\n"
             "  dim_order_alias: {D0: [0]}\n"
             "  kernels: [{arg_meta: {self: [T0, D0]}, kernel_name: a::b}]\n",
             "entry 0: aten::add.out: kernel key v1/4;0 uses dtypes Long not in 'dtypes'",
@@ -102,9 +116,10 @@ def test_reads_declared_dtypes(tmp_path: Path) -> None:
     (tmp_path / "op_mul.cpp").write_text("")
     path = tmp_path / "functions.yaml"
     path.write_text(
-        "- op: add.out\n  dtypes: [Float, double, Bool]\n"
+        ADD + "  dtypes: [Float, double, Bool]\n"
         "  kernels: [{arg_meta: null, kernel_name: a::add_out}]\n"
-        "- op: mul.out\n  kernels: [{arg_meta: null, kernel_name: a::mul_out}]\n"
+        + MUL
+        + "  kernels: [{arg_meta: null, kernel_name: a::mul_out}]\n"
     )
     add, mul = read_kernel_library("lib", path, tmp_path).kernels
     assert add.dtypes == {ScalarType.Float, ScalarType.Double, ScalarType.Bool}

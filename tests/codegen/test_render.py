@@ -42,7 +42,9 @@ def test_rendering_is_deterministic() -> None:
 def test_specialised_key_is_a_string_literal() -> None:
     text = rendered()["selected_kernels.cpp"]
     key = KernelKey.parse("v1/6;0,1|6;0,1|6;0,1|6;0,1")
-    assert f'{{"aten::mul.out", "{key}", &::testlib::fast::mul_out_float}},' in text
+    layout = '"\\004Aself\\0Aother\\0Aout\\0A"'
+    row = f'{{"aten::mul.out", "{key}", &unbox_testlib__fast__mul_out_float, {layout}}},'
+    assert row in text
 
 
 def test_each_kernel_source_gets_a_header_with_only_its_operators() -> None:

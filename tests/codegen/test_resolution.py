@@ -70,7 +70,8 @@ def dtype_library(tmp_path: Path, name: str, dtypes: str | None) -> KernelLibrar
     (folder / "op_bitwise_and.cpp").write_text("")
     declared = f"  dtypes: {dtypes}\n" if dtypes is not None else ""
     (folder / "functions.yaml").write_text(
-        f"- op: bitwise_and.Tensor_out\n{declared}"
+        "- func: bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) "
+        f"-> Tensor(a!)\n{declared}"
         f"  kernels: [{{arg_meta: null, kernel_name: {name}::bitwise_and_out}}]\n"
     )
     return read_kernel_library(name, folder / "functions.yaml", folder)

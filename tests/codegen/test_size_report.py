@@ -74,7 +74,7 @@ def analysis(extra_sub: bool = False, budget: int | None = 24 * 1024) -> SizeAna
         attribution=Attribution(file, tuple(buckets)),
         operators=tuple(operators),
         budgets={} if budget is None else {"file": budget},
-        registry_bytes=24 * len(operators),
+        registry_bytes=32 * len(operators),
         config={"models": ["add_mul", "mlp"], "extra_ops": ["aten::sub.out"] if extra_sub else []},
         models=("add_mul", "mlp"),
     )
@@ -90,8 +90,8 @@ def test_document_computes_shares_owners_and_savings() -> None:
     assert rows["kernel:portable/op_add"]["operators"] == ["aten::add.out"]
     assert rows["kernel:portable/op_mul"]["selected_by"] == ["add_mul", "mlp"]
     assert rows["kernel:portable/op_add"]["doc"] == "kernel source file"
-    # Only add_mul selects add.out: its 600 B bucket and one 24 B registry slot.
-    assert document["model_savings"] == {"add_mul": 624, "mlp": 0}
+    # Only add_mul selects add.out: its 600 B bucket and one 32 B registry slot.
+    assert document["model_savings"] == {"add_mul": 632, "mlp": 0}
     assert document["breaches"] == [] and document["budgets"] == {"file": 24 * 1024}
 
 
@@ -145,7 +145,7 @@ def test_explain_operator_and_model() -> None:
         explain_operator(documents, "aten::add.out", "Flaot")
     assert explain_operator(documents, "aten::div.out") == ["t: does not register aten::div.out"]
     assert explain_model(documents, "add_mul") == [
-        "t: dropping add_mul would save about 624 B (operators only it selects: aten::add.out)"
+        "t: dropping add_mul would save about 632 B (operators only it selects: aten::add.out)"
     ]
     assert explain_model(documents, "mlp") == [
         "t: dropping mlp would save about 0 B (no operator is its alone)"

@@ -77,7 +77,8 @@ class InOptionalList:
 @dataclass(frozen=True)
 class OutList:
     """A Tensor(a!)[] out argument: one TensorList of out tensors, each a program output.
-    The ops taking one return nothing, so the call lists no return value for it."""
+    The call's return value is another TensorList of the same tensors, as the exporter
+    writes it (Note [Kernel call layout] in codegen/unboxing.py)."""
 
     outs: tuple[Out, ...]
 
@@ -112,6 +113,7 @@ class KernelRunner:
         outputs: list[int] = []
         returned: list[int] = []
         call_args: list[int] = []
+        list_return: int | None = None
 
         def add_input(item: In) -> int:
             values.append(_tensor(item.array.dtype, item.array.shape, item.dim_order))
@@ -135,6 +137,8 @@ class KernelRunner:
                     outs.append(len(values) - 1)
                 values.append(TensorList(tuple(outs)))
                 call_args.append(len(values) - 1)
+                values.append(TensorList(tuple(outs)))
+                list_return = len(values) - 1
             elif isinstance(arg, InOptionalList):
                 optional = tuple(
                     -1 if array is None else add_input(In(array)) for array in arg.arrays
@@ -156,10 +160,12 @@ class KernelRunner:
             else:
                 values.append(arg)  # type: ignore[arg-type]
                 call_args.append(len(values) - 1)
-        # The return value: the out tensor again, or one TensorList of several outs
-        # (what the exporter writes for ops returning a tuple).
+        # The return value (Note [Kernel call layout] in codegen/unboxing.py): the out
+        # tensor again, or one TensorList of several outs or of an out list.
         returns = returned
-        if len(returned) > 1:
+        if list_return is not None:
+            returns = [list_return]
+        elif len(returned) > 1:
             values.append(TensorList(tuple(returned)))
             returns = [len(values) - 1]
         call = KernelCall(OperatorName.parse(op), tuple(call_args + returns))

@@ -33,8 +33,16 @@ COMPARE: dict[str, Callable[[float, float], bool]] = {
 PAIRS = [(7, 3), (-7, 3), (7, -3), (-7, -3), (6, 3), (2.5, 2), (-7.5, 2.0), (3, 0.5)]
 
 
-@pytest.mark.parametrize(("a", "b"), PAIRS)
-@pytest.mark.parametrize("name", sorted(BINARY))
+# mod.Scalar takes SymInts (test_mod_takes_what_its_schema_says).
+BINARY_CASES = [
+    (name, a, b)
+    for name in sorted(BINARY)
+    for a, b in PAIRS
+    if name != "mod" or (isinstance(a, int) and isinstance(b, int))
+]
+
+
+@pytest.mark.parametrize(("name", "a", "b"), BINARY_CASES)
 def test_binary_like_python(
     all_runner: Path, tmp_path: Path, name: str, a: float, b: float
 ) -> None:
@@ -48,6 +56,15 @@ def test_binary_like_python(
 def test_int_overloads(all_runner: Path, tmp_path: Path, name: str, a: int, b: int) -> None:
     out = scalar_op(all_runner, tmp_path, f"executorch_prim::{name}.int", [a, b], np.int64)
     assert out == BINARY[name](a, b)
+
+
+def test_mod_takes_what_its_schema_says(all_runner: Path, tmp_path: Path) -> None:
+    # ExecuTorch's schema: executorch_prim::mod.Scalar(SymInt a, SymInt b) -> SymInt.
+    with pytest.raises(KernelFailed) as caught:
+        scalar_op(all_runner, tmp_path, "executorch_prim::mod.Scalar", [2.5, 2], np.float64)
+    assert str(caught.value).endswith(
+        "executorch_prim::mod.Scalar: argument 'a' expects int, got float"
+    ), caught.value
 
 
 def test_int_arithmetic_is_exact_and_wraps(all_runner: Path, tmp_path: Path) -> None:

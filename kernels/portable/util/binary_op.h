@@ -91,7 +91,7 @@ inline BinaryPromoteFn binary_promotion(BinaryKind kind) {
 // arithmetic op on two tensors: every tensor that passes the check then has
 // it, and promotion code need not be linked. A scalar stand-in for b is not
 // checked: its dtype is no tensor's.
-__attribute__((noinline)) inline bool plan_binary(const rt::ArgReader& in, uint32_t supported, uint32_t enabled,
+__attribute__((noinline)) inline bool plan_binary(const rt::OpContext& in, uint32_t supported, uint32_t enabled,
                                                   BinaryPromoteFn promote, BinaryCall* call,
                                                   bool b_is_scalar = false) {
   rt::KernelContext& context = in.context();
@@ -299,7 +299,7 @@ using BinaryMixedFn = void (*)(rt::KernelContext&, const char*, BinaryCall&);
 // The dtype-independent tail of binary_op: the direct row loop when every
 // operand has its dtype (out the result dtype), else the converting loop.
 // Not a template: shared by every binary op.
-__attribute__((noinline)) inline void run_binary(const rt::ArgReader& in, BinaryCall& call, BinaryRowFn row,
+__attribute__((noinline)) inline void run_binary(const rt::OpContext& in, BinaryCall& call, BinaryRowFn row,
                                                  BinaryMixedFn mixed, ScalarType result, bool b_opmath,
                                                  bool scalar_other) {
   if (row == nullptr) return;
@@ -325,7 +325,7 @@ __attribute__((noinline)) inline void run_binary(const rt::ArgReader& in, Binary
 // and dtype.
 // kScalarOther: the call comes from binary_scalar_op (b is a stand-in).
 template <typename Dtypes, typename Op, bool kScalarOther = false>
-void binary_op(const rt::ArgReader& in, BinaryCall& call) {
+void binary_op(const rt::OpContext& in, BinaryCall& call) {
   constexpr bool kMixed = Dtypes::kEnabled.count() > 1;
   constexpr BinaryKind kKind = binary_kind<Op>::value;
   using Compute = rt::DtypeDispatch<Dtypes::kSupported.bits() & binary_compute_dtypes<Op>::value,
@@ -422,7 +422,7 @@ __attribute__((noinline)) inline void bind_scalar_operand(BinaryCall* call, cons
 // out = Op(a, other) for the Scalar overloads (add.Scalar_out...): binary_op
 // with b a 0-dim tensor holding `other` in the compute dtype.
 template <typename Dtypes, typename Op>
-void binary_scalar_op(const rt::ArgReader& in, BinaryCall& call, const rt::Scalar& other) {
+void binary_scalar_op(const rt::OpContext& in, BinaryCall& call, const rt::Scalar& other) {
   ScalarOperand operand;
   bind_scalar_operand(&call, other, &operand);
   binary_op<Dtypes, Op, true>(in, call);
@@ -434,52 +434,56 @@ void binary_scalar_op(const rt::ArgReader& in, BinaryCall& call, const rt::Scala
 
 // A whole kernel `name.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out)`.
 template <typename Dtypes, typename Op>
-__attribute__((always_inline)) inline void binary_tensor_kernel(rt::KernelContext& context, const char* op, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, op, args, 4);
+__attribute__((always_inline)) inline void binary_tensor_kernel(rt::KernelContext& context, const char* op,
+                                                                const rt::Tensor& self, const rt::Tensor& other,
+                                                                rt::Tensor& out) {
+  const rt::OpContext in(context, op);
   BinaryCall call;
-  call.a = in.tensor(0, "self");
-  call.b = in.tensor(1, "other");
-  call.out = in.tensor(2, "out");
-  if (in.ok()) binary_op<Dtypes, Op>(in, call);
+  call.a = &self;
+  call.b = &other;
+  call.out = &out;
+  binary_op<Dtypes, Op>(in, call);
 }
 
 // A whole kernel `name.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out)`.
 template <typename Dtypes, typename Op>
-__attribute__((always_inline)) inline void binary_scalar_kernel(rt::KernelContext& context, const char* op, rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, op, args, 4);
+__attribute__((always_inline)) inline void binary_scalar_kernel(rt::KernelContext& context, const char* op,
+                                                                const rt::Tensor& self, const rt::Scalar& other,
+                                                                rt::Tensor& out) {
+  const rt::OpContext in(context, op);
   BinaryCall call;
-  call.a = in.tensor(0, "self");
-  const rt::Scalar other = in.scalar(1, "other");
-  call.out = in.tensor(2, "out");
-  if (in.ok()) binary_scalar_op<Dtypes, Op>(in, call, other);
+  call.a = &self;
+  call.out = &out;
+  binary_scalar_op<Dtypes, Op>(in, call, other);
 }
 
 // A whole kernel `name.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out)`
 // (add, sub): the alpha goes to Op as call.scalar.
 template <typename Dtypes, typename Op>
 __attribute__((always_inline)) inline void binary_alpha_kernel(rt::KernelContext& context, const char* op,
-                                                               rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, op, args, 5);
+                                                               const rt::Tensor& self, const rt::Tensor& other,
+                                                               const rt::Scalar& alpha, rt::Tensor& out) {
+  const rt::OpContext in(context, op);
   BinaryCall call;
-  call.a = in.tensor(0, "self");
-  call.b = in.tensor(1, "other");
-  call.scalar = in.scalar(2, "alpha");
-  call.out = in.tensor(3, "out");
-  if (in.ok()) binary_op<Dtypes, Op>(in, call);
+  call.a = &self;
+  call.b = &other;
+  call.scalar = alpha;
+  call.out = &out;
+  binary_op<Dtypes, Op>(in, call);
 }
 
 // A whole kernel `name.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out)`
 // (add, sub).
 template <typename Dtypes, typename Op>
 __attribute__((always_inline)) inline void binary_scalar_alpha_kernel(rt::KernelContext& context, const char* op,
-                                                                      rt::Span<rt::EValue* const> args) {
-  const rt::ArgReader in(context, op, args, 5);
+                                                                      const rt::Tensor& self, const rt::Scalar& other,
+                                                                      const rt::Scalar& alpha, rt::Tensor& out) {
+  const rt::OpContext in(context, op);
   BinaryCall call;
-  call.a = in.tensor(0, "self");
-  const rt::Scalar other = in.scalar(1, "other");
-  call.scalar = in.scalar(2, "alpha");
-  call.out = in.tensor(3, "out");
-  if (in.ok()) binary_scalar_op<Dtypes, Op>(in, call, other);
+  call.a = &self;
+  call.scalar = alpha;
+  call.out = &out;
+  binary_scalar_op<Dtypes, Op>(in, call, other);
 }
 
 }  // namespace portable

@@ -27,7 +27,7 @@ inline void matmul_strides(const rt::Tensor& t, int64_t* strides) {
 
 // Checks a @ c for mm (2-D) or bmm (3-D, `rank` 3), resizes out and fills
 // `shape`. Not a template: shared by both ops.
-__attribute__((noinline)) inline bool plan_matmul(const rt::ArgReader& in, const rt::Tensor& a, const rt::Tensor& c,
+__attribute__((noinline)) inline bool plan_matmul(const rt::OpContext& in, const rt::Tensor& a, const rt::Tensor& c,
                                                   rt::Tensor& out, int rank, MatmulShape* shape) {
   if (a.dtype() != out.dtype() || c.dtype() != out.dtype()) {
     in.fail("self, mat2 and out must have one dtype");
@@ -75,17 +75,15 @@ void matmul(const MatmulShape& s, const T* a, const T* c, T* out) {
 // outlined copy only adds a call frame.
 template <typename Dtypes>
 __attribute__((always_inline)) inline void matmul_kernel(rt::KernelContext& context, const char* op,
-                                                         rt::Span<rt::EValue* const> args, int rank) {
-  const rt::ArgReader in(context, op, args, 4);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const rt::Tensor* mat2 = in.tensor(1, "mat2");
-  rt::Tensor* out = in.tensor(2, "out");
-  if (!in.ok() || !Dtypes::check(context, op, out->dtype())) return;
+                                                         const rt::Tensor& self, const rt::Tensor& mat2, rt::Tensor& out,
+                                                         int rank) {
+  const rt::OpContext in(context, op);
+  if (!Dtypes::check(context, op, out.dtype())) return;
   MatmulShape shape;
-  if (!plan_matmul(in, *self, *mat2, *out, rank, &shape)) return;
-  Dtypes::run(context, op, out->dtype(), [&](auto tag) {
+  if (!plan_matmul(in, self, mat2, out, rank, &shape)) return;
+  Dtypes::run(context, op, out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    matmul<T>(shape, self->data_as<const T>(), mat2->data_as<const T>(), out->data_as<T>());
+    matmul<T>(shape, self.data_as<const T>(), mat2.data_as<const T>(), out.data_as<T>());
   });
 }
 

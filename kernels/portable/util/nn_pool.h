@@ -32,19 +32,20 @@ struct PoolWindow {
   int64_t kernel[2], stride[2], padding[2], dilation[2];
 };
 
-// Reads kernel_size, stride (empty: kernel_size), padding and (when
-// `dilation_index` is nonzero) dilation, checks self (3-D or 4-D, with no
-// empty plane) and torch's limits, and resizes `outs` to the pooled shape.
-__attribute__((noinline)) inline bool plan_pool2d(const rt::ArgReader& in, const rt::Tensor& self,
-                                                  size_t kernel_index, size_t dilation_index, bool ceil_mode,
-                                                  rt::Tensor* const* outs, int out_count, PoolWindow* w) {
-  if (!pair_arg(in, kernel_index, "kernel_size", 0, 0, true, w->kernel) ||
-      !pair_arg(in, kernel_index + 1, "stride", w->kernel[0], w->kernel[1], true, w->stride) ||
-      !pair_arg(in, kernel_index + 2, "padding", 0, 0, false, w->padding)) {
+// Reads kernel_size, stride (empty: kernel_size), padding and dilation
+// (none: 1), checks self (3-D or 4-D, with no empty plane) and torch's
+// limits, and resizes `outs` to the pooled shape.
+__attribute__((noinline)) inline bool plan_pool2d(const rt::OpContext& in, const rt::Tensor& self,
+                                                  rt::IntList kernel_size, rt::IntList stride, rt::IntList padding,
+                                                  const rt::IntList* dilation, bool ceil_mode, rt::Tensor* const* outs,
+                                                  int out_count, PoolWindow* w) {
+  if (!pair_arg(in, kernel_size, 0, 0, true, w->kernel) ||
+      !pair_arg(in, stride, w->kernel[0], w->kernel[1], true, w->stride) ||
+      !pair_arg(in, padding, 0, 0, false, w->padding)) {
     return false;
   }
   w->dilation[0] = w->dilation[1] = 1;
-  if (dilation_index != 0 && !pair_arg(in, dilation_index, "dilation", 1, 1, true, w->dilation)) return false;
+  if (dilation != nullptr && !pair_arg(in, *dilation, 1, 1, true, w->dilation)) return false;
   const int rank = self.dim();
   if ((rank != 3 && rank != 4) || self.size(rank - 1) == 0 || self.size(rank - 2) == 0) {
     in.fail("self must be 3-D or 4-D with nonzero height and width");

@@ -37,20 +37,17 @@ void normalise_rows(DimRows& rows, const T* self, T* out) {
 // The kernel of `op`: `op`(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out).
 // `Dtypes` is the op's own DtypeDispatch (its selected dtypes come from its own header).
 template <typename Dtypes, typename Normalise>
-void normalise_along_dim(rt::KernelContext& context, rt::Span<rt::EValue* const> args, const char* op) {
-  const rt::ArgReader in(context, op, args, 5);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const int64_t dim = in.int_value(1, "dim");
-  const bool half_to_float = in.bool_value(2, "half_to_float");
-  rt::Tensor* out = in.tensor(3, "out");
-  if (!in.ok() || !Dtypes::check(context, op, self->dtype())) return;
+void normalise_along_dim(rt::KernelContext& context, const char* op, const rt::Tensor& self, int64_t dim,
+                         bool half_to_float, rt::Tensor& out) {
+  const rt::OpContext in(context, op);
+  if (!Dtypes::check(context, op, self.dtype())) return;
   if (half_to_float) return in.fail("half_to_float is not supported");
-  if (out->dtype() != self->dtype()) return in.fail("out must have self's dtype");
+  if (out.dtype() != self.dtype()) return in.fail("out must have self's dtype");
   DimRows rows;
-  if (!plan_dim_rows(in, *self, *out, dim, &rows)) return;
-  Dtypes::run(context, op, self->dtype(), [&](auto tag) {
+  if (!plan_dim_rows(in, self, out, dim, &rows)) return;
+  Dtypes::run(context, op, self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    normalise_rows<Normalise, T>(rows, self->data_as<const T>(), out->data_as<T>());
+    normalise_rows<Normalise, T>(rows, self.data_as<const T>(), out.data_as<T>());
   });
 }
 

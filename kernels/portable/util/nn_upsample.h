@@ -14,9 +14,9 @@ namespace portable {
 // present, two entries), checks input (3-D or 4-D, floating or as the op
 // allows) and resizes out: given sizes, or floor(input size * scale).
 // `scales` receives the scale factors, 0 where only sizes were given.
-__attribute__((noinline)) inline bool plan_upsample2d(const rt::ArgReader& in, rt::Span<rt::EValue* const> args,
-                                                      size_t size_index, size_t scale_index, const rt::Tensor& input,
-                                                      rt::Tensor& out, double* scales) {
+__attribute__((noinline)) inline bool plan_upsample2d(const rt::OpContext& in, rt::Optional<rt::IntList> output_size,
+                                                      rt::Optional<rt::DoubleList> scale_factors,
+                                                      const rt::Tensor& input, rt::Tensor& out, double* scales) {
   const int rank = input.dim();
   if ((rank != 3 && rank != 4) || input.size(rank - 1) == 0 || input.size(rank - 2) == 0) {
     in.fail("input must be 3-D or 4-D with nonzero height and width");
@@ -26,8 +26,8 @@ __attribute__((noinline)) inline bool plan_upsample2d(const rt::ArgReader& in, r
     in.fail("out must have input's dtype");
     return false;
   }
-  const bool has_size = !is_none_arg(args, size_index);
-  const bool has_scale = !is_none_arg(args, scale_index);
+  const bool has_size = output_size.has_value();
+  const bool has_scale = scale_factors.has_value();
   if (has_size == has_scale) {
     in.fail("exactly one of output_size and scale_factors must be given");
     return false;
@@ -36,8 +36,7 @@ __attribute__((noinline)) inline bool plan_upsample2d(const rt::ArgReader& in, r
   for (int d = 0; d < rank; ++d) sizes[d] = input.size(d);
   scales[0] = scales[1] = 0;
   if (has_size) {
-    const rt::IntListArg size = in.int_list(size_index, "output_size");
-    if (!in.ok()) return false;
+    const rt::IntList size = output_size.value();
     if (size.size() != 2 || size[0] <= 0 || size[1] <= 0 || size[0] > INT32_MAX || size[1] > INT32_MAX) {
       in.fail("output_size must be two positive sizes");
       return false;
@@ -45,9 +44,7 @@ __attribute__((noinline)) inline bool plan_upsample2d(const rt::ArgReader& in, r
     sizes[rank - 2] = static_cast<int32_t>(size[0]);
     sizes[rank - 1] = static_cast<int32_t>(size[1]);
   } else {
-    const rt::EValue* value = args[scale_index];
-    const rt::FileArray<double> factors = value->tag() == rt::Tag::DoubleList ? value->to_doubles()
-                                                                              : rt::FileArray<double>{nullptr, 0};
+    const rt::DoubleList factors = scale_factors.value();
     if (factors.size != 2 || !(factors[0] > 0) || !(factors[1] > 0)) {
       in.fail("scale_factors must be two positive numbers");
       return false;

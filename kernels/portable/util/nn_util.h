@@ -19,19 +19,11 @@ struct ElementOffsets {
   int64_t operator()(int64_t linear) const { return contiguous ? linear : tensor->offset_of(linear); }
 };
 
-// An optional tensor argument: nullptr for None.
-inline const rt::Tensor* optional_tensor_arg(const rt::ArgReader& in, rt::Span<rt::EValue* const> args,
-                                             size_t index, const char* name) {
-  return is_none_arg(args, index) ? nullptr : in.tensor(index, name);
-}
-
 // A 2-D pooling or convolution parameter list (`int[2]`): one entry is used
 // for both dims, none gives `fallback`. False when there are more than 2 or
 // `positive` and one is not.
-__attribute__((noinline)) inline bool pair_arg(const rt::ArgReader& in, size_t index, const char* name,
-                                               int64_t fallback0, int64_t fallback1, bool positive, int64_t* pair) {
-  const rt::IntListArg list = in.int_list(index, name);
-  if (!in.ok()) return false;
+__attribute__((noinline)) inline bool pair_arg(const rt::OpContext& in, rt::IntList list, int64_t fallback0,
+                                               int64_t fallback1, bool positive, int64_t* pair) {
   if (list.size() > 2) {
     in.fail("a 2-d parameter list has more than 2 entries");
     return false;

@@ -52,7 +52,7 @@ void find_extremes(ReducePlan& plan, const rt::Tensor& self, rt::Tensor* values,
 // (its selected dtypes come from the op's own header). Each plans the reduction and
 // refuses an empty reduced part, which has no extreme.
 template <bool kMax, typename Dtypes>
-void run_extremes(const rt::ArgReader& in, rt::KernelContext& context, const char* op, const rt::Tensor& self,
+void run_extremes(const rt::OpContext& in, rt::KernelContext& context, const char* op, const rt::Tensor& self,
                   uint32_t mask, bool keepdim, rt::Tensor* values, rt::Tensor* indices) {
   ReducePlan plan;
   if (indices != nullptr && !plan_reduce(in, self, mask, keepdim, *indices, &plan)) return;
@@ -65,50 +65,41 @@ void run_extremes(const rt::ArgReader& in, rt::KernelContext& context, const cha
 
 // amax.out / amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out)
 template <bool kMax, typename Dtypes>
-void extreme_values_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args, const char* op) {
-  const rt::ArgReader in(context, op, args, 5);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const bool keepdim = in.bool_value(2, "keepdim");
-  rt::Tensor* out = in.tensor(3, "out");
+void extreme_values_out(rt::KernelContext& context, const char* op, const rt::Tensor& self, rt::IntList dim,
+                        bool keepdim, rt::Tensor& out) {
+  const rt::OpContext in(context, op);
   uint32_t mask = 0;
-  if (!in.ok() || !reduce_dims_arg(in, args, 1, *self, true, &mask)) return;
-  if (!Dtypes::check(context, op, self->dtype())) return;
-  if (out->dtype() != self->dtype()) return in.fail("out must have self's dtype");
-  run_extremes<kMax, Dtypes>(in, context, op, *self, mask, keepdim, out, nullptr);
+  if (!reduce_dims_arg(in, dim, self, true, &mask)) return;
+  if (!Dtypes::check(context, op, self.dtype())) return;
+  if (out.dtype() != self.dtype()) return in.fail("out must have self's dtype");
+  run_extremes<kMax, Dtypes>(in, context, op, self, mask, keepdim, &out, nullptr);
 }
 
 // argmax.out / argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out);
 // with dim None the index is into the flattened self, over every dim.
 template <bool kMax, typename Dtypes>
-void extreme_indices_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args, const char* op) {
-  const rt::ArgReader in(context, op, args, 5);
-  const rt::Tensor* self = in.tensor(0, "self");
-  const bool keepdim = in.bool_value(2, "keepdim");
-  rt::Tensor* out = in.tensor(3, "out");
+void extreme_indices_out(rt::KernelContext& context, const char* op, const rt::Tensor& self,
+                         rt::Optional<int64_t> dim, bool keepdim, rt::Tensor& out) {
+  const rt::OpContext in(context, op);
   uint32_t mask = 0;
-  if (!in.ok() || !reduce_dims_arg(in, args, 1, *self, false, &mask)) return;
-  if (!Dtypes::check(context, op, self->dtype())) return;
-  if (out->dtype() != rt::ScalarType::Long) return in.fail("out must be int64");
-  run_extremes<kMax, Dtypes>(in, context, op, *self, mask, keepdim, nullptr, out);
+  if (!reduce_dims_arg(in, dim, self, &mask)) return;
+  if (!Dtypes::check(context, op, self.dtype())) return;
+  if (out.dtype() != rt::ScalarType::Long) return in.fail("out must be int64");
+  run_extremes<kMax, Dtypes>(in, context, op, self, mask, keepdim, nullptr, &out);
 }
 
 // max.dim_max / min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) <values>,
-// Tensor(b!) <indices>): the out arguments are named by the schema (`max`, `max_values`).
+// Tensor(b!) <indices>).
 template <bool kMax, typename Dtypes>
-void extremes_along_dim(rt::KernelContext& context, rt::Span<rt::EValue* const> args, const char* op,
-                        const char* values_name, const char* indices_name) {
-  const rt::ArgReader in(context, op, args, 6);
-  const rt::Tensor* self = in.tensor(0, "self");
-  in.int_value(1, "dim");
-  const bool keepdim = in.bool_value(2, "keepdim");
-  rt::Tensor* values = in.tensor(3, values_name);
-  rt::Tensor* indices = in.tensor(4, indices_name);
+void extremes_along_dim(rt::KernelContext& context, const char* op, const rt::Tensor& self, int64_t dim,
+                        bool keepdim, rt::Tensor& values, rt::Tensor& indices) {
+  const rt::OpContext in(context, op);
   uint32_t mask = 0;
-  if (!in.ok() || !reduce_dims_arg(in, args, 1, *self, false, &mask)) return;
-  if (!Dtypes::check(context, op, self->dtype())) return;
-  if (values->dtype() != self->dtype()) return in.fail("values must have self's dtype");
-  if (indices->dtype() != rt::ScalarType::Long) return in.fail("indices must be int64");
-  run_extremes<kMax, Dtypes>(in, context, op, *self, mask, keepdim, values, indices);
+  if (!reduce_dims_arg(in, rt::Optional<int64_t>(dim), self, &mask)) return;
+  if (!Dtypes::check(context, op, self.dtype())) return;
+  if (values.dtype() != self.dtype()) return in.fail("values must have self's dtype");
+  if (indices.dtype() != rt::ScalarType::Long) return in.fail("indices must be int64");
+  run_extremes<kMax, Dtypes>(in, context, op, self, mask, keepdim, &values, &indices);
 }
 
 }  // namespace portable

@@ -27,22 +27,19 @@ void logical_reduce(ReducePlan& plan, const rt::Tensor& self, rt::Tensor& out, b
   });
 }
 
-// The shared body of the any/all overloads: `dim_index` is the argument
-// holding the dims (0 for none: every dim).
+// The shared body of the any/all overloads, reducing over the dims in `mask`.
 template <typename Dtypes>
-void any_all(const rt::ArgReader& in, rt::Span<rt::EValue* const> args, const rt::Tensor* self, size_t dim_index,
-             bool keepdim, rt::Tensor* out, bool is_all) {
-  uint32_t mask = self->dim() > 0 ? (1u << self->dim()) - 1 : 0;
-  if (!in.ok() || (dim_index != 0 && !reduce_dims_arg(in, args, dim_index, *self, true, &mask))) return;
-  if (!Dtypes::check(in.context(), in.op(), self->dtype())) return;
-  if (out->dtype() != rt::ScalarType::Bool &&
-      !(out->dtype() == rt::ScalarType::Byte && self->dtype() == rt::ScalarType::Byte)) {
+void any_all(const rt::OpContext& in, const rt::Tensor& self, uint32_t mask, bool keepdim, rt::Tensor& out,
+             bool is_all) {
+  if (!Dtypes::check(in.context(), in.op(), self.dtype())) return;
+  if (out.dtype() != rt::ScalarType::Bool &&
+      !(out.dtype() == rt::ScalarType::Byte && self.dtype() == rt::ScalarType::Byte)) {
     return in.fail("out must be bool (or uint8 for a uint8 self)");
   }
   ReducePlan plan;
-  if (!plan_reduce(in, *self, mask, keepdim, *out, &plan)) return;
-  Dtypes::run(in.context(), in.op(), self->dtype(), [&](auto tag) {
-    logical_reduce<typename decltype(tag)::type>(plan, *self, *out, is_all);
+  if (!plan_reduce(in, self, mask, keepdim, out, &plan)) return;
+  Dtypes::run(in.context(), in.op(), self.dtype(), [&](auto tag) {
+    logical_reduce<typename decltype(tag)::type>(plan, self, out, is_all);
   });
 }
 

@@ -9,14 +9,9 @@
 
 namespace portable {
 
-// True when argument `index` of a call is None (an absent optional).
-inline bool is_none_arg(rt::Span<rt::EValue* const> args, size_t index) {
-  return index < args.size() && (args[index] == nullptr || args[index]->is_none());
-}
-
-// The optional ScalarType argument at `index`: -1 for None, else its number.
-inline int64_t optional_dtype_arg(const rt::ArgReader& in, rt::Span<rt::EValue* const> args, size_t index) {
-  return is_none_arg(args, index) ? -1 : in.int_value(index, "dtype");
+// A `ScalarType? dtype` argument: -1 for None, else its number.
+inline int64_t optional_dtype_arg(rt::Optional<rt::ScalarType> dtype) {
+  return dtype.has_value() ? static_cast<int64_t>(dtype.value()) : -1;
 }
 
 // Counts through a set of dims in row-major order, keeping the element offset
@@ -81,24 +76,17 @@ inline bool add_reduce_dim(int64_t d, int rank, uint32_t* mask) {
 }
 
 // The dims an `int[1]? dim` argument names: None or an empty list mean
-// every dim (when `empty_is_all`), an Int one dim. Fails naming the op.
-__attribute__((noinline)) inline bool reduce_dims_arg(const rt::ArgReader& in, rt::Span<rt::EValue* const> args,
-                                                      size_t index, const rt::Tensor& self, bool empty_is_all,
-                                                      uint32_t* mask) {
+// every dim (when `empty_is_all`). Fails naming the op.
+__attribute__((noinline)) inline bool reduce_dims_arg(const rt::OpContext& in, rt::Optional<rt::IntList> dim,
+                                                      const rt::Tensor& self, bool empty_is_all, uint32_t* mask) {
   const int rank = self.dim();
   const uint32_t all = rank > 0 ? (1u << rank) - 1 : 0;
   *mask = 0;
-  if (is_none_arg(args, index)) {
+  if (!dim.has_value()) {
     *mask = all;
     return true;
   }
-  if (args[index]->tag() == rt::Tag::Int) {
-    if (add_reduce_dim(args[index]->to_int(), rank, mask)) return true;
-    in.fail("dim is out of range");
-    return false;
-  }
-  const rt::IntListArg dims = in.int_list(index, "dim");
-  if (!in.ok()) return false;
+  const rt::IntList dims = dim.value();
   if (dims.size() == 0 && empty_is_all) *mask = all;
   for (size_t i = 0; i < dims.size(); ++i) {
     if (!add_reduce_dim(dims[i], rank, mask)) {
@@ -109,9 +97,26 @@ __attribute__((noinline)) inline bool reduce_dims_arg(const rt::ArgReader& in, r
   return true;
 }
 
+// Every dim of self, as a reduction mask.
+inline uint32_t all_dims_mask(const rt::Tensor& self) { return self.dim() > 0 ? (1u << self.dim()) - 1 : 0; }
+
+// An `int? dim` argument: None means every dim, an int that one dim.
+inline bool reduce_dims_arg(const rt::OpContext& in, rt::Optional<int64_t> dim, const rt::Tensor& self,
+                            uint32_t* mask) {
+  const int rank = self.dim();
+  *mask = 0;
+  if (!dim.has_value()) {
+    *mask = rank > 0 ? (1u << rank) - 1 : 0;
+    return true;
+  }
+  if (add_reduce_dim(dim.value(), rank, mask)) return true;
+  in.fail("dim is out of range");
+  return false;
+}
+
 // Resizes out to self's shape reduced over `mask` (reduced dims dropped, or
 // kept as 1 with keepdim) and plans the walk. Not a template: shared.
-__attribute__((noinline)) inline bool plan_reduce(const rt::ArgReader& in, const rt::Tensor& self, uint32_t mask,
+__attribute__((noinline)) inline bool plan_reduce(const rt::OpContext& in, const rt::Tensor& self, uint32_t mask,
                                                   bool keepdim, rt::Tensor& out, ReducePlan* plan) {
   const int rank = self.dim();
   int32_t sizes[rt::Tensor::kMaxDims];

@@ -13,7 +13,7 @@ namespace portable {
 // out's layout), converting when the dtypes differ. `sizes`/`part_strides`
 // describe part in out's dim numbering (stack passes a size-1 dim).
 template <typename Dtypes>
-bool shape_place_part(const rt::ArgReader& in, rt::Tensor& out, int64_t base, const rt::Tensor& part,
+bool shape_place_part(const rt::OpContext& in, rt::Tensor& out, int64_t base, const rt::Tensor& part,
                       const int32_t* sizes, const int64_t* part_strides, int dim) {
   int64_t out_strides[rt::Tensor::kMaxDims] = {};
   shape_strides(out, out_strides);
@@ -36,7 +36,7 @@ bool shape_place_part(const rt::ArgReader& in, rt::Tensor& out, int64_t base, co
 // Checks every tensor's dtype against Dtypes and that torch's promoted
 // dtype of `tensors` can be cast to out's.
 template <typename Dtypes>
-bool shape_check_list_dtypes(const rt::ArgReader& in, rt::BoxedList tensors, const rt::Tensor& out) {
+bool shape_check_list_dtypes(const rt::OpContext& in, rt::BoxedList tensors, const rt::Tensor& out) {
   if (!Dtypes::check(in.context(), in.op(), out.dtype())) return false;
   ScalarType common = out.dtype();
   for (uint32_t i = 0; i < tensors.size; ++i) {

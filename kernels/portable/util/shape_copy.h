@@ -99,7 +99,7 @@ __attribute__((noinline)) inline void copy_reshape(rt::Tensor& out, const rt::Te
 
 // A dim argument checked against `dim` dims (a 0-dim tensor takes -1 and 0
 // when `scalar_ok`); -1 after failing the context.
-inline int64_t shape_wrap_dim(const rt::ArgReader& in, int64_t d, int dim, bool scalar_ok = true) {
+inline int64_t shape_wrap_dim(const rt::OpContext& in, int64_t d, int dim, bool scalar_ok = true) {
   const int64_t n = dim == 0 && scalar_ok ? 1 : dim;
   if (d < 0) d += n;
   if (d < 0 || d >= n) {
@@ -111,33 +111,19 @@ inline int64_t shape_wrap_dim(const rt::ArgReader& in, int64_t d, int dim, bool 
 
 // Checks out's dtype is self's and that the kernel's dtype set takes it.
 template <typename Dtypes>
-bool shape_same_dtype(const rt::ArgReader& in, const rt::Tensor& self, const rt::Tensor& out) {
+bool shape_same_dtype(const rt::OpContext& in, const rt::Tensor& self, const rt::Tensor& out) {
   if (!Dtypes::check(in.context(), in.op(), self.dtype())) return false;
   if (out.dtype() == self.dtype()) return true;
   in.fail("out must have self's dtype");
   return false;
 }
 
-// A Tensor[] argument: its elements, each checked to be a tensor.
-inline bool shape_tensor_list(const rt::ArgReader& in, rt::Span<rt::EValue* const> args, size_t index,
-                              const char* name, rt::BoxedList* list) {
-  if (!in.ok()) return false;
-  const rt::EValue* value = index < args.size() ? args[index] : nullptr;
-  bool good = value != nullptr && value->tag() == rt::Tag::TensorList;
-  if (good) *list = value->to_list();
-  for (uint32_t i = 0; good && i < list->size; ++i) good = list->items[i] != nullptr && list->items[i]->is_tensor();
-  if (!good) in.context().fail_argument(in.op(), name, "a list of tensors");
-  return good;
-}
-
-// Reads an optional int[] dim_order argument (dim_order_ops) and checks
-// `out` is laid out in it; None accepts any layout of out.
-inline bool shape_check_dim_order(const rt::ArgReader& in, rt::Span<rt::EValue* const> args, size_t index,
+// Checks an optional int[] dim_order argument (dim_order_ops): `out` is laid
+// out in it; None accepts any layout of out.
+inline bool shape_check_dim_order(const rt::OpContext& in, rt::Optional<rt::IntList> dim_order,
                                   const rt::Tensor& self, const rt::Tensor& out) {
-  if (!in.ok()) return false;
-  if (index < args.size() && args[index]->is_none()) return true;
-  const rt::IntListArg order = in.int_list(index, "dim_order");
-  if (!in.ok()) return false;
+  if (!dim_order.has_value()) return true;
+  const rt::IntList order = dim_order.value();
   bool same = order.size() == static_cast<size_t>(out.dim()) && out.dim() == self.dim();
   for (size_t d = 0; same && d < order.size(); ++d) same = order[d] == out.dim_order()[d];
   if (!same) in.fail("out's dim order is not dim_order");

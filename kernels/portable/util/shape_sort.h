@@ -134,7 +134,7 @@ void sort_slices(const SortPlan& plan) {
 // The checks of sort and topk and the out tensors' shapes (self's, k in
 // dim; `whole`: k is the slice length, as for sort); false when the call
 // failed. Not a template.
-__attribute__((noinline)) inline bool plan_sort(const rt::ArgReader& in, int64_t dim_arg, int64_t k, bool whole,
+__attribute__((noinline)) inline bool plan_sort(const rt::OpContext& in, int64_t dim_arg, int64_t k, bool whole,
                                                 SortPlan* plan) {
   const rt::Tensor& self = *plan->self;
   if (plan->values->dtype() != self.dtype()) {

@@ -13,9 +13,9 @@ namespace portable {
 // without a sizes list every part has `chunk` entries but the last, which
 // has what is left. Dtypes are masks as in DtypeDispatch. Moves bytes only,
 // so one copy serves every dtype.
-__attribute__((noinline)) inline void shape_split(const rt::ArgReader& in, uint32_t supported, uint32_t enabled,
+__attribute__((noinline)) inline void shape_split(const rt::OpContext& in, uint32_t supported, uint32_t enabled,
                                                   const rt::Tensor& self, int64_t dim_arg, rt::BoxedList outs,
-                                                  const rt::IntListArg* sizes, int64_t chunk) {
+                                                  const rt::IntList* sizes, int64_t chunk) {
   if (!in.context().check_dtype(in.op(), self.dtype(), supported, enabled)) return;
   if (self.dim() == 0) return in.fail("self must have at least 1 dim");
   const int64_t at = shape_wrap_dim(in, dim_arg, self.dim(), false);

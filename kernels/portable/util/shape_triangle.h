@@ -14,7 +14,7 @@ namespace portable {
 // diagonal (tril), else column - row >= diagonal (triu). Zero is all-zero
 // bytes in every dtype, so one copy of this serves all of them; the caller
 // checks the dtypes.
-__attribute__((noinline)) inline void shape_triangle(const rt::ArgReader& in, const rt::Tensor& self, rt::Tensor& out,
+__attribute__((noinline)) inline void shape_triangle(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out,
                                                      int64_t diagonal, bool lower) {
   const int dim = self.dim();
   if (dim < 2) return in.fail("self must have at least 2 dims");

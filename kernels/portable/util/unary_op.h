@@ -106,7 +106,7 @@ struct UnaryPlan {
 // The dtype-independent checks of a unary call: dtypes (masks as in
 // DtypeDispatch), out castable from the compute dtype, out resized to
 // self's shape. False when the call failed or has nothing to compute.
-__attribute__((noinline)) inline bool plan_unary(const rt::ArgReader& in, uint32_t supported, uint32_t enabled,
+__attribute__((noinline)) inline bool plan_unary(const rt::OpContext& in, uint32_t supported, uint32_t enabled,
                                                  const rt::Tensor& self, rt::Tensor& out, ScalarType common) {
   rt::KernelContext& context = in.context();
   if (!context.check_dtype(in.op(), self.dtype(), supported, enabled) ||
@@ -194,7 +194,7 @@ __attribute__((noinline)) inline void run_unary_mixed(const UnaryPlan& plan) {
 // dtypes self and out may have, Compute which compute dtypes the op has
 // (DtypeDispatch types of the op's selection).
 template <typename Dtypes, typename Compute, typename Op>
-void unary_map(const rt::ArgReader& in, const rt::Tensor& self, rt::Tensor& out, ScalarType common, const Op& op) {
+void unary_map(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out, ScalarType common, const Op& op) {
   if (!plan_unary(in, Dtypes::kSupported.bits(), Dtypes::kEnabled.bits(), self, out, common)) return;
   rt::KernelContext& context = in.context();
   UnaryPlan plan{&self, &out, common, nullptr, &op, nullptr, nullptr, nullptr, nullptr};
@@ -233,13 +233,11 @@ inline ScalarType unary_float_dtype(ScalarType self) {
 // A whole parameterless kernel `name.out(Tensor self, *, Tensor(a!) out)`.
 // `to_float`: compute as the floating point ops do (unary_float_dtype).
 template <typename Dtypes, typename Compute, typename Op>
-void unary_kernel(rt::KernelContext& context, const char* name, rt::Span<rt::EValue* const> args, bool to_float) {
-  const rt::ArgReader in(context, name, args, 3);
-  const rt::Tensor* self = in.tensor(0, "self");
-  rt::Tensor* out = in.tensor(1, "out");
-  if (!in.ok()) return;
-  const ScalarType common = to_float ? unary_float_dtype(self->dtype()) : self->dtype();
-  unary_map<Dtypes, Compute, Op>(in, *self, *out, common, Op());
+void unary_kernel(rt::KernelContext& context, const char* name, const rt::Tensor& self, rt::Tensor& out,
+                  bool to_float) {
+  const rt::OpContext in(context, name);
+  const ScalarType common = to_float ? unary_float_dtype(self.dtype()) : self.dtype();
+  unary_map<Dtypes, Compute, Op>(in, self, out, common, Op());
 }
 
 namespace detail {
@@ -257,7 +255,7 @@ struct UnaryFromBinary : UnaryStateless<UnaryFromBinary<Op>> {
 // scalar) gets self twice; Op must not take a scalar. Computes in self's
 // dtype.
 template <typename Dtypes, typename Op>
-void unary_op(const rt::ArgReader& in, const rt::Tensor* self, rt::Tensor* out) {
+void unary_op(const rt::OpContext& in, const rt::Tensor* self, rt::Tensor* out) {
   static_assert(!Op::kHasScalar, "unary_op has no scalar to pass");
   if (const char* problem = Op::check(self->dtype(), rt::Scalar())) return in.fail(problem);
   unary_map<Dtypes, Dtypes, detail::UnaryFromBinary<Op>>(in, *self, *out, self->dtype(),

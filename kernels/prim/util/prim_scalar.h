@@ -25,17 +25,13 @@ struct PrimNumber {
   double as_double() const { return is_double ? d : static_cast<double>(i); }
 };
 
-inline bool prim_number(const rt::ArgReader& in, rt::Span<rt::EValue* const> args, size_t index, const char* name,
-                        bool ints_only, PrimNumber* number) {
-  const rt::EValue* value = index < args.size() ? args[index] : nullptr;
-  if (!in.ok() || value == nullptr) return false;
-  const rt::Tag tag = value->tag();
-  *number = PrimNumber{tag == rt::Tag::Double, tag == rt::Tag::Bool ? value->to_bool() : value->to_int(),
-                       tag == rt::Tag::Double ? value->to_double() : 0.0};
-  if (tag == rt::Tag::Int || tag == rt::Tag::Bool || (tag == rt::Tag::Double && !ints_only)) return true;
-  in.context().fail_argument(in.op(), name, ints_only ? "an int" : "a number");
-  return false;
+// A Scalar operand (Int, Double or Bool; a Bool counts as an int).
+inline PrimNumber prim_number(const rt::Scalar& value) {
+  return value.is_floating() ? PrimNumber{true, 0, value.to<double>()} : PrimNumber{false, value.to<int64_t>(), 0.0};
 }
+
+// A SymInt operand.
+inline PrimNumber prim_int(int64_t value) { return PrimNumber{false, value, 0.0}; }
 
 namespace detail {
 
@@ -61,40 +57,44 @@ inline double floor_mod(double a, double b) {
 
 }  // namespace detail
 
-// args: a, b, result.
-__attribute__((noinline)) inline void prim_binary(rt::KernelContext& context, rt::Span<rt::EValue* const> args,
-                                                  const char* op, PrimBinary kind, bool ints_only) {
-  const rt::ArgReader in(context, op, args, 3);
-  PrimNumber a{}, b{};
-  if (!prim_number(in, args, 0, "a", ints_only, &a) || !prim_number(in, args, 1, "b", ints_only, &b)) return;
-  rt::EValue& result = *args[2];
+// The result of `a kind b` (a None value after failing).
+__attribute__((noinline)) inline rt::EValue prim_binary(rt::KernelContext& context, PrimNumber a, PrimNumber b,
+                                                        const char* op, PrimBinary kind) {
+  const rt::OpContext in(context, op);
+  rt::EValue result = rt::EValue();
   const bool ints = !a.is_double && !b.is_double;
   const double x = a.as_double(), y = b.as_double();
   switch (kind) {
     case PrimBinary::Add:
       result = ints ? rt::EValue::from_int(detail::wrap_add(a.i, b.i)) : rt::EValue::from_double(x + y);
-      return;
+      return result;
     case PrimBinary::Sub:
       result = ints ? rt::EValue::from_int(detail::wrap_add(a.i, static_cast<int64_t>(0 - static_cast<uint64_t>(b.i))))
                     : rt::EValue::from_double(x - y);
-      return;
+      return result;
     case PrimBinary::Mul:
       result = ints ? rt::EValue::from_int(static_cast<int64_t>(static_cast<uint64_t>(a.i) * static_cast<uint64_t>(b.i)))
                     : rt::EValue::from_double(x * y);
-      return;
+      return result;
     case PrimBinary::FloorDiv:
     case PrimBinary::Mod:
-      if (ints ? b.i == 0 : y == 0) return in.fail("division by zero");
+      if (ints ? b.i == 0 : y == 0) {
+        in.fail("division by zero");
+        return result;
+      }
       if (kind == PrimBinary::FloorDiv) {
         result = ints ? rt::EValue::from_int(detail::floor_div(a.i, b.i)) : rt::EValue::from_double(std::floor(x / y));
       } else {
         result = ints ? rt::EValue::from_int(detail::floor_mod(a.i, b.i)) : rt::EValue::from_double(detail::floor_mod(x, y));
       }
-      return;
+      return result;
     case PrimBinary::TrueDiv:
-      if (y == 0) return in.fail("division by zero");
+      if (y == 0) {
+        in.fail("division by zero");
+        return result;
+      }
       result = rt::EValue::from_double(x / y);
-      return;
+      return result;
     case PrimBinary::Max:
     case PrimBinary::Min: {
       const bool first = kind == PrimBinary::Max ? (ints ? a.i >= b.i : x >= y || std::isnan(x))
@@ -104,7 +104,7 @@ __attribute__((noinline)) inline void prim_binary(rt::KernelContext& context, rt
       } else {
         result = rt::EValue::from_double(first ? x : y);
       }
-      return;
+      return result;
     }
     default:
       break;
@@ -130,35 +130,41 @@ __attribute__((noinline)) inline void prim_binary(rt::KernelContext& context, rt
       break;
   }
   result = rt::EValue::from_bool(truth);
+  return result;
 }
 
-// args: a, result.
-__attribute__((noinline)) inline void prim_unary(rt::KernelContext& context, rt::Span<rt::EValue* const> args,
-                                                 const char* op, PrimUnary kind) {
-  const rt::ArgReader in(context, op, args, 2);
-  PrimNumber a{};
-  if (!prim_number(in, args, 0, "a", false, &a)) return;
-  rt::EValue& result = *args[1];
+// The result of `kind a` (a None value after failing).
+__attribute__((noinline)) inline rt::EValue prim_unary(rt::KernelContext& context, PrimNumber a, const char* op,
+                                                       PrimUnary kind) {
+  const rt::OpContext in(context, op);
+  rt::EValue result = rt::EValue();
   if (kind == PrimUnary::Neg) {
     result = a.is_double ? rt::EValue::from_double(-a.d)
                          : rt::EValue::from_int(static_cast<int64_t>(0 - static_cast<uint64_t>(a.i)));
-    return;
+    return result;
   }
   if (kind == PrimUnary::Float) {
     result = rt::EValue::from_double(a.as_double());
-    return;
+    return result;
   }
   if (!a.is_double) {
     result = rt::EValue::from_int(a.i);
-    return;
+    return result;
   }
-  if (!std::isfinite(a.d)) return in.fail("cannot convert a NaN or infinite value to an int");
+  if (!std::isfinite(a.d)) {
+    in.fail("cannot convert a NaN or infinite value to an int");
+    return result;
+  }
   // Python's round() rounds halves to even, as nearbyint does by default.
   const double rounded = kind == PrimUnary::Ceil    ? std::ceil(a.d)
                          : kind == PrimUnary::Round ? std::nearbyint(a.d)
                                                     : std::trunc(a.d);
-  if (!(rounded >= -9.2233720368547758e18 && rounded < 9.2233720368547758e18)) return in.fail("value is out of int range");
+  if (!(rounded >= -9.2233720368547758e18 && rounded < 9.2233720368547758e18)) {
+    in.fail("value is out of int range");
+    return result;
+  }
   result = rt::EValue::from_int(static_cast<int64_t>(rounded));
+  return result;
 }
 
 }  // namespace prim
