@@ -34,22 +34,22 @@ using rt::Status;
 constexpr long kMaxIterations = 1000000000;
 
 // Writes `text` to stderr with bytes outside printable ASCII as \xNN and a
-// backslash as \\: a hostile name (of a file, or from one: an operator, a
-// backend) can neither break the line nor send escape sequences to the terminal.
-void print_escaped(const char* text) {
+// backslash as \\ (a hostile name, of a file or from one: an operator, a
+// backend, can neither break the line nor send escape sequences to the
+// terminal), then `after`.
+void print_escaped(const char* text, const char* after) {
   for (const char* c = text; *c != '\0'; ++c) {
     const unsigned char byte = static_cast<unsigned char>(*c);
     fprintf(stderr, byte == '\\' ? "\\\\" : byte - 0x20u < 0x5fu ? "%c" : "\\x%02x", byte);
   }
+  fprintf(stderr, "%s", after);
 }
 
 // Prints the one failure line, "runner: <file>: <message>"; returns the exit code.
 int report(const char* file, Status status) {
   fprintf(stderr, "runner: ");
-  print_escaped(file);
-  fprintf(stderr, ": ");
-  print_escaped(status.message());
-  fprintf(stderr, "\n");
+  print_escaped(file, ": ");
+  print_escaped(status.message(), "\n");
   return status.code() == Error::InvalidProgram || status.code() == Error::InvalidInput ? 2 : 1;
 }
 

@@ -60,11 +60,16 @@ Status parse_npy(uint8_t* file, size_t size, Tensor* tensor) {
     while (*at == ' ') ++at;
   }
   static constexpr uint8_t kRowMajor[Tensor::kMaxDims] = {0, 1, 2, 3, 4, 5, 6, 7};
+  uint8_t* data = file + start + length;
   if (!tensor->init(static_cast<ScalarType>(type), sizes, kRowMajor, dim, ShapeDynamism::Static).ok() ||
       tensor->nbytes() > size - start - length) {
     return Status(Error::InvalidInput, "npy data is truncated");
   }
-  tensor->set_data(file + start + length);
+  // A bool is the byte 0 or 1: a kernel reading any other as a bool is undefined behaviour.
+  uint8_t bits = 0;
+  for (size_t i = 0; type == static_cast<int>(ScalarType::Bool) && i < size - start - length; ++i) bits |= data[i];
+  if (bits > 1) return Status(Error::InvalidInput, "npy bool data holds a byte other than 0 or 1");
+  tensor->set_data(data);
   return Status();
 }
 

@@ -186,3 +186,18 @@ def test_a_program_is_mapped_not_read(all_runner: Path, tmp_path: Path) -> None:
     )
     peak_kib = int(result.stdout)
     assert peak_kib < 24 << 10, f"peak RSS {peak_kib} KiB for a 64 MiB program"
+
+
+@pytest.mark.parametrize("byte", [2, 0x80, 0xFF])
+def test_a_bool_input_holding_another_byte_is_refused(
+    runner: Path, tmp_path: Path, byte: int
+) -> None:
+    """Found by the fuzz harness (seed 13, case 19998): bool_ops read an input byte 255 as
+    a bool, undefined behaviour reported by UBSan in binary_op.h."""
+    folder = MODELS / "bool_ops"
+    array = (folder / "in0.npy").read_bytes()
+    hostile = tmp_path / "in0.npy"
+    hostile.write_bytes(array[:-1] + bytes([byte]))  # the last element's byte
+    inputs = [hostile, folder / "in1.npy", folder / "in2.npy"]
+    result = run(runner, folder / "bool_ops.pte", *[a for p in inputs for a in ("--input", p)])
+    assert one_line(result) == f"runner: {hostile}: npy bool data holds a byte other than 0 or 1"
