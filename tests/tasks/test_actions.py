@@ -79,13 +79,15 @@ def start_victim(output: Path, pids: Path, ctrl_c: str) -> subprocess.Popen[str]
 
 
 def assert_interrupted_cleanly(
-    victim: subprocess.Popen[str], pids: Path, tmp_path: Path, attempt: int, first: int
+    victim: subprocess.Popen[str], pids: Path, tmp_path: Path, attempt: int, sent: set[int]
 ) -> None:
-    """Ended by the first interrupt, as it came, in one line: no temporary left, no command
-    left running (a later signal only adds to the first: Note [Stop signals])."""
+    """Ended by one of the signals `sent`, in one line naming it: no temporary left, no
+    command left running. With Ctrl-C and SIGTERM sent at once, either may be the one: the
+    Ctrl-C held by a command that is starting does not keep SIGTERM, landing between the
+    handler changes, from raising first (Note [Stop signals])."""
     _, error = victim.communicate(timeout=60)
-    assert victim.returncode == -first, error
-    assert error == interrupted_line(first), error
+    assert -victim.returncode in sent, error
+    assert error == interrupted_line(-victim.returncode), error
     started = pids.read_text().split() if pids.exists() else []
     assert not any(_alive(int(pid)) for pid in started), f"attempt {attempt}: still running"
     assert not list(tmp_path.glob("*.tmp")), f"attempt {attempt}: {error}"
@@ -109,7 +111,7 @@ def test_an_interrupt_leaves_no_temporary_and_no_command_running(
         victim.send_signal(signal.SIGINT)
         time.sleep(random.choice([0, random.uniform(0, 0.002)]))
         victim.send_signal(signal.SIGTERM)
-        assert_interrupted_cleanly(victim, pids, tmp_path, attempt, signal.SIGINT)
+        assert_interrupted_cleanly(victim, pids, tmp_path, attempt, {signal.SIGINT, signal.SIGTERM})
 
 
 def test_an_ignored_ctrl_c_stays_ignored_and_sigterm_still_stops(tmp_path: Path) -> None:
@@ -123,7 +125,7 @@ def test_an_ignored_ctrl_c_stays_ignored_and_sigterm_still_stops(tmp_path: Path)
     assert victim.poll() is None, victim.communicate()[1]
     assert all(_alive(int(pid)) for pid in pids.read_text().split())
     victim.send_signal(signal.SIGTERM)
-    assert_interrupted_cleanly(victim, pids, tmp_path, 0, signal.SIGTERM)
+    assert_interrupted_cleanly(victim, pids, tmp_path, 0, {signal.SIGTERM})
 
 
 def _wait_until(condition: Callable[[], bool], timeout: float = 30) -> None:
