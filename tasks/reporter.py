@@ -39,15 +39,16 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
     desc = "console output with [n/N] progress; failures of build actions in one line"
 
     def initialize(self, tasks: dict[str, Any], selected_tasks: list[str]) -> None:
-        # A run starts (doit makes no reporter for list, info, help): one run at a time per
-        # build folder, and SIGTERM saves what finished, as Ctrl-C does (tasks/guard.py).
-        hold_build_lock()
         # doit adds the tasks it creates later to this same dict.
         self.tasks = tasks
         self.selected = selected_tasks
         self.executed: set[str] = set()
         self.up_to_date: set[str] = set()
         self.ignored = 0
+        # A run starts (doit makes no reporter for list, info, help): one run at a time per
+        # build folder, and SIGTERM saves what finished, as Ctrl-C does (tasks/guard.py).
+        # Last: a stop while it waits still ends through complete_run, which needs the above.
+        hold_build_lock()
 
     def write(self, text: str) -> None:
         self.outstream.write(text)
