@@ -50,7 +50,8 @@ size_budget = "24 KiB"
 size_budgets = { text = "20 KiB" }
 toolchain = "host"
 """
-FUNCTIONS = "- op: add.out\n  kernels:\n    - arg_meta: null\n      kernel_name: t::add_out\n"
+ADD_FUNC = "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)"
+FUNCTIONS = f"- func: {ADD_FUNC}\n  kernels:\n    - arg_meta: null\n      kernel_name: t::add_out\n"
 SCHEMA = "- func: aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)\n"
 SELECTION = "operators:\n  aten::add.out:\n    debug_info: [m1.pte]\n"
 ALIAS_BOMB = "a0: &a0 [x, x]\n" + "".join(
@@ -507,9 +508,9 @@ VARIANTS = [
     ),
     Variant(
         "unknown library",
-        replace('libraries = ["lib"]', 'libraries = ["portable"]'),
+        replace('libraries = ["lib"]', 'libraries = ["nosuch"]'),
         M,
-        f"{T}.libraries[0]: unknown library 'portable'",
+        f"{T}.libraries[0]: unknown library 'nosuch'",
     ),
     Variant(
         "model listed twice",
@@ -761,15 +762,20 @@ VARIANTS = [
     ),
     Variant(
         "functions op a list",
-        yaml_file("functions.yaml", FUNCTIONS.replace("op: add.out", "op: [add, out]")),
+        yaml_file("functions.yaml", FUNCTIONS.replace(f"func: {ADD_FUNC}", "func: [add, out]")),
         "functions.yaml",
-        "entry 0: op: expected a string, got a list",
+        "entry 0: 'func' must be a schema string, not ['add', 'out']",
     ),
     Variant(
         "functions op with a newline",
-        yaml_file("functions.yaml", FUNCTIONS.replace("op: add.out", 'op: "add.out\\n"')),
+        yaml_file(
+            "functions.yaml",
+            FUNCTIONS.replace(
+                f"func: {ADD_FUNC}", 'func: "' + ADD_FUNC.replace(".out", ".o\\nut", 1) + '"'
+            ),
+        ),
         "functions.yaml",
-        "entry 0: operator 'aten::add.out\\n' has an invalid overload name",
+        "entry 0: operator 'aten::add.o\\nut' has an invalid overload name",
     ),
     Variant(
         "functions kernel name injection",
@@ -781,7 +787,7 @@ VARIANTS = [
         "functions type alias not a string",
         yaml_file(
             "functions.yaml",
-            "- op: add.out\n  type_alias: {T0: [[Float]]}\n  dim_order_alias: {D0: [0]}\n"
+            f"- func: {ADD_FUNC}\n  type_alias: {{T0: [[Float]]}}\n  dim_order_alias: {{D0: [0]}}\n"
             "  kernels: [{arg_meta: {self: [T0, D0]}, kernel_name: t::a}]\n",
         ),
         "functions.yaml",
@@ -858,14 +864,16 @@ def run_like_the_build(manifest: Path) -> None:
 
 
 def snapshot(root: Path) -> dict[str, tuple[int, int]]:
-    """Every path under `root` outside build/, with its size and mtime (no file is read)."""
+    """Every path under `root` outside the build/ folders, with its size and mtime (no file
+    is read); a folder by its name only, as creating build/ in it changes its mtime."""
     result = {}
     for directory_path, directories, files in os.walk(root):
         directories[:] = [d for d in directories if d != "build"]
-        for name in files + directories:
-            path = Path(directory_path, name)
-            info = path.lstat()
-            result[str(path)] = (info.st_size, info.st_mtime_ns)
+        for name in directories:
+            result[str(Path(directory_path, name))] = (0, 0)
+        for name in files:
+            info = Path(directory_path, name).lstat()
+            result[str(Path(directory_path, name))] = (info.st_size, info.st_mtime_ns)
     return result
 
 
