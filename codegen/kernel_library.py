@@ -179,10 +179,7 @@ def entry_operator(entry: dict[str, object]) -> OperatorName:
 
 def entry_schema(entry: dict[str, object]) -> Schema:
     """The parsed `func:` of an entry; ValueError says what is wrong with it."""
-    text = entry["func"]
-    if not isinstance(text, str):
-        raise ValueError(f"'func' must be a schema string, not {text!r}")
-    return parse_schema(text)
+    return parse_schema(expect(entry["func"], str, "func"))
 
 
 def _expand_keys(arg_meta: object, entry: dict[str, object], op: OperatorName) -> list[KernelKey]:

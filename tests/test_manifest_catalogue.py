@@ -764,7 +764,7 @@ VARIANTS = [
         "functions op a list",
         yaml_file("functions.yaml", FUNCTIONS.replace(f"func: {ADD_FUNC}", "func: [add, out]")),
         "functions.yaml",
-        "entry 0: 'func' must be a schema string, not ['add', 'out']",
+        "entry 0: func: expected a string, got a list",
     ),
     Variant(
         "functions op with a newline",

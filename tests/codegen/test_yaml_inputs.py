@@ -105,23 +105,29 @@ def test_selection_schema(tmp_path: Path, text: str, problem: str) -> None:
     assert _error(read_selection, path) == problem
 
 
+ADD_FUNC = "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)"
+
+
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
         ("- op: [add, out]\n", "entry 0: op: expected a string, got a list"),
         ("- func: 7\n", "entry 0: func: expected a string, got an integer"),
         (
-            "- op: add.out\n  type_alias: {T0: [Float, [Double]]}\n  dim_order_alias: {D0: [0]}\n"
+            f"- func: {ADD_FUNC}\n  type_alias: {{T0: [Float, [Double]]}}\n"
+            "  dim_order_alias: {D0: [0]}\n"
             "  kernels: [{arg_meta: {self: [T0, D0]}, kernel_name: t::add}]\n",
             "entry 0: aten::add.out: type_alias.T0[1]: expected a string, got a list",
         ),
         (
-            "- op: add.out\n  type_alias: {T0: [Float]}\n  dim_order_alias: {D0: [' 0']}\n"
+            f"- func: {ADD_FUNC}\n  type_alias: {{T0: [Float]}}\n"
+            "  dim_order_alias: {D0: [' 0']}\n"
             "  kernels: [{arg_meta: {self: [T0, D0]}, kernel_name: t::add}]\n",
             "entry 0: aten::add.out: dim_order_alias.D0[0]: expected an integer, got a string",
         ),
         (
-            "- op: add.out\n  type_alias: {T0: [Float]}\n  dim_order_alias: {D0: [0]}\n"
+            f"- func: {ADD_FUNC}\n  type_alias: {{T0: [Float]}}\n"
+            "  dim_order_alias: {D0: [0]}\n"
             "  kernels: [{arg_meta: {self: [T0, 0]}, kernel_name: t::add}]\n",
             "entry 0: aten::add.out: arg_meta.self[1]: expected a string, got an integer",
         ),

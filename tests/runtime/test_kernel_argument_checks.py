@@ -24,7 +24,10 @@ def runner() -> Path:
 def test_self_that_is_not_a_tensor(runner: Path, tmp_path: Path, op: str) -> None:
     kernel = KernelRunner(runner, tmp_path)
     assert_fails(
-        kernel, op, [3, False, None, Out(np.float32, (2,))], "argument 'self' is not a tensor"
+        kernel,
+        op,
+        [3, False, None, Out(np.float32, (2,))],
+        "argument 'self' expects Tensor, got int",
     )
 
 
@@ -33,4 +36,6 @@ def test_out_that_is_not_a_tensor(runner: Path, tmp_path: Path, op: str) -> None
     kernel = KernelRunner(runner, tmp_path)
     self = In(np.ones(2, np.float32))
     # out, then the return value (the out again, as written by the exporter): both a double.
-    assert_fails(kernel, op, [self, False, None, 1.5, 1.5], "argument 'out' is not a tensor")
+    assert_fails(
+        kernel, op, [self, False, None, 1.5, 1.5], "argument 'out' expects Tensor, got float"
+    )
