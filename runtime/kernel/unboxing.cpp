@@ -32,7 +32,8 @@ alignas(2) constexpr uint16_t kKindTags[] = {  // alignas: no padding to 16
 // read-only segment): the schema spelling of each tag, in Tag order; then the
 // two kinds that are no single tag. alignas(1): GCC otherwise aligns an array
 // of 32 bytes or more to 32.
-alignas(1) constexpr char kNames[] = "None\0int\0bool\0float\0Tensor\0str\0int[]\0float[]\0bool[]\0Tensor[]\0Tensor?[]\0Scalar\0a number";
+alignas(1) constexpr char kNames[] =
+    "None\0int\0bool\0float\0Tensor\0str\0int[]\0float[]\0bool[]\0Tensor[]\0Tensor?[]\0Scalar\0a number";
 // Where name `index` of kNames starts, at compile time: byte offsets, no walk
 // and no relocation at run time.
 constexpr uint8_t name_offset(unsigned index) {
@@ -81,8 +82,9 @@ bool check_kernel_call(const Kernel& kernel, Span<EValue* const> args, Message& 
   const char* entry = kernel.layout;
   const unsigned count = static_cast<unsigned char>(*entry++);
   if (args.size() != count) {
-    snprintf(message.text, sizeof message.text, "%s: the call has %u values, its schema takes %u (the arguments, then the returned value)",
-             kernel.name, static_cast<unsigned>(args.size()), count);
+    snprintf(message.text, sizeof message.text,
+             "%s: the call has %u values, its schema takes %u (the arguments, then the returned value)", kernel.name,
+             static_cast<unsigned>(args.size()), count);
     return false;
   }
   for (EValue* const* value = args.begin(); value != args.end(); ++value) {
@@ -98,8 +100,8 @@ bool check_kernel_call(const Kernel& kernel, Span<EValue* const> args, Message& 
     // The return slot has no name.
     snprintf(message.text, sizeof message.text,
              *name != '\0' ? "%s: argument '%s' expects %s%s, got %s%s" : "%s: the returned value%s expects %s%s, got %s%s",
-             kernel.name, name, kNames + kKindName[kind], code & 32 ? "?" : "", kNames + kTagName[static_cast<int>(tag)],
-             tag_ok ? " with an entry of another kind" : "");
+             kernel.name, name, kNames + kKindName[kind], code & 32 ? "?" : "",
+             kNames + kTagName[static_cast<int>(tag)], tag_ok ? " with an entry of another kind" : "");
     return false;
   }
   return true;
