@@ -50,8 +50,9 @@ constexpr bool is_valid_scalar_type(int value) {
 namespace detail {
 // Bytes per element; sub-byte packed types occupy one byte per stored element.
 // A namespace-scope table: a local array in element_size() would be rebuilt
-// on the stack at every call with a run-time dtype.
-inline constexpr uint8_t kElementSizes[kNumScalarTypes] = {
+// on the stack at every call with a run-time dtype. alignas(1): GCC would
+// align it to 16 and pad the read-only segment of every runner.
+alignas(1) inline constexpr uint8_t kElementSizes[kNumScalarTypes] = {
     1, 1, 2, 4, 8, 2, 4, 8,  // Byte .. Double
     4, 8, 16,                // complex
     1, 1, 1, 4, 2,           // Bool, QInt8, QUInt8, QInt32, BFloat16

@@ -1,5 +1,6 @@
 #include "runtime/runner/file_io.h"
 
+#include <cstdio>
 #include <cstdlib>
 
 #include <fcntl.h>
@@ -22,11 +23,19 @@ Status FileData::open(const char* path) {
   if (fd < 0) return Status(Error::InvalidInput, "no such file, or it cannot be opened");
   struct stat info;
   const mode_t mode = fstat(fd, &info) == 0 ? info.st_mode : 0;
-  const char* problem = S_ISREG(mode)                    ? nullptr
-                        : S_ISDIR(mode)                  ? "is a directory, not a file"
-                        : S_ISFIFO(mode)                 ? "is a named pipe, not a file"
-                        : S_ISCHR(mode) || S_ISBLK(mode) ? "is a device, not a file"
-                                                         : "is not a regular file";
+  // What the path is when it is no regular file: one shared message, "is a <kind>, not a
+  // file" (the runner's smallest build counts its read-only bytes). Written into a static
+  // buffer: a Status holds static text, and the runner is single-threaded.
+  const char* problem = S_ISREG(mode) ? nullptr : "is not a regular file";  // a socket, or fstat failed
+  const char* kind = S_ISDIR(mode)                    ? "directory"
+                     : S_ISFIFO(mode)                 ? "named pipe"
+                     : S_ISCHR(mode) || S_ISBLK(mode) ? "device"
+                                                      : nullptr;
+  if (kind != nullptr) {
+    static char text[32];
+    snprintf(text, sizeof text, "is a %s, not a file", kind);
+    problem = text;
+  }
   size_ = problem == nullptr ? static_cast<size_t>(info.st_size) : 0;
 #ifdef RT_HAVE_MMAP
   // size_ | 1: the same pages, and a 0-byte file maps one that is never read (bytes_ not null).

@@ -9,19 +9,27 @@
 namespace rt {
 namespace {
 
-// npy dtype strings ("<f4") by ScalarType number; empty where npy has none.
-constexpr char kDescr[][4] = {
-    "|u1", "|i1", "<i2", "<i4", "<i8", "<f2", "<f4", "<f8", "", "", "", "|b1",
-};
-constexpr int kNumDescr = sizeof kDescr / sizeof kDescr[0];
+// npy dtype strings ("<f4"), 3 characters each and no NUL between them, by
+// ScalarType number; NULs where npy has none. alignas(1) on this file's
+// tables: GCC otherwise aligns an array of 32 bytes or more to 32, padding the
+// smallest runner's read-only segment.
+alignas(1) constexpr char kDescr[] = "|u1|i1<i2<i4<i8<f2<f4<f8\0\0\0\0\0\0\0\0\0|b1";
+constexpr int kNumDescr = (sizeof kDescr - 1) / 3;
+static_assert(kNumDescr == static_cast<int>(ScalarType::Bool) + 1, "one descr per ScalarType up to Bool");
 
 // The ScalarType number of the 3-character npy descr at `descr`, or -1.
 int find_descr(const char* descr) {
   int type = kNumDescr;
-  while (--type >= 0 && (kDescr[type][0] == '\0' || memcmp(kDescr[type], descr, 3) != 0)) {
+  while (--type >= 0 && (kDescr[3 * type] == '\0' || memcmp(kDescr + 3 * type, descr, 3) != 0)) {
   }
   return type;
 }
+
+// The header is the repr() of a dict with sorted keys, as numpy writes it:
+// {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
+// Reading and writing share its fixed text.
+constexpr char kDescrKey[] = "{'descr': '";
+alignas(1) constexpr char kOrder[] = "', 'fortran_order': False, 'shape': (";
 
 }  // namespace
 
@@ -34,15 +42,13 @@ Status parse_npy(uint8_t* file, size_t size, Tensor* tensor) {
       length > size - start || file[start + length - 1] != '\n') {
     return Status(Error::InvalidInput, "not an npy file, or truncated");
   }
-  // The header is the repr() of a dict with sorted keys, as numpy writes it:
-  // {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
   // Every dtype read here has a 3-character descr. A NUL in place of the
   // header's final newline bounds the parsing of the shape.
   char* header = reinterpret_cast<char*>(file + start);
   header[length - 1] = '\0';
-  static constexpr char kOrder[] = "', 'fortran_order': False, 'shape': (";
   constexpr size_t kShapeAt = 14 + sizeof kOrder - 1;
-  const int type = length > kShapeAt && memcmp(header, "{'descr': '", 11) == 0 &&
+  static_assert(sizeof kDescrKey - 1 + 3 == 14, "a 3-character descr, then kOrder");
+  const int type = length > kShapeAt && memcmp(header, kDescrKey, sizeof kDescrKey - 1) == 0 &&
                            memcmp(header + 14, kOrder, sizeof kOrder - 1) == 0
                        ? find_descr(header + 11)
                        : -1;
@@ -87,15 +93,16 @@ int format_shape(char* buffer, const Tensor& tensor) {
 
 Status write_npy(const char* path, const Tensor& tensor) {
   const int type = static_cast<int>(tensor.dtype());
-  if (type >= kNumDescr || kDescr[type][0] == '\0') {
+  if (type >= kNumDescr || kDescr[3 * type] == '\0') {
     return Status(Error::NotSupported, "output dtype has no npy equivalent");
   }
   char shape[100];
   format_shape(shape, tensor);
   // Magic and version 1.0; the header length goes into bytes 8..9.
   char header[256] = "\x93NUMPY\x01";
-  int length = 10 + snprintf(header + 10, sizeof header - 10, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
-                             kDescr[type], shape);
+  // kOrder ends in the shape's "(".
+  int length = 10 + snprintf(header + 10, sizeof header - 10, "%s%.3s%s%s, }", kDescrKey, kDescr + 3 * type, kOrder,
+                             shape + 1);
   // Spaces up to a 64-byte boundary, ending in '\n'.
   while (length % 64 != 63) header[length++] = ' ';
   header[length++] = '\n';
