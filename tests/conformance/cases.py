@@ -769,6 +769,13 @@ case(
     lambda g, d: (g.t((2,), d), g.t((3,), d)),
     ("f32",),
 )
+case(
+    "scalar_tensor",
+    ("scalar_tensor.out",),
+    lambda x: torch.scalar_tensor(x[1].item(), dtype=x.dtype),
+    one((3,)),
+    REAL,
+)
 for _name, _expr in [
     ("add", lambda r, c: r + c),
     ("sub", lambda r, c: r - c + 16),
