@@ -324,6 +324,22 @@ case(
     FLOAT,
 )
 case(
+    "conv_transpose2d_every_parameter",
+    "convolution.out",
+    lambda x, w, b: F.conv_transpose2d(
+        x, w, b, stride=(2, 3), padding=(1, 0), output_padding=(1, 2), groups=2, dilation=(1, 2)
+    ),
+    lambda g, d: (g.t((1, 4, 3, 4), d), g.t((4, 3, 3, 2), d), g.t((6,), d)),
+    FLOAT,
+)
+case(
+    "conv_transpose1d",
+    "convolution.out",
+    lambda x, w: F.conv_transpose1d(x, w, stride=2, padding=1, output_padding=1),
+    two((1, 2, 5), (2, 3, 3)),
+    FLOAT,
+)
+case(
     "conv2d_channels_last",
     "convolution.out",
     F.conv2d,
