@@ -589,6 +589,9 @@ case(
     ("f32",),
     non_core=("t_copy.default",),
 )
+# A tensor .detach()-ed in forward (as Llama-style decoders do with their caches) is
+# traced as aten::alias, which to_edge turns into its copy variant.
+case("alias_copy", "alias_copy.out", lambda x: x.detach(), one((2, 3)), ALL, dynamic=batch_dim)
 case("view", "view_copy.out", lambda x: x.view(2, 6), one(), ALL)
 case(
     "view_dynamic",
