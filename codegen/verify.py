@@ -1,7 +1,8 @@
 """Comparing a runner's outputs with a model's reference outputs.
 
-Tolerances per dtype: integers and booleans must match exactly; floating types within
-an absolute plus relative bound sized to their precision.
+Tolerances per dtype come from `codegen/tolerances.py`, the table the conformance tests
+use too: integers and booleans must match exactly; floating types within an absolute plus
+relative bound sized to their precision.
 """
 
 from __future__ import annotations
@@ -10,13 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.paths import not_a_regular_file
-
-# dtype name -> (absolute, relative) tolerance.
-TOLERANCES = {
-    "float16": (1e-2, 1e-2),
-    "float32": (1e-5, 1e-4),
-    "float64": (1e-10, 1e-9),
-}
+from codegen.tolerances import mismatches, tolerance
 
 
 def compare_output(expected_path: Path, actual_path: Path) -> str | None:
@@ -35,13 +30,19 @@ def compare_output(expected_path: Path, actual_path: Path) -> str | None:
         return f"{actual_path.name}: dtype {actual.dtype}, expected {expected.dtype}"
     if actual.shape != expected.shape:
         return f"{actual_path.name}: shape {actual.shape}, expected {expected.shape}"
-    atol, rtol = TOLERANCES.get(expected.dtype.name, (0.0, 0.0))
-    if np.allclose(actual, expected, atol=atol, rtol=rtol, equal_nan=True):
+    atol, rtol = tolerance(expected.dtype.name)
+    wrong = mismatches(actual, expected, atol, rtol)
+    if not wrong.any():
         return None
-    difference = np.abs(actual.astype(np.float64) - expected.astype(np.float64))
-    worst = int(np.nanargmax(difference)) if difference.size else 0
+    # Point at the largest difference among the values that fail; NaN against a number
+    # counts as infinitely far, so it is the one named.
+    difference = np.where(
+        wrong, np.abs(actual.astype(np.float64) - expected.astype(np.float64)), -1.0
+    )
+    difference[wrong & np.isnan(difference)] = np.inf
+    worst = int(np.argmax(difference))
     return (
-        f"{actual_path.name}: {int(np.sum(~np.isclose(actual, expected, atol=atol, rtol=rtol)))} "
+        f"{actual_path.name}: {int(np.sum(wrong))} "
         f"of {expected.size} values differ; largest at flat index {worst}: "
         f"{actual.flat[worst]!r} vs expected {expected.flat[worst]!r}"
     )

@@ -43,6 +43,7 @@ struct ConvCall {
   int64_t bias_stride;  // bias elements are at c * bias_stride
   int64_t stride[2], padding[2], dilation[2];
   int64_t groups;
+  bool transposed;
 };
 
 template <typename T>
@@ -76,6 +77,44 @@ void convolution(const ConvCall& c, const T* x, const T* w, const T* bias, T* y)
   }
 }
 
+// The transposed convolution (the gradient of `convolution` with respect to its input):
+// input (N, C_in, H, W), weight (C_in, C_out / groups, kH, kW). Each input pixel spreads
+// over the output at ih * stride - padding + kh * dilation; computed here output by output
+// (a gather over the input pixels that land on it), so every output is written once and
+// accumulates in opmath like the direct convolution above.
+template <typename T>
+void transposed_convolution(const ConvCall& c, const T* x, const T* w, const T* bias, T* y) {
+  using M = opmath_t<T>;
+  const int64_t out_per_group = c.w.size[1];
+  const int64_t in_per_group = c.x.size[1] / c.groups;
+  for (int64_t n = 0; n < c.y.size[0]; ++n) {
+    for (int64_t oc = 0; oc < c.y.size[1]; ++oc) {
+      const int64_t first_ic = oc / out_per_group * in_per_group;
+      const int64_t woc = oc % out_per_group;
+      for (int64_t oh = 0; oh < c.y.size[2]; ++oh) {
+        for (int64_t ow = 0; ow < c.y.size[3]; ++ow) {
+          M sum = bias != nullptr ? static_cast<M>(bias[oc * c.bias_stride]) : M(0);
+          for (int64_t ic = 0; ic < in_per_group; ++ic) {
+            for (int64_t kh = 0; kh < c.w.size[2]; ++kh) {
+              const int64_t th = oh + c.padding[0] - kh * c.dilation[0];
+              if (th < 0 || th % c.stride[0] != 0 || th / c.stride[0] >= c.x.size[2]) continue;
+              const int64_t ih = th / c.stride[0];
+              for (int64_t kw = 0; kw < c.w.size[3]; ++kw) {
+                const int64_t tw = ow + c.padding[1] - kw * c.dilation[1];
+                if (tw < 0 || tw % c.stride[1] != 0 || tw / c.stride[1] >= c.x.size[3]) continue;
+                const int64_t iw = tw / c.stride[1];
+                sum = op_add(sum, op_mul(static_cast<M>(x[c.x.at(n, first_ic + ic, ih, iw)]),
+                                         static_cast<M>(w[c.w.at(first_ic + ic, woc, kh, kw)])));
+              }
+            }
+          }
+          y[c.y.at(n, oc, oh, ow)] = rt::value_cast<T>(sum);
+        }
+      }
+    }
+  }
+}
+
 // A 1-d parameter list of one entry, or a 2-d one (one entry serves both).
 bool conv_params(const rt::OpContext& in, rt::IntList list, bool one_d, bool positive, int64_t fallback,
                  int64_t* pair) {
@@ -93,15 +132,11 @@ bool conv_params(const rt::OpContext& in, rt::IntList list, bool one_d, bool pos
 //                 SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, *, Tensor(a!) out)
 rt::Tensor& convolution_out(rt::KernelContext& context, const rt::Tensor& input, const rt::Tensor& weight,
                             rt::Optional<rt::Tensor> bias_arg, rt::IntList stride, rt::IntList padding,
-                            rt::IntList dilation, bool transposed, rt::IntList /*output_padding*/, int64_t groups,
+                            rt::IntList dilation, bool transposed, rt::IntList output_padding, int64_t groups,
                             rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   const rt::Tensor* bias = bias_arg.get();
   if (!Dtypes::check(context, kOp, input.dtype())) return out;
-  if (transposed) {
-    in.fail("transposed convolution is not supported");
-    return out;
-  }
   const rt::ScalarType dtype = input.dtype();
   if (weight.dtype() != dtype || out.dtype() != dtype || (bias != nullptr && bias->dtype() != dtype)) {
     in.fail("input, weight, bias and out must have one dtype");
@@ -113,13 +148,19 @@ rt::Tensor& convolution_out(rt::KernelContext& context, const rt::Tensor& input,
     return out;
   }
   const bool one_d = rank == 3;
-  ConvCall c{View4(input), View4(weight), View4(input), 0, {}, {}, {}, groups};
+  ConvCall c{View4(input), View4(weight), View4(input), 0, {}, {}, {}, groups, transposed};
+  int64_t extra[2];  // output_padding: transposed only, added to the bottom and right
   if (!conv_params(in, stride, one_d, true, 1, c.stride) || !conv_params(in, padding, one_d, false, 0, c.padding) ||
-      !conv_params(in, dilation, one_d, true, 1, c.dilation)) {
+      !conv_params(in, dilation, one_d, true, 1, c.dilation) ||
+      !conv_params(in, output_padding, one_d, false, 0, extra)) {
     return out;
   }
-  const int64_t channels = c.x.size[1], out_channels = c.w.size[0];
-  if (groups < 1 || channels % groups != 0 || out_channels % groups != 0 || c.w.size[1] * groups != channels) {
+  // Direct: weight is (C_out, C_in / groups, ...); transposed: (C_in, C_out / groups, ...).
+  const int64_t channels = c.x.size[1];
+  const int64_t out_channels = transposed ? c.w.size[1] * groups : c.w.size[0];
+  const bool groups_fit = groups >= 1 && channels % groups == 0 &&
+                          (transposed ? c.w.size[0] == channels : out_channels % groups == 0 && c.w.size[1] * groups == channels);
+  if (!groups_fit) {
     in.fail("groups must divide the channels of input and weight");
     return out;
   }
@@ -130,6 +171,21 @@ rt::Tensor& convolution_out(rt::KernelContext& context, const rt::Tensor& input,
   int32_t sizes[4] = {input.size(0), static_cast<int32_t>(out_channels), 1, 1};
   for (int d = 0; d < 2; ++d) {
     const int64_t span = c.dilation[d] * (c.w.size[2 + d] - 1) + 1;
+    if (transposed) {
+      // torch's rule: output_padding only picks one of the sizes a stride or a dilation
+      // leaves ambiguous, so it must be smaller than one of them.
+      if (extra[d] >= c.stride[d] && extra[d] >= c.dilation[d]) {
+        in.fail("output_padding must be smaller than stride or dilation");
+        return out;
+      }
+      const int64_t extent = (c.x.size[2 + d] - 1) * c.stride[d] - 2 * c.padding[d] + span + extra[d];
+      if (extent <= 0 || extent > INT32_MAX) {
+        in.fail("the padding leaves no output");
+        return out;
+      }
+      sizes[2 + d] = static_cast<int32_t>(extent);
+      continue;
+    }
     const int64_t extent = c.x.size[2 + d] + 2 * c.padding[d] - span;
     if (extent < 0) {
       in.fail("the kernel is larger than the padded input");
@@ -143,8 +199,12 @@ rt::Tensor& convolution_out(rt::KernelContext& context, const rt::Tensor& input,
   c.bias_stride = bias != nullptr ? bias->stride(0) : 0;
   Dtypes::run(context, kOp, dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    convolution<T>(c, input.data_as<const T>(), weight.data_as<const T>(),
-                   bias != nullptr ? bias->data_as<const T>() : nullptr, out.data_as<T>());
+    const T* bias_data = bias != nullptr ? bias->data_as<const T>() : nullptr;
+    if (c.transposed) {
+      transposed_convolution<T>(c, input.data_as<const T>(), weight.data_as<const T>(), bias_data, out.data_as<T>());
+    } else {
+      convolution<T>(c, input.data_as<const T>(), weight.data_as<const T>(), bias_data, out.data_as<T>());
+    }
   });
   return out;
 }

@@ -77,3 +77,23 @@ def test_matching_and_differing_outputs(tmp_path: Path) -> None:
         "a.npy: 1 of 2 values differ; largest at flat index 1: "
         "np.float32(3.0) vs expected np.float32(2.0)"
     )
+
+
+def test_integer_outputs_must_match_exactly(tmp_path: Path) -> None:
+    expected, actual = tmp_path / "e.npy", tmp_path / "a.npy"
+    np.save(expected, np.array([2**62, 7], np.int64))
+    np.save(actual, np.array([2**62 + 1, 7], np.int64))
+    assert compare_output(expected, actual) == (
+        "a.npy: 1 of 2 values differ; largest at flat index 0: "
+        "np.int64(4611686018427387905) vs expected np.int64(4611686018427387904)"
+    )
+
+
+def test_nan_against_a_number_is_the_one_named(tmp_path: Path) -> None:
+    expected, actual = tmp_path / "e.npy", tmp_path / "a.npy"
+    np.save(expected, np.array([1.0, 2.0, 3.0], np.float32))
+    np.save(actual, np.array([1.5, np.nan, 3.0], np.float32))
+    message = compare_output(expected, actual)
+    assert message is not None and message.startswith(
+        "a.npy: 2 of 3 values differ; largest at flat index 1:"
+    )

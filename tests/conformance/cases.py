@@ -324,6 +324,22 @@ case(
     FLOAT,
 )
 case(
+    "conv_transpose2d_every_parameter",
+    "convolution.out",
+    lambda x, w, b: F.conv_transpose2d(
+        x, w, b, stride=(2, 3), padding=(1, 0), output_padding=(1, 2), groups=2, dilation=(1, 2)
+    ),
+    lambda g, d: (g.t((1, 4, 3, 4), d), g.t((4, 3, 3, 2), d), g.t((6,), d)),
+    FLOAT,
+)
+case(
+    "conv_transpose1d",
+    "convolution.out",
+    lambda x, w: F.conv_transpose1d(x, w, stride=2, padding=1, output_padding=1),
+    two((1, 2, 5), (2, 3, 3)),
+    FLOAT,
+)
+case(
     "conv2d_channels_last",
     "convolution.out",
     F.conv2d,
@@ -573,6 +589,9 @@ case(
     ("f32",),
     non_core=("t_copy.default",),
 )
+# A tensor .detach()-ed in forward (as Llama-style decoders do with their caches) is
+# traced as aten::alias, which to_edge turns into its copy variant.
+case("alias_copy", "alias_copy.out", lambda x: x.detach(), one((2, 3)), ALL, dynamic=batch_dim)
 case("view", "view_copy.out", lambda x: x.view(2, 6), one(), ALL)
 case(
     "view_dynamic",
@@ -768,6 +787,13 @@ case(
     lambda x, y: y * x[0].item(),
     lambda g, d: (g.t((2,), d), g.t((3,), d)),
     ("f32",),
+)
+case(
+    "scalar_tensor",
+    ("scalar_tensor.out",),
+    lambda x: torch.scalar_tensor(x[1].item(), dtype=x.dtype),
+    one((3,)),
+    REAL,
 )
 for _name, _expr in [
     ("add", lambda r, c: r + c),
