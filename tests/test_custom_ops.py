@@ -15,33 +15,46 @@ from tests.workspace import REPO, copy_repository, doit
 
 EXAMPLE = REPO / "examples" / "custom_ops"
 MUL3 = OperatorName.parse("my_ops::mul3.out")
+AFFINE = OperatorName.parse("my_ops::affine.out")
 
 
-def test_the_library_declares_the_typed_kernel_of_its_schema() -> None:
+def test_the_library_declares_the_typed_kernels_of_its_schemas() -> None:
     library = read_kernel_library("my_ops", EXAMPLE / "custom_ops.yaml", EXAMPLE)
-    (kernel,) = library.kernels
-    assert (kernel.op, kernel.function, kernel.source) == (
-        MUL3,
-        "my_ops::mul3_out",
-        EXAMPLE / "op_mul3.cpp",
-    )
-    assert kernel.schema.text() == "my_ops::mul3.out(Tensor input, *, Tensor(a!) out) -> Tensor(a!)"
-    assert unboxing(kernel.schema, kernel.function).declaration == (  # from the schema alone
-        "rt::Tensor& mul3_out(rt::KernelContext& context, const rt::Tensor& input, rt::Tensor& out)"
-    )
-    # The source defines exactly that function.
-    source = (EXAMPLE / "op_mul3.cpp").read_text()
-    assert "namespace my_ops {" in source
-    signature = unboxing(kernel.schema, kernel.function).declaration
-    assert f"{signature} {{" in source
+    expected = {
+        MUL3: (
+            "my_ops::mul3_out",
+            "my_ops::mul3.out(Tensor input, *, Tensor(a!) out) -> Tensor(a!)",
+            "rt::Tensor& mul3_out(rt::KernelContext& context, const rt::Tensor& input, "
+            "rt::Tensor& out)",
+        ),
+        AFFINE: (
+            "my_ops::affine_out",
+            "my_ops::affine.out(Tensor input, float scale, float bias, *, Tensor(a!) out) "
+            "-> Tensor(a!)",
+            "rt::Tensor& affine_out(rt::KernelContext& context, const rt::Tensor& input, "
+            "double scale, double bias, rt::Tensor& out)",
+        ),
+    }
+    assert {kernel.op for kernel in library.kernels} == set(expected)
+    for kernel in library.kernels:
+        function, schema, declaration = expected[kernel.op]
+        assert (kernel.function, kernel.schema.text()) == (function, schema)
+        assert kernel.source == EXAMPLE / f"op_{kernel.op.name}.cpp"
+        # The typed signature comes from the schema alone; the source defines exactly it.
+        assert unboxing(kernel.schema, kernel.function).declaration == declaration
+        source = kernel.source.read_text()
+        assert "namespace my_ops {" in source
+        assert " ".join(f"{declaration} {{".split()) in " ".join(source.split())
 
 
-def test_the_exported_program_calls_the_custom_operator() -> None:
+def test_the_exported_program_calls_the_custom_operators() -> None:
     ops = read_model_ops(EXAMPLE / "model" / "custom_ops.pte")
+    # The input, the out and the returned out: Float, rank 3 (the doubles add no entry).
     float_3d = KernelKey.parse("v1/6;0,1,2|6;0,1,2|6;0,1,2")
-    assert ops.operators[MUL3] == frozenset({float_3d})
+    assert ops.operators[MUL3] == ops.operators[AFFINE] == frozenset({float_3d})
     assert set(ops.operators) == {
         MUL3,
+        AFFINE,
         OperatorName.parse("aten::add.out"),
         OperatorName.parse("aten::mul.out"),
     }
@@ -70,5 +83,6 @@ def test_a_target_without_the_library_fails_codegen_naming_the_operator(tmp_path
         line for line in result.stdout.splitlines() + result.stderr.splitlines() if "error" in line
     ]
     assert len(errors) == 1, result.stdout + result.stderr
-    assert "my_ops::mul3.out" in errors[0] and "custom_ops.pte" in errors[0], errors
+    assert "my_ops::mul3.out" in errors[0] and "my_ops::affine.out" in errors[0], errors
+    assert "custom_ops.pte" in errors[0], errors
     assert "Traceback" not in result.stderr

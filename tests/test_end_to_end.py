@@ -212,19 +212,25 @@ def test_unselected_dtype_fails_naming_op_and_dtype(
 def test_custom_operator_from_the_users_library_is_selected_built_and_verified(
     built: tuple[Path, subprocess.CompletedProcess[str]],
 ) -> None:
-    """examples/custom_ops: my_ops::mul3.out, a torch.library operator, served by the kernel
-    of a library outside kernels/, only at the dtype the model calls it with."""
+    """examples/custom_ops: my_ops::mul3.out and affine.out, torch.library operators, served
+    by the kernels of a library outside kernels/, only at the dtype the model calls them with."""
     workdir, _ = built
     target = workdir / "build" / "custom_ops"
     size = json.loads((target / "size.json").read_text())
     rows = {row["op"]: row for row in size["kernel_table"]}
-    assert set(rows) == {"aten::add.out", "aten::mul.out", "my_ops::mul3.out"}
-    mul3 = rows["my_ops::mul3.out"]
-    assert (mul3["library"], mul3["function"], mul3["bucket"]) == (
-        "my_ops",
-        "my_ops::mul3_out",
-        "kernel:my_ops/op_mul3",
-    )
+    assert set(rows) == {
+        "aten::add.out",
+        "aten::mul.out",
+        "my_ops::mul3.out",
+        "my_ops::affine.out",
+    }
+    for name in ("mul3", "affine"):
+        row = rows[f"my_ops::{name}.out"]
+        assert (row["library"], row["function"], row["bucket"]) == (
+            "my_ops",
+            f"my_ops::{name}_out",
+            f"kernel:my_ops/op_{name}",
+        )
     # The typed signature generated from custom_ops.yaml's func:, in the kernel's namespace.
     header = (target / "gen" / "kernel_functions.h").read_text()
     assert "namespace my_ops {" in header
@@ -232,8 +238,13 @@ def test_custom_operator_from_the_users_library_is_selected_built_and_verified(
         "rt::Tensor& mul3_out(rt::KernelContext& context, const rt::Tensor& input, "
         "rt::Tensor& out);" in header
     )
-    variants = (target / "gen" / "ops" / "op_mul3" / "selected_op_variants.h").read_text()
-    assert '{"my_ops::mul3.out", DtypeSet(0x00000040u)},  // Float' in variants
+    assert (
+        "rt::Tensor& affine_out(rt::KernelContext& context, const rt::Tensor& input, "
+        "double scale, double bias, rt::Tensor& out);" in header
+    )
+    for name in ("mul3", "affine"):
+        variants = (target / "gen" / "ops" / f"op_{name}" / "selected_op_variants.h").read_text()
+        assert f'{{"my_ops::{name}.out", DtypeSet(0x00000040u)}},  // Float' in variants
     verify = json.loads((target / "verify.json").read_text())
     assert verify["models"] == {"custom_ops": {"status": "ok"}}
     # A runner built without the library refuses the program, naming the custom operator.
@@ -252,7 +263,8 @@ def test_custom_operator_from_the_users_library_is_selected_built_and_verified(
         timeout=60,
     )
     assert run.returncode != 0
-    assert "my_ops::mul3.out" in run.stderr and len(run.stderr.strip().splitlines()) == 1
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert "operator my_ops::mul3.out is not in this runner" in run.stderr
 
 
 def test_custom_kernel_computes_and_keeps_only_the_selected_dtype(

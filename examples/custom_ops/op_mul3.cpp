@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "runtime/core/tensor.h"
+#include "elementwise.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
 #include "runtime/kernel/kernel.h"
@@ -20,41 +20,12 @@ constexpr rt::DtypeSet kImplemented = rt::DtypeSet::of(rt::ScalarType::Int) | rt
                                       rt::DtypeSet::of(rt::ScalarType::Double);
 using Dtypes = rt::DtypeDispatch<kImplemented.bits(), rt::selected_dtypes(kOp).bits()>;
 
-bool same_shape(const rt::Tensor& a, const rt::Tensor& b) {
-  if (a.dim() != b.dim()) return false;
-  for (int d = 0; d < a.dim(); ++d) {
-    if (a.size(d) != b.size(d)) return false;
-  }
-  return true;
-}
-
-bool same_dim_order(const rt::Tensor& a, const rt::Tensor& b) {
-  for (int d = 0; d < a.dim(); ++d) {
-    if (a.dim_order()[d] != b.dim_order()[d]) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 // mul3.out(Tensor input, *, Tensor(a!) out) -> Tensor(a!): the signature codegen declares in
 // the target's gen/kernel_functions.h from the schema in custom_ops.yaml.
 rt::Tensor& mul3_out(rt::KernelContext& context, const rt::Tensor& input, rt::Tensor& out) {
-  if (out.dtype() != input.dtype()) {
-    context.fail(rt::Error::InvalidArgument, kOp, "out must have the dtype of input");
-    return out;
-  }
-  // An out of symbolic shape takes the input's; a static one must already have it.
-  if (!same_shape(input, out) && !out.resize(input.sizes().data(), input.dim()).ok()) {
-    context.fail(rt::Error::InvalidArgument, kOp, "out cannot take the shape of input");
-    return out;
-  }
-  // The loop walks both in memory order: right for any dim order the two share (the
-  // runtime's tensors are dense, their strides follow from sizes and dim order).
-  if (!same_dim_order(input, out)) {
-    context.fail(rt::Error::InvalidArgument, kOp, "input and out must have the same dim order");
-    return out;
-  }
+  if (!prepare_out(context, kOp, input, out)) return out;
   Dtypes::run(context, kOp, input.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* in = input.data_as<T>();
