@@ -207,3 +207,100 @@ def test_unselected_dtype_fails_naming_op_and_dtype(
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and "aten::add.out" in lines[0] and "Long" in lines[0], run.stderr
     assert "not selected" in lines[0]
+
+
+def test_custom_operator_from_the_users_library_is_selected_built_and_verified(
+    built: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
+    """examples/custom_ops: my_ops::mul3.out and affine.out, torch.library operators, served
+    by the kernels of a library outside kernels/, only at the dtype the model calls them with."""
+    workdir, _ = built
+    target = workdir / "build" / "custom_ops"
+    size = json.loads((target / "size.json").read_text())
+    rows = {row["op"]: row for row in size["kernel_table"]}
+    assert set(rows) == {
+        "aten::add.out",
+        "aten::mul.out",
+        "my_ops::mul3.out",
+        "my_ops::affine.out",
+    }
+    for name in ("mul3", "affine"):
+        row = rows[f"my_ops::{name}.out"]
+        assert (row["library"], row["function"], row["bucket"]) == (
+            "my_ops",
+            f"my_ops::{name}_out",
+            f"kernel:my_ops/op_{name}",
+        )
+    # The typed signature generated from custom_ops.yaml's func:, in the kernel's namespace.
+    header = (target / "gen" / "kernel_functions.h").read_text()
+    assert "namespace my_ops {" in header
+    assert (
+        "rt::Tensor& mul3_out(rt::KernelContext& context, const rt::Tensor& input, "
+        "rt::Tensor& out);" in header
+    )
+    assert (
+        "rt::Tensor& affine_out(rt::KernelContext& context, const rt::Tensor& input, "
+        "double scale, double bias, rt::Tensor& out);" in header
+    )
+    for name in ("mul3", "affine"):
+        variants = (target / "gen" / "ops" / f"op_{name}" / "selected_op_variants.h").read_text()
+        assert f'{{"my_ops::{name}.out", DtypeSet(0x00000040u)}},  // Float' in variants
+    verify = json.loads((target / "verify.json").read_text())
+    assert verify["models"] == {"custom_ops": {"status": "ok"}}
+    # A runner built without the library refuses the program, naming the custom operator.
+    model = workdir / "examples" / "custom_ops" / "model"
+    run = subprocess.run(
+        [
+            str(workdir / "build" / "add_mul" / "runner"),
+            str(model / "custom_ops.pte"),
+            "--input",
+            str(model / "in0.npy"),
+            "--input",
+            str(model / "in1.npy"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode != 0
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert "operator my_ops::mul3.out is not in this runner" in run.stderr
+
+
+def test_custom_kernel_computes_and_keeps_only_the_selected_dtype(
+    built: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
+    """my_ops::mul3.out alone on the custom_ops runner: 3 * x at the model's dtype (Float);
+    a Long call fails in one line, since that dtype was not compiled into the kernel."""
+    workdir, _ = built
+    runner = str(workdir / "build" / "custom_ops" / "runner")
+    mul3 = OperatorName.parse("my_ops::mul3.out")
+    x = np.arange(-3, 3).reshape(2, 3)
+    for dtype, array in ((ScalarType.Float, x.astype(np.float32)), (ScalarType.Long, x)):
+        tensor = Tensor(dtype, (2, 3))
+        # The emitter's layout: the argument input, the argument out, the returned out.
+        method = Method("forward", (tensor, tensor), (0,), (1,), (KernelCall(mul3, (0, 1, 1)),))
+        save_program([method], tmp_path / f"{dtype.name}.pte")
+        np.save(tmp_path / f"{dtype.name}.npy", array)
+    outputs = tmp_path / "out"
+    outputs.mkdir()
+    run = subprocess.run(
+        [runner, str(tmp_path / "Float.pte"), "--input", str(tmp_path / "Float.npy")]
+        + ["--output-dir", str(outputs)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    result = np.load(outputs / "output0.npy")
+    assert result.dtype == np.float32 and np.array_equal(result, 3 * x.astype(np.float32))
+    run = subprocess.run(
+        [runner, str(tmp_path / "Long.pte"), "--input", str(tmp_path / "Long.npy")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode != 0
+    assert run.stderr.strip().endswith(
+        "my_ops::mul3.out: dtype Long was not selected in this build"
+    ), run.stderr
