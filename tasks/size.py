@@ -200,7 +200,14 @@ def measure(inputs: SizeInputs) -> bool:
         print(closeness_line(name, compared))
     failures = analysis.breaches()
     for breach in failures:
-        print(breach_message(name, breach, analysis.contributors(breach.measure)))
+        print(
+            breach_message(
+                name,
+                breach,
+                analysis.contributors(breach.measure),
+                "runner" if target.runner else "library (added to an app)",
+            )
+        )
     return not failures
 
 
