@@ -63,8 +63,10 @@ def _shipped(source: Path) -> Path:
 
 
 def size_config(target: Target) -> dict[str, Any]:
-    """The target's settings a size diff reports when they change."""
-    return {
+    """The target's settings a size diff reports when they change (`runner` only for a
+    library-only target: a runner's config stays as it always was)."""
+    library_only = {} if target.runner else {"runner": False}
+    return library_only | {
         "models": list(target.models),
         "libraries": list(target.libraries),
         "extra_ops": [str(op) for op in target.extra_ops],
@@ -193,7 +195,12 @@ def measure(inputs: SizeInputs) -> bool:
         markdown = markdown.replace(STRIPPED_HEADLINE, LIBRARY_HEADLINE, 1)
         markdown += _library_only_markdown(document["library_only"], file)
     write_if_changed(layout.size_md(name), markdown)
-    write_if_changed(layout.size_html(name), render_html(document, lines))
+    html = render_html(document, lines)
+    if not target.runner:
+        html = html.replace(STRIPPED_HEADLINE, LIBRARY_HEADLINE, 1).replace(
+            "the stripped runner file", "added to the minimal app's stripped file"
+        )
+    write_if_changed(layout.size_html(name), html)
     for line in lines:
         print(line)
     if compared is not None:

@@ -91,7 +91,9 @@ def test_size_is_the_measured_difference(built: tuple[Path, str]) -> None:
         assert buckets[kept] > 0, kept
     assert sum(buckets.values()) == size["file"]
     assert size["file"] > 4096
-    assert "Added to a minimal app (stripped):" in (folder / "size.md").read_text()
+    for report in ("size.md", "size.html"):
+        assert "Added to a minimal app (stripped):" in (folder / report).read_text()
+    assert size["config"]["runner"] is False
 
 
 def test_a_budget_too_small_fails_with_one_line(built: tuple[Path, str]) -> None:
