@@ -20,7 +20,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from doit.tools import config_changed
 
@@ -30,6 +30,10 @@ from tasks import layout
 from tasks.actions import reports_user_errors
 from tasks.code_deps import code_closure
 from tasks.compile import ObjectSpec
+
+if TYPE_CHECKING:  # the action imports these when it runs (loading doit's tasks stays quick)
+    from codegen.size_attribution import Attribution, LinkedObject
+    from codegen.size_elf import Symbol
 
 
 def _code() -> list[Path]:
@@ -229,8 +233,8 @@ def _library_only_markdown(apps: Mapping[str, int], file: int) -> str:
 
 
 def _measure_app(
-    target: str, with_library: bool, linked: Sequence[Any]
-) -> tuple[Any, tuple[int, int, int, int], Any]:
+    target: str, with_library: bool, linked: Sequence[LinkedObject]
+) -> tuple[Attribution, tuple[int, int, int, int], tuple[Symbol, ...]]:
     """The minimal app's attribution, (text, data, bss, file) and symbols."""
     from codegen.size import berkeley_sizes
     from codegen.size_attribution import attribute
