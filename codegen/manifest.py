@@ -95,6 +95,9 @@ class Target:
     # The target whose runner the size report compares with: another one of the manifest,
     # or (`size_baseline = true`) the all-operators target made for it (all_operators_name).
     size_baseline: str | None = None
+    # False: a library-only target. No runner is linked and nothing is verified; its size
+    # is what the library adds to a minimal app (Note [Library-only size], tasks/size.py).
+    runner: bool = True
 
 
 @dataclass(frozen=True)
@@ -293,6 +296,7 @@ class _Parser:
             "size_budgets",
             "size_baseline",
             "toolchain",
+            "runner",
         }
         table = self.table(value, key, allowed, {"libraries"})
         extra_ops = self.strings(table.get("extra_ops", []), f"{key}.extra_ops")
@@ -331,6 +335,7 @@ class _Parser:
             size_baseline=self.size_baseline(
                 table.get("size_baseline"), all_operators_name(toolchain, libraries), key
             ),
+            runner=self.typed(table.get("runner", True), f"{key}.runner", bool),
         )
 
     def size_baseline(self, value: object, all_operators: str, key: str) -> str | None:
@@ -418,6 +423,16 @@ class _Parser:
             raise self.fail(
                 f"{key}.size_baseline",
                 f"{baseline!r} is not another target (defined: {', '.join(sorted(targets))})",
+            )
+        # A runner's size and a library's added bytes are different measures.
+        if baseline is not None and not target.runner:
+            raise self.fail(
+                f"{key}.size_baseline", "a library-only target (runner = false) has no runner"
+            )
+        if baseline is not None and not targets[baseline].runner:
+            raise self.fail(
+                f"{key}.size_baseline",
+                f"{baseline!r} is library-only (runner = false): it has no runner to compare",
             )
         if target.toolchain not in toolchains:
             raise self.fail(

@@ -38,9 +38,12 @@ def breaches(actuals: Mapping[str, int], budgets: Mapping[str, int]) -> list[Bre
     return sorted(found, key=lambda b: (b.measure != "file", b.measure))
 
 
-def breach_message(target: str, breach: Breach, contributors: Sequence[Contributor]) -> str:
-    """The error lines of one breach; the first line's wording is a contract (README)."""
-    what = "runner" if breach.measure == "file" else breach.measure
+def breach_message(
+    target: str, breach: Breach, contributors: Sequence[Contributor], file: str = "runner"
+) -> str:
+    """The error lines of one breach; the first line's wording is a contract (README).
+    `file` names what the `file` measure is (a library-only target's is the library)."""
+    what = file if breach.measure == "file" else breach.measure
     lines = [
         f"error: target {target}: {what} is {format_size(breach.actual)}, over its budget of "
         f"{format_size(breach.budget)} by {format_size(breach.actual - breach.budget)}"

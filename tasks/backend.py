@@ -20,7 +20,7 @@ from codegen.manifest import Manifest
 from tasks import layout
 from tasks.compile import ObjectSpec, compile_tasks, target_objects
 from tasks.config import manifest
-from tasks.link import link_task
+from tasks.link import library_specs, link_task, size_app_objects
 from tasks.package import package_task
 from tasks.size import size_task
 from tasks.stamp import DEFINITIONS
@@ -29,9 +29,9 @@ from tasks.verify import verify_task
 
 STAGES = {
     "compile": "Compile one translation unit (objects shared between targets where possible).",
-    "link": "Link a target's runner and strip it.",
+    "link": "Link a target's runner (a library-only target's size app) and strip it.",
     "package": "Write a target's C++ package: headers, static library, CMake, pkg-config.",
-    "size": "Measure a target's runner and check its size budget.",
+    "size": "Measure a target's runner (or what its library adds to an app); check budgets.",
     "verify": "Run every model of a target on its runner and compare with its references.",
     "summary": "Print a target's one-line summary.",
     "target": "Everything for one target: `doit target:<name>`.",
@@ -89,14 +89,20 @@ def task_backend() -> Iterator[dict[str, Any]]:
     """Per target, after codegen: compile, link, size, verify, summary; target:<name>."""
     current = manifest()
     objects: dict[str, list[ObjectSpec]] = {}
+    app_objects: list[ObjectSpec] = []
     for target in current.targets.values():
         resolution = layout.resolution(target.name)
         if DEFINITIONS.stat(str(resolution)) is None:
             continue  # `doit list` before any build: nothing is known yet.
         sources = [Path(s) for s in json.loads(resolution.read_text(encoding="utf-8"))["sources"]]
-        objects[target.name] = target_objects(target, current.toolchains[target.toolchain], sources)
+        toolchain = current.toolchains[target.toolchain]
+        specs = target_objects(target, toolchain, sources)
+        if not target.runner:  # library-only: no runner's command line to compile
+            specs = library_specs(specs)
+            app_objects.extend(size_app_objects(toolchain))
+        objects[target.name] = specs
     tasks = [
-        *compile_tasks(spec for specs in objects.values() for spec in specs),
+        *compile_tasks([*(spec for specs in objects.values() for spec in specs), *app_objects]),
         *(task for name, specs in objects.items() for task in _target_tasks(current, name, specs)),
     ]
     refuse_unknown_names(

@@ -77,7 +77,9 @@ class ObjectSpec:
 
 
 def runtime_sources() -> list[Path]:
-    return sorted(layout.runtime_dir().rglob("*.cpp"))
+    # size_app/ is the minimal app a library-only target is measured with, not runtime.
+    size_app = layout.size_app_source().parent
+    return sorted(s for s in layout.runtime_dir().rglob("*.cpp") if size_app not in s.parents)
 
 
 def target_objects(

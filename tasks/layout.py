@@ -124,6 +124,21 @@ def package_dir(target: str) -> Path:
     return target_dir(target) / "package"
 
 
+def size_app_source() -> Path:
+    """The minimal app a library-only target's size is measured with (tasks/size.py)."""
+    return runtime_dir() / "size_app" / "minimal_app.cpp"
+
+
+def size_app(target: str, with_library: bool) -> Path:
+    """The minimal app linked with or without the target's library, stripped."""
+    return target_dir(target) / "size_app" / ("with_library" if with_library else "without_library")
+
+
+def unstripped_size_app(target: str, with_library: bool) -> Path:
+    """The minimal app before stripping (with the library: the attribution's symbols)."""
+    return size_app(target, with_library).with_suffix(".unstripped")
+
+
 def unstripped_runner(target: str) -> Path:
     return target_dir(target) / "runner.unstripped"
 

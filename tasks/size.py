@@ -2,6 +2,16 @@
 
 Writes build/<t>/size.json, size.md and size.html; prints what changed since the
 previous build of the target, and fails (naming the top contributors) over budget.
+
+Note [Library-only size]
+A library-only target (`runner = false`) has no runner to measure; what its user pays is
+what the library adds to their app. So a minimal app (runtime/size_app/minimal_app.cpp) is
+linked twice with the target's toolchain and flags, stripped: alone, and with the calls
+every app makes (load a program, register the selected kernels, load and execute a method)
+and the target's library. The linker keeps what those calls reach, as it would in a real
+app. file, text, data and bss are the differences of the two, the buckets the differences
+of their attributions (the app's own few calls land in the toolchain bucket), and the
+budgets apply to those. size.json's `library_only` holds both files' sizes.
 """
 
 from __future__ import annotations
@@ -10,7 +20,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from doit.tools import config_changed
 
@@ -21,11 +31,20 @@ from tasks.actions import reports_user_errors
 from tasks.code_deps import code_closure
 from tasks.compile import ObjectSpec
 
+if TYPE_CHECKING:  # the action imports these when it runs (loading doit's tasks stays quick)
+    from codegen.size_attribution import Attribution, LinkedObject
+    from codegen.size_elf import Symbol
+
 
 def _code() -> list[Path]:
     """The code and templates the size action runs."""
     templates = layout.codegen_dir() / "templates"
     return [*code_closure(__name__), templates / "size.md.j2", templates / "size.html.j2"]
+
+
+# size.md's headline, and what it says instead for a library-only target.
+STRIPPED_HEADLINE = "Stripped runner:"
+LIBRARY_HEADLINE = "Added to a minimal app (stripped):"
 
 
 @dataclass(frozen=True)
@@ -48,8 +67,10 @@ def _shipped(source: Path) -> Path:
 
 
 def size_config(target: Target) -> dict[str, Any]:
-    """The target's settings a size diff reports when they change."""
-    return {
+    """The target's settings a size diff reports when they change (`runner` only for a
+    library-only target: a runner's config stays as it always was)."""
+    library_only = {} if target.runner else {"runner": False}
+    return library_only | {
         "models": list(target.models),
         "libraries": list(target.libraries),
         "extra_ops": [str(op) for op in target.extra_ops],
@@ -74,6 +95,7 @@ def measure(inputs: SizeInputs) -> bool:
     from codegen.size_diff import change_lines, size_change
     from codegen.size_elf import object_symbols, read_sections, read_segments, read_symbols
     from codegen.size_estimate import closeness_line, closeness_markdown, read_report
+    from codegen.size_library import added
     from codegen.size_report import (
         Baseline,
         OperatorInfo,
@@ -114,12 +136,19 @@ def measure(inputs: SizeInputs) -> bool:
         )
         for source, obj in inputs.objects
     ]
-    symbols = read_symbols(unstripped)
-    segments = read_segments(runner)
-    file = runner.stat().st_size
-    sections = read_sections(runner)
-    attribution = attribute(file, sections, symbols, linked)
-    text, data, bss = berkeley_sizes(sections)
+    if target.runner:
+        symbols = read_symbols(unstripped)
+        segments = read_segments(runner)
+        file = runner.stat().st_size
+        sections = read_sections(runner)
+        attribution = attribute(file, sections, symbols, linked)
+        text, data, bss = berkeley_sizes(sections)
+    else:
+        measured = [_measure_app(name, with_library, linked) for with_library in (True, False)]
+        (with_app, with_figures, symbols), (without_app, without_figures, _) = measured
+        text, data, bss, file = (a - b for a, b in zip(with_figures, without_figures, strict=True))
+        attribution = added(with_app, without_app)
+        segments = read_segments(layout.size_app(name, True))
     budgets = dict(target.size_budgets)
     if target.size_budget is not None:
         budgets["file"] = target.size_budget
@@ -155,22 +184,66 @@ def measure(inputs: SizeInputs) -> bool:
     compared = _compare_estimate(name, file, {o.bucket for o in operators}, len(operators))
     document["estimate"] = compared
     document["library"] = archive_sizes(layout.runtime_library(name))
+    if not target.runner:
+        document["library_only"] = {
+            "with_library": layout.size_app(name, True).stat().st_size,
+            "without_library": layout.size_app(name, False).stat().st_size,
+        }
     write_if_changed(layout.size_json(name), document_json(document))
     alignment = alignment_note(segments, file)
     markdown = render_markdown(document, lines) + closeness_markdown(name, compared)
     if alignment is not None:
         print(f"{name}: {alignment}")
         markdown += f"\n## Segment alignment\n\n{alignment}\n"
+    if not target.runner:
+        markdown = markdown.replace(STRIPPED_HEADLINE, LIBRARY_HEADLINE, 1)
+        markdown += _library_only_markdown(document["library_only"], file)
     write_if_changed(layout.size_md(name), markdown)
-    write_if_changed(layout.size_html(name), render_html(document, lines))
+    html = render_html(document, lines)
+    if not target.runner:
+        html = html.replace(STRIPPED_HEADLINE, LIBRARY_HEADLINE, 1).replace(
+            "the stripped runner file", "added to the minimal app's stripped file"
+        )
+    write_if_changed(layout.size_html(name), html)
     for line in lines:
         print(line)
     if compared is not None:
         print(closeness_line(name, compared))
     failures = analysis.breaches()
     for breach in failures:
-        print(breach_message(name, breach, analysis.contributors(breach.measure)))
+        print(
+            breach_message(
+                name,
+                breach,
+                analysis.contributors(breach.measure),
+                "runner" if target.runner else "library (added to an app)",
+            )
+        )
     return not failures
+
+
+def _library_only_markdown(apps: Mapping[str, int], file: int) -> str:
+    return (
+        "\n## Library only\n\n"
+        "This target links no runner (`runner = false`). Its figures are what the library adds"
+        " to a minimal app (runtime/size_app/minimal_app.cpp) that loads a program and runs a"
+        f" method: {apps['with_library']:,} B with the library, {apps['without_library']:,} B"
+        f" without it, stripped: **{file:,} B** added. Budgets apply to that difference.\n"
+    )
+
+
+def _measure_app(
+    target: str, with_library: bool, linked: Sequence[LinkedObject]
+) -> tuple[Attribution, tuple[int, int, int, int], tuple[Symbol, ...]]:
+    """The minimal app's attribution, (text, data, bss, file) and symbols."""
+    from codegen.size import berkeley_sizes
+    from codegen.size_attribution import attribute
+    from codegen.size_elf import read_sections, read_symbols
+
+    app = layout.size_app(target, with_library)
+    symbols = read_symbols(layout.unstripped_size_app(target, with_library))
+    file, sections = app.stat().st_size, read_sections(app)
+    return attribute(file, sections, symbols, linked), (*berkeley_sizes(sections), file), symbols
 
 
 def _selected_by(
@@ -221,15 +294,25 @@ def size_inputs(target: Target, manifest: Manifest, specs: Sequence[ObjectSpec])
 def size_task(target: Target, manifest: Manifest, specs: Sequence[ObjectSpec]) -> dict[str, Any]:
     inputs = size_inputs(target, manifest, specs)
     name = target.name
-    runner, unstripped = layout.runner(name), layout.unstripped_runner(name)
+    measured = (
+        [layout.runner(name), layout.unstripped_runner(name)]
+        if target.runner
+        else [
+            path
+            for with_library in (True, False)
+            for path in (
+                layout.size_app(name, with_library),
+                layout.unstripped_size_app(name, with_library),
+            )
+        ]
+    )
     baseline = [] if inputs.baseline_runner is None else [inputs.baseline_runner]
     return {
         "basename": "size",
         "name": name,
         "actions": [(measure, [inputs])],
         "file_dep": [
-            runner,
-            unstripped,
+            *measured,
             layout.runtime_library(name),
             layout.resolution(name),
             layout.provenance(name),

@@ -10,6 +10,7 @@ from codegen.manifest import Target
 from codegen.units import format_size
 from tasks import layout
 from tasks.code_deps import code_closure
+from tasks.size import LIBRARY_HEADLINE, STRIPPED_HEADLINE
 from tasks.verify import NOT_VERIFIED
 
 
@@ -21,9 +22,13 @@ def summary_line(target: str, size_json: Path, verify_json: Path) -> str:
     verification = f"{verified}/{len(results)} models verified" if results else "no models"
     if any(result["status"] == NOT_VERIFIED for result in results):
         verification = NOT_VERIFIED
+    measured = f"runner {format_size(size['file'])}"
+    if size.get("library_only"):
+        verification = "library only, not run"
+        measured = f"library adds {format_size(size['file'])} to an app"
     return (
         f"{target}: {size['operators']} operators, {size['kernels']} kernels registered, "
-        f"runner {format_size(size['file'])} ({budget}), {verification}"
+        f"{measured} ({budget}), {verification}"
     )
 
 
@@ -39,7 +44,11 @@ def size_digest(markdown: str) -> list[str]:
             sections[current] = []
         elif line.strip() and not line.startswith("# "):
             sections[current].append(line.strip())
-    digest = [line.replace("**", "") for line in sections[""] if line.startswith("Stripped")]
+    digest = [
+        line.replace("**", "")
+        for line in sections[""]
+        if line.startswith((STRIPPED_HEADLINE, LIBRARY_HEADLINE))
+    ]
     budgets = [_cells(row) for row in sections.get("Budgets", []) if _is_row(row)]
     digest.append(
         "Budgets: " + "; ".join(f"{c[0]} {c[2]} of {c[1]}, {c[3]}" for c in budgets if len(c) >= 4)

@@ -25,6 +25,8 @@ RUN_TIMEOUT_SECONDS = 120
 
 
 NOT_VERIFIED = "not verified"
+# A library-only target's models only select its operators: there is no runner to run them.
+LIBRARY_ONLY = "library only"
 
 
 def run_model(
@@ -105,7 +107,26 @@ def verify(target: str, models: list[Model], runner: Path, toolchain: Toolchain)
     return all(result["status"] != "failed" for result in results.values())
 
 
+def skip_library_only(target: str, models: list[str]) -> None:
+    """verify.json for a target with no runner: every model "library only", none run."""
+    detail = "runner = false: nothing runs the models"
+    results = {model: {"status": LIBRARY_ONLY, "detail": detail} for model in models}
+    write_if_changed(
+        layout.verify_json(target), json.dumps({"models": results}, indent=2, sort_keys=True) + "\n"
+    )
+
+
 def verify_task(target: Target, toolchain: Toolchain, models: list[Model]) -> dict[str, Any]:
+    if not target.runner:
+        return {
+            "basename": "verify",
+            "name": target.name,
+            "actions": [(skip_library_only, [target.name, [m.name for m in models]])],
+            "file_dep": code_closure(__name__),
+            "targets": [layout.verify_json(target.name)],
+            "uptodate": [config_changed({"library only": [m.name for m in models]})],
+            "clean": True,
+        }
     runner = layout.runner(target.name)
     references = [path for model in models for path in (model.path, *model.inputs, *model.outputs)]
     return {

@@ -45,12 +45,17 @@ def test_build_succeeds_and_prints_a_summary_per_target(
         assert name in targets and list(targets[name].models) == table.get("models", []), name
     for target in targets.values():
         verified = f"{len(target.models)}/{len(target.models)} models verified"
+        if not target.runner:
+            verified = "library only, not run"
         assert any(
             line.startswith(f"{target.name}: ")
             and line.endswith(verified if target.models else "no models")
             for line in result.stdout.splitlines()
         ), result.stdout
-        assert (workdir / "build" / target.name / "runner").is_file()
+        assert (workdir / "build" / target.name / "runner").is_file() == target.runner
+        assert (workdir / "build" / target.name / "package" / "lib").is_dir()
+    # The default manifest shows a library-only target.
+    assert any(not target.runner for target in targets.values())
 
 
 def test_every_model_of_every_target_verified(
@@ -59,7 +64,12 @@ def test_every_model_of_every_target_verified(
     workdir, _ = built
     for target in load_manifest(REPO / "selective.toml").targets.values():
         report = json.loads((workdir / "build" / target.name / "verify.json").read_text())
-        assert report["models"] == {model: {"status": "ok"} for model in target.models}
+        expected = (
+            {"status": "ok"}
+            if target.runner
+            else {"status": "library only", "detail": "runner = false: nothing runs the models"}
+        )
+        assert report["models"] == dict.fromkeys(target.models, expected)
 
 
 def test_registry_slots_equal_the_kernels_registered(

@@ -73,8 +73,8 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
         (
             ("[targets.tiny]", "[targets.tiny]\ncolour = 1"),
             "targets.tiny.colour: unknown key (allowed: dtype_selective, extra_ops, "
-            "include_all_operators, libraries, models, op_dtypes, op_schemas, selections, "
-            "size_baseline, size_budget, size_budgets, toolchain)",
+            "include_all_operators, libraries, models, op_dtypes, op_schemas, runner, "
+            "selections, size_baseline, size_budget, size_budgets, toolchain)",
         ),
         (
             ('models = ["m1"]', 'models = ["m1", "nope"]'),
@@ -91,6 +91,23 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
         (
             ("dtype_selective = true", 'dtype_selective = "yes"'),
             "targets.tiny.dtype_selective: expected bool, got a string",
+        ),
+        (
+            ("[targets.tiny]", '[targets.tiny]\nrunner = "no"'),
+            "targets.tiny.runner: expected bool, got a string",
+        ),
+        (
+            ("[targets.tiny]", "[targets.tiny]\nrunner = false\nsize_baseline = true"),
+            "targets.tiny.size_baseline: a library-only target (runner = false) has no runner",
+        ),
+        (
+            (
+                "[targets.tiny]",
+                '[targets.lib]\nlibraries = ["portable"]\nrunner = false\n'
+                '[targets.tiny]\nsize_baseline = "lib"',
+            ),
+            "targets.tiny.size_baseline: 'lib' is library-only (runner = false): it has no "
+            "runner to compare",
         ),
         (
             ('size_budget = "24 KiB"', 'size_budget = "24 parsecs"'),
