@@ -22,7 +22,7 @@ from tests.workspace import REPO, copy_repository
 # The user's own library: aten::mul.out (a copy of portable's kernel), ahead of portable in
 # precedence, so each target takes mul from it and add from the built-in library.
 USER_FUNCTIONS = """\
-- op: mul.out
+- func: mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
   kernels:
     - arg_meta: null
       kernel_name: portable::mul_out
