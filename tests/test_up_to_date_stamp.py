@@ -66,9 +66,17 @@ def test_a_header_edit_recompiles_and_a_header_touch_does_not(workdir: Path) -> 
 
 def test_a_code_edit_falls_through_to_doit(workdir: Path) -> None:
     settle(workdir)
-    code = workdir / "tasks" / "layout.py"
+    code = workdir / "tasks" / "reporter.py"  # engine code no stage imports
     code.write_text(code.read_text() + "# edited\n")
     assert build(workdir) == ([], False)
+
+
+def test_editing_a_module_a_stage_imports_reruns_that_stage(workdir: Path) -> None:
+    settle(workdir)
+    code = workdir / "codegen" / "flatbuffer.py"  # imported by the model reader
+    code.write_text(code.read_text() + "# edited\n")
+    ran, shortcut = build(workdir)
+    assert not shortcut and {"model_ops:add_mul", "model_ops:mlp"} <= set(ran), ran
 
 
 def test_a_new_runtime_source_is_compiled(workdir: Path) -> None:
