@@ -44,9 +44,9 @@ def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[i
     return build_outputs(workdir)
 
 
-def start_build_until(workdir: Path, moment: str) -> subprocess.Popen[str]:
-    """A build, once a task of stage `moment` has started."""
-    build = subprocess.Popen(
+def start_build(workdir: Path) -> subprocess.Popen[str]:
+    """`doit build` of the small manifest in its own session, its output piped."""
+    return subprocess.Popen(
         [sys.executable, "-m", "doit", f"manifest={SMALL_MANIFEST}", "build"],
         cwd=workdir,
         text=True,
@@ -54,6 +54,11 @@ def start_build_until(workdir: Path, moment: str) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
+
+
+def start_build_until(workdir: Path, moment: str) -> subprocess.Popen[str]:
+    """A build, once a task of stage `moment` has started."""
+    build = start_build(workdir)
     assert build.stdout is not None
     seen = []
     for line in build.stdout:  # the reporter writes each task's line as the task starts
@@ -116,14 +121,7 @@ def test_a_build_waiting_for_another_stops_in_one_line(tmp_path: Path, signal_nu
     (workdir / "build").mkdir()
     with (workdir / "build" / ".doit.lock").open("a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        build = subprocess.Popen(
-            [sys.executable, "-m", "doit", f"manifest={SMALL_MANIFEST}", "build"],
-            cwd=workdir,
-            text=True,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
+        build = start_build(workdir)
         assert build.stderr is not None
         waiting = build.stderr.readline()
         assert waiting == "waiting for the other build using build/ to finish...\n"
