@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from codegen.build_folder import KEY as BUILD_KEY
+from codegen.build_folder import build_key
 from codegen.errors import InputError
 from codegen.model import OperatorName
 from codegen.paths import not_a_regular_file
@@ -217,7 +219,10 @@ class _Parser:
         }
 
     def manifest(self, document: dict[str, Any]) -> Manifest:
-        self.table(document, "", {"toolchains", "libraries", "models", "targets"}, {"targets"})
+        top = {"toolchains", "libraries", "models", "targets", BUILD_KEY}
+        self.table(document, "", top, {"targets"})
+        if BUILD_KEY in document:  # the folder itself is taken from tasks/layout.py
+            build_key(document[BUILD_KEY], self.path)
         toolchains = self.named_tables(document, "toolchains", self.toolchain)
         toolchains.setdefault(DEFAULT_TOOLCHAIN, _default_toolchain())
         libraries = self.named_tables(document, "libraries", self.library)

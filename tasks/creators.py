@@ -16,13 +16,17 @@ from tasks.checker import CachedMD5Checker
 from tasks.codegen import task_codegen
 from tasks.database import BACKEND
 from tasks.explain import task_explain
+from tasks.guard import check_build_folder_owner
 from tasks.models import task_model_ops
 from tasks.reporter import BuildReporter
 from tasks.selection import task_selection
 
 
 def doit_config() -> dict[str, Any]:
-    """DOIT_CONFIG, for the manifest and build folder of this run's command line."""
+    """DOIT_CONFIG, for the manifest and build folder of this run's command line. Every
+    command (`list`, `info`, `clean`, `forget`, a build) stops here in one line when the
+    build folder belongs to another manifest (Note [Build folder] in tasks/layout.py)."""
+    check_build_folder_owner()
     return {
         "default_tasks": ["build"],
         "backend": BACKEND,

@@ -3,9 +3,13 @@ come from here (doit matches `file_dep` to `targets` by exact string, so one spe
 matters).
 
 Note [Build folder]
-A manifest's outputs live in build/ beside it (`doit build=DIR` moves them), so manifests
-in different folders never share, overwrite or clean each other's files (two in one folder
-would share its build/: one of them takes `build=DIR`). Inside, build/<target>/ is a
+A manifest's outputs live in build/ beside it (a top-level `build = "DIR"` key in the
+manifest, relative to it, or `doit build=DIR` moves them), so manifests in different
+folders never share, overwrite or clean each other's files. Two manifests in one folder
+would both resolve to its build/: the folder records which manifest it belongs to
+(build/.manifest, written by the first run that uses it), and any other manifest that
+resolves to it stops with one line before it reads, writes or deletes anything there
+(tasks/guard.py). Inside, build/<target>/ is a
 target's; the engine's own files and folders start with a dot (`.obj`, `.models`,
 `.doit.sqlite3`), which no target name can (codegen/manifest.py), so no target can land
 in them. Paths are relative to the working folder when they lie inside it (the default
@@ -17,6 +21,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -65,9 +70,29 @@ def builtin_kernels_dir() -> Path:
 
 
 def build() -> Path:
-    """The build folder (Note [Build folder])."""
-    chosen = get_var("build", "")
-    return local(Path(chosen) if chosen else manifest_path().parent / "build")
+    """The build folder (Note [Build folder]): `build=DIR` on the command line, else the
+    manifest's `build` key, else build/ beside the manifest."""
+    return _build(get_var("build", ""), str(manifest_path()), os.getcwd())
+
+
+@functools.cache
+def _build(chosen: str, manifest: str, cwd: str) -> Path:
+    if chosen:
+        return local(Path(chosen))
+    from codegen.build_folder import manifest_build_folder
+    from codegen.errors import InputError
+
+    try:
+        named = manifest_build_folder(Path(manifest))
+    except InputError as error:  # a bad `build` key: before anything is read or written
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    return local(named if named is not None else Path(manifest).parent / "build")
+
+
+def owner_record() -> Path:
+    """The file naming the manifest the build folder belongs to (Note [Build folder])."""
+    return build() / ".manifest"
 
 
 def dep_file() -> Path:
