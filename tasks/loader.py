@@ -51,7 +51,10 @@ def main(argv: list[str] | None = None) -> int:
     application = DoitMain(
         SelectiveLoader(),
         config_filenames=(),
-        extra_config={"BACKEND": {BACKEND: "tasks.database:BuildDatabase"}},
+        extra_config={
+            "BACKEND": {BACKEND: "tasks.database:BuildDatabase"},
+            "COMMAND": {"info": "tasks.commands:CheckedInfo"},  # as pyproject.toml's
+        },
     )
     code = application.run(sys.argv[1:] if argv is None else argv)
     return int(code or 0)  # doit's commands may return None for success

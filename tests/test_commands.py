@@ -5,6 +5,8 @@ line of error. The per-target tasks exist only once codegen has resolved their t
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -76,3 +78,29 @@ def test_after_clean_a_per_target_task_is_unknown_in_one_line(workdir: Path) -> 
         " (the targets are add_mul, both, mlp; see `doit list --all`)\n"
     )
     inspect_every_kind(workdir)
+
+
+# Names no creator makes, whatever has run: each command says so in one line (doit's own
+# `info` ended in a KeyError traceback; tasks/commands.py).
+NOT_TASKS = ["nosuch", "selection:no_such_target", "model_ops:no_such_model"]
+
+
+@pytest.mark.parametrize("name", NOT_TASKS)
+def test_an_unknown_name_is_one_line_for_every_command(workdir: Path, name: str) -> None:
+    for command in ("info", "list", "forget", "clean"):
+        assert run(workdir, command, name)[1] == f"ERROR: '{name}' is not a task.\n"
+    assert not (workdir / "build").exists()
+
+
+def test_the_installed_command_refuses_an_unknown_info_name_in_one_line(workdir: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", "import sys; from tasks.loader import main; sys.exit(main())"]
+        + [f"manifest={SMALL_MANIFEST}", "info", "nosuch"],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert (result.returncode, result.stdout) == (3, "")
+    assert result.stderr == "ERROR: 'nosuch' is not a task.\n"
