@@ -12,10 +12,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, ParamSpec
+from typing import ParamSpec
 
 from codegen.errors import InputError
-from tasks.guard import STOP_SIGNALS
+from tasks.guard import stop_signals_held
 
 P = ParamSpec("P")
 
@@ -58,13 +58,18 @@ def run_to_temporaries(command: Sequence[str], outputs: Sequence[Path]) -> bool:
 # running that nobody knows to stop; raised while the temporaries are removed, one would
 # stay behind (CI saw both). Blocking the signals in this thread is not enough: a doit
 # worker has other threads (its result queue's feeder), the kernel hands them the signal,
-# and Python still raises it here. So while a command runs, these signals only stop it
-# (SIGKILL to its own session, so cc1plus and as stop too) and are noted; once its
-# outputs are moved or removed, the first is raised again, as it came.
+# and Python still raises it here. So while a command runs, the stop-signal handler of
+# tasks/guard.py only stops it (SIGKILL to its own session, so cc1plus and as stop too)
+# and notes the signal; once its outputs are moved or removed, the interrupt is raised,
+# naming the first signal received. The handler stays in place all along (the hold is a
+# state of the handler, not a handler swapped in and out), so no signal can land between
+# two handlers and be taken for the first.
 #
 # A signal the process ignores (Ctrl-C in a background job, which is how CI may start a
-# build) is not held: it would stop the command and then be raised again into SIG_IGN,
-# which swallows it (the build went on as if the command had failed, silently; CI saw it).
+# build) is never handled, so never held: stopping the command for it would end in an
+# interrupt nobody raises (the build went on as if the command had failed, silently; CI
+# saw it). A process that has not installed the stop-signal handlers (a build always
+# has: tasks/reporter.py) holds nothing.
 #
 # The command runs in its own session so that stopping it stops its children, and a
 # terminal's Ctrl-C reaches only doit, which stops it. Python runs signal handlers in the
@@ -138,35 +143,15 @@ def _wait_for_session_end(session: int, timeout: float = 2.0) -> None:
         time.sleep(0.01)
 
 
-_INTERRUPTS = STOP_SIGNALS
-
-
 @contextlib.contextmanager
 def _interrupts_held(stop: Callable[[], None]) -> Iterator[list[int]]:
     """Inside the block, the stop signals call `stop` and are noted in the list it
-    yields; the first is raised again when the block ends (Note [Interrupted commands])."""
-    received: list[int] = []
+    yields; the interrupt is raised when the block ends (Note [Interrupted commands])."""
     if threading.current_thread() is not threading.main_thread():
-        yield received  # handlers run in the main thread only: none can reach this one
+        yield []  # handlers run in the main thread only: none can reach this one
         return
-
-    def hold(signal_number: int, _frame: object) -> None:
-        received.append(signal_number)
-        stop()
-
-    previous: dict[int, Any] = {}
-    try:
-        for signal_number in _INTERRUPTS:
-            # Note [Interrupted commands]: an ignored signal stays ignored.
-            if signal.getsignal(signal_number) is not signal.SIG_IGN:
-                previous[signal_number] = signal.signal(signal_number, hold)
+    with stop_signals_held(stop) as received:
         yield received
-    finally:
-        for held, handler in previous.items():
-            # None: a handler not installed from Python, which cannot be put back.
-            signal.signal(held, signal.SIG_DFL if handler is None else handler)
-        if received:
-            signal.raise_signal(received[0])
 
 
 def temporary(output: Path) -> Path:

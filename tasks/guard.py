@@ -13,7 +13,7 @@ import fcntl
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import TextIO
@@ -27,6 +27,8 @@ _held: list[TextIO] = []  # keeps the locked file open for the life of the proce
 # Ctrl-C, `kill PID`, and the terminal closing (Note [Stop signals]).
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 _received: list[int] = []  # the stop signals this process has received, in order
+_raised: list[bool] = []  # whether the one KeyboardInterrupt has been raised
+_holders: list[Callable[[], None]] = []  # while a command runs: what stops it
 _AFTER = "finished tasks are saved, the next build goes on"
 
 ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], object]
@@ -111,12 +113,47 @@ def interrupt_on_stop_signals() -> None:
 
 
 def _interrupt(signal_number: int, _frame: object) -> None:
-    """Only the first stop signal interrupts: the build is ending from then on, and another
-    KeyboardInterrupt would cut short doit saving the finished tasks (and, landing in the
-    excepthook, print a traceback after all)."""
+    """Note the signal, in the order received; then stop the command being held, if any
+    (it is raised when the hold ends), else interrupt. Only the first interrupt is raised:
+    the build is ending from then on, and another KeyboardInterrupt would cut short doit
+    saving the finished tasks (and, landing in the excepthook, print a traceback after all)."""
     _received.append(signal_number)
-    if len(_received) == 1:
+    if _holders:
+        _holders[-1]()
+        return
+    _raise_once()
+
+
+def _raise_once() -> None:
+    if not _raised:
+        _raised.append(True)
         raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def stop_signals_held(stop: Callable[[], None]) -> Iterator[list[int]]:
+    """Inside the block, a stop signal calls `stop` instead of interrupting, and is noted
+    in the list this yields; when the block ends, the interrupt is raised (Note [Interrupted
+    commands] in tasks/actions.py). Main thread only: Python runs handlers nowhere else.
+
+    The order the signals came in is kept in one place, `_received`, which the handler
+    appends to as each one runs, held or not: so the signal reported is the first one
+    received, whatever moment the others land at (a Ctrl-C held while a command started,
+    then a SIGTERM while the hold ended, was once reported as SIGTERM)."""
+    held: list[int] = []
+    first = len(_received)
+
+    def hold() -> None:
+        held[:] = _received[first:]
+        stop()
+
+    _holders.append(hold)
+    try:
+        yield held
+    finally:
+        _holders.remove(hold)
+        if len(_received) > first:
+            _raise_once()
 
 
 def _end_interrupted(

@@ -79,15 +79,13 @@ def start_victim(output: Path, pids: Path, ctrl_c: str) -> subprocess.Popen[str]
 
 
 def assert_interrupted_cleanly(
-    victim: subprocess.Popen[str], pids: Path, tmp_path: Path, attempt: int, sent: set[int]
+    victim: subprocess.Popen[str], pids: Path, tmp_path: Path, attempt: int, first: int
 ) -> None:
-    """Ended by one of the signals `sent`, in one line naming it: no temporary left, no
-    command left running. With Ctrl-C and SIGTERM sent at once, either may be the one: the
-    Ctrl-C held by a command that is starting does not keep SIGTERM, landing between the
-    handler changes, from raising first (Note [Stop signals])."""
-    _, error = victim.communicate(timeout=60)
-    assert -victim.returncode in sent, error
-    assert error == interrupted_line(-victim.returncode), error
+    """Ended by the signal sent `first`, in one line naming it: no temporary left, no
+    command left running."""
+    _, error = victim.communicate(timeout=120)
+    assert (attempt, victim.returncode) == (attempt, -first), error
+    assert error == interrupted_line(first), error
     started = pids.read_text().split() if pids.exists() else []
     assert not any(_alive(int(pid)) for pid in started), f"attempt {attempt}: still running"
     assert not list(tmp_path.glob("*.tmp")), f"attempt {attempt}: {error}"
@@ -99,7 +97,9 @@ def test_an_interrupt_leaves_no_temporary_and_no_command_running(
 ) -> None:
     """Ctrl-C followed at once by SIGTERM (what a doit worker gets from the terminal and
     then from doit), at random moments: never a temporary left, never the command left
-    running, always the interrupt raised (Note [Interrupted commands])."""
+    running, always the interrupt raised, and always for the Ctrl-C, which came first (a
+    Ctrl-C held while the command started, then a SIGTERM landing while the handlers were
+    swapped back, was reported as SIGTERM; Note [Interrupted commands])."""
     random = Random(moment)
     for attempt in range(40):
         output, pids = tmp_path / f"{attempt}.o", tmp_path / f"{attempt}.pids"
@@ -111,7 +111,56 @@ def test_an_interrupt_leaves_no_temporary_and_no_command_running(
         victim.send_signal(signal.SIGINT)
         time.sleep(random.choice([0, random.uniform(0, 0.002)]))
         victim.send_signal(signal.SIGTERM)
-        assert_interrupted_cleanly(victim, pids, tmp_path, attempt, {signal.SIGINT, signal.SIGTERM})
+        assert_interrupted_cleanly(victim, pids, tmp_path, attempt, signal.SIGINT)
+
+
+# Sends itself Ctrl-C when the build code (tasks/actions.py, tasks/guard.py) reaches its
+# `at`-th line, and SIGTERM at the line after: stepping `at` over every line puts the two
+# signals at every moment of a command's start, run and end, whatever the machine's speed.
+STEPPED = """
+import os, signal, sys
+from pathlib import Path
+from tasks.actions import run_to_temporaries, temporary
+from tasks.guard import interrupt_on_stop_signals
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
+interrupt_on_stop_signals()
+output, pids, at = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
+lines = 0
+
+def in_build_code(frame, event, arg):
+    watched = frame.f_code.co_filename.endswith(("tasks/actions.py", "tasks/guard.py"))
+    return step if watched else None
+
+def step(frame, event, arg):
+    global lines
+    if event == "line":
+        lines += 1
+        if lines in (at, at + 1):
+            os.kill(os.getpid(), signal.SIGINT if lines == at else signal.SIGTERM)
+    return step
+
+sys.settrace(in_build_code)
+command = f"echo $$ >> {pids}; : > {temporary(output)}; exec sleep 60"
+run_to_temporaries(["sh", "-c", command], [output])
+"""
+
+
+def test_the_first_of_two_stop_signals_is_the_one_reported_at_every_line(tmp_path: Path) -> None:
+    """Ctrl-C, then SIGTERM one line later, at each line of starting, running and ending a
+    command: the build always ends by SIGINT. A Ctrl-C held while the command's handlers
+    went in, followed by a SIGTERM before its own handler did, was reported as SIGTERM."""
+    for at in range(1, 61):
+        output, pids = tmp_path / f"{at}.o", tmp_path / f"{at}.pids"
+        victim = subprocess.Popen(
+            [sys.executable, "-c", STEPPED, str(output), str(pids), str(at)],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        assert_interrupted_cleanly(victim, pids, tmp_path, at, signal.SIGINT)
 
 
 def test_an_ignored_ctrl_c_stays_ignored_and_sigterm_still_stops(tmp_path: Path) -> None:
@@ -125,7 +174,7 @@ def test_an_ignored_ctrl_c_stays_ignored_and_sigterm_still_stops(tmp_path: Path)
     assert victim.poll() is None, victim.communicate()[1]
     assert all(_alive(int(pid)) for pid in pids.read_text().split())
     victim.send_signal(signal.SIGTERM)
-    assert_interrupted_cleanly(victim, pids, tmp_path, 0, {signal.SIGTERM})
+    assert_interrupted_cleanly(victim, pids, tmp_path, 0, signal.SIGTERM)
 
 
 def _wait_until(condition: Callable[[], bool], timeout: float = 30) -> None:
