@@ -1,8 +1,10 @@
 """The long fuzz run: `python -m tests.fuzz --reader 200000 --runner 100000`.
 
 Builds the sanitized all-operators runner (in build/, incrementally), runs the reader cases
-in this process and the runner cases `--workers` at a time, prints one summary line per
-target and exits 1 when anything was found (saved under `--findings`).
+in this process and the runner cases `--workers` at a time, in persistent drivers (one
+process runs many cases, tests/fuzz/persistent.py; `--per-case` starts a runner per case),
+prints one summary line per target and exits 1 when anything was found (saved under
+`--findings`).
 `--replay reader:INDEX` or `runner:INDEX` (with the run's `--seed`) re-runs one case and
 prints what it did and how it ended.
 """
@@ -24,6 +26,7 @@ from tests.fuzz.harness import (
     reader_case,
     runner_case,
 )
+from tests.fuzz.persistent import build_driver, fuzz_runner_persistent
 from tests.fuzz.sanitized import sanitized_runner
 
 
@@ -38,6 +41,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--time-bound", type=float, default=5.0, help="seconds per reader case")
     parser.add_argument("--findings", type=Path, default=Path("build/fuzz-findings"))
     parser.add_argument("--replay", help="reader:INDEX or runner:INDEX")
+    parser.add_argument("--per-case", action="store_true", help="a runner process per case")
     args = parser.parse_args(argv)
     if args.replay:
         return replay(args.replay, args.seed, args.timeout)
@@ -52,16 +56,29 @@ def main(argv: list[str]) -> int:
     if args.runner:
         runner = sanitized_runner()
         began = time.monotonic()
-        stats = fuzz_runner(
-            runner,
-            args.runner,
-            args.seed,
-            args.workers,
-            args.timeout,
-            args.findings,
-            args.start,
-            True,
-        )
+        if args.per_case:
+            stats = fuzz_runner(
+                runner,
+                args.runner,
+                args.seed,
+                args.workers,
+                args.timeout,
+                args.findings,
+                args.start,
+                True,
+            )
+        else:
+            stats = fuzz_runner_persistent(
+                runner,
+                build_driver(runner),
+                args.runner,
+                args.seed,
+                args.workers,
+                args.timeout,
+                args.findings,
+                args.start,
+                True,
+            )
         print(f"{stats.summary()}; {time.monotonic() - began:.0f} s", flush=True)
         found += len(stats.findings)
     for finding in sorted(args.findings.glob("*.json")) if found else []:

@@ -188,10 +188,8 @@ def runner_case(corpus: list[Example], seed: int, index: int) -> RunnerCase:
     return RunnerCase(example, program, None, b"", iterations, what)
 
 
-def check_runner(
-    runner: Path, case: RunnerCase, scratch: Path, timeout: float
-) -> tuple[str, str | None]:
-    """(outcome, problem or None) of one run of the sanitized runner."""
+def case_arguments(case: RunnerCase, scratch: Path) -> list[str]:
+    """The runner's arguments for `case`, after writing its mutated file into `scratch`."""
     scratch.mkdir(parents=True, exist_ok=True)
     program = scratch / "program.pte"
     program.write_bytes(case.program)
@@ -199,28 +197,42 @@ def check_runner(
     if case.mutated_input is not None:
         inputs[case.mutated_input] = scratch / "input.npy"
         inputs[case.mutated_input].write_bytes(case.array)
-    command = [str(runner), str(program), "--output-dir", str(scratch)]
-    command += [a for path in inputs for a in ("--input", str(path))]
+    arguments = [str(program), "--output-dir", str(scratch)]
+    arguments += [a for path in inputs for a in ("--input", str(path))]
     if case.iterations > 1:
-        command += ["--iterations", str(case.iterations)]
+        arguments += ["--iterations", str(case.iterations)]
+    return arguments
+
+
+def check_runner(
+    runner: Path, case: RunnerCase, scratch: Path, timeout: float
+) -> tuple[str, str | None]:
+    """(outcome, problem or None) of one run of the sanitized runner."""
+    command = [str(runner), *case_arguments(case, scratch)]
     try:
         result = subprocess.run(
             command, capture_output=True, timeout=timeout, env=ENVIRONMENT, check=False
         )
     except subprocess.TimeoutExpired:
         return "hang", f"no exit within {timeout} s"
-    stderr = result.stderr.decode("utf-8", "backslashreplace")
+    return judge(result.returncode, result.stderr)
+
+
+def judge(returncode: int, raw_stderr: bytes) -> tuple[str, str | None]:
+    """(outcome, problem or None) of a run that ended with `returncode` (negative: killed
+    by that signal) and wrote `raw_stderr`."""
+    stderr = raw_stderr.decode("utf-8", "backslashreplace")
     lines = [line for line in stderr.splitlines() if ALLOCATION_WARNING not in line]
-    if result.returncode < 0:
-        return "crash", f"killed by signal {-result.returncode}: {stderr[-3000:]}"
+    if returncode < 0:
+        return "crash", f"killed by signal {-returncode}: {stderr[-3000:]}"
     if "Sanitizer" in stderr.replace(ALLOCATION_WARNING, "") or "runtime error:" in stderr:
         return "crash", stderr[-3000:]
-    if not result.stderr.isascii():
+    if not raw_stderr.isascii():
         return "error", f"raw bytes on stderr: {stderr[-2000:]}"
-    if result.returncode == 0:
+    if returncode == 0:
         return "ok", None if not lines else f"exit 0 with stderr: {stderr[-2000:]}"
     if len(lines) != 1 or not lines[0].startswith("runner: "):
-        return "error", f"exit {result.returncode} without one line: {stderr[-2000:]}"
+        return "error", f"exit {returncode} without one line: {stderr[-2000:]}"
     return "error", None
 
 

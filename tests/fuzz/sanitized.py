@@ -10,6 +10,13 @@ from pathlib import Path
 from tests.workspace import BOTH_LIBRARIES_FROM_BUILD, build_in_repository
 
 SANITIZE = '"-fsanitize=address,undefined"'
+# The toolchain's flags, as the persistent driver (tests/fuzz/persistent.py) compiles them.
+SANITIZE_FLAGS = (
+    "-O1",
+    "-fsanitize=address,undefined",
+    "-fno-sanitize-recover=all",
+    "-fno-sanitize=vptr",
+)
 MANIFEST = (
     f"""# Written by tests/fuzz/sanitized.py: every kernel, sanitized, for the fuzz harness.
 [toolchains.sanitize]

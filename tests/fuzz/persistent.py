@@ -1,0 +1,245 @@
+"""Persistent mode of the runner fuzz: one sanitized driver process (persistent/driver.cpp,
+the runner's own main() called once per case) runs many cases, as libFuzzer's persistent
+mode does. A process per case spent nearly all its time starting the sanitizer runtimes
+(5.5 cases a second with two workers on a loaded machine).
+
+Each worker owns one driver and one folder and gives it its cases one at a time (the
+runner maps its files: nothing is rewritten while a case runs). A case whose run the
+driver does not finish (a sanitizer report ends the process, or no answer within the
+timeout), that leaks, or that ends in anything but success or one line, is run again by
+the per-case runner in a process of its own (harness.check_runner): what that run says
+is the finding; a case that fails only in the driver is a finding too (state carried from
+an earlier case), named so. The driver is then started afresh.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from tasks.compile import BASE_CFLAGS
+from tests.fuzz.harness import (
+    Finding,
+    RunnerCase,
+    Stats,
+    case_arguments,
+    check_runner,
+    examples,
+    judge,
+    runner_case,
+    save,
+)
+from tests.fuzz.sanitized import ENVIRONMENT, SANITIZE_FLAGS
+from tests.workspace import REPO
+
+DRIVER_SOURCE = REPO / "tests" / "fuzz" / "persistent" / "driver.cpp"
+RUNNER_SOURCES = [REPO / "runtime" / "runner" / name for name in ("file_io.cpp", "npy.cpp")]
+
+
+def build_driver(runner: Path) -> Path:
+    """The driver beside the sanitized `runner`, linked with its target's libruntime.a;
+    rebuilt when the library or a source is newer."""
+    library = runner.parent / "libruntime.a"
+    binary = runner.parent / "persistent_driver"
+    inputs = [library, DRIVER_SOURCE, REPO / "runtime" / "runner" / "main.cpp", *RUNNER_SOURCES]
+    if binary.exists() and all(p.stat().st_mtime_ns <= binary.stat().st_mtime_ns for p in inputs):
+        return binary
+    temporary = binary.with_name(f"{binary.name}.{os.getpid()}.tmp")
+    command = ["c++", *BASE_CFLAGS, *SANITIZE_FLAGS, f"-I{REPO}", str(DRIVER_SOURCE)]
+    command += [*map(str, RUNNER_SOURCES), str(library), "-o", str(temporary)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False)
+    if result.returncode != 0:
+        raise RuntimeError(f"the persistent driver does not build: {result.stderr[-3000:]}")
+    os.replace(temporary, binary)
+    return binary
+
+
+class Driver:
+    """One driver process, started on first use and again after it ended."""
+
+    def __init__(self, binary: Path, log: Path) -> None:
+        self.binary = binary
+        self.log = log
+        self.process: subprocess.Popen[bytes] | None = None
+        self.pending = b""
+        self.ended: int | None = None  # the exit status of the driver that ended last
+        self.process_ending = False  # it closed its stdout
+
+    def run(self, arguments: list[str], timeout: float) -> tuple[int, bool] | None:
+        """(exit code, leaked) of one case, or None when the driver ended (its status is
+        then `ended`) or did not answer within `timeout` (it is then killed)."""
+        process = self._started()
+        assert process.stdin is not None and process.stdout is not None
+        try:
+            process.stdin.write(("\t".join(arguments) + "\n").encode())
+            process.stdin.flush()
+        except BrokenPipeError:
+            pass  # it ended: its stdout says so
+        line = self._line(process.stdout, timeout)
+        if line is None:
+            self.ended = self.stop()
+            return None
+        code, leaked = line.split()
+        return int(code), leaked == b"1"
+
+    def _started(self) -> subprocess.Popen[bytes]:
+        if self.process is None:
+            with self.log.open("ab") as log:
+                self.process = subprocess.Popen(
+                    [str(self.binary)],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=log,
+                    env=ENVIRONMENT,
+                )
+            self.pending = b""
+        return self.process
+
+    def _line(self, stream: IO[bytes], timeout: float) -> bytes | None:
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.pending:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([stream], [], [], remaining)[0]:
+                return None
+            chunk = os.read(stream.fileno(), 4096)
+            if not chunk:  # it ended: its status is there in a moment
+                self.process_ending = True
+                return None
+            self.pending += chunk
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line
+
+    def stop(self) -> int | None:
+        """Stop the driver; its exit status (negative: the signal), None if none ran."""
+        process, self.process = self.process, None
+        if process is None:
+            return None
+        ending, self.process_ending = self.process_ending, False
+        if ending:  # closed its stdout: exiting, with a status of its own to read
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                pass
+        if process.poll() is None:
+            process.kill()
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                stream.close()
+        return process.wait()
+
+
+@dataclass
+class _Shared:
+    stats: Stats
+    lock: threading.Lock
+    began: float
+    progress: bool
+
+
+def fuzz_runner_persistent(
+    runner: Path,
+    driver: Path,
+    count: int,
+    seed: int,
+    workers: int,
+    timeout: float,
+    findings_dir: Path | None,
+    start: int = 0,
+    progress: bool = False,
+) -> Stats:
+    """Cases start..start+count-1 through `workers` drivers; the same cases, findings and
+    outcomes as harness.fuzz_runner gives (the runner's code runs either way)."""
+    corpus = examples()
+    shared = _Shared(Stats("runner"), threading.Lock(), time.monotonic(), progress)
+    with tempfile.TemporaryDirectory(prefix="fuzz-persistent-") as scratch:
+
+        def work(worker: int) -> None:
+            folder = Path(scratch) / str(worker)
+            folder.mkdir()
+            process = Driver(driver, Path(scratch) / f"driver{worker}.log")
+            try:
+                for index in range(start + worker, start + count, workers):
+                    case = runner_case(corpus, seed, index)
+                    began = time.perf_counter()
+                    outcome, problem = _one(process, runner, case, folder, timeout)
+                    _record(
+                        shared,
+                        seed,
+                        index,
+                        case,
+                        outcome,
+                        problem,
+                        findings_dir,
+                        time.perf_counter() - began,
+                    )
+            finally:
+                process.stop()
+
+        threads = [threading.Thread(target=work, args=(w,)) for w in range(workers)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    return shared.stats
+
+
+def _one(
+    driver: Driver, runner: Path, case: RunnerCase, folder: Path, timeout: float
+) -> tuple[str, str | None]:
+    """(outcome, problem or None) of one case: in the driver, confirmed in a process of
+    its own when the driver saw anything but success or one line."""
+    reply = driver.run([str(folder), *case_arguments(case, folder)], timeout)
+    stderr = (folder / "stderr").read_bytes() if (folder / "stderr").exists() else b""
+    if reply is None:
+        status = driver.ended
+        outcome, problem = judge(-9 if status is None else status, stderr)
+        problem = problem or f"the driver ended (status {status}) or did not answer in {timeout} s"
+    else:
+        code, leaked = reply
+        outcome, problem = judge(code, stderr)
+        if leaked:
+            driver.stop()  # a leak stays unreachable: every later check would report it
+            outcome, problem = (
+                "crash",
+                f"leak: {stderr.decode('utf-8', 'backslashreplace')[-3000:]}",
+            )
+    if problem is None:
+        return outcome, None
+    confirmed, again = check_runner(runner, case, folder / "confirm", timeout)
+    if again is not None:
+        return confirmed, again
+    return outcome, f"in the persistent driver only: {problem}"
+
+
+def _record(
+    shared: _Shared,
+    seed: int,
+    index: int,
+    case: RunnerCase,
+    outcome: str,
+    problem: str | None,
+    findings_dir: Path | None,
+    took: float,
+) -> None:
+    with shared.lock:
+        stats = shared.stats
+        stats.cases += 1
+        stats.durations.append(took)
+        stats.count(outcome)
+        if problem is not None:
+            finding = Finding("runner", seed, index, case.what, problem, case.example.name)
+            stats.findings.append(finding)
+            save(finding, case.program if case.mutated_input is None else case.array, findings_dir)
+        if shared.progress and stats.cases % 5000 == 0:
+            rate = stats.cases / (time.monotonic() - shared.began)
+            print(
+                f"runner: {stats.cases} cases, {len(stats.findings)} findings, {rate:.1f}/s",
+                flush=True,
+            )
