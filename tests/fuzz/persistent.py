@@ -39,6 +39,8 @@ from tests.fuzz.harness import (
 from tests.fuzz.sanitized import ENVIRONMENT, SANITIZE_FLAGS
 from tests.workspace import REPO
 
+# Cases between two leak checks of a driver (each stops its threads and scans its heap).
+LEAK_CHECK_EVERY = 100
 DRIVER_SOURCE = REPO / "tests" / "fuzz" / "persistent" / "driver.cpp"
 RUNNER_SOURCES = [REPO / "runtime" / "runner" / name for name in ("file_io.cpp", "npy.cpp")]
 
@@ -72,13 +74,17 @@ class Driver:
         self.ended: int | None = None  # the exit status of the driver that ended last
         self.process_ending = False  # it closed its stdout
 
-    def run(self, arguments: list[str], timeout: float) -> tuple[int, bool] | None:
+    def run(
+        self, arguments: list[str], timeout: float, check_leaks: bool = True
+    ) -> tuple[int, bool] | None:
         """(exit code, leaked) of one case, or None when the driver ended (its status is
-        then `ended`) or did not answer within `timeout` (it is then killed)."""
+        then `ended`) or did not answer within `timeout` (it is then killed). `leaked`:
+        with `check_leaks`, whether an allocation of a case since the last check is lost."""
         process = self._started()
         assert process.stdin is not None and process.stdout is not None
+        request = "\t".join(["1" if check_leaks else "0", *arguments]) + "\n"
         try:
-            process.stdin.write(("\t".join(arguments) + "\n").encode())
+            process.stdin.write(request.encode())
             process.stdin.flush()
         except BrokenPipeError:
             pass  # it ended: its stdout says so
@@ -164,21 +170,35 @@ def fuzz_runner_persistent(
             folder = Path(scratch) / str(worker)
             folder.mkdir()
             process = Driver(driver, Path(scratch) / f"driver{worker}.log")
+            indices = range(start + worker, start + count, workers)
+            unchecked: list[tuple[int, RunnerCase]] = []  # since the last leak check
             try:
-                for index in range(start + worker, start + count, workers):
+                for index in indices:
                     case = runner_case(corpus, seed, index)
+                    unchecked.append((index, case))
+                    check = len(unchecked) >= LEAK_CHECK_EVERY or index == indices[-1]
                     began = time.perf_counter()
-                    outcome, problem = _one(process, runner, case, folder, timeout)
-                    _record(
-                        shared,
-                        seed,
-                        index,
-                        case,
-                        outcome,
-                        problem,
-                        findings_dir,
-                        time.perf_counter() - began,
-                    )
+                    outcome, problem, checked = _one(process, runner, case, folder, timeout, check)
+                    took = time.perf_counter() - began
+                    _record(shared, seed, index, case, outcome, problem, findings_dir, took)
+                    if checked is None:  # the driver stopped before the check: no verdict
+                        for earlier, earlier_case in unchecked[:-1]:
+                            _confirm_alone(
+                                shared,
+                                seed,
+                                earlier,
+                                earlier_case,
+                                runner,
+                                folder,
+                                timeout,
+                                findings_dir,
+                            )
+                        unchecked.clear()
+                    elif not checked:  # a leak among the unchecked cases: which one?
+                        _find_leak(shared, seed, unchecked, runner, folder, timeout, findings_dir)
+                        unchecked.clear()
+                    elif check:
+                        unchecked.clear()
             finally:
                 process.stop()
 
@@ -191,31 +211,90 @@ def fuzz_runner_persistent(
 
 
 def _one(
-    driver: Driver, runner: Path, case: RunnerCase, folder: Path, timeout: float
-) -> tuple[str, str | None]:
-    """(outcome, problem or None) of one case: in the driver, confirmed in a process of
-    its own when the driver saw anything but success or one line."""
-    reply = driver.run([str(folder), *case_arguments(case, folder)], timeout)
+    driver: Driver, runner: Path, case: RunnerCase, folder: Path, timeout: float, check: bool
+) -> tuple[str, str | None, bool | None]:
+    """(outcome, problem or None, checked) of one case: in the driver, confirmed in a
+    process of its own when the driver saw anything but success or one line. `checked`:
+    True when a leak check ran and found nothing (or none was asked), False when it found
+    a leak (the driver is then stopped), None when the driver stopped before checking."""
+    reply = driver.run([str(folder), *case_arguments(case, folder)], timeout, check)
     stderr = (folder / "stderr").read_bytes() if (folder / "stderr").exists() else b""
+    checked: bool | None = True
     if reply is None:
         status = driver.ended
         outcome, problem = judge(-9 if status is None else status, stderr)
         problem = problem or f"the driver ended (status {status}) or did not answer in {timeout} s"
+        checked = None
     else:
         code, leaked = reply
         outcome, problem = judge(code, stderr)
         if leaked:
             driver.stop()  # a leak stays unreachable: every later check would report it
-            outcome, problem = (
-                "crash",
-                f"leak: {stderr.decode('utf-8', 'backslashreplace')[-3000:]}",
-            )
+            checked = False
     if problem is None:
-        return outcome, None
+        return outcome, None, checked
+    if checked:
+        driver.stop()  # it may be in any state after that: start afresh
+        checked = None
     confirmed, again = check_runner(runner, case, folder / "confirm", timeout)
     if again is not None:
-        return confirmed, again
-    return outcome, f"in the persistent driver only: {problem}"
+        return confirmed, again, checked
+    return outcome, f"in the persistent driver only: {problem}", checked
+
+
+def _confirm_alone(
+    shared: _Shared,
+    seed: int,
+    index: int,
+    case: RunnerCase,
+    runner: Path,
+    folder: Path,
+    timeout: float,
+    findings_dir: Path | None,
+) -> bool:
+    """Run a case already counted in a process of its own, for what the driver could not
+    check (a leak); record a finding if it shows one. Whether it did."""
+    _, problem = check_runner(runner, case, folder / "confirm", timeout)
+    if problem is not None:
+        _add_finding(shared, seed, index, case, problem, findings_dir)
+    return problem is not None
+
+
+def _find_leak(
+    shared: _Shared,
+    seed: int,
+    cases: list[tuple[int, RunnerCase]],
+    runner: Path,
+    folder: Path,
+    timeout: float,
+    findings_dir: Path | None,
+) -> None:
+    """A leak check failed after `cases`: each runs alone (the per-case runner checks for
+    leaks at exit); one that leaks there is the finding, else the leak is the driver's."""
+    found = [
+        _confirm_alone(shared, seed, index, case, runner, folder, timeout, findings_dir)
+        for index, case in cases
+    ]
+    if not any(found):
+        index, case = cases[-1]
+        report = (folder / "leaks").read_text(errors="backslashreplace")[-3000:]
+        first = cases[0][0]
+        problem = f"in the persistent driver only: a leak among cases {first}..{index}: {report}"
+        _add_finding(shared, seed, index, case, problem, findings_dir)
+
+
+def _add_finding(
+    shared: _Shared,
+    seed: int,
+    index: int,
+    case: RunnerCase,
+    problem: str,
+    findings_dir: Path | None,
+) -> None:
+    with shared.lock:
+        finding = Finding("runner", seed, index, case.what, problem, case.example.name)
+        shared.stats.findings.append(finding)
+        save(finding, case.program if case.mutated_input is None else case.array, findings_dir)
 
 
 def _record(

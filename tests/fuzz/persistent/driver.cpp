@@ -3,11 +3,12 @@
 // (and the sanitizer runtimes) per case. Each case is the runner's own code, main.cpp's
 // main() called with the case's arguments, so a case behaves as `runner ARGS...` would.
 //
-// Protocol: each line on stdin is one case, tab-separated: a folder, then the runner's
-// arguments. The case's stdout and stderr go to FOLDER/stdout and FOLDER/stderr; when it
-// returns, every allocation it made must have been freed (a leak check per case, so a
-// leak is the case's, not found at exit), and one line "<exit code> <leaked 0|1>" is
-// written to stdout. A sanitizer report ends the process (-fno-sanitize-recover=all): the
+// Protocol: each line on stdin is one case, tab-separated: "1" or "0", a folder, then the
+// runner's arguments. The case's stdout and stderr go to FOLDER/stdout and FOLDER/stderr;
+// then one line "<exit code> <leaked 0|1>" is written to stdout. With "1" the driver then
+// checks that every allocation of the cases since the last check was freed, and "leaked"
+// says whether one was not (the report is in FOLDER/leaks) (a check stops every thread and scans the heap: after every
+// case it halved the rate, so the harness asks for one now and then and finds the case). A sanitizer report ends the process (-fno-sanitize-recover=all): the
 // harness sees no line, reads the report in FOLDER/stderr and confirms the case in a
 // process of its own. Between cases nothing is kept: main() builds its registry, program
 // and method on its stack, and unmaps its files before it returns.
@@ -57,20 +58,22 @@ int main() {
       arguments[count++] = field;
     }
     arguments[count] = nullptr;
-    if (count < 1) {
-      dprintf(protocol_err, "driver: an empty case line\n");
+    if (count < 2) {
+      dprintf(protocol_err, "driver: a case line without a folder\n");
       return 3;
     }
+    const bool check = strcmp(arguments[0], "1") == 0;
     // argv[0] is the program name: the folder's place, which main() does not read.
-    const char* folder = arguments[0];
+    const char* folder = arguments[1];
     if (!redirect(STDOUT_FILENO, folder, "stdout") || !redirect(STDERR_FILENO, folder, "stderr")) {
       dprintf(protocol_err, "driver: cannot write into %s\n", folder);
       return 3;
     }
-    const int code = runner_main(count, arguments);
+    const int code = runner_main(count - 1, arguments + 1);
     fflush(stdout);
     fflush(stderr);
-    const int leaked = __lsan_do_recoverable_leak_check();
+    // The report, if any, to FOLDER/leaks: the case's stderr stays what the runner wrote.
+    const int leaked = check && redirect(STDERR_FILENO, folder, "leaks") ? __lsan_do_recoverable_leak_check() : 0;
     fflush(stderr);
     dup2(protocol_out, STDOUT_FILENO);
     dup2(protocol_err, STDERR_FILENO);
