@@ -316,7 +316,7 @@ def _record(
             finding = Finding("runner", seed, index, case.what, problem, case.example.name)
             stats.findings.append(finding)
             save(finding, case.program if case.mutated_input is None else case.array, findings_dir)
-        if shared.progress and stats.cases % 5000 == 0:
+        if shared.progress and stats.cases % 1000 == 0:
             rate = stats.cases / (time.monotonic() - shared.began)
             print(
                 f"runner: {stats.cases} cases, {len(stats.findings)} findings, {rate:.1f}/s",
