@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -25,9 +26,11 @@ from doit.tools import config_changed
 
 from codegen.manifest import Target, Toolchain
 from codegen.render import per_source_dir
+from codegen.scalar_type import ScalarType
 from tasks import layout
 from tasks.actions import run_to_temporaries, temporary
 from tasks.depfile import HeadersUnchanged
+from tasks.stamp import DEFINITIONS
 
 # The runtime is written for these: no exceptions, no RTTI, sections the linker can drop.
 BASE_CFLAGS = (
@@ -82,6 +85,24 @@ def runtime_sources() -> list[Path]:
     return sorted(s for s in layout.runtime_dir().rglob("*.cpp") if size_app not in s.parents)
 
 
+def bool_constants_source() -> Path:
+    """The loader source whose Bool constant check depends on the dtype selection."""
+    return layout.runtime_dir() / "loader" / "values.cpp"
+
+
+_SELECTED_MASK = re.compile(r"DtypeSet\((0x[0-9a-f]+)u\)")
+
+
+def selects_bool(target: Target) -> bool:
+    """Whether an operator of the dtype-selective `target` takes a Bool tensor, from the
+    dtype masks of its generated selected_op_variants.h (codegen/render.py)."""
+    header = layout.gen_dir(target.name) / "selected_op_variants.h"
+    if DEFINITIONS.stat(str(header)) is None:  # a task definition is made from it
+        return True
+    masks = _SELECTED_MASK.findall(header.read_text(encoding="utf-8"))
+    return any(int(mask, 16) >> ScalarType.Bool.number & 1 for mask in masks)
+
+
 def target_objects(
     target: Target, toolchain: Toolchain, kernel_sources: Iterable[Path]
 ) -> list[ObjectSpec]:
@@ -93,7 +114,17 @@ def target_objects(
     objects = [
         ObjectSpec(s, layout.object_path(shared_dir, s), common, toolchain)
         for s in runtime_sources()
+        if not (s == bool_constants_source() and target.dtype_selective)
     ]
+    if target.dtype_selective:
+        # Note [Bool constants] in runtime/loader/values.cpp: the check is compiled in only
+        # when a selected operator takes Bool. One bit of the selection, on the command
+        # line: the object is shared by every target with the same bit, and recompiled only
+        # when the bit changes (not with every operator the target gains).
+        flags = (*common, f"-DRT_BOOL_CONSTANTS={int(selects_bool(target))}")
+        directory = layout.shared_object_dir(toolchain, flags)
+        source = bool_constants_source()
+        objects.append(ObjectSpec(source, layout.object_path(directory, source), flags, toolchain))
     for source in sorted(kernel_sources):
         if target.dtype_selective:
             # Note [Per-source dtype headers]: this source's own selected_op_variants.h.

@@ -1,8 +1,10 @@
 #include "runtime/loader/values.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 
+#include "runtime/core/message.h"
 #include "runtime/loader/schema.h"
 #include "runtime/loader/value_list.h"
 
@@ -15,6 +17,48 @@ namespace ts = schema::tensor;
 static_assert(static_cast<int>(Tag::Int) == ev::kInt - 1 && static_cast<int>(Tag::Tensor) == ev::kTensor - 1 &&
                   static_cast<int>(Tag::OptionalTensorList) == ev::kOptionalTensorList - 1,
               "Tag is numbered as the file's value types minus one");
+
+// Note [Bool constants]
+// A bool is the byte 0 or 1: a kernel reading any other byte as a bool is undefined
+// behaviour (UBSan: "load of value 255, which is not a valid value for type 'bool'").
+// Inputs are checked where the runner reads them (runtime/runner/npy.cpp); constants come
+// from the program, so their bytes are checked here, once, when the method is loaded. Only
+// a kernel reads a constant's elements, and only a kernel that takes Bool reads them as
+// bool: so the check is compiled only when a selected operator takes a Bool tensor. A
+// dtype-selective build says which with RT_BOOL_CONSTANTS=0 or 1 (from the target's dtype
+// selection, tasks/compile.py); any other build checks. A runner that selects no Bool
+// kernel, add_mul's, carries not one byte of it.
+#ifdef RT_BOOL_CONSTANTS
+constexpr bool kBoolConstantsChecked = RT_BOOL_CONSTANTS;
+#else
+constexpr bool kBoolConstantsChecked = true;  // no dtype selection: every kernel may take Bool
+#endif
+
+template <bool kChecked>
+struct BoolConstants {
+  static void check(fb::Reader&, fb::Table, const Tensor&) {}
+};
+
+template <>
+struct BoolConstants<true> {
+  // A constant's bytes: the program's, not planned memory's (written by kernels later).
+  static void check(fb::Reader& reader, fb::Table table, const Tensor& tensor) {
+    // Static: the Status points at it until the load's failure is reported.
+    static Message message;
+    if (tensor.dtype() != ScalarType::Bool || tensor.data() == nullptr ||
+        reader.get<uint32_t>(table, ts::kDataBufferIdx) == 0 || reader.table(table, ts::kAllocationInfo).present()) {
+      return;
+    }
+    const uint8_t* bytes = static_cast<const uint8_t*>(tensor.data());
+    for (size_t i = 0; i < tensor.capacity(); ++i) {
+      if (bytes[i] > 1) {
+        snprintf(message.text, sizeof message.text,
+                 "constant Bool tensor holds the byte %u at element %zu (a bool is 0 or 1)", bytes[i], i);
+        return reader.invalid(message.text);
+      }
+    }
+  }
+};
 
 // The state of loading one plan's values.
 struct ValueLoader {
@@ -74,6 +118,7 @@ void ValueLoader::load_tensor(fb::Table table, Tensor* tensor) {
     return reader.invalid("tensor data is misaligned");
   }
   tensor->set_data(data);
+  BoolConstants<kBoolConstantsChecked>::check(reader, table, *tensor);  // Note [Bool constants]
 }
 
 EValue ValueLoader::load_value(fb::Table entry) {
