@@ -319,6 +319,8 @@ def _record(
         if shared.progress and stats.cases % 1000 == 0:
             rate = stats.cases / (time.monotonic() - shared.began)
             print(
-                f"runner: {stats.cases} cases, {len(stats.findings)} findings, {rate:.1f}/s",
+                f"runner: {stats.cases} cases, {len(stats.findings)} findings, {rate:.1f}/s, "
+                f"per case max {max(stats.durations) * 1e3:.0f} ms, "
+                f"p99 {stats.percentile(0.99) * 1e3:.0f} ms",
                 flush=True,
             )
