@@ -1,0 +1,272 @@
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+// Our pool splits the work (parallel.h); Eigen's own threads stay off. Shapes are checked
+// before any product, so Eigen's assertions are compiled out.
+#define EIGEN_DONT_PARALLELIZE
+#define EIGEN_NO_DEBUG
+#include <Eigen/Core>
+
+#include "kernels/optimized/parallel.h"
+#include "kernels/optimized/scratch.h"
+#include "kernels/portable/util/nn_conv.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+// Float convolution in three fast shapes, each over NCHW-like tensors whose pixels are dense
+// (any batch and channel strides, as a contiguous tensor or a channel slice has):
+// - depthwise (one input channel per group): a direct loop per output row whose inner
+//   loop runs along the output width with no bounds test (the valid range is computed
+//   first), so the compiler vectorises it;
+// - 1x1, stride 1, no padding: per batch and group, out[Cout, H*W] = weight[Cout, Cin] x
+//   input[Cin, H*W], one GEMM read straight from the tensors;
+// - everything else: im2col into a per-thread scratch tile, then one GEMM per tile.
+// What none of them covers (transposed convolution, pixels not dense, a permuted weight)
+// runs portable's reference loops (kernels/portable/util/nn_conv.h): correct, slow.
+namespace optimized {
+namespace {
+
+constexpr const char* kOp = "aten::convolution.out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+using Dtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(), kSelected.bits()>;
+
+using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using ConstRows = Eigen::Map<const RowMatrix, Eigen::Unaligned, Eigen::OuterStride<>>;
+using Rows = Eigen::Map<RowMatrix, Eigen::Unaligned, Eigen::OuterStride<>>;
+
+// im2col tiles hold at most this many floats (256 KiB, about an L2) unless a tile of the
+// minimum width needs more; the tile width depends only on the layer, never on the thread
+// count, so every tile's GEMM (and its rounding) is the same however tiles are shared out.
+constexpr int64_t kTileFloats = 64 * 1024;
+constexpr int64_t kMinTileWidth = 64;
+// Output columns per GEMM of the 1x1 path (no copy, so only the split matters).
+constexpr int64_t kDirectTileWidth = 512;
+
+// True when dims `first`..3 of `v` are laid out densely in that order (size-1 dims have
+// any stride): the pixels of a channel are one run of memory.
+bool dense_from(const portable::View4& v, int first) {
+  int64_t expected = 1;
+  for (int d = 3; d >= first; --d) {
+    if (v.size[d] != 1 && v.stride[d] != expected) return false;
+    expected *= v.size[d];
+  }
+  return true;
+}
+
+struct Layer {
+  int64_t batch, groups, cin_g, cout_g;
+  int64_t in_h, in_w, k_h, k_w, out_h, out_w;
+  int64_t stride_h, stride_w, pad_h, pad_w, dil_h, dil_w;
+  int64_t x_n, x_c, y_n, y_c, w_row;  // strides: batch and channel of input and out, weight row
+  int64_t bias_stride;
+
+  int64_t k() const { return cin_g * k_h * k_w; }
+  int64_t pixels() const { return out_h * out_w; }
+};
+
+Layer layer_of(const portable::ConvCall& c) {
+  Layer l;
+  l.batch = c.y.size[0];
+  l.groups = c.groups;
+  l.cin_g = c.w.size[1];
+  l.cout_g = c.y.size[1] / c.groups;
+  l.in_h = c.x.size[2];
+  l.in_w = c.x.size[3];
+  l.k_h = c.w.size[2];
+  l.k_w = c.w.size[3];
+  l.out_h = c.y.size[2];
+  l.out_w = c.y.size[3];
+  l.stride_h = c.stride[0];
+  l.stride_w = c.stride[1];
+  l.pad_h = c.padding[0];
+  l.pad_w = c.padding[1];
+  l.dil_h = c.dilation[0];
+  l.dil_w = c.dilation[1];
+  l.x_n = c.x.stride[0];
+  l.x_c = c.x.stride[1];
+  l.y_n = c.y.stride[0];
+  l.y_c = c.y.stride[1];
+  l.w_row = c.w.size[0] == 1 ? l.k() : c.w.stride[0];
+  l.bias_stride = c.bias_stride;
+  return l;
+}
+
+// The output columns [lo, hi) whose input column ox * stride + offset lies in [0, width).
+void valid_columns(int64_t offset, int64_t stride, int64_t width, int64_t out_w, int64_t* lo, int64_t* hi) {
+  *lo = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
+  const int64_t last = width - 1 - offset;  // ox * stride <= last
+  *hi = last < 0 ? 0 : std::min(out_w, last / stride + 1);
+  if (*lo > *hi) *lo = *hi;
+}
+
+// Out rows [row0, row0 + rows) of one pixel block get bias[oc0 + r] added.
+void add_bias(const Layer& l, const float* bias, int64_t oc0, float* y, int64_t rows, int64_t width) {
+  if (bias == nullptr) return;
+  for (int64_t r = 0; r < rows; ++r) {
+    const float b = bias[(oc0 + r) * l.bias_stride];
+    float* row = y + r * l.y_c;
+    for (int64_t p = 0; p < width; ++p) row[p] += b;
+  }
+}
+
+// One output channel plane of a depthwise convolution (its group's single input channel).
+void depthwise_plane(const Layer& l, const float* x, const float* w, float b, float* y) {
+  for (int64_t oy = 0; oy < l.out_h; ++oy) {
+    float* row = y + oy * l.out_w;
+    for (int64_t ox = 0; ox < l.out_w; ++ox) row[ox] = b;
+    for (int64_t ky = 0; ky < l.k_h; ++ky) {
+      const int64_t iy = oy * l.stride_h - l.pad_h + ky * l.dil_h;
+      if (iy < 0 || iy >= l.in_h) continue;
+      const float* in_row = x + iy * l.in_w;
+      for (int64_t kx = 0; kx < l.k_w; ++kx) {
+        const float weight = w[ky * l.k_w + kx];
+        const int64_t offset = kx * l.dil_w - l.pad_w;
+        int64_t lo, hi;
+        valid_columns(offset, l.stride_w, l.in_w, l.out_w, &lo, &hi);
+        if (l.stride_w == 1) {
+          const float* src = in_row + (lo + offset);  // lo + offset >= 0
+          float* dst = row + lo;
+          for (int64_t i = 0; i < hi - lo; ++i) dst[i] += weight * src[i];
+        } else {
+          for (int64_t ox = lo; ox < hi; ++ox) row[ox] += weight * in_row[ox * l.stride_w + offset];
+        }
+      }
+    }
+  }
+}
+
+void depthwise(const Layer& l, const float* x, const float* w, const float* bias, float* y) {
+  const int64_t channels = l.groups * l.cout_g;
+  opt::parallel_for(l.batch * channels, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t item = begin; item < end; ++item) {
+      const int64_t n = item / channels, oc = item % channels;
+      const float b = bias != nullptr ? bias[oc * l.bias_stride] : 0.0f;
+      depthwise_plane(l, x + n * l.x_n + oc / l.cout_g * l.x_c, w + oc * l.w_row, b, y + n * l.y_n + oc * l.y_c);
+    }
+  });
+}
+
+// Columns [p0, p0 + width) of the im2col matrix of one batch and group: row k = (ic, ky,
+// kx) holds the input pixel each output pixel multiplies with that weight (0 in padding).
+void im2col(const Layer& l, const float* x, int64_t p0, int64_t width, float* col) {
+  for (int64_t ic = 0; ic < l.cin_g; ++ic) {
+    const float* plane = x + ic * l.x_c;
+    for (int64_t ky = 0; ky < l.k_h; ++ky) {
+      for (int64_t kx = 0; kx < l.k_w; ++kx) {
+        float* dst = col + ((ic * l.k_h + ky) * l.k_w + kx) * width;
+        const int64_t offset = kx * l.dil_w - l.pad_w;
+        int64_t lo, hi;
+        valid_columns(offset, l.stride_w, l.in_w, l.out_w, &lo, &hi);
+        // Walk the tile an output row at a time.
+        for (int64_t p = p0; p < p0 + width;) {
+          const int64_t oy = p / l.out_w, first = p % l.out_w;
+          const int64_t last = std::min(l.out_w, first + (p0 + width - p));
+          float* out = dst + (p - p0);  // out[i] is column ox = first + i
+          const int64_t count = last - first;
+          const int64_t iy = oy * l.stride_h - l.pad_h + ky * l.dil_h;
+          if (iy < 0 || iy >= l.in_h) {
+            std::fill(out, out + count, 0.0f);
+          } else {
+            const int64_t a = std::max(first, lo), b = std::max(a, std::min(last, hi));
+            std::fill(out, out + (a - first), 0.0f);
+            // Input column of ox: ox * stride + offset, inside the row for ox in [a, b).
+            const float* in_row = plane + iy * l.in_w;
+            if (l.stride_w == 1) {
+              std::memcpy(out + (a - first), in_row + (a + offset), static_cast<size_t>(b - a) * sizeof(float));
+            } else {
+              for (int64_t ox = a; ox < b; ++ox) out[ox - first] = in_row[ox * l.stride_w + offset];
+            }
+            std::fill(out + (b - first), out + count, 0.0f);
+          }
+          p += count;
+        }
+      }
+    }
+  }
+}
+
+// The general and 1x1 paths: per (batch, group, pixel tile), out = weight x columns.
+// False when the scratch cannot be had.
+bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, const float* bias, float* y) {
+  const int64_t k = l.k(), pixels = l.pixels();
+  const int64_t tile = one_by_one ? kDirectTileWidth : std::max(kMinTileWidth, kTileFloats / k);
+  const int64_t tiles = (pixels + tile - 1) / tile;
+  bool ok = true;
+  opt::parallel_for(l.batch * l.groups * tiles, 1, [&](int64_t begin, int64_t end) {
+    float* col = nullptr;
+    if (!one_by_one) {
+      const size_t bytes = static_cast<size_t>(k * std::min(tile, pixels)) * sizeof(float);
+      col = static_cast<float*>(opt::thread_scratch().get(bytes));
+      if (col == nullptr) {
+        ok = false;  // every writer stores false: no ordering needed
+        return;
+      }
+    }
+    for (int64_t item = begin; item < end; ++item) {
+      const int64_t t = item % tiles, g = item / tiles % l.groups, n = item / tiles / l.groups;
+      const int64_t p0 = t * tile, width = std::min(tile, pixels - p0);
+      const float* xg = x + n * l.x_n + g * l.cin_g * l.x_c;
+      float* yg = y + n * l.y_n + g * l.cout_g * l.y_c + p0;
+      const ConstRows weight(w + g * l.cout_g * l.w_row, l.cout_g, k, Eigen::OuterStride<>(l.w_row));
+      Rows out(yg, l.cout_g, width, Eigen::OuterStride<>(l.y_c));
+      if (one_by_one) {
+        out.noalias() = weight * ConstRows(xg + p0, k, width, Eigen::OuterStride<>(l.x_c));
+      } else {
+        im2col(l, xg, p0, width, col);
+        out.noalias() = weight * ConstRows(col, k, width, Eigen::OuterStride<>(width));
+      }
+      add_bias(l, bias, g * l.cout_g, yg, l.cout_g, width);
+    }
+  });
+  return ok;
+}
+
+void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float* x, const float* w, const float* bias,
+              float* y) {
+  const Layer l = layer_of(c);
+  const bool fast = !c.transposed && l.k() > 0 && dense_from(c.x, 2) && dense_from(c.y, 2) && dense_from(c.w, 1);
+  if (!fast) {
+    if (c.transposed) {
+      portable::transposed_convolution<float>(c, x, w, bias, y);
+    } else {
+      portable::convolution<float>(c, x, w, bias, y);
+    }
+    return;
+  }
+  if (l.groups > 1 && l.cin_g == 1) return depthwise(l, x, w, bias, y);
+  const bool one_by_one = l.k_h == 1 && l.k_w == 1 && l.stride_h == 1 && l.stride_w == 1 && l.pad_h == 0 &&
+                          l.pad_w == 0;
+  if (!gemm_conv(l, one_by_one, x, w, bias, y)) in.fail("out of memory for the im2col scratch");
+}
+
+}  // namespace
+
+// convolution.out(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding,
+//                 SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, *, Tensor(a!) out)
+rt::Tensor& convolution_out(rt::KernelContext& context, const rt::Tensor& input, const rt::Tensor& weight,
+                            rt::Optional<rt::Tensor> bias_arg, rt::IntList stride, rt::IntList padding,
+                            rt::IntList dilation, bool transposed, rt::IntList output_padding, int64_t groups,
+                            rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  const rt::Tensor* bias = bias_arg.get();
+  if (!Dtypes::check(context, kOp, input.dtype())) return out;
+  portable::ConvCall c;
+  if (!portable::plan_convolution(in, input, weight, bias, stride, padding, dilation, transposed, output_padding,
+                                  groups, out, &c)) {
+    return out;
+  }
+  if (out.numel() == 0) return out;
+  Dtypes::run(context, kOp, input.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    static_assert(std::is_same<T, float>::value, "only Float is claimed");
+    convolve(in, c, input.data_as<const float>(), weight.data_as<const float>(),
+             bias != nullptr ? bias->data_as<const float>() : nullptr, out.data_as<float>());
+  });
+  return out;
+}
+
+}  // namespace optimized
