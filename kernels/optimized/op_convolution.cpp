@@ -11,6 +11,7 @@
 
 #include "kernels/optimized/parallel.h"
 #include "kernels/optimized/scratch.h"
+#include "kernels/optimized/window.h"
 #include "kernels/portable/util/nn_conv.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -37,6 +38,7 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(),
 using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using ConstRows = Eigen::Map<const RowMatrix, Eigen::Unaligned, Eigen::OuterStride<>>;
 using Rows = Eigen::Map<RowMatrix, Eigen::Unaligned, Eigen::OuterStride<>>;
+using StridedArray = Eigen::Map<const Eigen::ArrayXf, Eigen::Unaligned, Eigen::InnerStride<>>;
 
 // im2col tiles hold at most this many floats (256 KiB, about an L2) unless a tile of the
 // minimum width needs more; the tile width depends only on the layer, never on the thread
@@ -95,21 +97,11 @@ Layer layer_of(const portable::ConvCall& c) {
   return l;
 }
 
-// The output columns [lo, hi) whose input column ox * stride + offset lies in [0, width).
-void valid_columns(int64_t offset, int64_t stride, int64_t width, int64_t out_w, int64_t* lo, int64_t* hi) {
-  *lo = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
-  const int64_t last = width - 1 - offset;  // ox * stride <= last
-  *hi = last < 0 ? 0 : std::min(out_w, last / stride + 1);
-  if (*lo > *hi) *lo = *hi;
-}
-
-// Out rows [row0, row0 + rows) of one pixel block get bias[oc0 + r] added.
-void add_bias(const Layer& l, const float* bias, int64_t oc0, float* y, int64_t rows, int64_t width) {
-  if (bias == nullptr) return;
+// Out rows [0, rows) of one pixel block start as bias[oc0 + r] (or 0): the GEMM adds to them.
+void start_with_bias(const Layer& l, const float* bias, int64_t oc0, float* y, int64_t rows, int64_t width) {
   for (int64_t r = 0; r < rows; ++r) {
-    const float b = bias[(oc0 + r) * l.bias_stride];
     float* row = y + r * l.y_c;
-    for (int64_t p = 0; p < width; ++p) row[p] += b;
+    std::fill(row, row + width, bias != nullptr ? bias[(oc0 + r) * l.bias_stride] : 0.0f);
   }
 }
 
@@ -117,7 +109,7 @@ void add_bias(const Layer& l, const float* bias, int64_t oc0, float* y, int64_t 
 void depthwise_plane(const Layer& l, const float* x, const float* w, float b, float* y) {
   for (int64_t oy = 0; oy < l.out_h; ++oy) {
     float* row = y + oy * l.out_w;
-    for (int64_t ox = 0; ox < l.out_w; ++ox) row[ox] = b;
+    std::fill(row, row + l.out_w, b);
     for (int64_t ky = 0; ky < l.k_h; ++ky) {
       const int64_t iy = oy * l.stride_h - l.pad_h + ky * l.dil_h;
       if (iy < 0 || iy >= l.in_h) continue;
@@ -126,13 +118,15 @@ void depthwise_plane(const Layer& l, const float* x, const float* w, float b, fl
         const float weight = w[ky * l.k_w + kx];
         const int64_t offset = kx * l.dil_w - l.pad_w;
         int64_t lo, hi;
-        valid_columns(offset, l.stride_w, l.in_w, l.out_w, &lo, &hi);
+        opt::valid_outputs(offset, l.stride_w, l.in_w, l.out_w, &lo, &hi);
+        if (hi <= lo) continue;
+        // Eigen's array maps vectorise with the toolchain's SIMD whatever the -O level.
+        Eigen::Map<Eigen::ArrayXf> dst(row + lo, hi - lo);
+        const float* src = in_row + (lo * l.stride_w + offset);  // >= in_row: lo is valid
         if (l.stride_w == 1) {
-          const float* src = in_row + (lo + offset);  // lo + offset >= 0
-          float* dst = row + lo;
-          for (int64_t i = 0; i < hi - lo; ++i) dst[i] += weight * src[i];
+          dst += weight * Eigen::Map<const Eigen::ArrayXf>(src, hi - lo);
         } else {
-          for (int64_t ox = lo; ox < hi; ++ox) row[ox] += weight * in_row[ox * l.stride_w + offset];
+          dst += weight * StridedArray(src, hi - lo, Eigen::InnerStride<>(l.stride_w));
         }
       }
     }
@@ -160,7 +154,7 @@ void im2col(const Layer& l, const float* x, int64_t p0, int64_t width, float* co
         float* dst = col + ((ic * l.k_h + ky) * l.k_w + kx) * width;
         const int64_t offset = kx * l.dil_w - l.pad_w;
         int64_t lo, hi;
-        valid_columns(offset, l.stride_w, l.in_w, l.out_w, &lo, &hi);
+        opt::valid_outputs(offset, l.stride_w, l.in_w, l.out_w, &lo, &hi);
         // Walk the tile an output row at a time.
         for (int64_t p = p0; p < p0 + width;) {
           const int64_t oy = p / l.out_w, first = p % l.out_w;
@@ -213,13 +207,13 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
       float* yg = y + n * l.y_n + g * l.cout_g * l.y_c + p0;
       const ConstRows weight(w + g * l.cout_g * l.w_row, l.cout_g, k, Eigen::OuterStride<>(l.w_row));
       Rows out(yg, l.cout_g, width, Eigen::OuterStride<>(l.y_c));
+      start_with_bias(l, bias, g * l.cout_g, yg, l.cout_g, width);
       if (one_by_one) {
-        out.noalias() = weight * ConstRows(xg + p0, k, width, Eigen::OuterStride<>(l.x_c));
+        out.noalias() += weight * ConstRows(xg + p0, k, width, Eigen::OuterStride<>(l.x_c));
       } else {
         im2col(l, xg, p0, width, col);
-        out.noalias() = weight * ConstRows(col, k, width, Eigen::OuterStride<>(width));
+        out.noalias() += weight * ConstRows(col, k, width, Eigen::OuterStride<>(width));
       }
-      add_bias(l, bias, g * l.cout_g, yg, l.cout_g, width);
     }
   });
   return ok;
