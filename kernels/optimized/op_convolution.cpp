@@ -105,10 +105,121 @@ void start_with_bias(const Layer& l, const float* bias, int64_t oc0, float* y, i
   }
 }
 
+// Output columns [a, b) of one tap: input columns ox * stride + offset of `in_row`, as an
+// Eigen array expression (vectorised whatever the -O level when kUnit: stride 1).
+template <bool kUnit>
+auto tap_columns(const float* in_row, int64_t a, int64_t b, int64_t offset, int64_t stride) {
+  const float* first = in_row + (a * stride + offset);
+  if constexpr (kUnit) {
+    return Eigen::Map<const Eigen::ArrayXf>(first, b - a);
+  } else {
+    return StridedArray(first, b - a, Eigen::InnerStride<>(stride));
+  }
+}
+
+// The columns [a, b) of one output row where every tap of a 3-wide kernel is inside the
+// input, from `taps[ky][kx]`, the input under column a of each tap (rows outside the input
+// are nullptr; consecutive columns are consecutive floats): one fused vectorised pass per
+// kernel row (or one for all nine taps), not a read-modify-write pass per tap.
+void depthwise_row3(int64_t k_h, const float* const (*taps)[3], const float* w, float b, int64_t a, int64_t e,
+                    float* row) {
+  Eigen::Map<Eigen::ArrayXf> dst(row + a, e - a);
+  auto tap = [&](int64_t ky, int kx) { return Eigen::Map<const Eigen::ArrayXf>(taps[ky][kx], e - a); };
+  if (k_h == 3 && taps[0][0] != nullptr && taps[1][0] != nullptr && taps[2][0] != nullptr) {
+    dst = b + w[0] * tap(0, 0) + w[1] * tap(0, 1) + w[2] * tap(0, 2) + w[3] * tap(1, 0) + w[4] * tap(1, 1) +
+          w[5] * tap(1, 2) + w[6] * tap(2, 0) + w[7] * tap(2, 1) + w[8] * tap(2, 2);
+    return;
+  }
+  dst = b;
+  for (int64_t ky = 0; ky < k_h; ++ky) {
+    if (taps[ky][0] == nullptr) continue;
+    const float* wk = w + ky * 3;
+    dst += wk[0] * tap(ky, 0) + wk[1] * tap(ky, 1) + wk[2] * tap(ky, 2);
+  }
+}
+
+// A plane's columns split by their remainder modulo the stride (phase q holds columns q,
+// q + stride, ...): the input columns of one tap over consecutive outputs of a strided
+// convolution are then consecutive floats of one phase.
+struct Phases {
+  const float* data;
+  int64_t width;  // columns per phase row (the longest phase's)
+  int64_t rows;
+
+  static Phases split(const Layer& l, const float* plane, float* scratch) {
+    const int64_t s = l.stride_w, width = (l.in_w + s - 1) / s;
+    for (int64_t q = 0; q < s; ++q) {
+      for (int64_t iy = 0; iy < l.in_h; ++iy) {
+        const float* src = plane + iy * l.in_w + q;
+        float* dst = scratch + (q * l.in_h + iy) * width;
+        for (int64_t j = 0; j * s + q < l.in_w; ++j) dst[j] = src[j * s];
+      }
+    }
+    return Phases{scratch, width, l.in_h};
+  }
+  // The input element at row iy, column col (>= 0).
+  const float* at(const Layer& l, int64_t iy, int64_t col) const {
+    return data + ((col % l.stride_w) * rows + iy) * width + col / l.stride_w;
+  }
+};
+
+// Kernel heights up to this take depthwise_plane's fused path (a tap table on the stack).
+constexpr int64_t kMaxFusedRows = 16;
+
+// The output columns [a, e) every tap of a row sees inside the input (those for the first
+// tap and the last), and whether depthwise_plane fuses its taps there.
+struct Interior {
+  int64_t a, e;
+  bool fused;
+
+  explicit Interior(const Layer& l) {
+    int64_t unused;
+    opt::valid_outputs(-l.pad_w, l.stride_w, l.in_w, l.out_w, &a, &unused);
+    opt::valid_outputs((l.k_w - 1) * l.dil_w - l.pad_w, l.stride_w, l.in_w, l.out_w, &unused, &e);
+    if (e < a) e = a;
+    fused = l.k_w == 3 && l.k_h <= kMaxFusedRows && e > a;
+  }
+};
+
 // One output channel plane of a depthwise convolution (its group's single input channel).
-void depthwise_plane(const Layer& l, const float* x, const float* w, float b, float* y) {
+// Per output row: the columns every tap sees go through depthwise_row3 (3-wide kernels) or
+// one vectorised pass per tap; the few border columns are summed one by one.
+void depthwise_plane(const Layer& l, const Interior& in, const float* x, const Phases* phases, const float* w,
+                     float b, float* y) {
+  const float* rows[kMaxFusedRows];
+  const float* taps[kMaxFusedRows][3];
+  const int64_t a = in.a, e = in.e;
   for (int64_t oy = 0; oy < l.out_h; ++oy) {
     float* row = y + oy * l.out_w;
+    for (int64_t ky = 0; ky < l.k_h && ky < kMaxFusedRows; ++ky) {
+      const int64_t iy = oy * l.stride_h - l.pad_h + ky * l.dil_h;
+      rows[ky] = iy >= 0 && iy < l.in_h ? x + iy * l.in_w : nullptr;
+    }
+    if (in.fused) {
+      for (int64_t ky = 0; ky < l.k_h; ++ky) {
+        const int64_t iy = oy * l.stride_h - l.pad_h + ky * l.dil_h;
+        for (int kx = 0; kx < 3; ++kx) {
+          const int64_t col = a * l.stride_w + kx * l.dil_w - l.pad_w;  // >= 0: a is interior
+          taps[ky][kx] = rows[ky] == nullptr ? nullptr : phases != nullptr ? phases->at(l, iy, col) : rows[ky] + col;
+        }
+      }
+      depthwise_row3(l.k_h, taps, w, b, a, e, row);
+      // The border columns, each summed over its taps in the input.
+      auto border = [&](int64_t ox) {
+        float sum = b;
+        for (int64_t ky = 0; ky < l.k_h; ++ky) {
+          if (rows[ky] == nullptr) continue;
+          for (int64_t kx = 0; kx < l.k_w; ++kx) {
+            const int64_t ix = ox * l.stride_w - l.pad_w + kx * l.dil_w;
+            if (ix >= 0 && ix < l.in_w) sum += w[ky * l.k_w + kx] * rows[ky][ix];
+          }
+        }
+        row[ox] = sum;
+      };
+      for (int64_t ox = 0; ox < a; ++ox) border(ox);
+      for (int64_t ox = e; ox < l.out_w; ++ox) border(ox);
+      continue;
+    }
     std::fill(row, row + l.out_w, b);
     for (int64_t ky = 0; ky < l.k_h; ++ky) {
       const int64_t iy = oy * l.stride_h - l.pad_h + ky * l.dil_h;
@@ -120,28 +231,45 @@ void depthwise_plane(const Layer& l, const float* x, const float* w, float b, fl
         int64_t lo, hi;
         opt::valid_outputs(offset, l.stride_w, l.in_w, l.out_w, &lo, &hi);
         if (hi <= lo) continue;
-        // Eigen's array maps vectorise with the toolchain's SIMD whatever the -O level.
         Eigen::Map<Eigen::ArrayXf> dst(row + lo, hi - lo);
-        const float* src = in_row + (lo * l.stride_w + offset);  // >= in_row: lo is valid
         if (l.stride_w == 1) {
-          dst += weight * Eigen::Map<const Eigen::ArrayXf>(src, hi - lo);
+          dst += weight * tap_columns<true>(in_row, lo, hi, offset, 1);
         } else {
-          dst += weight * StridedArray(src, hi - lo, Eigen::InnerStride<>(l.stride_w));
+          dst += weight * tap_columns<false>(in_row, lo, hi, offset, l.stride_w);
         }
       }
     }
   }
 }
 
-void depthwise(const Layer& l, const float* x, const float* w, const float* bias, float* y) {
+// False when the scratch for a strided layer's phases cannot be had.
+bool depthwise(const Layer& l, const float* x, const float* w, const float* bias, float* y) {
   const int64_t channels = l.groups * l.cout_g;
+  const Interior interior(l);
+  // A strided fused layer reads each plane through its phases: one copy of the plane per
+  // output channel, paid back by vectorised taps.
+  const bool phased = l.stride_w > 1 && interior.fused;
+  const int64_t phase_floats = l.stride_w * l.in_h * ((l.in_w + l.stride_w - 1) / l.stride_w);
+  bool ok = true;
   opt::parallel_for(l.batch * channels, 1, [&](int64_t begin, int64_t end) {
+    float* scratch = nullptr;
+    if (phased) {
+      scratch = static_cast<float*>(opt::thread_scratch().get(static_cast<size_t>(phase_floats) * sizeof(float)));
+      if (scratch == nullptr) {
+        ok = false;  // every writer stores false: no ordering needed
+        return;
+      }
+    }
     for (int64_t item = begin; item < end; ++item) {
       const int64_t n = item / channels, oc = item % channels;
       const float b = bias != nullptr ? bias[oc * l.bias_stride] : 0.0f;
-      depthwise_plane(l, x + n * l.x_n + oc / l.cout_g * l.x_c, w + oc * l.w_row, b, y + n * l.y_n + oc * l.y_c);
+      const float* plane = x + n * l.x_n + oc / l.cout_g * l.x_c;
+      const Phases phases = phased ? Phases::split(l, plane, scratch) : Phases{};
+      depthwise_plane(l, interior, plane, phased ? &phases : nullptr, w + oc * l.w_row, b,
+                      y + n * l.y_n + oc * l.y_c);
     }
   });
+  return ok;
 }
 
 // Columns [p0, p0 + width) of the im2col matrix of one batch and group: row k = (ic, ky,
@@ -231,7 +359,10 @@ void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float*
     }
     return;
   }
-  if (l.groups > 1 && l.cin_g == 1) return depthwise(l, x, w, bias, y);
+  if (l.groups > 1 && l.cin_g == 1) {
+    if (!depthwise(l, x, w, bias, y)) in.fail("out of memory for the depthwise scratch");
+    return;
+  }
   const bool one_by_one = l.k_h == 1 && l.k_w == 1 && l.stride_h == 1 && l.stride_w == 1 && l.pad_h == 0 &&
                           l.pad_w == 0;
   if (!gemm_conv(l, one_by_one, x, w, bias, y)) in.fail("out of memory for the im2col scratch");

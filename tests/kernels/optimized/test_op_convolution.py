@@ -91,6 +91,13 @@ def test_depthwise(both: Both, multiplier: int, stride: int, padding: int, dilat
 
 def test_depthwise_kernel_wider_than_input(both: Both) -> None:
     _conv(both, (1, 3, 2, 3), (3, 1, 5, 5), padding=(2, 2), groups=3)
+    # 3 wide but no column sees all three taps: only border columns.
+    _conv(both, (1, 3, 4, 2), (3, 1, 3, 3), padding=(1, 1), groups=3)
+
+
+def test_depthwise_three_wide_kernels_of_other_heights(both: Both) -> None:
+    _conv(both, (1, 4, 9, 10), (4, 1, 5, 3), padding=(2, 1), groups=4)
+    _conv(both, (2, 4, 9, 10), (8, 1, 1, 3), stride=(1, 2), padding=(0, 1), groups=4)
 
 
 def test_conv1d(both: Both) -> None:
