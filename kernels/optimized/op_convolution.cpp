@@ -184,11 +184,28 @@ struct Interior {
 // One output channel plane of a depthwise convolution (its group's single input channel).
 // Per output row: the columns every tap sees go through depthwise_row3 (3-wide kernels) or
 // one vectorised pass per tap; the few border columns are summed one by one.
-void depthwise_plane(const Layer& l, const Interior& in, const float* x, const Phases* phases, const float* w,
-                     float b, float* y) {
+void depthwise_plane(const Layer& l, const Interior& in, const float* x, const Phases* phases, const float* w, float b,
+                     float* y) {
   const float* rows[kMaxFusedRows];
   const float* taps[kMaxFusedRows][3];
   const int64_t a = in.a, e = in.e;
+  // Stride 1 with rows as long as the input's: output pixel p of the flattened plane reads
+  // input pixel p + (ky * dil - pad) * width + kx * dil - pad, so the rows [r0, r1) whose
+  // kernel rows are all inside the input are one vectorised run from (r0, a) to (r1 - 1,
+  // e). Its border columns read the neighbouring row (wrong) and are redone below.
+  int64_t r0 = 0, r1 = 0;
+  if (in.fused && l.k_h == 3 && phases == nullptr && l.stride_h == 1 && l.stride_w == 1 && l.out_w == l.in_w) {
+    r0 = std::min(l.pad_h, l.out_h);
+    r1 = std::max(r0, std::min(l.out_h, l.in_h - 2 * l.dil_h + l.pad_h));
+  }
+  if (r1 > r0) {
+    const int64_t start = r0 * l.out_w + a;
+    for (int64_t ky = 0; ky < 3; ++ky) {
+      for (int kx = 0; kx < 3; ++kx)
+        taps[ky][kx] = x + start + (ky * l.dil_h - l.pad_h) * l.in_w + kx * l.dil_w - l.pad_w;
+    }
+    depthwise_row3(3, taps, w, b, 0, (r1 - 1) * l.out_w + e - start, y + start);
+  }
   for (int64_t oy = 0; oy < l.out_h; ++oy) {
     float* row = y + oy * l.out_w;
     for (int64_t ky = 0; ky < l.k_h && ky < kMaxFusedRows; ++ky) {
@@ -196,14 +213,15 @@ void depthwise_plane(const Layer& l, const Interior& in, const float* x, const P
       rows[ky] = iy >= 0 && iy < l.in_h ? x + iy * l.in_w : nullptr;
     }
     if (in.fused) {
-      for (int64_t ky = 0; ky < l.k_h; ++ky) {
+      const bool flat = oy >= r0 && oy < r1;  // interior columns done by the run above
+      for (int64_t ky = 0; ky < l.k_h && !flat; ++ky) {
         const int64_t iy = oy * l.stride_h - l.pad_h + ky * l.dil_h;
         for (int kx = 0; kx < 3; ++kx) {
           const int64_t col = a * l.stride_w + kx * l.dil_w - l.pad_w;  // >= 0: a is interior
           taps[ky][kx] = rows[ky] == nullptr ? nullptr : phases != nullptr ? phases->at(l, iy, col) : rows[ky] + col;
         }
       }
-      depthwise_row3(l.k_h, taps, w, b, a, e, row);
+      if (!flat) depthwise_row3(l.k_h, taps, w, b, a, e, row);
       // The border columns, each summed over its taps in the input.
       auto border = [&](int64_t ox) {
         float sum = b;
@@ -265,8 +283,7 @@ bool depthwise(const Layer& l, const float* x, const float* w, const float* bias
       const float b = bias != nullptr ? bias[oc * l.bias_stride] : 0.0f;
       const float* plane = x + n * l.x_n + oc / l.cout_g * l.x_c;
       const Phases phases = phased ? Phases::split(l, plane, scratch) : Phases{};
-      depthwise_plane(l, interior, plane, phased ? &phases : nullptr, w + oc * l.w_row, b,
-                      y + n * l.y_n + oc * l.y_c);
+      depthwise_plane(l, interior, plane, phased ? &phases : nullptr, w + oc * l.w_row, b, y + n * l.y_n + oc * l.y_c);
     }
   });
   return ok;
@@ -363,8 +380,8 @@ void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float*
     if (!depthwise(l, x, w, bias, y)) in.fail("out of memory for the depthwise scratch");
     return;
   }
-  const bool one_by_one = l.k_h == 1 && l.k_w == 1 && l.stride_h == 1 && l.stride_w == 1 && l.pad_h == 0 &&
-                          l.pad_w == 0;
+  const bool one_by_one =
+      l.k_h == 1 && l.k_w == 1 && l.stride_h == 1 && l.stride_w == 1 && l.pad_h == 0 && l.pad_w == 0;
   if (!gemm_conv(l, one_by_one, x, w, bias, y)) in.fail("out of memory for the im2col scratch");
 }
 

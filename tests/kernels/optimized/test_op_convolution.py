@@ -95,6 +95,14 @@ def test_depthwise_kernel_wider_than_input(both: Both) -> None:
     _conv(both, (1, 3, 4, 2), (3, 1, 3, 3), padding=(1, 1), groups=3)
 
 
+def test_depthwise_flattened_runs(both: Both) -> None:
+    # Stride 1, rows as long as the input's: the interior rows are one run over the plane.
+    _conv(both, (2, 3, 8, 9), (3, 1, 3, 3), padding=(0, 1), groups=3)
+    _conv(both, (1, 3, 9, 7), (6, 1, 3, 3), padding=(2, 2), dilation=(2, 2), groups=3)
+    # Two rows: no row has all three kernel rows inside.
+    _conv(both, (1, 3, 2, 6), (3, 1, 3, 3), padding=(1, 1), groups=3)
+
+
 def test_depthwise_three_wide_kernels_of_other_heights(both: Both) -> None:
     _conv(both, (1, 4, 9, 10), (4, 1, 5, 3), padding=(2, 1), groups=4)
     _conv(both, (2, 4, 9, 10), (8, 1, 1, 3), stride=(1, 2), padding=(0, 1), groups=4)
