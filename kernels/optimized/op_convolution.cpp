@@ -138,29 +138,56 @@ void depthwise_row3(int64_t k_h, const float* const (*taps)[3], const float* w, 
   }
 }
 
-// A plane's columns split by their remainder modulo the stride (phase q holds columns q,
-// q + stride, ...): the input columns of one tap over consecutive outputs of a strided
-// convolution are then consecutive floats of one phase.
+// Even and odd columns of a row into two rows, eight pairs at a time with the compiler's
+// vector extensions (SSE, AVX or NEON shuffles, whichever the toolchain targets): the
+// phases of stride 2, the common strided layer. Returns the columns of each written.
+int64_t split_pairs(const float* src, int64_t count, float* even, float* odd) {
+  typedef float Vec8 __attribute__((vector_size(32)));
+  int64_t j = 0;
+  for (; 2 * j + 16 <= count; j += 8) {
+    Vec8 a, b;
+    std::memcpy(&a, src + 2 * j, sizeof a);  // unaligned loads
+    std::memcpy(&b, src + 2 * j + 8, sizeof b);
+    const Vec8 e = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+    const Vec8 o = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
+    std::memcpy(even + j, &e, sizeof e);
+    std::memcpy(odd + j, &o, sizeof o);
+  }
+  return j;
+}
+
+// A plane split by the remainders of its rows and columns modulo the strides: phase
+// (qy, qx) holds rows qy, qy + stride_h, ... and of them columns qx, qx + stride_w, ...
+// The inputs of one tap over consecutive outputs of a strided convolution are then
+// consecutive floats of one phase, and consecutive output rows consecutive phase rows.
 struct Phases {
   const float* data;
   int64_t width;  // columns per phase row (the longest phase's)
-  int64_t rows;
+  int64_t rows;   // rows per phase (the longest phase's)
 
+  static int64_t floats(const Layer& l) {
+    return l.stride_h * l.stride_w * ((l.in_h + l.stride_h - 1) / l.stride_h) *
+           ((l.in_w + l.stride_w - 1) / l.stride_w);
+  }
   static Phases split(const Layer& l, const float* plane, float* scratch) {
-    const int64_t s = l.stride_w, width = (l.in_w + s - 1) / s;
-    for (int64_t q = 0; q < s; ++q) {
-      for (int64_t iy = 0; iy < l.in_h; ++iy) {
-        const float* src = plane + iy * l.in_w + q;
-        float* dst = scratch + (q * l.in_h + iy) * width;
-        for (int64_t j = 0; j * s + q < l.in_w; ++j) dst[j] = src[j * s];
+    const Phases p{scratch, (l.in_w + l.stride_w - 1) / l.stride_w, (l.in_h + l.stride_h - 1) / l.stride_h};
+    for (int64_t iy = 0; iy < l.in_h; ++iy) {
+      const float* src = plane + iy * l.in_w;
+      int64_t done = 0;  // phase columns written
+      if (l.stride_w == 2) done = split_pairs(src, l.in_w, scratch + p.offset(l, iy, 0), scratch + p.offset(l, iy, 1));
+      for (int64_t qx = 0; qx < l.stride_w; ++qx) {
+        float* dst = scratch + p.offset(l, iy, qx);
+        for (int64_t j = done; j * l.stride_w + qx < l.in_w; ++j) dst[j] = src[j * l.stride_w + qx];
       }
     }
-    return Phases{scratch, width, l.in_h};
+    return p;
   }
-  // The input element at row iy, column col (>= 0).
-  const float* at(const Layer& l, int64_t iy, int64_t col) const {
-    return data + ((col % l.stride_w) * rows + iy) * width + col / l.stride_w;
+  // Where the input element at row iy, column col (both >= 0) is.
+  int64_t offset(const Layer& l, int64_t iy, int64_t col) const {
+    const int64_t phase = iy % l.stride_h * l.stride_w + col % l.stride_w;
+    return (phase * rows + iy / l.stride_h) * width + col / l.stride_w;
   }
+  const float* at(const Layer& l, int64_t iy, int64_t col) const { return data + offset(l, iy, col); }
 };
 
 // Kernel heights up to this take depthwise_plane's fused path (a tap table on the stack).
@@ -189,20 +216,27 @@ void depthwise_plane(const Layer& l, const Interior& in, const float* x, const P
   const float* rows[kMaxFusedRows];
   const float* taps[kMaxFusedRows][3];
   const int64_t a = in.a, e = in.e;
-  // Stride 1 with rows as long as the input's: output pixel p of the flattened plane reads
-  // input pixel p + (ky * dil - pad) * width + kx * dil - pad, so the rows [r0, r1) whose
-  // kernel rows are all inside the input are one vectorised run from (r0, a) to (r1 - 1,
-  // e). Its border columns read the neighbouring row (wrong) and are redone below.
-  int64_t r0 = 0, r1 = 0;
-  if (in.fused && l.k_h == 3 && phases == nullptr && l.stride_h == 1 && l.stride_w == 1 && l.out_w == l.in_w) {
-    r0 = std::min(l.pad_h, l.out_h);
-    r1 = std::max(r0, std::min(l.out_h, l.in_h - 2 * l.dil_h + l.pad_h));
+  // When a tap's inputs for consecutive output rows are one input (or phase) row apart and
+  // rows are as long as the output's (stride 1 with out_w == in_w, or the phases of a
+  // strided layer whose phase rows are out_w long), output pixel p of the flattened plane
+  // reads a fixed offset from p for each tap: the rows [r0, r1) whose kernel rows are all
+  // inside the input are one vectorised run from (r0, a) to (r1 - 1, e). The border columns
+  // of those rows read a neighbouring row (wrong) and are redone below.
+  int64_t r0 = 0, r1 = 0, unused;
+  const bool flat_rows =
+      phases != nullptr ? phases->width == l.out_w : l.stride_h == 1 && l.stride_w == 1 && l.out_w == l.in_w;
+  if (in.fused && l.k_h == 3 && flat_rows) {
+    opt::valid_outputs(-l.pad_h, l.stride_h, l.in_h, l.out_h, &r0, &unused);
+    opt::valid_outputs(2 * l.dil_h - l.pad_h, l.stride_h, l.in_h, l.out_h, &unused, &r1);
   }
   if (r1 > r0) {
     const int64_t start = r0 * l.out_w + a;
     for (int64_t ky = 0; ky < 3; ++ky) {
-      for (int kx = 0; kx < 3; ++kx)
-        taps[ky][kx] = x + start + (ky * l.dil_h - l.pad_h) * l.in_w + kx * l.dil_w - l.pad_w;
+      const int64_t iy = r0 * l.stride_h + ky * l.dil_h - l.pad_h;  // >= 0: r0 is inside
+      for (int kx = 0; kx < 3; ++kx) {
+        const int64_t col = a * l.stride_w + kx * l.dil_w - l.pad_w;  // >= 0: a is inside
+        taps[ky][kx] = phases != nullptr ? phases->at(l, iy, col) : x + iy * l.in_w + col;
+      }
     }
     depthwise_row3(3, taps, w, b, 0, (r1 - 1) * l.out_w + e - start, y + start);
   }
@@ -266,8 +300,8 @@ bool depthwise(const Layer& l, const float* x, const float* w, const float* bias
   const Interior interior(l);
   // A strided fused layer reads each plane through its phases: one copy of the plane per
   // output channel, paid back by vectorised taps.
-  const bool phased = l.stride_w > 1 && interior.fused;
-  const int64_t phase_floats = l.stride_w * l.in_h * ((l.in_w + l.stride_w - 1) / l.stride_w);
+  const bool phased = (l.stride_h > 1 || l.stride_w > 1) && interior.fused;
+  const int64_t phase_floats = Phases::floats(l);
   bool ok = true;
   opt::parallel_for(l.batch * channels, 1, [&](int64_t begin, int64_t end) {
     float* scratch = nullptr;

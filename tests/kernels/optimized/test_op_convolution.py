@@ -99,6 +99,11 @@ def test_depthwise_flattened_runs(both: Both) -> None:
     # Stride 1, rows as long as the input's: the interior rows are one run over the plane.
     _conv(both, (2, 3, 8, 9), (3, 1, 3, 3), padding=(0, 1), groups=3)
     _conv(both, (1, 3, 9, 7), (6, 1, 3, 3), padding=(2, 2), dilation=(2, 2), groups=3)
+    # Strided: through the phases of the plane, odd sizes leave phases of unequal length.
+    _conv(both, (1, 4, 12, 14), (4, 1, 3, 3), stride=(2, 2), padding=(1, 1), groups=4)
+    _conv(both, (1, 4, 13, 13), (4, 1, 3, 3), stride=(2, 2), padding=(1, 1), groups=4)
+    _conv(both, (1, 2, 11, 10), (2, 1, 3, 3), stride=(2, 1), padding=(1, 1), groups=2)
+    _conv(both, (1, 2, 15, 12), (2, 1, 3, 3), stride=(3, 3), padding=(0, 0), groups=2)
     # Two rows: no row has all three kernel rows inside.
     _conv(both, (1, 3, 2, 6), (3, 1, 3, 3), padding=(1, 1), groups=3)
 
