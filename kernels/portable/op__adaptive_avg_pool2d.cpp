@@ -48,21 +48,7 @@ rt::Tensor& _adaptive_avg_pool2d_out(rt::KernelContext& context, const rt::Tenso
     in.fail("out must have self's dtype");
     return out;
   }
-  const int rank = self.dim();
-  if ((rank != 3 && rank != 4) || self.size(rank - 1) == 0 || self.size(rank - 2) == 0) {
-    in.fail("self must be 3-D or 4-D with nonzero height and width");
-    return out;
-  }
-  if (output_size.size() != 2 || output_size[0] < 0 || output_size[1] < 0 || output_size[0] > INT32_MAX ||
-      output_size[1] > INT32_MAX) {
-    in.fail("output_size must be two sizes");
-    return out;
-  }
-  int32_t sizes[4];
-  for (int d = 0; d < rank; ++d) sizes[d] = self.size(d);
-  sizes[rank - 2] = static_cast<int32_t>(output_size[0]);
-  sizes[rank - 1] = static_cast<int32_t>(output_size[1]);
-  if (!resize_out(in, out, sizes, rank)) return out;
+  if (!plan_adaptive_pool2d(in, self, output_size, out)) return out;
   const Planes4 x(self), y(out);
   Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

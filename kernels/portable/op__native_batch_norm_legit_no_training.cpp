@@ -1,6 +1,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/portable/util/nn_batch_norm.h"
 #include "kernels/portable/util/nn_util.h"
 #include "kernels/portable/util/opmath.h"
 #include "runtime/core/value_cast.h"
@@ -15,15 +16,6 @@ namespace {
 constexpr const char* kOp = "aten::_native_batch_norm_legit_no_training.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
-
-// The tensors of one call; weight and bias may be nullptr.
-struct BatchNormCall {
-  const rt::Tensor* input;
-  const rt::Tensor* params[4];  // weight, bias, running_mean, running_var
-  rt::Tensor* out;
-  int64_t batch, channels, inner;
-  double eps;
-};
 
 template <typename T>
 void batch_norm(const BatchNormCall& c) {
@@ -59,40 +51,13 @@ void _native_batch_norm_legit_no_training_out(rt::KernelContext& context, const 
                                               double /*momentum*/, double eps, rt::Tensor& out0, rt::Tensor& out1,
                                               rt::Tensor& out2) {
   const rt::OpContext in(context, kOp);
+  if (!Dtypes::check(context, kOp, input.dtype())) return;
   BatchNormCall c;
-  c.input = &input;
-  c.params[0] = weight.get();
-  c.params[1] = bias.get();
-  c.params[2] = &running_mean;
-  c.params[3] = &running_var;
-  c.out = &out0;
-  rt::Tensor* save_mean = &out1;
-  rt::Tensor* save_invstd = &out2;
-  if (!Dtypes::check(context, kOp, c.input->dtype())) return;
-  c.eps = eps;
-  const rt::ScalarType dtype = c.input->dtype();
-  const int rank = c.input->dim();
-  if (rank < 2) return in.fail("input must have a batch and a channel dim");
-  c.batch = c.input->size(0);
-  c.channels = c.input->size(1);
-  c.inner = 1;
-  for (int d = 2; d < rank; ++d) c.inner *= c.input->size(d);
-  for (const rt::Tensor* p : c.params) {
-    if (p == nullptr) continue;
-    if (p->dtype() != dtype) return in.fail("weight, bias, running_mean and running_var must have input's dtype");
-    if (p->dim() != 1 || p->size(0) != c.channels) return in.fail("parameters must have one entry per channel");
-  }
-  if (c.out->dtype() != dtype || save_mean->dtype() != dtype || save_invstd->dtype() != dtype) {
-    return in.fail("out0, out1 and out2 must have input's dtype");
-  }
-  // Without training nothing is saved: out1 and out2 are empty, as torch.
-  const int32_t empty[1] = {0};
-  if (!resize_out(in, *c.out, c.input->sizes().data(), rank) || !resize_out(in, *save_mean, empty, 1) ||
-      !resize_out(in, *save_invstd, empty, 1)) {
+  if (!plan_batch_norm(in, input, weight.get(), bias.get(), running_mean, running_var, eps, out0, out1, out2, &c)) {
     return;
   }
   if (c.input->numel() == 0) return;
-  Dtypes::run(context, kOp, dtype, [&](auto tag) { batch_norm<typename decltype(tag)::type>(c); });
+  Dtypes::run(context, kOp, c.input->dtype(), [&](auto tag) { batch_norm<typename decltype(tag)::type>(c); });
 }
 
 }  // namespace portable

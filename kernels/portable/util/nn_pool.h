@@ -76,4 +76,25 @@ __attribute__((noinline)) inline bool plan_pool2d(const rt::OpContext& in, const
   return true;
 }
 
+// Checks self (3-D or 4-D, no empty plane) and output_size (two sizes) of an adaptive
+// pooling call and resizes `out` to them.
+__attribute__((noinline)) inline bool plan_adaptive_pool2d(const rt::OpContext& in, const rt::Tensor& self,
+                                                           rt::IntList output_size, rt::Tensor& out) {
+  const int rank = self.dim();
+  if ((rank != 3 && rank != 4) || self.size(rank - 1) == 0 || self.size(rank - 2) == 0) {
+    in.fail("self must be 3-D or 4-D with nonzero height and width");
+    return false;
+  }
+  if (output_size.size() != 2 || output_size[0] < 0 || output_size[1] < 0 || output_size[0] > INT32_MAX ||
+      output_size[1] > INT32_MAX) {
+    in.fail("output_size must be two sizes");
+    return false;
+  }
+  int32_t sizes[4];
+  for (int d = 0; d < rank; ++d) sizes[d] = self.size(d);
+  sizes[rank - 2] = static_cast<int32_t>(output_size[0]);
+  sizes[rank - 1] = static_cast<int32_t>(output_size[1]);
+  return resize_out(in, out, sizes, rank);
+}
+
 }  // namespace portable

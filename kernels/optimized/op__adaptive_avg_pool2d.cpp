@@ -1,0 +1,86 @@
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/optimized/parallel.h"
+#include "kernels/optimized/scratch.h"
+#include "kernels/portable/util/nn_pool.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+// Float adaptive average pooling an output row at a time: the input rows of the row's bin
+// are first summed into one row of column sums (a pass along dense memory per input row,
+// which the compiler vectorises), then each output sums its columns of that row. The sum
+// runs down then across where portable's runs across then down: the rounding may differ
+// in the last bits (within the Float tolerance).
+namespace optimized {
+namespace {
+
+constexpr const char* kOp = "aten::_adaptive_avg_pool2d.out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+using Dtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(), kSelected.bits()>;
+
+// Output bin o of `out` over `in` covers [floor(o * in / out), ceil((o + 1) * in / out)).
+int64_t bin_start(int64_t o, int64_t in, int64_t out) { return o * in / out; }
+int64_t bin_end(int64_t o, int64_t in, int64_t out) { return ((o + 1) * in + out - 1) / out; }
+
+// False when the row of column sums cannot be had.
+bool adaptive_avg_pool(const portable::Planes4& x, const portable::Planes4& y, const float* px, float* py) {
+  const int64_t height = x.size[2], width = x.size[3], channels = y.size[1];
+  bool ok = true;
+  opt::parallel_for(y.size[0] * channels, 1, [&](int64_t begin, int64_t end) {
+    float* sums = static_cast<float*>(opt::thread_scratch().get(static_cast<size_t>(width) * sizeof(float)));
+    if (sums == nullptr) {
+      ok = false;  // every writer stores false: no ordering needed
+      return;
+    }
+    for (int64_t plane = begin; plane < end; ++plane) {
+      const int64_t n = plane / channels, c = plane % channels;
+      for (int64_t oy = 0; oy < y.size[2]; ++oy) {
+        const int64_t h0 = bin_start(oy, height, y.size[2]), h1 = bin_end(oy, height, y.size[2]);
+        for (int64_t w = 0; w < width; ++w) sums[w] = 0.0f;
+        for (int64_t h = h0; h < h1; ++h) {
+          const float* row = px + x.at(n, c, h, 0);
+          if (x.stride[3] == 1) {
+            for (int64_t w = 0; w < width; ++w) sums[w] += row[w];
+          } else {
+            for (int64_t w = 0; w < width; ++w) sums[w] += row[w * x.stride[3]];
+          }
+        }
+        float* out_row = py + y.at(n, c, oy, 0);
+        for (int64_t ox = 0; ox < y.size[3]; ++ox) {
+          const int64_t w0 = bin_start(ox, width, y.size[3]), w1 = bin_end(ox, width, y.size[3]);
+          float sum = 0.0f;
+          for (int64_t w = w0; w < w1; ++w) sum += sums[w];
+          out_row[ox * y.stride[3]] = sum / static_cast<float>((h1 - h0) * (w1 - w0));
+        }
+      }
+    }
+  });
+  return ok;
+}
+
+}  // namespace
+
+// _adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)
+rt::Tensor& _adaptive_avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList output_size,
+                                     rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  if (!Dtypes::check(context, kOp, self.dtype())) return out;
+  if (out.dtype() != self.dtype()) {
+    in.fail("out must have self's dtype");
+    return out;
+  }
+  if (!portable::plan_adaptive_pool2d(in, self, output_size, out) || out.numel() == 0) return out;
+  const portable::Planes4 x(self), y(out);
+  Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
+    static_assert(std::is_same<typename decltype(tag)::type, float>::value, "only Float is claimed");
+    if (!adaptive_avg_pool(x, y, self.data_as<const float>(), out.data_as<float>())) {
+      in.fail("out of memory for a row of column sums");
+    }
+  });
+  return out;
+}
+
+}  // namespace optimized

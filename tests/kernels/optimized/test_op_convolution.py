@@ -1,0 +1,160 @@
+"""optimized::convolution_out against portable's, on every path of the kernel: depthwise,
+1x1 as one GEMM, im2col + GEMM (tiles ending mid-row, padding wider than the input),
+grouped, 1-d, and the layouts it leaves to portable's loops (channels-last, transposed)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from codegen.pte_writer import IntList
+from tests.kernels.harness import In, Out, assert_fails
+from tests.kernels.optimized.conftest import Both
+
+OP = "aten::convolution.out"
+
+
+def _out_size(size: int, k: int, stride: int, pad: int, dil: int) -> int:
+    return (size + 2 * pad - dil * (k - 1) - 1) // stride + 1
+
+
+def _conv(
+    both: Both,
+    x_shape: tuple[int, ...],
+    w_shape: tuple[int, ...],
+    *,
+    bias: bool = True,
+    stride: tuple[int, ...] = (1, 1),
+    padding: tuple[int, ...] = (0, 0),
+    dilation: tuple[int, ...] = (1, 1),
+    groups: int = 1,
+    x_order: tuple[int, ...] | None = None,
+    out_order: tuple[int, ...] | None = None,
+    scale: float = 1.0,
+    seed: int = 0,
+) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    x = (rng.uniform(-1, 1, x_shape) * scale).astype(np.float32)
+    w = rng.uniform(-1, 1, w_shape).astype(np.float32)
+    b = rng.uniform(-1, 1, w_shape[0]).astype(np.float32) if bias else None
+    spatial = tuple(
+        _out_size(x_shape[2 + d], w_shape[2 + d], stride[d], padding[d], dilation[d])
+        for d in range(len(x_shape) - 2)
+    )
+    out_shape = (x_shape[0], w_shape[0], *spatial)
+    args = [In(x, x_order), In(w), In(b) if b is not None else None, IntList(stride)]
+    args += [IntList(padding), IntList(dilation), False, IntList((0,) * len(stride)), groups]
+    args += [Out(np.float32, out_shape, out_order)]
+    (out,) = both.compare(OP, args)
+    return out
+
+
+def test_one_by_one_is_one_gemm(both: Both) -> None:
+    _conv(both, (2, 5, 9, 11), (7, 5, 1, 1))
+    # More pixels than one GEMM tile (512), and no bias.
+    _conv(both, (1, 3, 25, 27), (4, 3, 1, 1), bias=False)
+
+
+def test_im2col_tiles_end_mid_row(both: Both) -> None:
+    # K = 70 * 9 = 630: tiles of 104 columns over 15 x 17 pixels, the last one partial.
+    _conv(both, (1, 70, 15, 17), (9, 70, 3, 3), padding=(1, 1))
+    _conv(both, (2, 3, 13, 10), (5, 3, 3, 3), stride=(2, 2), padding=(1, 1))
+
+
+def test_im2col_stride_padding_dilation(both: Both) -> None:
+    _conv(both, (1, 4, 11, 9), (6, 4, 3, 2), stride=(2, 3), padding=(2, 1), dilation=(2, 3))
+    # Padding larger than the input: whole rows and columns of every patch are zeros.
+    _conv(both, (1, 2, 3, 2), (3, 2, 5, 5), padding=(2, 2))
+    _conv(both, (1, 3, 7, 7), (8, 3, 7, 7), stride=(2, 2), padding=(3, 3))
+
+
+def test_grouped_is_one_gemm_per_group(both: Both) -> None:
+    _conv(both, (2, 6, 8, 9), (9, 2, 3, 3), padding=(1, 1), groups=3)
+    _conv(both, (1, 8, 5, 5), (4, 4, 1, 1), groups=2)
+
+
+@pytest.mark.parametrize("multiplier", [1, 2])
+@pytest.mark.parametrize(
+    ("stride", "padding", "dilation"), [(1, 1, 1), (2, 1, 1), (1, 2, 2), (3, 0, 1)]
+)
+def test_depthwise(both: Both, multiplier: int, stride: int, padding: int, dilation: int) -> None:
+    _conv(
+        both,
+        (2, 5, 13, 19),
+        (5 * multiplier, 1, 3, 3),
+        stride=(stride, stride),
+        padding=(padding, padding),
+        dilation=(dilation, dilation),
+        groups=5,
+    )
+
+
+def test_depthwise_kernel_wider_than_input(both: Both) -> None:
+    _conv(both, (1, 3, 2, 3), (3, 1, 5, 5), padding=(2, 2), groups=3)
+    # 3 wide but no column sees all three taps: only border columns.
+    _conv(both, (1, 3, 4, 2), (3, 1, 3, 3), padding=(1, 1), groups=3)
+
+
+def test_depthwise_flattened_runs(both: Both) -> None:
+    # Stride 1, rows as long as the input's: the interior rows are one run over the plane.
+    _conv(both, (2, 3, 8, 9), (3, 1, 3, 3), padding=(0, 1), groups=3)
+    _conv(both, (1, 3, 9, 7), (6, 1, 3, 3), padding=(2, 2), dilation=(2, 2), groups=3)
+    # Strided: through the phases of the plane, odd sizes leave phases of unequal length.
+    _conv(both, (1, 4, 12, 14), (4, 1, 3, 3), stride=(2, 2), padding=(1, 1), groups=4)
+    _conv(both, (1, 4, 13, 13), (4, 1, 3, 3), stride=(2, 2), padding=(1, 1), groups=4)
+    _conv(both, (1, 2, 11, 10), (2, 1, 3, 3), stride=(2, 1), padding=(1, 1), groups=2)
+    _conv(both, (1, 2, 15, 12), (2, 1, 3, 3), stride=(3, 3), padding=(0, 0), groups=2)
+    # Two rows: no row has all three kernel rows inside.
+    _conv(both, (1, 3, 2, 6), (3, 1, 3, 3), padding=(1, 1), groups=3)
+
+
+def test_depthwise_three_wide_kernels_of_other_heights(both: Both) -> None:
+    _conv(both, (1, 4, 9, 10), (4, 1, 5, 3), padding=(2, 1), groups=4)
+    _conv(both, (2, 4, 9, 10), (8, 1, 1, 3), stride=(1, 2), padding=(0, 1), groups=4)
+
+
+def test_conv1d(both: Both) -> None:
+    _conv(both, (2, 4, 17), (6, 2, 3), stride=(2,), padding=(1,), dilation=(2,), groups=2)
+    _conv(both, (1, 3, 10), (3, 1, 3), padding=(1,), groups=3)
+
+
+def test_layouts_left_to_portable_loops(both: Both) -> None:
+    _conv(both, (1, 3, 6, 5), (4, 3, 3, 3), padding=(1, 1), x_order=(0, 2, 3, 1))
+    _conv(both, (1, 3, 6, 5), (4, 3, 3, 3), out_order=(0, 2, 3, 1))
+
+
+def test_transposed(both: Both) -> None:
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-1, 1, (2, 4, 3, 4)).astype(np.float32)
+    w = rng.uniform(-1, 1, (4, 3, 3, 2)).astype(np.float32)
+    b = rng.uniform(-1, 1, 6).astype(np.float32)
+    args = [In(x), In(w), In(b), IntList((2, 3)), IntList((1, 0)), IntList((1, 2)), True]
+    args += [IntList((1, 2)), 2, Out(np.float32, (2, 6, 6, 14))]
+    both.compare(OP, args)
+
+
+def test_large_values_and_empty_batch(both: Both) -> None:
+    _conv(both, (1, 3, 6, 6), (4, 3, 3, 3), scale=1e18)
+    out = _conv(both, (0, 3, 6, 6), (4, 3, 3, 3))
+    assert out.shape == (0, 4, 4, 4)
+
+
+def test_nan_stays_in_its_windows(both: Both) -> None:
+    x = np.zeros((1, 2, 4, 4), np.float32)
+    x[0, 1, 0, 0] = np.nan
+    w = np.ones((3, 2, 2, 2), np.float32)
+    args = [In(x), In(w), None, IntList((1, 1)), IntList((0, 0)), IntList((1, 1)), False]
+    args += [IntList((0, 0)), 1, Out(np.float32, (1, 3, 3, 3))]
+    (out,) = both.compare(OP, args)
+    assert np.isnan(out[0, :, 0, 0]).all() and not np.isnan(out[0, :, 1:, :]).any()
+
+
+def test_bad_calls_fail_in_one_line(both: Both) -> None:
+    x = np.zeros((1, 4, 5, 5), np.float32)
+    w = np.zeros((6, 3, 3, 3), np.float32)
+    args = [In(x), In(w), None, IntList((1, 1)), IntList((0, 0)), IntList((1, 1)), False]
+    args += [IntList((0, 0)), 2, Out(np.float32, (1, 6, 3, 3))]
+    assert_fails(both.optimized, OP, args, "groups must divide the channels")
+    args = [In(x), In(w.astype(np.float64)), None, IntList((1, 1)), IntList((0, 0))]
+    args += [IntList((1, 1)), False, IntList((0, 0)), 1, Out(np.float32, (1, 6, 3, 3))]
+    assert_fails(both.optimized, OP, args, "must have one dtype")

@@ -1,0 +1,68 @@
+"""optimized::max_pool2d_with_indices_out against portable's (values and indices): odd
+sizes, stride, padding, dilation, ceil_mode, ties, NaN, -inf windows, 3-D input,
+channels-last (the strided rows)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from codegen.pte_writer import IntList
+from tests.kernels.harness import In, Out, assert_fails
+from tests.kernels.optimized.conftest import Both
+from tests.kernels.optimized.pool_calls import random_input
+from tests.kernels.pool_cases import pooled_size
+
+OP = "aten::max_pool2d_with_indices.out"
+
+
+def _pool(
+    both: Both,
+    x: np.ndarray,
+    k: int,
+    s: int,
+    p: int,
+    d: int = 1,
+    ceil: bool = False,
+    order: tuple[int, ...] | None = None,
+) -> list[np.ndarray]:
+    h, w = x.shape[-2:]
+    shape = (*x.shape[:-2], pooled_size(h, k, s, p, ceil, d), pooled_size(w, k, s, p, ceil, d))
+    args = [In(x, order), IntList((k, k)), IntList((s, s)), IntList((p, p)), IntList((d, d)), ceil]
+    args += [Out(np.float32, shape, order), Out(np.int64, shape, order)]
+    return both.compare(OP, args)
+
+
+@pytest.mark.parametrize(
+    ("k", "s", "p", "d", "ceil"),
+    [
+        (3, 2, 1, 1, False),
+        (2, 2, 0, 1, False),
+        (3, 1, 1, 1, False),
+        (3, 2, 1, 2, False),
+        (3, 2, 0, 1, True),
+    ],
+)
+def test_windows(both: Both, k: int, s: int, p: int, d: int, ceil: bool) -> None:
+    _pool(both, random_input((2, 3, 13, 11), seed=k + s + p), k, s, p, d, ceil)
+
+
+def test_three_d_input_and_channels_last(both: Both) -> None:
+    _pool(both, random_input((4, 9, 7), seed=1), 3, 2, 1)
+    _pool(both, random_input((1, 3, 9, 8), seed=2), 3, 2, 1, order=(0, 2, 3, 1))
+
+
+def test_nan_and_minus_infinity(both: Both) -> None:
+    x = np.full((1, 1, 5, 5), -np.inf, np.float32)
+    x[0, 0, 1, 1] = np.nan
+    x[0, 0, 3, 3] = np.nan
+    values, indices = _pool(both, x, 3, 2, 1)
+    assert np.isnan(values[0, 0, 1, 1]) and indices[0, 0, 1, 1] == 3 * 5 + 3  # the last NaN
+    assert values[0, 0, 0, 2] == -np.inf and indices[0, 0, 0, 2] == 3  # the window's first
+
+
+def test_bad_call_fails_in_one_line(both: Both) -> None:
+    x = np.zeros((1, 1, 4, 4), np.float32)
+    args = [In(x), IntList((2, 2)), IntList((2, 2)), IntList((2, 2)), IntList((1, 1)), False]
+    args += [Out(np.float32, (1, 1, 4, 4)), Out(np.int64, (1, 1, 4, 4))]
+    assert_fails(both.optimized, OP, args, "padding must be at most half the kernel size")
