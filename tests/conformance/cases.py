@@ -852,3 +852,103 @@ case(
     one(),
     ("f32",),
 )
+
+
+# === quantized library (quantized_decomposed::*, kernels/quantized/) ===================
+# The functional operators come from torch's decomposed quantization library and their out
+# variants from ExecuTorch's (without them to_executorch fails with "Missing out variants").
+# References are PyTorch's decomposed implementations, which round halves to even as the
+# kernels do (Note [Quantized rounding] in kernels/quantized/quant_util.h). PyTorch's
+# quantize takes float32 (and half, which it widens) only, so the cases run f32 and f16.
+import executorch.kernels.quantized  # noqa: E402, F401
+import torch.ao.quantization.fx._decomposed  # noqa: E402, F401
+
+QD = torch.ops.quantized_decomposed
+QUANT_FLOAT = ("f32", "f16")
+
+
+def _quant_input(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    """Values spanning past every range below, halves of the scale included."""
+    x = g.t((3, 8), torch.float32, -3, 3)
+    x[0, :4] = torch.tensor([0.025, -0.025, 0.075, 400.0])
+    return (x.to(d),)
+
+
+case(
+    "quantize_per_tensor",
+    "quantized_decomposed::quantize_per_tensor.out",
+    lambda x: (
+        QD.quantize_per_tensor(x, 0.05, -3, -128, 127, torch.int8),
+        QD.quantize_per_tensor(x, 0.02, 128, 0, 255, torch.uint8),
+        QD.quantize_per_tensor(x, 0.001, 7, -1000, 1000, torch.int16),
+        QD.quantize_per_tensor(x, 0.0001, 0, -(2**31), 2**31 - 1, torch.int32),
+    ),
+    _quant_input,
+    QUANT_FLOAT,
+)
+case(
+    "quantize_per_tensor_dynamic",
+    "quantized_decomposed::quantize_per_tensor.out",
+    lambda x: QD.quantize_per_tensor(x, 0.05, 0, -128, 127, torch.int8),
+    _quant_input,
+    ("f32",),
+    dynamic=batch_dim,
+)
+case(
+    "quantize_per_tensor_tensor",
+    "quantized_decomposed::quantize_per_tensor.Tensor_out",
+    lambda x, s, z: QD.quantize_per_tensor.tensor(x, s, z, -128, 127, torch.int8),
+    lambda g, d: (
+        *_quant_input(g, d),
+        torch.tensor([0.03], dtype=torch.float64),
+        torch.tensor([-2], dtype=torch.int64),
+    ),
+    QUANT_FLOAT,
+)
+
+
+def _quantized(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    return (
+        g.t((3, 8), torch.int8, -128, 127),
+        g.t((2, 5), torch.uint8, 0, 255),
+        g.t((4,), torch.int16, -3000, 3000),
+        g.t((4,), torch.int32, -100000, 100000),
+    )
+
+
+case(
+    "dequantize_per_tensor",
+    "quantized_decomposed::dequantize_per_tensor.out",
+    lambda a, b, c, e: (
+        QD.dequantize_per_tensor(a, 0.05, -3, -128, 127, torch.int8),
+        QD.dequantize_per_tensor(b, 0.02, 128, 0, 255, torch.uint8),
+        QD.dequantize_per_tensor(c, 0.001, 7, -3000, 3000, torch.int16),
+        QD.dequantize_per_tensor(e, 0.0001, 0, -100000, 100000, torch.int32),
+    ),
+    _quantized,
+    ("f32",),
+)
+# PyTorch computes in the out dtype, the kernel in float and rounds once to it: the same
+# values with a scale of a power of two, which the programs use for Half and Double outs.
+case(
+    "dequantize_per_tensor_out_dtype",
+    "quantized_decomposed::dequantize_per_tensor.out",
+    lambda a: (
+        QD.dequantize_per_tensor(a, 0.125, 3, -128, 127, torch.int8, out_dtype=torch.float16),
+        QD.dequantize_per_tensor(a, 0.125, 3, -128, 127, torch.int8, out_dtype=torch.float64),
+        QD.dequantize_per_tensor(a, 0.5, 3, -128, 127, torch.int8, out_dtype=torch.float32),
+    ),
+    lambda g, d: (g.t((3, 8), torch.int8, -128, 127),),
+    ("f32",),
+)
+case(
+    "dequantize_per_tensor_tensor",
+    "quantized_decomposed::dequantize_per_tensor.Tensor_out",
+    lambda q, s, z: QD.dequantize_per_tensor.tensor(q, s, z, -128, 127, torch.int8),
+    lambda g, d: (
+        g.t((3, 8), torch.int8, -128, 127),
+        torch.tensor([0.03], dtype=torch.float64),
+        torch.tensor([-2], dtype=torch.int64),
+    ),
+    ("f32",),
+)

@@ -52,6 +52,7 @@ PROGRAMS = HERE / "programs"
 LIBRARIES = {
     "portable": REPO / "kernels" / "portable" / "functions.yaml",
     "prim": REPO / "kernels" / "prim" / "functions.yaml",
+    "quantized": REPO / "kernels" / "quantized" / "functions.yaml",
 }
 # A fixed date for every zip entry, so a re-export writes identical bytes.
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)

@@ -1,0 +1,25 @@
+"""numpy references of the quantized kernels' arithmetic (Note [Quantized rounding] in
+kernels/quantized/quant_util.h), shared by their kernel tests."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# ScalarType numbers of the `dtype` arguments (the program stores them as Ints).
+DTYPE_NUMBER = {np.uint8: 0, np.int8: 1, np.int16: 2, np.int32: 3, np.float16: 5, np.float32: 6}
+QUANT_DTYPES = [np.uint8, np.int8, np.int16, np.int32]
+
+
+def quantize(
+    x: np.ndarray, scale: float, zero_point: int, quant_min: int, quant_max: int, dtype: type
+) -> np.ndarray:
+    """float32 arithmetic, halves to even, clamped; NaN becomes quant_min."""
+    inv_scale = np.float32(1.0) / np.float32(scale)
+    with np.errstate(invalid="ignore", over="ignore"):
+        q = np.float32(zero_point) + np.rint((inv_scale * x).astype(np.float32))
+        q = np.where(np.isnan(q), quant_min, np.clip(q, quant_min, quant_max))
+    return q.astype(np.int64).astype(dtype)
+
+
+def dequantize(q: np.ndarray, scale: float, zero_point: int, dtype: type) -> np.ndarray:
+    return ((q.astype(np.int64) - zero_point).astype(np.float32) * np.float32(scale)).astype(dtype)
