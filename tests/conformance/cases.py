@@ -952,3 +952,56 @@ case(
     ),
     ("f32",),
 )
+
+
+def _per_channel(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    """x (3, 4, 5) and per-channel parameters for axis 1 (4 channels)."""
+    x = g.t((3, 4, 5), torch.float32, -3, 3).to(d)
+    scales = torch.tensor([0.01, 0.03, 0.07, 0.2], dtype=torch.float64)
+    return x, scales, torch.tensor([0, -4, 9, 2])
+
+
+case(
+    "quantize_per_channel",
+    "quantized_decomposed::quantize_per_channel.out",
+    lambda x, s, z: (
+        QD.quantize_per_channel(x, s, z, 1, -128, 127, torch.int8),
+        QD.quantize_per_channel(x, s, z + 100, -2, 0, 255, torch.uint8),
+        QD.quantize_per_channel(x.transpose(0, 1).contiguous(), s, z, 0, -500, 500, torch.int16),
+    ),
+    _per_channel,
+    QUANT_FLOAT,
+)
+
+
+def _per_channel_quantized(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    scales = torch.tensor([0.01, 0.03, 0.07, 0.2], dtype=torch.float64)
+    return g.t((3, 4, 5), torch.int8, -128, 127), scales, torch.tensor([0, -4, 9, 2])
+
+
+case(
+    "dequantize_per_channel",
+    "quantized_decomposed::dequantize_per_channel.out",
+    lambda q, s, z: (
+        QD.dequantize_per_channel(q, s, z, 1, -128, 127, torch.int8),
+        QD.dequantize_per_channel(q, s.float(), None, -2, -128, 127, torch.int8),
+        QD.dequantize_per_channel(q.transpose(0, 1).contiguous(), s, z, 0, -128, 127, torch.int8),
+    ),
+    _per_channel_quantized,
+    ("f32",),
+)
+# Half and Double outs with power-of-two scales (see dequantize_per_tensor_out_dtype).
+case(
+    "dequantize_per_channel_out_dtype",
+    "quantized_decomposed::dequantize_per_channel.out",
+    lambda q, s, z: (
+        QD.dequantize_per_channel(q, s, z, 0, -128, 127, torch.int8, out_dtype=torch.float16),
+        QD.dequantize_per_channel(q, s, None, 0, -128, 127, torch.int8, out_dtype=torch.float64),
+    ),
+    lambda g, d: (
+        g.t((3, 6), torch.int8, -128, 127),
+        torch.tensor([0.5, 0.125, 2.0], dtype=torch.float64),
+        torch.tensor([1, 0, -3]),
+    ),
+    ("f32",),
+)

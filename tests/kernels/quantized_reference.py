@@ -23,3 +23,34 @@ def quantize(
 
 def dequantize(q: np.ndarray, scale: float, zero_point: int, dtype: type) -> np.ndarray:
     return ((q.astype(np.int64) - zero_point).astype(np.float32) * np.float32(scale)).astype(dtype)
+
+
+def along(values: np.ndarray, axis: int, ndim: int) -> np.ndarray:
+    """Per-channel parameters shaped to broadcast along `axis` of an `ndim`-dim tensor."""
+    shape = [1] * ndim
+    shape[axis] = values.size
+    return values.reshape(shape)
+
+
+def quantize_per_channel(
+    x: np.ndarray,
+    scales: np.ndarray,
+    zero_points: np.ndarray,
+    axis: int,
+    quant_min: int,
+    quant_max: int,
+    dtype: type,
+) -> np.ndarray:
+    inv_scale = np.float32(1.0) / along(scales.astype(np.float32), axis, x.ndim)
+    zero_point = along(zero_points.astype(np.float32), axis, x.ndim)
+    q = zero_point + np.rint((inv_scale * x).astype(np.float32))
+    return np.clip(q, quant_min, quant_max).astype(np.int64).astype(dtype)
+
+
+def dequantize_per_channel(
+    q: np.ndarray, scales: np.ndarray, zero_points: np.ndarray, axis: int, dtype: type
+) -> np.ndarray:
+    shifted = q.astype(np.int64) - along(zero_points.astype(np.int64), axis, q.ndim)
+    return (shifted.astype(np.float32) * along(scales.astype(np.float32), axis, q.ndim)).astype(
+        dtype
+    )
