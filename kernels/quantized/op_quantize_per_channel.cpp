@@ -1,10 +1,9 @@
 // quantized_decomposed::quantize_per_channel: a scale (Double) and zero point (Long) per
-// index along `axis`. Positions are walked in row-major order through each tensor's own dim
-// order, so a channels-last input works as well as a contiguous one.
+// index along `axis` (per_channel.h walks the positions).
 
 #include <cstdint>
 
-#include "kernels/quantized/quant_util.h"
+#include "kernels/quantized/per_channel.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
 #include "runtime/kernel/kernel.h"
@@ -27,36 +26,8 @@ rt::Tensor& quantize_per_channel_out(rt::KernelContext& context, const rt::Tenso
                                      int64_t quant_max, rt::ScalarType dtype, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!normalize_axis(in, input, &axis)) return out;
-  const int64_t channels = input.size(static_cast<int>(axis));
-  if (scales.dtype() != ScalarType::Double || scales.numel() != channels) {
-    in.fail("scales must be a Double tensor of input.size(axis) elements");
-    return out;
-  }
-  if (zero_points.dtype() != ScalarType::Long || zero_points.numel() != channels) {
-    in.fail("zero_points must be a Long tensor of input.size(axis) elements");
-    return out;
-  }
-  if (out.dtype() != dtype) {
-    in.fail("out must have the dtype given by 'dtype'");
-    return out;
-  }
-  if (!rt::resize_out(in, out, input.sizes().data(), input.dim())) return out;
-  const ChannelWalk walk = channel_walk(input, axis);
-  OutDtypes::run(context, kOp, out.dtype(), [&](auto out_tag) {
-    using Q = typename decltype(out_tag)::type;
-    if (!check_quant_range(in, out.dtype(), quant_min, quant_max)) return;
-    InDtypes::run(context, kOp, input.dtype(), [&](auto in_tag) {
-      using T = typename decltype(in_tag)::type;
-      const T* from = input.data_as<T>();
-      Q* to = out.data_as<Q>();
-      for (int64_t i = 0; i < input.numel(); ++i) {
-        const int64_t c = walk.channel_of(i);
-        const float inv_scale = 1.0f / static_cast<float>(scale_at(scales, c));
-        const int32_t zp = static_cast<int32_t>(zero_point_at(zero_points, c));
-        to[out.offset_of(i)] = quantize_value<Q>(from[input.offset_of(i)], inv_scale, zp, quant_min, quant_max);
-      }
-    });
-  });
+  quantize_channels<InDtypes, OutDtypes>(in, input, scales, zero_points, channel_walk(input, axis), quant_min,
+                                         quant_max, dtype, out);
   return out;
 }
 

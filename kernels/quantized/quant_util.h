@@ -112,38 +112,4 @@ inline bool single_long(const rt::OpContext& in, const rt::Tensor& t, const char
   return true;
 }
 
-// The channel axis of a per-channel operator, made non-negative; false after failing `in`
-// unless -dim <= axis < dim.
-inline bool normalize_axis(const rt::OpContext& in, const rt::Tensor& input, int64_t* axis) {
-  if (*axis < -input.dim() || *axis >= input.dim()) {
-    in.fail("axis is out of range for the input's dims");
-    return false;
-  }
-  if (*axis < 0) *axis += input.dim();
-  return true;
-}
-
-// Row-major positions: the channel of position i is (i / inner) % channels.
-struct ChannelWalk {
-  int64_t channels;
-  int64_t inner;
-  int64_t channel_of(int64_t i) const { return inner == 0 ? 0 : i / inner % channels; }
-};
-
-inline ChannelWalk channel_walk(const rt::Tensor& input, int64_t axis) {
-  int64_t inner = 1;
-  for (int d = static_cast<int>(axis) + 1; d < input.dim(); ++d) inner *= input.size(d);
-  return ChannelWalk{input.size(static_cast<int>(axis)), inner};
-}
-
-// Per-channel parameters: a scale from a Double (or, where allowed, Float) tensor and a
-// zero point from a Long (or, where allowed, Int) tensor, read at entry c < numel.
-inline double scale_at(const rt::Tensor& scales, int64_t c) {
-  return scales.dtype() == ScalarType::Double ? scales.data_as<double>()[c] : scales.data_as<float>()[c];
-}
-inline int64_t zero_point_at(const rt::Tensor& zero_points, int64_t c) {
-  return zero_points.dtype() == ScalarType::Long ? zero_points.data_as<int64_t>()[c]
-                                                 : zero_points.data_as<int32_t>()[c];
-}
-
 }  // namespace quantized

@@ -98,6 +98,10 @@ class Case:
     # Operators to_edge keeps as they are (`preserve_ops`), although they are not in the
     # Core ATen opset or would be decomposed: how users keep an op the runtime has a kernel for.
     non_core: tuple[str, ...] = ()
+    # Whose outputs the program is held to: "pytorch" (eager) or "executorch" (ExecuTorch
+    # 1.5.1's own runtime on the exported program), for operators whose ExecuTorch kernel
+    # computes otherwise than PyTorch's reference on purpose (choose_qparams*).
+    reference: str = "pytorch"
 
     def generator(self, family: str) -> Gen:
         return Gen(zlib.crc32(f"{self.name}/{family}".encode()))
@@ -1003,5 +1007,82 @@ case(
         torch.tensor([0.5, 0.125, 2.0], dtype=torch.float64),
         torch.tensor([1, 0, -3]),
     ),
+    ("f32",),
+)
+# ExecuTorch's choose_qparams kernels use their own rule (ExecuTorch's runtime is the
+# reference: kernels/quantized/qparams.h); two programs also quantize with the chosen
+# parameters, as dynamically quantized models do.
+
+
+def _and_quantized(x: torch.Tensor, qparams: Any) -> Any:
+    scale, zero_point = qparams
+    q = QD.quantize_per_tensor.tensor(x, scale, zero_point, -128, 127, torch.int8)
+    return scale, zero_point, q
+
+
+def _and_quantized_per_token(x: torch.Tensor, qparams: Any) -> Any:
+    scales, zero_points = qparams
+    return scales, zero_points, QD.quantize_per_token(x, scales, zero_points, -128, 127, torch.int8)
+
+
+case(
+    "choose_qparams",
+    "quantized_decomposed::choose_qparams.Tensor_out",
+    lambda x: _and_quantized(x, QD.choose_qparams.tensor(x, -128, 127, 1e-7, torch.int8)),
+    lambda g, d: (g.t((3, 8), torch.float32, -2, 5),),
+    ("f32",),
+    reference="executorch",
+)
+case(
+    "choose_qparams_small_range",
+    "quantized_decomposed::choose_qparams.Tensor_out",
+    lambda x: QD.choose_qparams.tensor(x * 1e-6, 0, 255, 1e-7, torch.uint8),
+    lambda g, d: (g.t((4, 4), torch.float32, 0, 3),),
+    ("f32",),
+    reference="executorch",
+)
+case(
+    "choose_qparams_per_token_asymmetric",
+    "quantized_decomposed::choose_qparams_per_token_asymmetric.out",
+    lambda x: _and_quantized_per_token(x, QD.choose_qparams_per_token_asymmetric(x, torch.int8)),
+    lambda g, d: (g.t((2, 3, 8), torch.float32, -3, 6),),
+    ("f32",),
+    reference="executorch",
+)
+case(
+    "choose_qparams_per_token_asymmetric_dynamic",
+    "quantized_decomposed::choose_qparams_per_token_asymmetric.out",
+    lambda x: QD.choose_qparams_per_token_asymmetric(x, torch.int8),
+    lambda g, d: (g.t((5, 8), torch.float32, -1, 4),),
+    ("f32",),
+    dynamic=batch_dim,
+    reference="executorch",
+)
+
+
+def _per_token(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    scales = torch.tensor([[0.01], [0.03], [0.05], [0.2]], dtype=torch.float64)
+    x = g.t((4, 6), torch.float32, -3, 3).to(d)
+    return x, scales, torch.tensor([[0], [-4], [9], [2]])
+
+
+case(
+    "quantize_per_token",
+    "quantized_decomposed::quantize_per_token.out",
+    lambda x, s, z: (
+        QD.quantize_per_token(x, s, z, -128, 127, torch.int8),
+        QD.quantize_per_token(x, s, z + 100, 0, 255, torch.uint8),
+    ),
+    _per_token,
+    QUANT_FLOAT,
+)
+case(
+    "dequantize_per_token",
+    "quantized_decomposed::dequantize_per_token.out",
+    lambda q, s, z: (
+        QD.dequantize_per_token(q, s, z, -128, 127, torch.int8, torch.float32),
+        QD.dequantize_per_token(q, s.float(), z, -128, 127, torch.int8, torch.float32),
+    ),
+    lambda g, d: (g.t((4, 6), torch.int8, -128, 127), *_per_token(g, d)[1:]),
     ("f32",),
 )

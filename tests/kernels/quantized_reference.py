@@ -54,3 +54,33 @@ def dequantize_per_channel(
     return (shifted.astype(np.float32) * along(scales.astype(np.float32), axis, q.ndim)).astype(
         dtype
     )
+
+
+def choose_qparams(low: float, high: float, qmin: int, qmax: int) -> tuple[float, int]:
+    """ExecuTorch's rule (kernels/quantized/qparams.h), in the same float/double steps."""
+    f32 = np.float32
+    low_f, high_f = min(f32(low), f32(0)), max(f32(high), f32(0))
+    steps = float(qmax - qmin)
+    scale = (float(high_f) - float(low_f)) / steps
+    if f32(scale) == 0 or np.isinf(f32(1) / f32(scale)):
+        scale = 0.1
+    smallest = f32(6.1e-5)
+    if scale < smallest:
+        original = f32(scale)
+        scale = float(smallest)
+        if low_f == 0:
+            high_f = smallest * f32(steps)
+        elif high_f == 0:
+            low_f = -smallest * f32(steps)
+        else:
+            amplifier = smallest / original
+            low_f, high_f = low_f * amplifier, high_f * amplifier
+    from_min, from_max = qmin - float(low_f) / scale, qmax - float(high_f) / scale
+    min_error = abs(qmin) - abs(float(low_f) / scale)
+    max_error = abs(qmax) - abs(float(high_f) / scale)
+    initial = from_min if min_error < max_error else from_max
+    if initial < qmin:
+        return scale, qmin
+    if initial > qmax:
+        return scale, qmax
+    return scale, int(np.rint(f32(initial)))
