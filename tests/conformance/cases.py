@@ -1086,3 +1086,71 @@ case(
     lambda g, d: (g.t((4, 6), torch.int8, -128, 127), *_per_token(g, d)[1:]),
     ("f32",),
 )
+
+# Quantized embeddings (ExecuTorch's own operators, registered by its quantization passes):
+# weights, scales and zero points are program inputs, the references PyTorch's
+# implementations of them (which unpack 4-bit values high nibble first, 2-bit values lowest
+# pair first, as the kernels do).
+import executorch.exir.passes._quant_patterns_and_replacements  # noqa: E402, F401
+
+
+def _embedding(bits: int, groups: int, zero_points: bool) -> Inputs:
+    """weight (5 rows of 8 values, packed), scales (5,) or (5, groups), indices (2, 3)."""
+
+    def inputs(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+        packed = (5, bits)  # 8 values per row: `bits` bytes
+        if bits == 8:
+            weight = g.t(packed, torch.int8, -128, 127)
+        else:
+            weight = torch.randint(0, 256, packed, generator=g.generator).to(torch.uint8)
+        shape = (5, groups) if groups > 1 else (5,)
+        scales = g.t(shape, torch.float32, 0.01, 0.5).to(d)
+        indices = g.index((2, 3), 5)
+        if not zero_points:
+            return weight, scales, indices
+        return weight, scales, g.t(shape, torch.float32, -3, 3).round().to(d), indices
+
+    return inputs
+
+
+_RANGES = {8: (-128, 127), 4: (-8, 7), 2: (-2, 1)}
+for _bits, _name in [(8, "byte"), (4, "4bit"), (2, "2bit")]:
+    _low, _high = _RANGES[_bits]
+    _op = getattr(QD, f"embedding_{_name}")
+    case(
+        f"embedding_{_name}",
+        f"quantized_decomposed::embedding_{_name}.out",
+        lambda w, s, z, i, _op=_op, _l=_low, _h=_high: _op(w, s, z, _l, _h, i),
+        _embedding(_bits, 1, True),
+        ("f32", "f16"),
+    )
+    case(
+        f"embedding_{_name}_groups_no_zero_points",
+        f"quantized_decomposed::embedding_{_name}.out",
+        lambda w, s, i, _op=_op, _l=_low, _h=_high: _op(w, s, None, _l, _h, i),
+        _embedding(_bits, 2, False),
+        ("f32",),
+    )
+    case(
+        f"embedding_{_name}_dtype",
+        f"quantized_decomposed::embedding_{_name}.dtype_out",
+        lambda w, s, z, i, _op=_op, _l=_low, _h=_high: _op.dtype(
+            w, s, z, _l, _h, i, dtype=torch.float32
+        ),
+        _embedding(_bits, 4, True),
+        ("f32",),
+    )
+    # Half scales, a Float out: the kernel reads the scales in their own dtype and computes
+    # in float, as ExecuTorch's does, where PyTorch dequantizes in Half (so ExecuTorch's
+    # runtime is the reference). Zero points must have the out's dtype in ExecuTorch's
+    # kernel and the scales' in PyTorch's, so this call has none.
+    case(
+        f"embedding_{_name}_dtype_half_scales",
+        f"quantized_decomposed::embedding_{_name}.dtype_out",
+        lambda w, s, i, _op=_op, _l=_low, _h=_high: _op.dtype(
+            w, s, None, _l, _h, i, dtype=torch.float32
+        ),
+        _embedding(_bits, 2, False),
+        ("f16",),
+        reference="executorch",
+    )

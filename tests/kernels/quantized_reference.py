@@ -84,3 +84,39 @@ def choose_qparams(low: float, high: float, qmin: int, qmax: int) -> tuple[float
     if initial > qmax:
         return scale, qmax
     return scale, int(np.rint(f32(initial)))
+
+
+def unpack(weight: np.ndarray, bits: int) -> np.ndarray:
+    """Packed rows to int32 values: 4-bit high nibble first, minus 8; 2-bit lowest pair
+    first, minus 2; 8-bit as stored."""
+    if bits == 8:
+        return weight.astype(np.int32)
+    per_byte = 8 // bits
+    shifts = [4, 0] if bits == 4 else [0, 2, 4, 6]
+    mask = (1 << bits) - 1
+    fields = [(weight.astype(np.int32) >> shift) & mask for shift in shifts]
+    values = np.stack(fields, axis=-1).reshape(weight.shape[0], weight.shape[1] * per_byte)
+    return values - (1 << (bits - 1))
+
+
+def embedding(
+    weight: np.ndarray,
+    scales: np.ndarray,
+    zero_points: np.ndarray | None,
+    indices: np.ndarray,
+    bits: int,
+    dtype: type,
+) -> np.ndarray:
+    values = unpack(weight, bits).astype(np.float32)
+    groups = scales.shape[1] if scales.ndim == 2 else 1
+    group_size = values.shape[1] // groups
+
+    def spread(params: np.ndarray) -> np.ndarray:
+        """One parameter per value: each group's repeated over its values."""
+        return np.repeat(params.reshape(len(params), groups), group_size, axis=1).astype(np.float32)
+
+    zero = np.zeros((len(scales), values.shape[1]), np.float32)
+    if zero_points is not None:
+        zero = spread(zero_points)
+    table = (values - zero) * spread(scales)
+    return table.astype(dtype)[indices]
