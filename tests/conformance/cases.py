@@ -102,6 +102,9 @@ class Case:
     # 1.5.1's own runtime on the exported program), for operators whose ExecuTorch kernel
     # computes otherwise than PyTorch's reference on purpose (choose_qparams*).
     reference: str = "pytorch"
+    # Run ExecuTorch's QuantFusionPass on the edge program (dequantize -> op -> quantize
+    # patterns become quantized_decomposed operators such as add), as its own tests do.
+    fuse_quantized: bool = False
 
     def generator(self, family: str) -> Gen:
         return Gen(zlib.crc32(f"{self.name}/{family}".encode()))
@@ -1154,3 +1157,100 @@ for _bits, _name in [(8, "byte"), (4, "4bit"), (2, "2bit")]:
         ("f16",),
         reference="executorch",
     )
+
+
+# quantized_decomposed::add comes from ExecuTorch's QuantFusionPass, which fuses a uint8
+# dequantize -> add -> quantize into one operator; ExecuTorch's runtime is the reference
+# (the eager unfused graph rounds through PyTorch's inverse scale, Note [Quantized rounding]).
+def _fused_add(a_scale: float, b_scale: float, out_scale: float) -> Callable[..., Any]:
+    def fn(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        x = QD.dequantize_per_tensor(a, a_scale, 3, 0, 255, torch.uint8)
+        y = QD.dequantize_per_tensor(b, b_scale, 10, 0, 255, torch.uint8)
+        return QD.quantize_per_tensor(x + y, out_scale, 5, 0, 255, torch.uint8)
+
+    return fn
+
+
+def _uint8_pair(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    return g.t((3, 8), torch.uint8, 0, 255), g.t((3, 8), torch.uint8, 0, 255)
+
+
+case(
+    "quantized_add",
+    "quantized_decomposed::add.out",
+    _fused_add(0.1, 0.05, 0.2),
+    _uint8_pair,
+    ("u8",),
+    reference="executorch",
+    fuse_quantized=True,
+)
+case(
+    "quantized_add_saturating",
+    "quantized_decomposed::add.out",
+    _fused_add(0.5, 0.25, 0.1),
+    _uint8_pair,
+    ("u8",),
+    reference="executorch",
+    fuse_quantized=True,
+)
+
+
+# mixed_mm and mixed_linear: ExecuTorch declares their functional forms without an
+# implementation or a fake one, so torch.export cannot trace them as they are. We register
+# both for this script only: the shapes, and an implementation calling the out variant,
+# whose CPU kernel `executorch.kernels.quantized` registers (ExecuTorch's own kernel, which
+# is therefore the reference, as ExecuTorch's runtime is too).
+def _mixed_mm_shape(x: torch.Tensor, w: torch.Tensor, s: torch.Tensor, z: Any) -> torch.Tensor:
+    return x.new_empty((x.shape[0], w.shape[1]))
+
+
+def _mixed_linear_shape(
+    x: torch.Tensor, w: torch.Tensor, s: torch.Tensor, z: Any, dtype: Any = None
+) -> torch.Tensor:
+    return x.new_empty((x.shape[0], w.shape[0]), dtype=dtype or x.dtype)
+
+
+def _mixed_mm_cpu(x: torch.Tensor, w: torch.Tensor, s: torch.Tensor, z: Any) -> torch.Tensor:
+    return QD.mixed_mm.out(x, w, s, z, out=_mixed_mm_shape(x, w, s, z))
+
+
+def _mixed_linear_cpu(
+    x: torch.Tensor, w: torch.Tensor, s: torch.Tensor, z: Any, dtype: Any = None
+) -> torch.Tensor:
+    out = _mixed_linear_shape(x, w, s, z, dtype)
+    return QD.mixed_linear.out(x, w, s, z, dtype, out=out)
+
+
+torch.library.register_fake("quantized_decomposed::mixed_mm", _mixed_mm_shape)
+torch.library.register_fake("quantized_decomposed::mixed_linear", _mixed_linear_shape)
+torch.library.impl("quantized_decomposed::mixed_mm", "CPU", _mixed_mm_cpu)
+torch.library.impl("quantized_decomposed::mixed_linear", "CPU", _mixed_linear_cpu)
+
+case(
+    "mixed_mm",
+    "quantized_decomposed::mixed_mm.out",
+    lambda x, w, s: QD.mixed_mm(x, w, s, None),
+    lambda g, d: (
+        g.t((3, 5), torch.float32, -2, 2),
+        g.t((5, 4), torch.int8, -128, 127),
+        g.t((5,), torch.float32, 0.001, 0.05),
+    ),
+    ("f32",),
+    reference="executorch",
+)
+case(
+    "mixed_linear",
+    "quantized_decomposed::mixed_linear.out",
+    lambda x, w, s, s2: (
+        QD.mixed_linear(x, w, s, None),
+        QD.mixed_linear(x, w, s2, None, torch.float32),
+    ),
+    lambda g, d: (
+        g.t((3, 10), torch.float32, -2, 2),
+        g.t((4, 10), torch.int8, -128, 127),
+        g.t((4,), torch.float32, 0.001, 0.05),
+        g.t((4, 4), torch.float32, 0.001, 0.05),  # 4 groups of 3, 3, 3 and 1 columns
+    ),
+    ("f32",),
+    reference="executorch",
+)
