@@ -112,9 +112,10 @@ def test_undeclared_dtypes_are_fine_and_name_selection_is_not_checked(tmp_path: 
     assert resolve(by_name, ints, "t").op_dtypes == {BITWISE_AND: None}
 
 
-# Example models whose operators no shipped library implements yet (examples/pending.toml):
-# strict, so the test fails once they resolve and the entry must go.
-UNRESOLVED_EXAMPLES = {"quant_conv": "quantized_decomposed::* has no library yet (issue 11)"}
+# Example models whose operators no shipped library implements yet, with the reason: strict
+# xfails, so the test fails once one resolves and its entry must go. None today (quant_conv
+# resolved when the quantized library came).
+UNRESOLVED_EXAMPLES: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(
@@ -134,7 +135,7 @@ def test_every_example_model_resolves_against_the_shipped_libraries(model: str) 
     kernels = REPO / "kernels"
     libraries = [
         read_kernel_library(name, kernels / name / "functions.yaml", kernels / name)
-        for name in ("portable", "prim")
+        for name in ("portable", "prim", "quantized")
     ]
     wanted = read_selection(REPO / "examples" / "models" / model / "selected_operators.yaml")
     assert resolve(wanted, libraries, model).kernels

@@ -47,7 +47,7 @@ def test_every_executorch_schema_parses_and_prints_back() -> None:
         assert str(parse_schema(text)) == text
 
 
-@pytest.mark.parametrize("library", ["portable", "prim"])
+@pytest.mark.parametrize("library", ["portable", "prim", "quantized"])
 def test_library_schemas_are_executorchs(library: str) -> None:
     schemas = executorch_schemas()
     path = ROOT / "kernels" / library / "functions.yaml"

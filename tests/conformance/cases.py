@@ -98,6 +98,13 @@ class Case:
     # Operators to_edge keeps as they are (`preserve_ops`), although they are not in the
     # Core ATen opset or would be decomposed: how users keep an op the runtime has a kernel for.
     non_core: tuple[str, ...] = ()
+    # Whose outputs the program is held to: "pytorch" (eager) or "executorch" (ExecuTorch
+    # 1.5.1's own runtime on the exported program), for operators whose ExecuTorch kernel
+    # computes otherwise than PyTorch's reference on purpose (choose_qparams*).
+    reference: str = "pytorch"
+    # Run ExecuTorch's QuantFusionPass on the edge program (dequantize -> op -> quantize
+    # patterns become quantized_decomposed operators such as add), as its own tests do.
+    fuse_quantized: bool = False
 
     def generator(self, family: str) -> Gen:
         return Gen(zlib.crc32(f"{self.name}/{family}".encode()))
@@ -851,4 +858,399 @@ case(
     lambda x: control_flow.map(lambda row: row * 2 + 1, x),
     one(),
     ("f32",),
+)
+
+
+# === quantized library (quantized_decomposed::*, kernels/quantized/) ===================
+# The functional operators come from torch's decomposed quantization library and their out
+# variants from ExecuTorch's (without them to_executorch fails with "Missing out variants").
+# References are PyTorch's decomposed implementations, which round halves to even as the
+# kernels do (Note [Quantized rounding] in kernels/quantized/quant_util.h). PyTorch's
+# quantize takes float32 (and half, which it widens) only, so the cases run f32 and f16.
+import executorch.kernels.quantized  # noqa: E402, F401
+import torch.ao.quantization.fx._decomposed  # noqa: E402, F401
+
+QD = torch.ops.quantized_decomposed
+QUANT_FLOAT = ("f32", "f16")
+
+
+def _quant_input(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    """Values spanning past every range below, halves of the scale included."""
+    x = g.t((3, 8), torch.float32, -3, 3)
+    x[0, :4] = torch.tensor([0.025, -0.025, 0.075, 400.0])
+    return (x.to(d),)
+
+
+case(
+    "quantize_per_tensor",
+    "quantized_decomposed::quantize_per_tensor.out",
+    lambda x: (
+        QD.quantize_per_tensor(x, 0.05, -3, -128, 127, torch.int8),
+        QD.quantize_per_tensor(x, 0.02, 128, 0, 255, torch.uint8),
+        QD.quantize_per_tensor(x, 0.001, 7, -1000, 1000, torch.int16),
+        QD.quantize_per_tensor(x, 0.0001, 0, -(2**31), 2**31 - 1, torch.int32),
+    ),
+    _quant_input,
+    QUANT_FLOAT,
+)
+case(
+    "quantize_per_tensor_dynamic",
+    "quantized_decomposed::quantize_per_tensor.out",
+    lambda x: QD.quantize_per_tensor(x, 0.05, 0, -128, 127, torch.int8),
+    _quant_input,
+    ("f32",),
+    dynamic=batch_dim,
+)
+case(
+    "quantize_per_tensor_tensor",
+    "quantized_decomposed::quantize_per_tensor.Tensor_out",
+    lambda x, s, z: QD.quantize_per_tensor.tensor(x, s, z, -128, 127, torch.int8),
+    lambda g, d: (
+        *_quant_input(g, d),
+        torch.tensor([0.03], dtype=torch.float64),
+        torch.tensor([-2], dtype=torch.int64),
+    ),
+    QUANT_FLOAT,
+)
+
+
+def _quantized(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    return (
+        g.t((3, 8), torch.int8, -128, 127),
+        g.t((2, 5), torch.uint8, 0, 255),
+        g.t((4,), torch.int16, -3000, 3000),
+        g.t((4,), torch.int32, -100000, 100000),
+    )
+
+
+case(
+    "dequantize_per_tensor",
+    "quantized_decomposed::dequantize_per_tensor.out",
+    lambda a, b, c, e: (
+        QD.dequantize_per_tensor(a, 0.05, -3, -128, 127, torch.int8),
+        QD.dequantize_per_tensor(b, 0.02, 128, 0, 255, torch.uint8),
+        QD.dequantize_per_tensor(c, 0.001, 7, -3000, 3000, torch.int16),
+        QD.dequantize_per_tensor(e, 0.0001, 0, -100000, 100000, torch.int32),
+    ),
+    _quantized,
+    ("f32",),
+)
+# PyTorch computes in the out dtype, the kernel in float and rounds once to it: the same
+# values with a scale of a power of two, which the programs use for Half and Double outs.
+case(
+    "dequantize_per_tensor_out_dtype",
+    "quantized_decomposed::dequantize_per_tensor.out",
+    lambda a: (
+        QD.dequantize_per_tensor(a, 0.125, 3, -128, 127, torch.int8, out_dtype=torch.float16),
+        QD.dequantize_per_tensor(a, 0.125, 3, -128, 127, torch.int8, out_dtype=torch.float64),
+        QD.dequantize_per_tensor(a, 0.5, 3, -128, 127, torch.int8, out_dtype=torch.float32),
+    ),
+    lambda g, d: (g.t((3, 8), torch.int8, -128, 127),),
+    ("f32",),
+)
+case(
+    "dequantize_per_tensor_tensor",
+    "quantized_decomposed::dequantize_per_tensor.Tensor_out",
+    lambda q, s, z: QD.dequantize_per_tensor.tensor(q, s, z, -128, 127, torch.int8),
+    lambda g, d: (
+        g.t((3, 8), torch.int8, -128, 127),
+        torch.tensor([0.03], dtype=torch.float64),
+        torch.tensor([-2], dtype=torch.int64),
+    ),
+    ("f32",),
+)
+
+
+def _per_channel(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    """x (3, 4, 5) and per-channel parameters for axis 1 (4 channels)."""
+    x = g.t((3, 4, 5), torch.float32, -3, 3).to(d)
+    scales = torch.tensor([0.01, 0.03, 0.07, 0.2], dtype=torch.float64)
+    return x, scales, torch.tensor([0, -4, 9, 2])
+
+
+case(
+    "quantize_per_channel",
+    "quantized_decomposed::quantize_per_channel.out",
+    lambda x, s, z: (
+        QD.quantize_per_channel(x, s, z, 1, -128, 127, torch.int8),
+        QD.quantize_per_channel(x, s, z + 100, -2, 0, 255, torch.uint8),
+        QD.quantize_per_channel(x.transpose(0, 1).contiguous(), s, z, 0, -500, 500, torch.int16),
+    ),
+    _per_channel,
+    QUANT_FLOAT,
+)
+
+
+def _per_channel_quantized(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    scales = torch.tensor([0.01, 0.03, 0.07, 0.2], dtype=torch.float64)
+    return g.t((3, 4, 5), torch.int8, -128, 127), scales, torch.tensor([0, -4, 9, 2])
+
+
+case(
+    "dequantize_per_channel",
+    "quantized_decomposed::dequantize_per_channel.out",
+    lambda q, s, z: (
+        QD.dequantize_per_channel(q, s, z, 1, -128, 127, torch.int8),
+        QD.dequantize_per_channel(q, s.float(), None, -2, -128, 127, torch.int8),
+        QD.dequantize_per_channel(q.transpose(0, 1).contiguous(), s, z, 0, -128, 127, torch.int8),
+    ),
+    _per_channel_quantized,
+    ("f32",),
+)
+# Half and Double outs with power-of-two scales (see dequantize_per_tensor_out_dtype).
+case(
+    "dequantize_per_channel_out_dtype",
+    "quantized_decomposed::dequantize_per_channel.out",
+    lambda q, s, z: (
+        QD.dequantize_per_channel(q, s, z, 0, -128, 127, torch.int8, out_dtype=torch.float16),
+        QD.dequantize_per_channel(q, s, None, 0, -128, 127, torch.int8, out_dtype=torch.float64),
+    ),
+    lambda g, d: (
+        g.t((3, 6), torch.int8, -128, 127),
+        torch.tensor([0.5, 0.125, 2.0], dtype=torch.float64),
+        torch.tensor([1, 0, -3]),
+    ),
+    ("f32",),
+)
+# ExecuTorch's choose_qparams kernels use their own rule (ExecuTorch's runtime is the
+# reference: kernels/quantized/qparams.h); two programs also quantize with the chosen
+# parameters, as dynamically quantized models do.
+
+
+def _and_quantized(x: torch.Tensor, qparams: Any) -> Any:
+    scale, zero_point = qparams
+    q = QD.quantize_per_tensor.tensor(x, scale, zero_point, -128, 127, torch.int8)
+    return scale, zero_point, q
+
+
+def _and_quantized_per_token(x: torch.Tensor, qparams: Any) -> Any:
+    scales, zero_points = qparams
+    return scales, zero_points, QD.quantize_per_token(x, scales, zero_points, -128, 127, torch.int8)
+
+
+case(
+    "choose_qparams",
+    "quantized_decomposed::choose_qparams.Tensor_out",
+    lambda x: _and_quantized(x, QD.choose_qparams.tensor(x, -128, 127, 1e-7, torch.int8)),
+    lambda g, d: (g.t((3, 8), torch.float32, -2, 5),),
+    ("f32",),
+    reference="executorch",
+)
+case(
+    "choose_qparams_small_range",
+    "quantized_decomposed::choose_qparams.Tensor_out",
+    lambda x: QD.choose_qparams.tensor(x * 1e-6, 0, 255, 1e-7, torch.uint8),
+    lambda g, d: (g.t((4, 4), torch.float32, 0, 3),),
+    ("f32",),
+    reference="executorch",
+)
+case(
+    "choose_qparams_per_token_asymmetric",
+    "quantized_decomposed::choose_qparams_per_token_asymmetric.out",
+    lambda x: _and_quantized_per_token(x, QD.choose_qparams_per_token_asymmetric(x, torch.int8)),
+    lambda g, d: (g.t((2, 3, 8), torch.float32, -3, 6),),
+    ("f32",),
+    reference="executorch",
+)
+case(
+    "choose_qparams_per_token_asymmetric_dynamic",
+    "quantized_decomposed::choose_qparams_per_token_asymmetric.out",
+    lambda x: QD.choose_qparams_per_token_asymmetric(x, torch.int8),
+    lambda g, d: (g.t((5, 8), torch.float32, -1, 4),),
+    ("f32",),
+    dynamic=batch_dim,
+    reference="executorch",
+)
+
+
+def _per_token(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    scales = torch.tensor([[0.01], [0.03], [0.05], [0.2]], dtype=torch.float64)
+    x = g.t((4, 6), torch.float32, -3, 3).to(d)
+    return x, scales, torch.tensor([[0], [-4], [9], [2]])
+
+
+case(
+    "quantize_per_token",
+    "quantized_decomposed::quantize_per_token.out",
+    lambda x, s, z: (
+        QD.quantize_per_token(x, s, z, -128, 127, torch.int8),
+        QD.quantize_per_token(x, s, z + 100, 0, 255, torch.uint8),
+    ),
+    _per_token,
+    QUANT_FLOAT,
+)
+case(
+    "dequantize_per_token",
+    "quantized_decomposed::dequantize_per_token.out",
+    lambda q, s, z: (
+        QD.dequantize_per_token(q, s, z, -128, 127, torch.int8, torch.float32),
+        QD.dequantize_per_token(q, s.float(), z, -128, 127, torch.int8, torch.float32),
+    ),
+    lambda g, d: (g.t((4, 6), torch.int8, -128, 127), *_per_token(g, d)[1:]),
+    ("f32",),
+)
+
+# Quantized embeddings (ExecuTorch's own operators, registered by its quantization passes):
+# weights, scales and zero points are program inputs, the references PyTorch's
+# implementations of them (which unpack 4-bit values high nibble first, 2-bit values lowest
+# pair first, as the kernels do).
+import executorch.exir.passes._quant_patterns_and_replacements  # noqa: E402, F401
+
+
+def _embedding(bits: int, groups: int, zero_points: bool) -> Inputs:
+    """weight (5 rows of 8 values, packed), scales (5,) or (5, groups), indices (2, 3)."""
+
+    def inputs(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+        packed = (5, bits)  # 8 values per row: `bits` bytes
+        if bits == 8:
+            weight = g.t(packed, torch.int8, -128, 127)
+        else:
+            weight = torch.randint(0, 256, packed, generator=g.generator).to(torch.uint8)
+        shape = (5, groups) if groups > 1 else (5,)
+        scales = g.t(shape, torch.float32, 0.01, 0.5).to(d)
+        indices = g.index((2, 3), 5)
+        if not zero_points:
+            return weight, scales, indices
+        return weight, scales, g.t(shape, torch.float32, -3, 3).round().to(d), indices
+
+    return inputs
+
+
+_RANGES = {8: (-128, 127), 4: (-8, 7), 2: (-2, 1)}
+for _bits, _name in [(8, "byte"), (4, "4bit"), (2, "2bit")]:
+    _low, _high = _RANGES[_bits]
+    _op = getattr(QD, f"embedding_{_name}")
+    case(
+        f"embedding_{_name}",
+        f"quantized_decomposed::embedding_{_name}.out",
+        lambda w, s, z, i, _op=_op, _l=_low, _h=_high: _op(w, s, z, _l, _h, i),
+        _embedding(_bits, 1, True),
+        ("f32", "f16"),
+    )
+    case(
+        f"embedding_{_name}_groups_no_zero_points",
+        f"quantized_decomposed::embedding_{_name}.out",
+        lambda w, s, i, _op=_op, _l=_low, _h=_high: _op(w, s, None, _l, _h, i),
+        _embedding(_bits, 2, False),
+        ("f32",),
+    )
+    case(
+        f"embedding_{_name}_dtype",
+        f"quantized_decomposed::embedding_{_name}.dtype_out",
+        lambda w, s, z, i, _op=_op, _l=_low, _h=_high: _op.dtype(
+            w, s, z, _l, _h, i, dtype=torch.float32
+        ),
+        _embedding(_bits, 4, True),
+        ("f32",),
+    )
+    # Half scales, a Float out: the kernel reads the scales in their own dtype and computes
+    # in float, as ExecuTorch's does, where PyTorch dequantizes in Half (so ExecuTorch's
+    # runtime is the reference). Zero points must have the out's dtype in ExecuTorch's
+    # kernel and the scales' in PyTorch's, so this call has none.
+    case(
+        f"embedding_{_name}_dtype_half_scales",
+        f"quantized_decomposed::embedding_{_name}.dtype_out",
+        lambda w, s, i, _op=_op, _l=_low, _h=_high: _op.dtype(
+            w, s, None, _l, _h, i, dtype=torch.float32
+        ),
+        _embedding(_bits, 2, False),
+        ("f16",),
+        reference="executorch",
+    )
+
+
+# quantized_decomposed::add comes from ExecuTorch's QuantFusionPass, which fuses a uint8
+# dequantize -> add -> quantize into one operator; ExecuTorch's runtime is the reference
+# (the eager unfused graph rounds through PyTorch's inverse scale, Note [Quantized rounding]).
+def _fused_add(a_scale: float, b_scale: float, out_scale: float) -> Callable[..., Any]:
+    def fn(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        x = QD.dequantize_per_tensor(a, a_scale, 3, 0, 255, torch.uint8)
+        y = QD.dequantize_per_tensor(b, b_scale, 10, 0, 255, torch.uint8)
+        return QD.quantize_per_tensor(x + y, out_scale, 5, 0, 255, torch.uint8)
+
+    return fn
+
+
+def _uint8_pair(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    return g.t((3, 8), torch.uint8, 0, 255), g.t((3, 8), torch.uint8, 0, 255)
+
+
+case(
+    "quantized_add",
+    "quantized_decomposed::add.out",
+    _fused_add(0.1, 0.05, 0.2),
+    _uint8_pair,
+    ("u8",),
+    reference="executorch",
+    fuse_quantized=True,
+)
+case(
+    "quantized_add_saturating",
+    "quantized_decomposed::add.out",
+    _fused_add(0.5, 0.25, 0.1),
+    _uint8_pair,
+    ("u8",),
+    reference="executorch",
+    fuse_quantized=True,
+)
+
+
+# mixed_mm and mixed_linear: ExecuTorch declares their functional forms without an
+# implementation or a fake one, so torch.export cannot trace them as they are. We register
+# both for this script only: the shapes, and an implementation calling the out variant,
+# whose CPU kernel `executorch.kernels.quantized` registers (ExecuTorch's own kernel, which
+# is therefore the reference, as ExecuTorch's runtime is too).
+def _mixed_mm_shape(x: torch.Tensor, w: torch.Tensor, s: torch.Tensor, z: Any) -> torch.Tensor:
+    return x.new_empty((x.shape[0], w.shape[1]))
+
+
+def _mixed_linear_shape(
+    x: torch.Tensor, w: torch.Tensor, s: torch.Tensor, z: Any, dtype: Any = None
+) -> torch.Tensor:
+    return x.new_empty((x.shape[0], w.shape[0]), dtype=dtype or x.dtype)
+
+
+def _mixed_mm_cpu(x: torch.Tensor, w: torch.Tensor, s: torch.Tensor, z: Any) -> torch.Tensor:
+    return QD.mixed_mm.out(x, w, s, z, out=_mixed_mm_shape(x, w, s, z))
+
+
+def _mixed_linear_cpu(
+    x: torch.Tensor, w: torch.Tensor, s: torch.Tensor, z: Any, dtype: Any = None
+) -> torch.Tensor:
+    out = _mixed_linear_shape(x, w, s, z, dtype)
+    return QD.mixed_linear.out(x, w, s, z, dtype, out=out)
+
+
+torch.library.register_fake("quantized_decomposed::mixed_mm", _mixed_mm_shape)
+torch.library.register_fake("quantized_decomposed::mixed_linear", _mixed_linear_shape)
+torch.library.impl("quantized_decomposed::mixed_mm", "CPU", _mixed_mm_cpu)
+torch.library.impl("quantized_decomposed::mixed_linear", "CPU", _mixed_linear_cpu)
+
+case(
+    "mixed_mm",
+    "quantized_decomposed::mixed_mm.out",
+    lambda x, w, s: QD.mixed_mm(x, w, s, None),
+    lambda g, d: (
+        g.t((3, 5), torch.float32, -2, 2),
+        g.t((5, 4), torch.int8, -128, 127),
+        g.t((5,), torch.float32, 0.001, 0.05),
+    ),
+    ("f32",),
+    reference="executorch",
+)
+case(
+    "mixed_linear",
+    "quantized_decomposed::mixed_linear.out",
+    lambda x, w, s, s2: (
+        QD.mixed_linear(x, w, s, None),
+        QD.mixed_linear(x, w, s2, None, torch.float32),
+    ),
+    lambda g, d: (
+        g.t((3, 10), torch.float32, -2, 2),
+        g.t((4, 10), torch.int8, -128, 127),
+        g.t((4,), torch.float32, 0.001, 0.05),
+        g.t((4, 4), torch.float32, 0.001, 0.05),  # 4 groups of 3, 3, 3 and 1 columns
+    ),
+    ("f32",),
+    reference="executorch",
 )

@@ -9,8 +9,9 @@ suite never does: it reads what this writes into `tests/conformance/programs/`:
   one method per dtype family (`f32`, `i64`, ...). BFloat16 has no `.npy` form, so a
   `bf16` method takes and returns float32 and casts in the program.
 - `<case>.npz`: per method and run, the inputs and PyTorch's eager outputs
-  (`<method>/run<r>/in<i>`, `.../out<i>`). A case with dynamic dims has a second run at
-  smaller sizes than the ones it was traced with.
+  (`<method>/run<r>/in<i>`, `.../out<i>`), or ExecuTorch's runtime's outputs for a case
+  whose `reference` is "executorch" (its index entry says so). A case with dynamic dims
+  has a second run at smaller sizes than the ones it was traced with.
 - `index.json`: per program the operators it calls (read back from the `.pte` with the
   project's own reader, `codegen.pte.read_model_ops`), its methods and runs, and the
   families PyTorch itself refuses (with PyTorch's message); per operator its programs.
@@ -52,6 +53,7 @@ PROGRAMS = HERE / "programs"
 LIBRARIES = {
     "portable": REPO / "kernels" / "portable" / "functions.yaml",
     "prim": REPO / "kernels" / "prim" / "functions.yaml",
+    "quantized": REPO / "kernels" / "quantized" / "functions.yaml",
 }
 # A fixed date for every zip entry, so a re-export writes identical bytes.
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -158,16 +160,47 @@ def export_case(
     edge = to_edge(
         exported,
         compile_config=EdgeCompileConfig(
-            preserve_ops=non_core, _core_aten_ops_exception_list=non_core
+            preserve_ops=non_core,
+            _core_aten_ops_exception_list=non_core,
+            # The fused quantized operators are not in the edge opset's checks (ExecuTorch's
+            # own QuantFusionPass tests turn them off the same way).
+            _check_ir_validity=not case.fuse_quantized,
         ),
     )
+    if case.fuse_quantized:
+        from executorch.exir.passes.quant_fusion_pass import QuantFusionPass
+
+        edge = edge.transform([QuantFusionPass(_fix_node_meta_val=True)])
     buffer = edge.to_executorch().buffer
     entry: dict[str, Any] = {"methods": sorted(methods), **shape}
+    if case.reference == "executorch":
+        arrays.update(executorch_outputs(buffer, arrays, methods, shape["runs"]))
+        entry["reference"] = "executorch"
     if skipped:
         entry["skipped"] = skipped
     if case.dynamic:
         entry["dynamic"] = True
     return buffer, entry, arrays
+
+
+def executorch_outputs(
+    buffer: bytes, arrays: dict[str, np.ndarray], methods: list[str], runs: int
+) -> dict[str, np.ndarray]:
+    """The outputs ExecuTorch 1.5.1's own runtime computes for every method and run of the
+    program (its quantized kernels are registered by `cases.py`'s import)."""
+    from executorch.runtime import Runtime
+
+    program = Runtime.get().load_program(buffer)
+    outputs: dict[str, np.ndarray] = {}
+    for method_name in methods:
+        method = program.load_method(method_name)
+        for r in range(runs):
+            prefix = f"{method_name}/run{r}/"
+            count = sum(1 for key in arrays if key.startswith(prefix + "in"))
+            inputs = [torch.from_numpy(arrays[f"{prefix}in{i}"].copy()) for i in range(count)]
+            for i, y in enumerate(method.execute(inputs)):
+                outputs[f"{prefix}out{i}"] = to_numpy(y)
+    return outputs
 
 
 def write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:

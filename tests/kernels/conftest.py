@@ -17,8 +17,12 @@ MANIFEST = (
     "# Written by tests/kernels/conftest.py: every kernel, for the kernel tests.\n"
     + BOTH_LIBRARIES_FROM_BUILD
     + """
+[libraries.quantized]
+functions = "../kernels/quantized/functions.yaml"
+sources = "../kernels/quantized"
+
 [targets.kernel_tests]
-libraries = ["portable", "prim"]
+libraries = ["portable", "prim", "quantized"]
 include_all_operators = true
 """
 )

@@ -1,0 +1,36 @@
+// quantized_decomposed::dequantize_per_token: (q - zero_point[t]) * scale[t] per token, each
+// run of values along the last dim (per_channel.h walks the positions and says which
+// parameter dtypes it takes); the out dtype is given, not optional.
+
+#include <cstdint>
+
+#include "kernels/quantized/per_channel.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace quantized {
+namespace {
+
+constexpr const char* kOp = "quantized_decomposed::dequantize_per_token.out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+using InDtypes = rt::DtypeDispatch<kQuantIntDtypes.bits(), kSelected.bits()>;
+using OutDtypes = rt::DtypeDispatch<kQuantFloatDtypes.bits(), kSelected.bits()>;
+
+}  // namespace
+
+// dequantize_per_token.out(Tensor input, Tensor scales, Tensor zero_points, int quant_min, int quant_max,
+//                          ScalarType dtype, ScalarType output_dtype, *, Tensor(a!) out) -> Tensor(a!)
+rt::Tensor& dequantize_per_token_out(rt::KernelContext& context, const rt::Tensor& input, const rt::Tensor& scales,
+                                     const rt::Tensor& zero_points, int64_t quant_min, int64_t quant_max,
+                                     rt::ScalarType dtype, rt::ScalarType output_dtype, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  ChannelWalk tokens{};
+  if (!tokens_of(in, input, &tokens)) return out;
+  dequantize_channels<InDtypes, OutDtypes>(in, input, scales, &zero_points, tokens, quant_min, quant_max, dtype,
+                                           rt::Optional<rt::ScalarType>(output_dtype), out);
+  return out;
+}
+
+}  // namespace quantized
