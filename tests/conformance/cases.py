@@ -98,6 +98,10 @@ class Case:
     # Operators to_edge keeps as they are (`preserve_ops`), although they are not in the
     # Core ATen opset or would be decomposed: how users keep an op the runtime has a kernel for.
     non_core: tuple[str, ...] = ()
+    # Applied to the EdgeProgramManager before to_executorch (ExecuTorch's own way of
+    # rewriting a graph, `edge.transform([pass])`): for an operator torch.export never
+    # leaves in a graph but the emitter and runtime take.
+    edge_transform: Callable[[Any], Any] | None = None
 
     def generator(self, family: str) -> Gen:
         return Gen(zlib.crc32(f"{self.name}/{family}".encode()))
@@ -851,4 +855,156 @@ case(
     lambda x: control_flow.map(lambda row: row * 2 + 1, x),
     one(),
     ("f32",),
+)
+
+# --- neural-network, padding, sampling and backward operators (issue 11, part 3) -------
+# glu and var_mean decompose unless kept (`non_core`); group norm and batch norm without
+# running statistics reach the program as they are.
+case("glu", "glu.out", F.glu, one((3, 4)), FLOAT, non_core=("glu.default",))
+case(
+    "glu_dim0",
+    "glu.out",
+    lambda x: F.glu(x, 0),
+    one((4, 3, 2)),
+    FLOAT,
+    non_core=("glu.default",),
+)
+case(
+    "glu_dynamic",
+    "glu.out",
+    F.glu,
+    one((3, 4)),
+    ("f32",),
+    dynamic=batch_dim,
+    non_core=("glu.default",),
+)
+case(
+    "var_mean",
+    "var_mean.correction_out",
+    lambda x: torch.var_mean(x, 1),
+    one((3, 4, 2)),
+    FLOAT,
+    non_core=("var_mean.correction",),
+)
+case(
+    "var_mean_all_dims",
+    "var_mean.correction_out",
+    lambda x: torch.var_mean(x),
+    one((3, 4)),
+    FLOAT,
+    non_core=("var_mean.correction",),
+)
+case(
+    "var_mean_correction_keepdim",
+    "var_mean.correction_out",
+    lambda x: torch.var_mean(x, (0, 2), correction=0, keepdim=True),
+    one((3, 4, 2)),
+    FLOAT,
+    non_core=("var_mean.correction",),
+)
+case(
+    "group_norm",
+    "native_group_norm.out",
+    lambda x, w, b: F.group_norm(x, 2, w, b, eps=1e-3),
+    lambda g, d: (g.t((2, 4, 3, 3), d), g.t((4,), d), g.t((4,), d)),
+    FLOAT,
+)
+case(
+    "group_norm_no_affine",
+    "native_group_norm.out",
+    lambda x: F.group_norm(x, 3),
+    one((2, 6, 5)),
+    FLOAT,
+)
+case(
+    "batch_norm_batch_stats",
+    "_native_batch_norm_legit.no_stats_out",
+    lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True, eps=1e-3),
+    lambda g, d: (g.t((2, 3, 4, 4), d), g.t((3,), d), g.t((3,), d)),
+    FLOAT,
+)
+case(
+    "batch_norm_batch_stats_no_affine",
+    "_native_batch_norm_legit.no_stats_out",
+    lambda x: F.batch_norm(x, None, None, training=True),
+    one((4, 3, 5)),
+    FLOAT,
+    dynamic=batch_dim,
+)
+for _n, _shape, _pad in [
+    (1, (2, 5), (2, 1)),
+    (2, (1, 2, 4, 5), (1, 3, 2, 0)),
+    (3, (2, 3, 4, 5), (1, 2, 0, 3, 2, 1)),
+]:
+    for _kind, _mode in [("reflection", "reflect"), ("replication", "replicate")]:
+        case(
+            f"{_kind}_pad{_n}d",
+            f"{_kind}_pad{_n}d.out",
+            lambda x, _p=_pad, _m=_mode: F.pad(x, _p, mode=_m),
+            one(_shape),
+            ALL,
+            non_core=(f"{_kind}_pad{_n}d.default",),
+        )
+case(
+    "reflection_pad2d_dynamic",
+    "reflection_pad2d.out",
+    lambda x: F.pad(x, (1, 1, 2, 1), mode="reflect"),
+    one((3, 2, 4, 5)),
+    ("f32",),
+    dynamic=batch_dim,
+    non_core=("reflection_pad2d.default",),
+)
+case(
+    "replication_pad1d_crop",
+    "replication_pad1d.out",
+    lambda x: torch.ops.aten.replication_pad1d(x, [-1, 3]),
+    one((2, 3, 5)),
+    ("f32", "i64"),
+    non_core=("replication_pad1d.default",),
+)
+
+
+def _batch_norm_legit(edge: Any) -> Any:
+    """Rewrites inference batch norm into `_native_batch_norm_legit` with training=False.
+
+    torch.export functionalizes that operator (it may write its running statistics) into
+    `_native_batch_norm_legit_functional`, which has no out variant, so `to_executorch`
+    fails ("Missing out variants"); a train-mode BatchNorm module ends the same way. The
+    edge graph takes the mutable operator back, as a pass would write it, and ExecuTorch's
+    own runtime runs the result (its portable kernel refuses training=True)."""
+    from executorch.exir.dialects._ops import ops as exir_ops
+    from executorch.exir.pass_base import ExportPass
+
+    class ToLegit(ExportPass):
+        def call_operator(self, op: Any, args: Any, kwargs: Any, meta: Any) -> Any:
+            if op == exir_ops.edge.aten._native_batch_norm_legit_no_training.default:
+                x, w, b, mean, var, momentum, eps = args
+                op = exir_ops.edge.aten._native_batch_norm_legit.default
+                args = (x, w, b, mean, var, False, momentum, eps)
+            return super().call_operator(op, args, kwargs, meta)
+
+    return edge.transform([ToLegit()])
+
+
+case(
+    "batch_norm_legit",
+    "_native_batch_norm_legit.out",
+    lambda x, m, v, w, b: F.batch_norm(x, m, v, w, b, training=False, eps=1e-3),
+    lambda g, d: (
+        g.t((2, 3, 4, 4), d),
+        g.t((3,), d),
+        g.positive((3,), d),
+        g.t((3,), d),
+        g.t((3,), d),
+    ),
+    FLOAT,
+    edge_transform=_batch_norm_legit,
+)
+case(
+    "batch_norm_legit_no_affine",
+    "_native_batch_norm_legit.out",
+    lambda x, m, v: F.batch_norm(x, m, v, training=False),
+    lambda g, d: (g.t((2, 3, 5), d), g.t((3,), d), g.positive((3,), d)),
+    ("f32",),
+    edge_transform=_batch_norm_legit,
 )

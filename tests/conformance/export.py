@@ -161,6 +161,8 @@ def export_case(
             preserve_ops=non_core, _core_aten_ops_exception_list=non_core
         ),
     )
+    if case.edge_transform is not None:
+        edge = case.edge_transform(edge)
     buffer = edge.to_executorch().buffer
     entry: dict[str, Any] = {"methods": sorted(methods), **shape}
     if skipped:
