@@ -1008,3 +1008,94 @@ case(
     ("f32",),
     edge_transform=_batch_norm_legit,
 )
+
+
+def _grid_inputs(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    """An image and a grid reaching past [-1, 1], so every padding mode matters."""
+    return (g.t((2, 3, 5, 6), d), g.t((2, 4, 3, 2), d, -1.3, 1.3))
+
+
+for _mode in ("bilinear", "nearest", "bicubic"):
+    for _padding in ("zeros", "border", "reflection"):
+        case(
+            f"grid_sampler_{_mode}_{_padding}",
+            "grid_sampler_2d.out",
+            lambda x, grid, _m=_mode, _p=_padding: F.grid_sample(
+                x, grid, mode=_m, padding_mode=_p, align_corners=False
+            ),
+            _grid_inputs,
+            FLOAT,
+        )
+for _mode, _padding in (("bilinear", "reflection"), ("bicubic", "border"), ("nearest", "zeros")):
+    case(
+        f"grid_sampler_{_mode}_{_padding}_align_corners",
+        "grid_sampler_2d.out",
+        lambda x, grid, _m=_mode, _p=_padding: F.grid_sample(
+            x, grid, mode=_m, padding_mode=_p, align_corners=True
+        ),
+        _grid_inputs,
+        ("f32", "f64"),
+    )
+case(
+    "upsample_bilinear2d_aa_down",
+    "_upsample_bilinear2d_aa.out",
+    lambda x: F.interpolate(x, size=(3, 4), mode="bilinear", antialias=True),
+    lambda g, d: (g.t((1, 2, 7, 9), d, 0, 200),),
+    ("u8",) + FLOAT,
+)
+case(
+    "upsample_bilinear2d_aa_mixed",
+    "_upsample_bilinear2d_aa.out",
+    lambda x: F.interpolate(x, size=(4, 11), mode="bilinear", antialias=True),
+    lambda g, d: (g.t((2, 3, 9, 5), d, 0, 255),),
+    ("u8", "f32"),
+)
+case(
+    "upsample_bilinear2d_aa_up_align_corners",
+    "_upsample_bilinear2d_aa.out",
+    lambda x: F.interpolate(x, size=(6, 5), mode="bilinear", antialias=True, align_corners=True),
+    one((2, 1, 3, 4)),
+    FLOAT,
+)
+case(
+    "upsample_bilinear2d_aa_scales",
+    "_upsample_bilinear2d_aa.out",
+    lambda x: F.interpolate(
+        x, scale_factor=(0.4, 0.7), mode="bilinear", antialias=True, recompute_scale_factor=False
+    ),
+    one((1, 2, 8, 7)),
+    ("f32",),
+)
+case("cdist", "_cdist_forward.out", torch.cdist, two((2, 3, 4), (2, 5, 4)), FLOAT)
+for _p in (0.0, 1.0, 3.0, math.inf):
+    case(
+        f"cdist_p{_p:g}",
+        "_cdist_forward.out",
+        lambda a, b, _p=_p: torch.cdist(a, b, p=_p),
+        lambda g, d: (g.t((3, 4), d).round(), g.t((2, 5, 4), d).round()),
+        ("f32",),
+    )
+case(
+    "cdist_broadcast_compute_mode",
+    "_cdist_forward.out",
+    lambda a, b: torch.cdist(a, b, compute_mode="donot_use_mm_for_euclid_dist"),
+    two((2, 1, 3, 4), (3, 5, 4)),
+    ("f32", "f64"),
+)
+case(
+    "cdist_dynamic",
+    "_cdist_forward.out",
+    torch.cdist,
+    two((4, 3), (4, 3)),
+    ("f32",),
+    dynamic=batch_dim,
+)
+case("pdist", "_pdist_forward.out", F.pdist, one((5, 4)), FLOAT)
+for _p in (0.0, 1.0, 0.5, math.inf):
+    case(
+        f"pdist_p{_p:g}".replace(".", "_"),
+        "_pdist_forward.out",
+        lambda x, _p=_p: F.pdist(x, p=_p),
+        lambda g, d: (g.t((5, 3), d).round(),),
+        ("f32",),
+    )
