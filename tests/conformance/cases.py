@@ -1099,3 +1099,99 @@ for _p in (0.0, 1.0, 0.5, math.inf):
         lambda g, d: (g.t((5, 3), d).round(),),
         ("f32",),
     )
+
+
+# Backward operators: programs call them directly, as a training graph's joint program does.
+def _conv_backward(
+    stride: int = 1, padding: int = 0, dilation: int = 1, groups: int = 1, mask: Any = None
+) -> Callable[..., Any]:
+    mask = mask or [True, True, True]
+
+    def backward(dy: torch.Tensor, x: torch.Tensor, w: torch.Tensor) -> Any:
+        grads = torch.ops.aten.convolution_backward(
+            dy,
+            x,
+            w,
+            [w.shape[0]],
+            [stride, stride],
+            [padding, padding],
+            [dilation, dilation],
+            False,
+            [0, 0],
+            groups,
+            mask,
+        )
+        return tuple(g for g, wanted in zip(grads, mask, strict=True) if wanted)
+
+    return backward
+
+
+def _conv_backward_inputs(
+    x: tuple[int, ...], w: tuple[int, ...], dy: tuple[int, ...]
+) -> Callable[[Gen, torch.dtype], tuple[torch.Tensor, ...]]:
+    return lambda g, d: (g.t(dy, d), g.t(x, d), g.t(w, d))
+
+
+case(
+    "convolution_backward",
+    "convolution_backward.out",
+    _conv_backward(),
+    _conv_backward_inputs((2, 2, 5, 5), (3, 2, 3, 3), (2, 3, 3, 3)),
+    FLOAT,
+)
+case(
+    "convolution_backward_stride_padding_dilation",
+    "convolution_backward.out",
+    _conv_backward(stride=2, padding=2, dilation=2),
+    _conv_backward_inputs((1, 2, 7, 6), (4, 2, 3, 2), (1, 4, 4, 4)),
+    ("f32", "f64"),
+)
+case(
+    "convolution_backward_groups",
+    "convolution_backward.out",
+    _conv_backward(groups=2, padding=1),
+    _conv_backward_inputs((2, 4, 4, 4), (6, 2, 3, 3), (2, 6, 4, 4)),
+    ("f32",),
+)
+case(
+    "convolution_backward_input_only",
+    "convolution_backward.out",
+    _conv_backward(mask=[True, False, False]),
+    _conv_backward_inputs((1, 2, 4, 4), (3, 2, 2, 2), (1, 3, 3, 3)),
+    ("f32",),
+)
+case(
+    "convolution_backward_weight_bias",
+    "convolution_backward.out",
+    _conv_backward(mask=[False, True, True]),
+    _conv_backward_inputs((1, 2, 4, 4), (3, 2, 2, 2), (1, 3, 3, 3)),
+    ("f32",),
+)
+
+
+def _max_pool_backward(
+    kernel: int, stride: int, padding: int = 0, ceil_mode: bool = False
+) -> Callable[..., Any]:
+    def backward(dy: torch.Tensor, x: torch.Tensor) -> Any:
+        args = ([kernel] * 2, [stride] * 2, [padding] * 2, [1, 1], ceil_mode)
+        _, indices = torch.ops.aten.max_pool2d_with_indices(x, *args)
+        return torch.ops.aten.max_pool2d_with_indices_backward(dy, x, *args, indices)
+
+    return backward
+
+
+case(
+    "max_pool2d_backward",
+    "max_pool2d_with_indices_backward.grad_input",
+    _max_pool_backward(2, 2),
+    lambda g, d: (g.t((2, 3, 2, 2), d), g.t((2, 3, 4, 5), d)),
+    FLOAT,
+)
+# Overlapping windows: one input position collects several gradients.
+case(
+    "max_pool2d_backward_overlapping",
+    "max_pool2d_with_indices_backward.grad_input",
+    _max_pool_backward(3, 1, padding=1, ceil_mode=True),
+    lambda g, d: (g.t((3, 4, 4), d), g.t((3, 4, 4), d)),
+    ("f32", "f64"),
+)
