@@ -49,8 +49,10 @@ M reflect(M in, int64_t twice_low, int64_t twice_high) {
   const M span = static_cast<M>(twice_high - twice_low) / 2;
   in = std::fabs(in - low);
   const M extra = std::fmod(in, span);
-  const int64_t flips = static_cast<int64_t>(std::floor(in / span));
-  return flips % 2 == 0 ? extra + low : span - extra + low;
+  // The parity of the number of flips, kept in floating point: casting a huge
+  // or NaN quotient to an integer would be undefined (NaN comes out NaN).
+  const bool even = std::fmod(std::floor(in / span), M(2)) == M(0);
+  return even ? extra + low : span - extra + low;
 }
 
 // A pixel position after the padding mode (zeros leaves it as it is).

@@ -39,6 +39,8 @@ def test_outside_and_non_finite_coordinates(kernel: KernelRunner) -> None:
         assert out[0, 0, 0, 0] == 0 and out[0, 0, 0, 1] == 0  # zeros padding
         (out,) = kernel.run(OP, [In(x), In(grid), mode, 1, False, Out(np.float32, (1, 1, 1, 5))])
         assert out[0, 0, 0, 0] == pytest.approx(12.0)  # the bottom-right border pixel
+        (out,) = kernel.run(OP, [In(x), In(grid), mode, 2, False, Out(np.float32, (1, 1, 1, 5))])
+        assert np.isfinite(out[0, 0, 0, :2]).all()  # reflected back inside
 
 
 def test_strided_input_and_empty_grid(kernel: KernelRunner) -> None:

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include "runtime/core/tensor.h"
 #include "runtime/kernel/kernel_args.h"
