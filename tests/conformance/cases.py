@@ -105,6 +105,10 @@ class Case:
     # Run ExecuTorch's QuantFusionPass on the edge program (dequantize -> op -> quantize
     # patterns become quantized_decomposed operators such as add), as its own tests do.
     fuse_quantized: bool = False
+    # Applied to the EdgeProgramManager before to_executorch (ExecuTorch's own way of
+    # rewriting a graph, `edge.transform([pass])`): for an operator torch.export never
+    # leaves in a graph but the emitter and runtime take.
+    edge_transform: Callable[[Any], Any] | None = None
 
     def generator(self, family: str) -> Gen:
         return Gen(zlib.crc32(f"{self.name}/{family}".encode()))
@@ -1253,4 +1257,344 @@ case(
     ),
     ("f32",),
     reference="executorch",
+)
+
+
+# --- neural-network, padding, sampling and backward operators (issue 11, part 3) -------
+# glu and var_mean decompose unless kept (`non_core`); group norm and batch norm without
+# running statistics reach the program as they are.
+case("glu", "glu.out", F.glu, one((3, 4)), FLOAT, non_core=("glu.default",))
+case(
+    "glu_dim0",
+    "glu.out",
+    lambda x: F.glu(x, 0),
+    one((4, 3, 2)),
+    FLOAT,
+    non_core=("glu.default",),
+)
+case(
+    "glu_dynamic",
+    "glu.out",
+    F.glu,
+    one((3, 4)),
+    ("f32",),
+    dynamic=batch_dim,
+    non_core=("glu.default",),
+)
+case(
+    "var_mean",
+    "var_mean.correction_out",
+    lambda x: torch.var_mean(x, 1),
+    one((3, 4, 2)),
+    FLOAT,
+    non_core=("var_mean.correction",),
+)
+case(
+    "var_mean_all_dims",
+    "var_mean.correction_out",
+    lambda x: torch.var_mean(x),
+    one((3, 4)),
+    FLOAT,
+    non_core=("var_mean.correction",),
+)
+case(
+    "var_mean_correction_keepdim",
+    "var_mean.correction_out",
+    lambda x: torch.var_mean(x, (0, 2), correction=0, keepdim=True),
+    one((3, 4, 2)),
+    FLOAT,
+    non_core=("var_mean.correction",),
+)
+case(
+    "group_norm",
+    "native_group_norm.out",
+    lambda x, w, b: F.group_norm(x, 2, w, b, eps=1e-3),
+    lambda g, d: (g.t((2, 4, 3, 3), d), g.t((4,), d), g.t((4,), d)),
+    FLOAT,
+)
+case(
+    "group_norm_no_affine",
+    "native_group_norm.out",
+    lambda x: F.group_norm(x, 3),
+    one((2, 6, 5)),
+    FLOAT,
+)
+case(
+    "batch_norm_batch_stats",
+    "_native_batch_norm_legit.no_stats_out",
+    lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True, eps=1e-3),
+    lambda g, d: (g.t((2, 3, 4, 4), d), g.t((3,), d), g.t((3,), d)),
+    FLOAT,
+)
+case(
+    "batch_norm_batch_stats_no_affine",
+    "_native_batch_norm_legit.no_stats_out",
+    lambda x: F.batch_norm(x, None, None, training=True),
+    one((4, 3, 5)),
+    FLOAT,
+    dynamic=batch_dim,
+)
+for _n, _shape, _pad in [
+    (1, (2, 5), (2, 1)),
+    (2, (1, 2, 4, 5), (1, 3, 2, 0)),
+    (3, (2, 3, 4, 5), (1, 2, 0, 3, 2, 1)),
+]:
+    for _kind, _mode in [("reflection", "reflect"), ("replication", "replicate")]:
+        case(
+            f"{_kind}_pad{_n}d",
+            f"{_kind}_pad{_n}d.out",
+            lambda x, _p=_pad, _m=_mode: F.pad(x, _p, mode=_m),
+            one(_shape),
+            ALL,
+            non_core=(f"{_kind}_pad{_n}d.default",),
+        )
+case(
+    "reflection_pad2d_dynamic",
+    "reflection_pad2d.out",
+    lambda x: F.pad(x, (1, 1, 2, 1), mode="reflect"),
+    one((3, 2, 4, 5)),
+    ("f32",),
+    dynamic=batch_dim,
+    non_core=("reflection_pad2d.default",),
+)
+case(
+    "replication_pad1d_crop",
+    "replication_pad1d.out",
+    lambda x: torch.ops.aten.replication_pad1d(x, [-1, 3]),
+    one((2, 3, 5)),
+    ("f32", "i64"),
+    non_core=("replication_pad1d.default",),
+)
+
+
+def _batch_norm_legit(edge: Any) -> Any:
+    """Rewrites inference batch norm into `_native_batch_norm_legit` with training=False.
+
+    torch.export functionalizes that operator (it may write its running statistics) into
+    `_native_batch_norm_legit_functional`, which has no out variant, so `to_executorch`
+    fails ("Missing out variants"); a train-mode BatchNorm module ends the same way. The
+    edge graph takes the mutable operator back, as a pass would write it, and ExecuTorch's
+    own runtime runs the result (its portable kernel refuses training=True)."""
+    from executorch.exir.dialects._ops import ops as exir_ops
+    from executorch.exir.pass_base import ExportPass
+
+    class ToLegit(ExportPass):
+        def call_operator(self, op: Any, args: Any, kwargs: Any, meta: Any) -> Any:
+            if op == exir_ops.edge.aten._native_batch_norm_legit_no_training.default:
+                x, w, b, mean, var, momentum, eps = args
+                op = exir_ops.edge.aten._native_batch_norm_legit.default
+                args = (x, w, b, mean, var, False, momentum, eps)
+            return super().call_operator(op, args, kwargs, meta)
+
+    return edge.transform([ToLegit()])
+
+
+case(
+    "batch_norm_legit",
+    "_native_batch_norm_legit.out",
+    lambda x, m, v, w, b: F.batch_norm(x, m, v, w, b, training=False, eps=1e-3),
+    lambda g, d: (
+        g.t((2, 3, 4, 4), d),
+        g.t((3,), d),
+        g.positive((3,), d),
+        g.t((3,), d),
+        g.t((3,), d),
+    ),
+    FLOAT,
+    edge_transform=_batch_norm_legit,
+)
+case(
+    "batch_norm_legit_no_affine",
+    "_native_batch_norm_legit.out",
+    lambda x, m, v: F.batch_norm(x, m, v, training=False),
+    lambda g, d: (g.t((2, 3, 5), d), g.t((3,), d), g.positive((3,), d)),
+    ("f32",),
+    edge_transform=_batch_norm_legit,
+)
+
+
+def _grid_inputs(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    """An image and a grid reaching past [-1, 1], so every padding mode matters."""
+    return (g.t((2, 3, 5, 6), d), g.t((2, 4, 3, 2), d, -1.3, 1.3))
+
+
+for _mode in ("bilinear", "nearest", "bicubic"):
+    for _padding in ("zeros", "border", "reflection"):
+        case(
+            f"grid_sampler_{_mode}_{_padding}",
+            "grid_sampler_2d.out",
+            lambda x, grid, _m=_mode, _p=_padding: F.grid_sample(
+                x, grid, mode=_m, padding_mode=_p, align_corners=False
+            ),
+            _grid_inputs,
+            FLOAT,
+        )
+for _mode, _padding in (("bilinear", "reflection"), ("bicubic", "border"), ("nearest", "zeros")):
+    case(
+        f"grid_sampler_{_mode}_{_padding}_align_corners",
+        "grid_sampler_2d.out",
+        lambda x, grid, _m=_mode, _p=_padding: F.grid_sample(
+            x, grid, mode=_m, padding_mode=_p, align_corners=True
+        ),
+        _grid_inputs,
+        ("f32", "f64"),
+    )
+case(
+    "upsample_bilinear2d_aa_down",
+    "_upsample_bilinear2d_aa.out",
+    lambda x: F.interpolate(x, size=(3, 4), mode="bilinear", antialias=True),
+    lambda g, d: (g.t((1, 2, 7, 9), d, 0, 200),),
+    ("u8",) + FLOAT,
+)
+case(
+    "upsample_bilinear2d_aa_mixed",
+    "_upsample_bilinear2d_aa.out",
+    lambda x: F.interpolate(x, size=(4, 11), mode="bilinear", antialias=True),
+    lambda g, d: (g.t((2, 3, 9, 5), d, 0, 255),),
+    ("u8", "f32"),
+)
+case(
+    "upsample_bilinear2d_aa_up_align_corners",
+    "_upsample_bilinear2d_aa.out",
+    lambda x: F.interpolate(x, size=(6, 5), mode="bilinear", antialias=True, align_corners=True),
+    one((2, 1, 3, 4)),
+    FLOAT,
+)
+case(
+    "upsample_bilinear2d_aa_scales",
+    "_upsample_bilinear2d_aa.out",
+    lambda x: F.interpolate(
+        x, scale_factor=(0.4, 0.7), mode="bilinear", antialias=True, recompute_scale_factor=False
+    ),
+    one((1, 2, 8, 7)),
+    ("f32",),
+)
+case("cdist", "_cdist_forward.out", torch.cdist, two((2, 3, 4), (2, 5, 4)), FLOAT)
+for _p in (0.0, 1.0, 3.0, math.inf):
+    case(
+        f"cdist_p{_p:g}",
+        "_cdist_forward.out",
+        lambda a, b, _p=_p: torch.cdist(a, b, p=_p),
+        lambda g, d: (g.t((3, 4), d).round(), g.t((2, 5, 4), d).round()),
+        ("f32",),
+    )
+case(
+    "cdist_broadcast_compute_mode",
+    "_cdist_forward.out",
+    lambda a, b: torch.cdist(a, b, compute_mode="donot_use_mm_for_euclid_dist"),
+    two((2, 1, 3, 4), (3, 5, 4)),
+    ("f32", "f64"),
+)
+case(
+    "cdist_dynamic",
+    "_cdist_forward.out",
+    torch.cdist,
+    two((4, 3), (4, 3)),
+    ("f32",),
+    dynamic=batch_dim,
+)
+case("pdist", "_pdist_forward.out", F.pdist, one((5, 4)), FLOAT)
+for _p in (0.0, 1.0, 0.5, math.inf):
+    case(
+        f"pdist_p{_p:g}".replace(".", "_"),
+        "_pdist_forward.out",
+        lambda x, _p=_p: F.pdist(x, p=_p),
+        lambda g, d: (g.t((5, 3), d).round(),),
+        ("f32",),
+    )
+
+
+# Backward operators: programs call them directly, as a training graph's joint program does.
+def _conv_backward(
+    stride: int = 1, padding: int = 0, dilation: int = 1, groups: int = 1, mask: Any = None
+) -> Callable[..., Any]:
+    mask = mask or [True, True, True]
+
+    def backward(dy: torch.Tensor, x: torch.Tensor, w: torch.Tensor) -> Any:
+        grads = torch.ops.aten.convolution_backward(
+            dy,
+            x,
+            w,
+            [w.shape[0]],
+            [stride, stride],
+            [padding, padding],
+            [dilation, dilation],
+            False,
+            [0, 0],
+            groups,
+            mask,
+        )
+        return tuple(g for g, wanted in zip(grads, mask, strict=True) if wanted)
+
+    return backward
+
+
+def _conv_backward_inputs(
+    x: tuple[int, ...], w: tuple[int, ...], dy: tuple[int, ...]
+) -> Callable[[Gen, torch.dtype], tuple[torch.Tensor, ...]]:
+    return lambda g, d: (g.t(dy, d), g.t(x, d), g.t(w, d))
+
+
+case(
+    "convolution_backward",
+    "convolution_backward.out",
+    _conv_backward(),
+    _conv_backward_inputs((2, 2, 5, 5), (3, 2, 3, 3), (2, 3, 3, 3)),
+    FLOAT,
+)
+case(
+    "convolution_backward_stride_padding_dilation",
+    "convolution_backward.out",
+    _conv_backward(stride=2, padding=2, dilation=2),
+    _conv_backward_inputs((1, 2, 7, 6), (4, 2, 3, 2), (1, 4, 4, 4)),
+    ("f32", "f64"),
+)
+case(
+    "convolution_backward_groups",
+    "convolution_backward.out",
+    _conv_backward(groups=2, padding=1),
+    _conv_backward_inputs((2, 4, 4, 4), (6, 2, 3, 3), (2, 6, 4, 4)),
+    ("f32",),
+)
+case(
+    "convolution_backward_input_only",
+    "convolution_backward.out",
+    _conv_backward(mask=[True, False, False]),
+    _conv_backward_inputs((1, 2, 4, 4), (3, 2, 2, 2), (1, 3, 3, 3)),
+    ("f32",),
+)
+case(
+    "convolution_backward_weight_bias",
+    "convolution_backward.out",
+    _conv_backward(mask=[False, True, True]),
+    _conv_backward_inputs((1, 2, 4, 4), (3, 2, 2, 2), (1, 3, 3, 3)),
+    ("f32",),
+)
+
+
+def _max_pool_backward(
+    kernel: int, stride: int, padding: int = 0, ceil_mode: bool = False
+) -> Callable[..., Any]:
+    def backward(dy: torch.Tensor, x: torch.Tensor) -> Any:
+        args = ([kernel] * 2, [stride] * 2, [padding] * 2, [1, 1], ceil_mode)
+        _, indices = torch.ops.aten.max_pool2d_with_indices(x, *args)
+        return torch.ops.aten.max_pool2d_with_indices_backward(dy, x, *args, indices)
+
+    return backward
+
+
+case(
+    "max_pool2d_backward",
+    "max_pool2d_with_indices_backward.grad_input",
+    _max_pool_backward(2, 2),
+    lambda g, d: (g.t((2, 3, 2, 2), d), g.t((2, 3, 4, 5), d)),
+    FLOAT,
+)
+# Overlapping windows: one input position collects several gradients.
+case(
+    "max_pool2d_backward_overlapping",
+    "max_pool2d_with_indices_backward.grad_input",
+    _max_pool_backward(3, 1, padding=1, ceil_mode=True),
+    lambda g, d: (g.t((3, 4, 4), d), g.t((3, 4, 4), d)),
+    ("f32", "f64"),
 )

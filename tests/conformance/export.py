@@ -171,6 +171,8 @@ def export_case(
         from executorch.exir.passes.quant_fusion_pass import QuantFusionPass
 
         edge = edge.transform([QuantFusionPass(_fix_node_meta_val=True)])
+    if case.edge_transform is not None:
+        edge = case.edge_transform(edge)
     buffer = edge.to_executorch().buffer
     entry: dict[str, Any] = {"methods": sorted(methods), **shape}
     if case.reference == "executorch":
