@@ -852,3 +852,151 @@ case(
     one(),
     ("f32",),
 )
+
+# --- elementwise math, creation and random operators (issue 11, ops_math) ---------------
+# Domains kept inside each function's (acos of 2 is NaN in both, but proves little).
+for _name, _fn, _low, _high in [
+    ("acos", torch.acos, -1, 1),
+    ("asin", torch.asin, -1, 1),
+    ("atan", torch.atan, -4, 4),
+    ("atanh", torch.atanh, -0.95, 0.95),
+    ("acosh", torch.acosh, 1, 5),
+    ("asinh", torch.asinh, -4, 4),
+    ("cosh", torch.cosh, -4, 4),
+    ("sinh", torch.sinh, -4, 4),
+    ("tan", torch.tan, -1.4, 1.4),
+    ("expm1", torch.expm1, -4, 4),
+    ("log10", torch.log10, 0.1, 8),
+    ("log1p", torch.log1p, -0.9, 8),
+    ("log2", torch.log2, 0.1, 8),
+]:
+    case(
+        _name,
+        f"{_name}.out",
+        _fn,
+        lambda g, d, _l=_low, _h=_high: (g.t((3, 4), d, _l, _h),),
+        ALL,
+    )
+case("log1p_dynamic", "log1p.out", torch.log1p, one(positive=True), ("f32",), dynamic=batch_dim)
+case("trunc", "trunc.out", torch.trunc, lambda g, d: (g.t((3, 4), d) * 1.5,), REAL)
+# logit of an integer or bool is Float (inf and NaN outside (0, 1), as in torch); of Half
+# and BFloat16 it is refused (expected.toml [known_failures]).
+# to_edge decomposes logit (into log, div and where) unless it is preserved.
+case(
+    "logit",
+    "logit.out",
+    torch.logit,
+    lambda g, d: (g.t((3, 4), d, 0, 1),),
+    ALL,
+    non_core=("logit.default",),
+)
+case(
+    "logit_eps",
+    "logit.out",
+    lambda x: torch.logit(x, eps=0.2),
+    lambda g, d: (g.t((3, 4), d, 0, 1),),
+    ("f32", "f64"),
+    non_core=("logit.default",),
+)
+
+
+def _with_specials(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    """Values with NaN and infinities in a floating dtype (integers have none)."""
+    x = g.t((3, 4), d)
+    if d.is_floating_point:
+        x[0, 0], x[1, 1], x[2, 2] = math.nan, math.inf, -math.inf
+    return (x,)
+
+
+case("isnan", "isnan.out", torch.isnan, _with_specials, ALL)
+case("isinf", "isinf.out", torch.isinf, _with_specials, ALL)
+
+# to_edge turns floor_divide into div(rounding_mode='floor') and rejects the shifts (not
+# in the Core ATen opset) unless they are preserved.
+case(
+    "floor_divide",
+    "floor_divide.out",
+    torch.floor_divide,
+    two(positive_b=True),
+    REAL,
+    non_core=("floor_divide.default",),
+)
+case(
+    "floor_divide_broadcast",
+    "floor_divide.out",
+    torch.floor_divide,
+    lambda g, d: (g.t((2, 3, 4), d, -9, 9), -g.positive((3, 1), d)),
+    ("i32", "f32"),
+    non_core=("floor_divide.default",),
+)
+
+
+def _shift_inputs(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    """Values and shift amounts inside the dtype's width (torch and C++ agree there)."""
+    return (g.t((3, 4), d, 0 if d == torch.uint8 else -100, 100), g.t((3, 4), d, 0, 7))
+
+
+for _dir, _fn in [("left", torch.bitwise_left_shift), ("right", torch.bitwise_right_shift)]:
+    case(
+        f"bitwise_{_dir}_shift",
+        f"bitwise_{_dir}_shift.Tensor_out",
+        _fn,
+        _shift_inputs,
+        ("bool",) + INT,
+        non_core=(f"bitwise_{_dir}_shift.Tensor",),
+    )
+    case(
+        f"bitwise_{_dir}_shift_scalar",
+        f"bitwise_{_dir}_shift.Tensor_Scalar_out",
+        lambda x, _f=_fn: _f(x, 3),
+        one(),
+        INT,
+        non_core=(f"bitwise_{_dir}_shift.Tensor_Scalar",),
+    )
+case(
+    "bitwise_left_shift_dynamic",
+    "bitwise_left_shift.Tensor_out",
+    torch.bitwise_left_shift,
+    _shift_inputs,
+    ("i64",),
+    dynamic=batch_dim,
+    non_core=("bitwise_left_shift.Tensor",),
+)
+case("pow_scalar_base", "pow.Scalar_out", lambda x: torch.pow(2, x), one(), REAL)
+case("pow_float_base", "pow.Scalar_out", lambda x: torch.pow(1.5, x), one(), ("i32", "f32", "f64"))
+# to_edge rewrites rsub into sub unless it is preserved.
+for _name, _fn, _families in [
+    ("rsub", lambda x: torch.rsub(x, 2), REAL),
+    ("rsub_alpha", lambda x: torch.rsub(x, 3, alpha=2), REAL),
+    ("rsub_float", lambda x: torch.rsub(x, 0.5), ("f32", "i64")),
+]:
+    case(_name, "rsub.Scalar_out", _fn, one(), _families, non_core=("rsub.Scalar",))
+
+# Whole-tensor reductions; to_edge decomposes them (into amax, amin, mean.dim) unless kept.
+for _name in ("max", "min"):
+    case(
+        f"{_name}_all",
+        f"{_name}.unary_out",
+        getattr(torch, _name),
+        one((3, 4, 2)),
+        ALL,
+        non_core=(f"{_name}.default",),
+    )
+case(
+    "max_all_dynamic",
+    "max.unary_out",
+    torch.max,
+    one(),
+    ("f32",),
+    dynamic=batch_dim,
+    non_core=("max.default",),
+)
+case("mean_all", "mean.dtype_out", torch.mean, one((3, 4, 2)), FLOAT, non_core=("mean.default",))
+case(
+    "mean_all_dtype",
+    "mean.dtype_out",
+    lambda x: torch.mean(x, dtype=torch.float64),
+    one(),
+    ("bool",) + INT + ("f32",),
+    non_core=("mean.default",),
+)
