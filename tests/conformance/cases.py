@@ -32,6 +32,7 @@ DTYPES: dict[str, torch.dtype] = {
     "bf16": torch.bfloat16,
     "f32": torch.float32,
     "f64": torch.float64,
+    "c64": torch.complex64,
 }
 # The ScalarType names functions.yaml's `dtypes:` lists use.
 YAML_NAMES = {
@@ -45,6 +46,7 @@ YAML_NAMES = {
     "bf16": "BFloat16",
     "f32": "Float",
     "f64": "Double",
+    "c64": "ComplexFloat",
 }
 FLOAT = ("f32", "f64", "f16", "bf16")
 # Three widths stand for the integer family (unsigned 8-bit, signed 32- and 64-bit): the
@@ -98,6 +100,13 @@ class Case:
     # Operators to_edge keeps as they are (`preserve_ops`), although they are not in the
     # Core ATen opset or would be decomposed: how users keep an op the runtime has a kernel for.
     non_core: tuple[str, ...] = ()
+    # How the test judges the outputs (tests/conformance/properties.py): "values" against
+    # PyTorch's, or by a property where PyTorch's values cannot be reproduced (random or
+    # uninitialized outputs).
+    compare: str = "values"
+    # to_edge's _skip_dim_order: keep aten ops (empty.out) that it otherwise replaces by
+    # their dim_order_ops forms.
+    skip_dim_order: bool = False
 
     def generator(self, family: str) -> Gen:
         return Gen(zlib.crc32(f"{self.name}/{family}".encode()))
@@ -1000,3 +1009,135 @@ case(
     ("bool",) + INT + ("f32",),
     non_core=("mean.default",),
 )
+
+
+# Creation. to_edge turns zeros, ones and fill into full/full_like unless they are kept.
+def _sized(fn: Callable[..., torch.Tensor]) -> Callable[[torch.Tensor], torch.Tensor]:
+    """fn(*x.shape, dtype=x.dtype): a creation op sized (and typed) after the input."""
+    return lambda x: fn(*x.shape, dtype=x.dtype)
+
+
+for _name in ("zeros", "ones"):
+    case(
+        _name,
+        f"{_name}.out",
+        _sized(getattr(torch, _name)),
+        one(),
+        ALL,
+        non_core=(f"{_name}.default",),
+    )
+    case(
+        f"{_name}_dynamic",
+        f"{_name}.out",
+        _sized(getattr(torch, _name)),
+        one(),
+        ("f32",),
+        dynamic=batch_dim,
+        non_core=(f"{_name}.default",),
+    )
+case(
+    "fill_scalar",
+    "fill.Scalar_out",
+    lambda x: torch.ops.aten.fill.Scalar(x, 3),
+    one(),
+    ALL,
+    non_core=("fill.Scalar",),
+)
+case(
+    "fill_scalar_float",
+    "fill.Scalar_out",
+    lambda x: torch.ops.aten.fill.Scalar(x, -2.5),
+    one(),
+    FLOAT,
+    non_core=("fill.Scalar",),
+)
+case(
+    "fill_tensor",
+    "fill.Tensor_out",
+    torch.ops.aten.fill.Tensor,
+    lambda g, d: (g.t((3, 4), d), g.t((), d)),
+    ALL,
+    non_core=("fill.Tensor",),
+)
+# empty's values are whatever memory held: only dtypes and shapes are compared.
+# Without dim order ops the bf16 method's casts are aten::_to_copy: that family is left out.
+case(
+    "empty",
+    "empty.out",
+    _sized(torch.empty),
+    one(),
+    ("bool",) + INT + ("f16", "f32", "f64"),
+    compare="shape",
+    skip_dim_order=True,
+)
+case(
+    "empty_dim_order",
+    "dim_order_ops::_empty_dim_order.out",
+    _sized(torch.empty),
+    one(),
+    ALL,
+    compare="shape",
+)
+case(
+    "empty_channels_last",
+    "dim_order_ops::_empty_dim_order.out",
+    lambda x: torch.empty(*x.shape, dtype=x.dtype, memory_format=torch.channels_last),
+    one((1, 2, 3, 4)),
+    ("f32",),
+    compare="shape",
+)
+
+# Random: the kernels draw from the runner's own generator (Note [Random kernels] in
+# kernels/portable/util/random.h), so the test checks the distribution, not PyTorch's values.
+for _name, _compare in (("rand", "uniform"), ("randn", "normal")):
+    _fn = _sized(getattr(torch, _name))
+    case(_name, f"{_name}.out", _fn, one((32, 64)), FLOAT, compare=_compare)
+    case(
+        f"{_name}_dynamic",
+        f"{_name}.out",
+        _fn,
+        one((16, 64)),
+        ("f32",),
+        dynamic=batch_dim,
+        compare=_compare,
+    )
+case(
+    "native_dropout",
+    "native_dropout.out",
+    lambda x: torch.ops.aten.native_dropout(x, 0.25, True),
+    one((32, 64), positive=True),
+    FLOAT,
+    compare="dropout",
+)
+case(
+    "native_dropout_train_absent",
+    "native_dropout.out",
+    lambda x: torch.ops.aten.native_dropout(x, 0.5, None),
+    one((32, 64), positive=True),
+    ("f32",),
+    compare="dropout",
+)
+case(
+    "native_dropout_eval",
+    "native_dropout.out",
+    lambda x: torch.ops.aten.native_dropout(x, 0.5, False),
+    one(),
+    FLOAT,
+)
+
+
+# Complex: ComplexFloat only, the one complex dtype .npy and the runner both carry
+# (ComplexDouble's npy name "<c16" is longer than the runner reads; numpy has no ComplexHalf).
+def _complex(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    return (torch.complex(g.t((3, 4), torch.float32), g.t((3, 4), torch.float32)),)
+
+
+case(
+    "conj_physical",
+    "_conj_physical.out",
+    torch.conj_physical,
+    _complex,
+    ("c64",),
+    non_core=("_conj_physical.default",),
+)
+case("view_as_real_copy", "view_as_real_copy.out", torch.view_as_real_copy, _complex, ("c64",))

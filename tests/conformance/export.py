@@ -158,7 +158,9 @@ def export_case(
     edge = to_edge(
         exported,
         compile_config=EdgeCompileConfig(
-            preserve_ops=non_core, _core_aten_ops_exception_list=non_core
+            preserve_ops=non_core,
+            _core_aten_ops_exception_list=non_core,
+            _skip_dim_order=case.skip_dim_order,
         ),
     )
     buffer = edge.to_executorch().buffer
@@ -167,6 +169,8 @@ def export_case(
         entry["skipped"] = skipped
     if case.dynamic:
         entry["dynamic"] = True
+    if case.compare != "values":
+        entry["compare"] = case.compare
     return buffer, entry, arrays
 
 
