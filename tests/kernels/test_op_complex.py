@@ -1,11 +1,15 @@
-"""_conj_physical.out and view_as_real_copy.out, the two complex operators, on ComplexFloat
-(the complex dtype .npy and the runner carry; the kernels move bytes the same way for
-ComplexHalf and ComplexDouble)."""
+"""_conj_physical.out and view_as_real_copy.out, the two complex operators: on ComplexFloat
+inputs (the complex dtype .npy and the runner carry), and on ComplexHalf and ComplexDouble
+constants whose parts come out through view_as_real_copy."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from codegen.model import OperatorName
+from codegen.pte_writer import KernelCall, Method, Tensor
+from codegen.scalar_type import ScalarType
 from tests.kernels.harness import In, KernelRunner, Out, assert_fails, assert_same
 
 CONJ = "aten::_conj_physical.out"
@@ -47,6 +51,31 @@ def test_strided_zero_dim_and_empty(kernel: KernelRunner) -> None:
     assert_same(kernel.run(REAL, [In(z), Out(np.float32, (2,))])[0], np.array([1, -2], np.float32))
     e = np.zeros((0, 3), dtype=np.complex64)
     assert kernel.run(REAL, [In(e), Out(np.float32, (0, 3, 2))])[0].shape == (0, 3, 2)
+
+
+@pytest.mark.parametrize(
+    ("complex_type", "part_type", "part"),
+    [
+        (ScalarType.ComplexHalf, ScalarType.Half, np.float16),
+        (ScalarType.ComplexDouble, ScalarType.Double, np.float64),
+    ],
+)
+def test_half_and_double_parts(
+    kernel: KernelRunner, complex_type: ScalarType, part_type: ScalarType, part: type
+) -> None:
+    """A constant conjugated, then split: out = [real, -imag] per element."""
+    parts = np.array([[1.5, -0.5], [-2.0, 0.0], [np.inf, 3.25]], dtype=part)
+    values = (
+        Tensor(complex_type, (3,), constant=parts.tobytes()),
+        Tensor(complex_type, (3,)),
+        Tensor(part_type, (3, 2)),
+    )
+    calls = (
+        KernelCall(OperatorName.parse(CONJ), (0, 1, 1)),
+        KernelCall(OperatorName.parse(REAL), (1, 2, 2)),
+    )
+    (out,) = kernel.execute(Method("forward", values, (), (2,), calls), [])
+    assert_same(out, parts * np.array([1, -1], dtype=part))
 
 
 def test_errors_are_one_line(kernel: KernelRunner) -> None:
