@@ -16,6 +16,9 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dty
 constexpr const char* kScalarOp = "aten::pow.Tensor_Scalar_out";
 using ScalarDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
 
+constexpr const char* kScalarBaseOp = "aten::pow.Scalar_out";
+using ScalarBaseDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarBaseOp).bits()>;
+
 // std::pow for floating point; integers by squaring (see op_pow).
 struct Pow {
   static constexpr bool kHasScalar = false;
@@ -51,6 +54,20 @@ struct PowScalar {
   static const char* check(ScalarType, const rt::Scalar&) { return nullptr; }
 };
 
+// A scalar base raised to each element of the exponent tensor, with the
+// tensor-tensor rule (binary_scalar_op passes the tensor first).
+struct PowScalarBase {
+  static constexpr bool kHasScalar = false;
+  static constexpr rt::DtypeSet kComputeDtypes = rt::kRealDtypes;
+  template <typename M>
+  static M apply(M exponent, M base, M) {
+    return op_pow(base, exponent);
+  }
+  static const char* check(ScalarType common, const rt::Scalar&) {
+    return common == ScalarType::Bool ? "pow of bool tensors is not supported" : nullptr;
+  }
+};
+
 }  // namespace
 
 // pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)
@@ -77,6 +94,16 @@ rt::Tensor& pow_Tensor_Scalar_out(rt::KernelContext& context, const rt::Tensor& 
     return out;
   }
   binary_scalar_op<ScalarDtypes, PowScalar>(in, call, exponent);
+  return out;
+}
+
+// pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)
+rt::Tensor& pow_Scalar_out(rt::KernelContext& context, rt::Scalar self, const rt::Tensor& exponent, rt::Tensor& out) {
+  const rt::OpContext in(context, kScalarBaseOp);
+  BinaryCall call;
+  call.a = &exponent;
+  call.out = &out;
+  binary_scalar_op<ScalarBaseDtypes, PowScalarBase>(in, call, self);
   return out;
 }
 

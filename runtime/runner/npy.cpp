@@ -10,10 +10,11 @@ namespace rt {
 namespace {
 
 // npy dtype strings ("<f4"), 3 characters each and no NUL between them, by
-// ScalarType number; NULs where npy has none. alignas(1) on this file's
+// ScalarType number; NULs where npy has none (ComplexHalf) or where its name
+// is longer ("<c16": ComplexDouble). alignas(1) on this file's
 // tables: GCC otherwise aligns an array of 32 bytes or more to 32, padding the
 // smallest runner's read-only segment.
-alignas(1) constexpr char kDescr[] = "|u1|i1<i2<i4<i8<f2<f4<f8\0\0\0\0\0\0\0\0\0|b1";
+alignas(1) constexpr char kDescr[] = "|u1|i1<i2<i4<i8<f2<f4<f8\0\0\0<c8\0\0\0|b1";
 constexpr int kNumDescr = (sizeof kDescr - 1) / 3;
 static_assert(kNumDescr == static_cast<int>(ScalarType::Bool) + 1, "one descr per ScalarType up to Bool");
 

@@ -32,6 +32,7 @@ DTYPES: dict[str, torch.dtype] = {
     "bf16": torch.bfloat16,
     "f32": torch.float32,
     "f64": torch.float64,
+    "c64": torch.complex64,
 }
 # The ScalarType names functions.yaml's `dtypes:` lists use.
 YAML_NAMES = {
@@ -45,6 +46,7 @@ YAML_NAMES = {
     "bf16": "BFloat16",
     "f32": "Float",
     "f64": "Double",
+    "c64": "ComplexFloat",
 }
 FLOAT = ("f32", "f64", "f16", "bf16")
 # Three widths stand for the integer family (unsigned 8-bit, signed 32- and 64-bit): the
@@ -109,6 +111,13 @@ class Case:
     # rewriting a graph, `edge.transform([pass])`): for an operator torch.export never
     # leaves in a graph but the emitter and runtime take.
     edge_transform: Callable[[Any], Any] | None = None
+    # How the test judges the outputs (tests/conformance/properties.py): "values" against
+    # PyTorch's, or by a property where PyTorch's values cannot be reproduced (random or
+    # uninitialized outputs).
+    compare: str = "values"
+    # to_edge's _skip_dim_order: keep aten ops (empty.out) that it otherwise replaces by
+    # their dim_order_ops forms.
+    skip_dim_order: bool = False
 
     def generator(self, family: str) -> Gen:
         return Gen(zlib.crc32(f"{self.name}/{family}".encode()))
@@ -1598,3 +1607,282 @@ case(
     lambda g, d: (g.t((3, 4, 4), d), g.t((3, 4, 4), d)),
     ("f32", "f64"),
 )
+# --- elementwise math, creation and random operators (issue 11, ops_math) ---------------
+# Domains kept inside each function's (acos of 2 is NaN in both, but proves little).
+for _name, _fn, _low, _high in [
+    ("acos", torch.acos, -1, 1),
+    ("asin", torch.asin, -1, 1),
+    ("atan", torch.atan, -4, 4),
+    ("atanh", torch.atanh, -0.95, 0.95),
+    ("acosh", torch.acosh, 1, 5),
+    ("asinh", torch.asinh, -4, 4),
+    ("cosh", torch.cosh, -4, 4),
+    ("sinh", torch.sinh, -4, 4),
+    ("tan", torch.tan, -1.4, 1.4),
+    ("expm1", torch.expm1, -4, 4),
+    ("log10", torch.log10, 0.1, 8),
+    ("log1p", torch.log1p, -0.9, 8),
+    ("log2", torch.log2, 0.1, 8),
+]:
+    case(
+        _name,
+        f"{_name}.out",
+        _fn,
+        lambda g, d, _l=_low, _h=_high: (g.t((3, 4), d, _l, _h),),
+        ALL,
+    )
+case("log1p_dynamic", "log1p.out", torch.log1p, one(positive=True), ("f32",), dynamic=batch_dim)
+case("trunc", "trunc.out", torch.trunc, lambda g, d: (g.t((3, 4), d) * 1.5,), REAL)
+# logit of an integer or bool is Float (inf and NaN outside (0, 1), as in torch); of Half
+# and BFloat16 it is refused (expected.toml [known_failures]).
+# to_edge decomposes logit (into log, div and where) unless it is preserved.
+case(
+    "logit",
+    "logit.out",
+    torch.logit,
+    lambda g, d: (g.t((3, 4), d, 0, 1),),
+    ALL,
+    non_core=("logit.default",),
+)
+case(
+    "logit_eps",
+    "logit.out",
+    lambda x: torch.logit(x, eps=0.2),
+    lambda g, d: (g.t((3, 4), d, 0, 1),),
+    ("f32", "f64"),
+    non_core=("logit.default",),
+)
+
+
+def _with_specials(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    """Values with NaN and infinities in a floating dtype (integers have none)."""
+    x = g.t((3, 4), d)
+    if d.is_floating_point:
+        x[0, 0], x[1, 1], x[2, 2] = math.nan, math.inf, -math.inf
+    return (x,)
+
+
+case("isnan", "isnan.out", torch.isnan, _with_specials, ALL)
+case("isinf", "isinf.out", torch.isinf, _with_specials, ALL)
+
+# to_edge turns floor_divide into div(rounding_mode='floor') and rejects the shifts (not
+# in the Core ATen opset) unless they are preserved.
+case(
+    "floor_divide",
+    "floor_divide.out",
+    torch.floor_divide,
+    two(positive_b=True),
+    REAL,
+    non_core=("floor_divide.default",),
+)
+case(
+    "floor_divide_broadcast",
+    "floor_divide.out",
+    torch.floor_divide,
+    lambda g, d: (g.t((2, 3, 4), d, -9, 9), -g.positive((3, 1), d)),
+    ("i32", "f32"),
+    non_core=("floor_divide.default",),
+)
+
+
+def _shift_inputs(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    """Values and shift amounts inside the dtype's width (torch and C++ agree there)."""
+    return (g.t((3, 4), d, 0 if d == torch.uint8 else -100, 100), g.t((3, 4), d, 0, 7))
+
+
+for _dir, _fn in [("left", torch.bitwise_left_shift), ("right", torch.bitwise_right_shift)]:
+    case(
+        f"bitwise_{_dir}_shift",
+        f"bitwise_{_dir}_shift.Tensor_out",
+        _fn,
+        _shift_inputs,
+        ("bool",) + INT,
+        non_core=(f"bitwise_{_dir}_shift.Tensor",),
+    )
+    case(
+        f"bitwise_{_dir}_shift_scalar",
+        f"bitwise_{_dir}_shift.Tensor_Scalar_out",
+        lambda x, _f=_fn: _f(x, 3),
+        one(),
+        INT,
+        non_core=(f"bitwise_{_dir}_shift.Tensor_Scalar",),
+    )
+case(
+    "bitwise_left_shift_dynamic",
+    "bitwise_left_shift.Tensor_out",
+    torch.bitwise_left_shift,
+    _shift_inputs,
+    ("i64",),
+    dynamic=batch_dim,
+    non_core=("bitwise_left_shift.Tensor",),
+)
+case("pow_scalar_base", "pow.Scalar_out", lambda x: torch.pow(2, x), one(), REAL)
+case("pow_float_base", "pow.Scalar_out", lambda x: torch.pow(1.5, x), one(), ("i32", "f32", "f64"))
+# to_edge rewrites rsub into sub unless it is preserved.
+for _name, _fn, _families in [
+    ("rsub", lambda x: torch.rsub(x, 2), REAL),
+    ("rsub_alpha", lambda x: torch.rsub(x, 3, alpha=2), REAL),
+    ("rsub_float", lambda x: torch.rsub(x, 0.5), ("f32", "i64")),
+]:
+    case(_name, "rsub.Scalar_out", _fn, one(), _families, non_core=("rsub.Scalar",))
+
+# Whole-tensor reductions; to_edge decomposes them (into amax, amin, mean.dim) unless kept.
+for _name in ("max", "min"):
+    case(
+        f"{_name}_all",
+        f"{_name}.unary_out",
+        getattr(torch, _name),
+        one((3, 4, 2)),
+        ALL,
+        non_core=(f"{_name}.default",),
+    )
+case(
+    "max_all_dynamic",
+    "max.unary_out",
+    torch.max,
+    one(),
+    ("f32",),
+    dynamic=batch_dim,
+    non_core=("max.default",),
+)
+case("mean_all", "mean.dtype_out", torch.mean, one((3, 4, 2)), FLOAT, non_core=("mean.default",))
+case(
+    "mean_all_dtype",
+    "mean.dtype_out",
+    lambda x: torch.mean(x, dtype=torch.float64),
+    one(),
+    ("bool",) + INT + ("f32",),
+    non_core=("mean.default",),
+)
+
+
+# Creation. to_edge turns zeros, ones and fill into full/full_like unless they are kept.
+def _sized(fn: Callable[..., torch.Tensor]) -> Callable[[torch.Tensor], torch.Tensor]:
+    """fn(*x.shape, dtype=x.dtype): a creation op sized (and typed) after the input."""
+    return lambda x: fn(*x.shape, dtype=x.dtype)
+
+
+for _name in ("zeros", "ones"):
+    case(
+        _name,
+        f"{_name}.out",
+        _sized(getattr(torch, _name)),
+        one(),
+        ALL,
+        non_core=(f"{_name}.default",),
+    )
+    case(
+        f"{_name}_dynamic",
+        f"{_name}.out",
+        _sized(getattr(torch, _name)),
+        one(),
+        ("f32",),
+        dynamic=batch_dim,
+        non_core=(f"{_name}.default",),
+    )
+case(
+    "fill_scalar",
+    "fill.Scalar_out",
+    lambda x: torch.ops.aten.fill.Scalar(x, 3),
+    one(),
+    ALL,
+    non_core=("fill.Scalar",),
+)
+case(
+    "fill_scalar_float",
+    "fill.Scalar_out",
+    lambda x: torch.ops.aten.fill.Scalar(x, -2.5),
+    one(),
+    FLOAT,
+    non_core=("fill.Scalar",),
+)
+case(
+    "fill_tensor",
+    "fill.Tensor_out",
+    torch.ops.aten.fill.Tensor,
+    lambda g, d: (g.t((3, 4), d), g.t((), d)),
+    ALL,
+    non_core=("fill.Tensor",),
+)
+# empty's values are whatever memory held: only dtypes and shapes are compared.
+# Without dim order ops the bf16 method's casts are aten::_to_copy: that family is left out.
+case(
+    "empty",
+    "empty.out",
+    _sized(torch.empty),
+    one(),
+    ("bool",) + INT + ("f16", "f32", "f64"),
+    compare="shape",
+    skip_dim_order=True,
+)
+case(
+    "empty_dim_order",
+    "dim_order_ops::_empty_dim_order.out",
+    _sized(torch.empty),
+    one(),
+    ALL,
+    compare="shape",
+)
+case(
+    "empty_channels_last",
+    "dim_order_ops::_empty_dim_order.out",
+    lambda x: torch.empty(*x.shape, dtype=x.dtype, memory_format=torch.channels_last),
+    one((1, 2, 3, 4)),
+    ("f32",),
+    compare="shape",
+)
+
+# Random: the kernels draw from the runner's own generator (Note [Random kernels] in
+# kernels/portable/util/random.h), so the test checks the distribution, not PyTorch's values.
+for _name, _compare in (("rand", "uniform"), ("randn", "normal")):
+    _fn = _sized(getattr(torch, _name))
+    case(_name, f"{_name}.out", _fn, one((32, 64)), FLOAT, compare=_compare)
+    case(
+        f"{_name}_dynamic",
+        f"{_name}.out",
+        _fn,
+        one((16, 64)),
+        ("f32",),
+        dynamic=batch_dim,
+        compare=_compare,
+    )
+case(
+    "native_dropout",
+    "native_dropout.out",
+    lambda x: torch.ops.aten.native_dropout(x, 0.25, True),
+    one((32, 64), positive=True),
+    FLOAT,
+    compare="dropout",
+)
+case(
+    "native_dropout_train_absent",
+    "native_dropout.out",
+    lambda x: torch.ops.aten.native_dropout(x, 0.5, None),
+    one((32, 64), positive=True),
+    ("f32",),
+    compare="dropout",
+)
+case(
+    "native_dropout_eval",
+    "native_dropout.out",
+    lambda x: torch.ops.aten.native_dropout(x, 0.5, False),
+    one(),
+    FLOAT,
+)
+
+
+# Complex: ComplexFloat only, the one complex dtype .npy and the runner both carry
+# (ComplexDouble's npy name "<c16" is longer than the runner reads; numpy has no ComplexHalf).
+def _complex(g: Gen, d: torch.dtype) -> tuple[torch.Tensor, ...]:
+    return (torch.complex(g.t((3, 4), torch.float32), g.t((3, 4), torch.float32)),)
+
+
+case(
+    "conj_physical",
+    "_conj_physical.out",
+    torch.conj_physical,
+    _complex,
+    ("c64",),
+    non_core=("_conj_physical.default",),
+)
+case("view_as_real_copy", "view_as_real_copy.out", torch.view_as_real_copy, _complex, ("c64",))

@@ -165,6 +165,7 @@ def export_case(
             # The fused quantized operators are not in the edge opset's checks (ExecuTorch's
             # own QuantFusionPass tests turn them off the same way).
             _check_ir_validity=not case.fuse_quantized,
+            _skip_dim_order=case.skip_dim_order,
         ),
     )
     if case.fuse_quantized:
@@ -182,6 +183,8 @@ def export_case(
         entry["skipped"] = skipped
     if case.dynamic:
         entry["dynamic"] = True
+    if case.compare != "values":
+        entry["compare"] = case.compare
     return buffer, entry, arrays
 
 

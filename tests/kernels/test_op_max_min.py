@@ -95,3 +95,39 @@ def test_dim_reduction_bfloat16(reduction: DimReduction, kernel: KernelRunner) -
     values, indices = run_bfloat16(kernel, reduction.op, [In(x), 1, True, *outs])
     np.testing.assert_array_equal(values, reduction.bfloat16_values)
     np.testing.assert_array_equal(indices, reduction.bfloat16_indices)
+
+
+# max.unary_out and min.unary_out: the extreme of every element, into a 0-dim out.
+UNARY = {"max": np.max, "min": np.min}
+
+
+@pytest.fixture(params=sorted(UNARY))
+def whole(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.mark.parametrize("dtype", ALL)
+def test_unary_extreme(whole: str, kernel: KernelRunner, dtype: type) -> None:
+    x = (np.arange(24).reshape(2, 3, 4) * 7 % 11 - 4).astype(dtype)
+    (out,) = kernel.run(f"aten::{whole}.unary_out", [In(x, (2, 0, 1)), Out(dtype, ())])
+    assert out.shape == () and out.dtype == dtype
+    assert out == UNARY[whole](x)
+
+
+def test_unary_extreme_nan_zero_dim_and_bfloat16(whole: str, kernel: KernelRunner) -> None:
+    op = f"aten::{whole}.unary_out"
+    x = np.array([1.0, np.nan, -np.inf, 5.0], dtype=np.float32)
+    assert np.isnan(kernel.run(op, [In(x), Out(np.float32, ())])[0])
+    (out,) = kernel.run(op, [In(np.array(2.5, np.float64)), Out(np.float64, ())])
+    assert out == 2.5
+    y = np.array([[3.0, -1.5], [7.25, 0.0]], dtype=np.float32)
+    (out,) = run_bfloat16(kernel, op, [In(y), Out(np.float32, ())])
+    assert out == UNARY[whole](y)
+
+
+def test_unary_extreme_errors_are_one_line(whole: str, kernel: KernelRunner) -> None:
+    op = f"aten::{whole}.unary_out"
+    x = np.array([1.0, 2.0], dtype=np.float32)
+    assert_fails(kernel, op, [In(np.zeros((2, 0), np.float32)), Out(np.float32, ())], "size 0")
+    assert_fails(kernel, op, [In(x), Out(np.float64, ())], "out must have self's dtype")
+    assert_fails(kernel, op, [In(x), Out(np.float32, (1,))])

@@ -75,3 +75,39 @@ def test_mean_bfloat16(kernel: KernelRunner) -> None:
     assert_bfloat16_close(got, x.mean(axis=1), atol=1e-2)
     (got,) = run_bfloat16(kernel, OP, [In(x), IntList((0, 1)), True, None, Out(np.float32, (1, 1))])
     assert_bfloat16_close(got, x.mean(keepdims=True), atol=1e-2)
+
+
+ALL_OP = "aten::mean.dtype_out"
+
+
+@pytest.mark.parametrize("dtype", FLOATING)
+def test_mean_of_everything(kernel: KernelRunner, dtype: type) -> None:
+    x = np.random.default_rng(2).standard_normal((2, 3, 4)).astype(dtype)
+    (out,) = kernel.run(ALL_OP, [In(x, (1, 2, 0)), None, Out(dtype, ())])
+    assert out.shape == ()
+    np.testing.assert_allclose(
+        out.astype(np.float64),
+        x.astype(np.float64).mean(),
+        rtol=1e-2 if dtype == np.float16 else 1e-5,
+        atol=1e-6,
+    )
+
+
+@pytest.mark.parametrize("dtype", [*INTEGER, np.bool_, np.float32])
+def test_mean_of_everything_with_dtype(kernel: KernelRunner, dtype: type) -> None:
+    x = (np.arange(12).reshape(3, 4) % 5).astype(dtype)
+    double = scalar_type(np.float64).number
+    (out,) = kernel.run(ALL_OP, [In(x), double, Out(np.float64, ())])
+    np.testing.assert_allclose(out, x.astype(np.float64).mean(), rtol=1e-12)
+
+
+def test_mean_of_everything_empty_and_errors(kernel: KernelRunner) -> None:
+    (out,) = kernel.run(ALL_OP, [In(np.zeros((0, 3), np.float32)), None, Out(np.float32, ())])
+    assert np.isnan(out)
+    i = np.array([1, 2], dtype=np.int32)
+    f = np.array([1.0, 2.0], dtype=np.float32)
+    double = scalar_type(np.float64).number
+    assert_fails(kernel, ALL_OP, [In(i), None, Out(np.float32, ())], "floating point")
+    assert_fails(kernel, ALL_OP, [In(f), double, Out(np.float32, ())], "dtype asked for")
+    assert_fails(kernel, ALL_OP, [In(f), None, Out(np.int32, ())])
+    assert_fails(kernel, ALL_OP, [In(f), None, Out(np.float32, (1,))])

@@ -129,3 +129,45 @@ def test_pow_bfloat16(kernel: KernelRunner) -> None:
         assert_bfloat16_close(got, np.power(x, y))
     (got,) = run_bfloat16(kernel, SCALAR_OP, [In(x), 2, Out(np.float32, (2, 3))])
     assert_bfloat16_close(got, x * x)
+
+
+BASE_OP = "aten::pow.Scalar_out"
+
+
+@pytest.mark.parametrize("dtype", INTEGER)
+def test_pow_scalar_base_integers(kernel: KernelRunner, dtype: type) -> None:
+    # An int base keeps the exponent's dtype; negative exponents follow the tensor rule.
+    y = np.array([0, 1, 2, 7], dtype=dtype)
+    if np.iinfo(dtype).min < 0:
+        y = np.array([0, -1, 5, -2], dtype=dtype)
+    for base in (2, -1, 1, 3):
+        out = kernel.run(BASE_OP, [base, In(y), Out(dtype, y.shape)])[0]
+        assert_same(out, int_reference(int_pow, np.array(base), y, dtype))
+
+
+@pytest.mark.parametrize("dtype", FLOATING)
+def test_pow_scalar_base_floats(kernel: KernelRunner, dtype: type) -> None:
+    y = np.array([0.0, -1.0, 0.5, 2.0, -0.0, np.inf, -np.inf, np.nan], dtype=dtype)
+    for base in (2.5, -2.0, 0.0, 1.0):
+        out = kernel.run(BASE_OP, [base, In(y), Out(dtype, y.shape)])[0]
+        expected = quiet(lambda b=base: np.power(np.array(b, dtype=dtype), y))
+        np.testing.assert_allclose(out, expected, rtol=1e-3 if dtype is np.float16 else 1e-6)
+
+
+def test_pow_scalar_base_promotion_and_shapes(kernel: KernelRunner) -> None:
+    # A float base with an integer exponent gives Float; a bool exponent an int base's Long.
+    y = np.array([[0, 1], [2, 3]], dtype=np.int32)
+    out = kernel.run(BASE_OP, [1.5, In(y, (1, 0)), Out(np.float32, (2, 2))])[0]
+    np.testing.assert_allclose(out, np.float32(1.5) ** y.astype(np.float32), rtol=1e-6)
+    b = np.array([True, False])
+    assert_same(kernel.run(BASE_OP, [3, In(b), Out(np.int64, (2,))])[0], np.array([3, 1]))
+    e = np.zeros((0,), dtype=np.float32)
+    assert kernel.run(BASE_OP, [2.0, In(e), Out(np.float32, (0,))])[0].shape == (0,)
+
+
+def test_pow_scalar_base_errors(kernel: KernelRunner) -> None:
+    f = np.array([1.0, 2.0], dtype=np.float32)
+    b = np.array([True, False])
+    assert_fails(kernel, BASE_OP, [2.0, In(f), Out(np.int32, (2,))])
+    assert_fails(kernel, BASE_OP, [True, In(b), Out(np.bool_, (2,))], "bool")
+    assert_fails(kernel, BASE_OP, [2.0, In(f), Out(np.float32, (3,))])

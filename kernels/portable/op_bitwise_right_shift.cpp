@@ -1,0 +1,73 @@
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/portable/util/binary_op.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+// Integers and bool, as ExecuTorch's portable shifts (a float scalar promotes
+// to Float, which is not supported).
+constexpr rt::DtypeSet kIntegersAndBool = rt::kIntegralDtypes | rt::DtypeSet::of(ScalarType::Bool);
+
+constexpr const char* kOp = "aten::bitwise_right_shift.Tensor_out";
+using Dtypes = rt::DtypeDispatch<kIntegersAndBool.bits(), rt::selected_dtypes(kOp).bits()>;
+
+constexpr const char* kScalarOp = "aten::bitwise_right_shift.Tensor_Scalar_out";
+using ScalarDtypes = rt::DtypeDispatch<kIntegersAndBool.bits(), rt::selected_dtypes(kScalarOp).bits()>;
+
+template <typename M>
+bool is_negative(M x) {
+  if constexpr (std::is_signed<M>::value) {
+    return x < M(0);
+  } else {
+    return false;
+  }
+}
+
+// Whether shifting by y is negative or at least the width of M.
+template <typename M>
+bool out_of_range(M y) {
+  return is_negative(y) || static_cast<uint64_t>(y) >= sizeof(M) * 8;
+}
+
+// self >> other, as torch computes it: an arithmetic shift (a negative self
+// stays negative); a shift by a negative amount or by the width of the compute
+// dtype or more gives -1 for a negative self and 0 otherwise (C++ leaves both
+// undefined).
+// Bool shifts as the integers 0 and 1 and is nonzero afterwards.
+struct ShiftRight {
+  static constexpr bool kHasScalar = false;
+  template <typename M>
+  static M apply(M x, M y, M) {
+    if constexpr (std::is_same<M, bool>::value) {
+      return static_cast<bool>(apply<int>(x, y, 0));
+    } else {
+      if (out_of_range(y)) return is_negative(x) ? M(-1) : M(0);
+      return static_cast<M>(x >> static_cast<unsigned>(y));
+    }
+  }
+  static const char* check(ScalarType, const rt::Scalar&) { return nullptr; }
+};
+
+}  // namespace
+
+// bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+rt::Tensor& bitwise_right_shift_Tensor_out(rt::KernelContext& context, const rt::Tensor& self,
+                                          const rt::Tensor& other, rt::Tensor& out) {
+  binary_tensor_kernel<Dtypes, ShiftRight>(context, kOp, self, other, out);
+  return out;
+}
+
+// bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+rt::Tensor& bitwise_right_shift_Tensor_Scalar_out(rt::KernelContext& context, const rt::Tensor& self,
+                                                 rt::Scalar other, rt::Tensor& out) {
+  binary_scalar_kernel<ScalarDtypes, ShiftRight>(context, kScalarOp, self, other, out);
+  return out;
+}
+
+}  // namespace portable

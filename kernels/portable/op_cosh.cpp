@@ -1,0 +1,34 @@
+#include <cmath>
+
+#include "kernels/portable/util/unary_op.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::cosh.out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+// Integer and bool tensors are computed in Float (Note [Unary ops]).
+using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
+using Compute = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+
+struct Cosh : UnaryStateless<Cosh> {
+  // Overflows to infinity as torch does.
+  template <typename M>
+  static M apply(M x) {
+    return std::cosh(x);
+  }
+};
+
+}  // namespace
+
+// cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+rt::Tensor& cosh_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Compute, Cosh>(context, kOp, self, out, true);
+  return out;
+}
+
+}  // namespace portable

@@ -1,0 +1,36 @@
+#include <cmath>
+#include <type_traits>
+
+#include "kernels/portable/util/unary_predicate.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::isinf.out";
+using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+
+struct Isinf {
+  // Whether x is +inf or -inf; never for integers and bool.
+  template <typename M>
+  static bool test(M x) {
+    if constexpr (std::is_floating_point<M>::value) {
+      return std::isinf(x);
+    } else {
+      return false;
+    }
+  }
+};
+
+}  // namespace
+
+// isinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+rt::Tensor& isinf_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_predicate<Dtypes, Isinf>(rt::OpContext(context, kOp), self, out);
+  return out;
+}
+
+}  // namespace portable

@@ -1,0 +1,34 @@
+#include <cmath>
+
+#include "kernels/portable/util/unary_op.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "aten::log1p.out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+// Integer and bool tensors are computed in Float (Note [Unary ops]).
+using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
+using Compute = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+
+struct Log1p : UnaryStateless<Log1p> {
+  // log(1 + x), accurate near 0, where 1 + x would round away x.
+  template <typename M>
+  static M apply(M x) {
+    return std::log1p(x);
+  }
+};
+
+}  // namespace
+
+// log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+rt::Tensor& log1p_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  unary_kernel<Dtypes, Compute, Log1p>(context, kOp, self, out, true);
+  return out;
+}
+
+}  // namespace portable
