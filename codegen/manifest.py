@@ -150,7 +150,8 @@ def builtin_cflags(name: str) -> tuple[str, ...]:
     if name != OPTIMIZED:
         return ()
     eigen = eigen_include()
-    return (*OPTIMIZED_CFLAGS, *((f"-I{eigen}",) if eigen else ()))
+    # -isystem: Eigen's own warnings (an unused variable under -mavx2) are not ours.
+    return (*OPTIMIZED_CFLAGS, *(("-isystem", str(eigen)) if eigen else ()))
 
 
 def eigen_include() -> Path | None:
@@ -286,7 +287,7 @@ class _Parser:
                 "the optimized library needs Eigen 3.4's headers, found in none of "
                 f"{', '.join(str(p) for p in EIGEN_CANDIDATES)}: install them (README, "
                 "Setup) or give their folder in [libraries.optimized] cflags = "
-                '["-O2", "-I/path/to/eigen3"]',
+                '["-O2", "-isystem", "/path/to/eigen3"]',
             )
         return {**{n: builtins[n] for n in sorted(named) if n in builtins}, **libraries}
 

@@ -63,7 +63,7 @@ libraries = ["optimized", "portable"]
 def test_the_optimized_library_compiles_at_o2_with_eigen(tmp_path: Path) -> None:
     (tmp_path / "selective.toml").write_text(OPTIMIZED_TARGET)
     manifest = load_manifest(tmp_path / "selective.toml")
-    assert manifest.libraries["optimized"].cflags == ("-O2", f"-I{eigen_include()}")
+    assert manifest.libraries["optimized"].cflags == ("-O2", "-isystem", str(eigen_include()))
     assert manifest.libraries["portable"].cflags == ()  # the toolchain's -Os alone
     assert manifest.targets["fast"].threads == 1
 
@@ -88,7 +88,7 @@ def test_without_eigen_a_target_of_the_optimized_library_is_one_line(
         f"{tmp_path / 'selective.toml'}: targets.fast.libraries[0]: the optimized library "
         f"needs Eigen 3.4's headers, found in none of {tmp_path / 'none'}: install them "
         "(README, Setup) or give their folder in [libraries.optimized] cflags = "
-        '["-O2", "-I/path/to/eigen3"]'
+        '["-O2", "-isystem", "/path/to/eigen3"]'
     )
 
 
