@@ -10,7 +10,10 @@
 // most N contiguous chunks of at least `grain`, runs the first on the calling thread and
 // the others on the workers, and returns when all are done. Kernels split only loops
 // whose iterations are independent (never a reduction), and compute each iteration the
-// same way whatever the split, so results are bit-identical for every N.
+// same way whatever the split, so results are bit-identical for every N. A parallel_for
+// inside another one's body (a GEMM per image of a batch split over threads) runs on the
+// thread that calls it: the pool is busy with the outer loop, and waiting for it would
+// deadlock.
 
 #include <cstdint>
 
@@ -31,6 +34,12 @@ static_assert(kThreads >= 1, "OPT_THREADS must be at least 1");
 
 #if OPT_THREADS > 1
 namespace detail {
+
+// Whether this thread is running a chunk of a parallel_for (a worker always is).
+inline bool& inside_parallel() {
+  static thread_local bool inside = false;
+  return inside;
+}
 
 // The fixed pool. Created on first use: kernels run on one thread at a time (a method
 // executes its instructions in order), so the function-local static needs no guard
@@ -56,7 +65,9 @@ class ThreadPool {
       ++generation_;
     }
     work_.notify_all();
+    inside_parallel() = true;
     chunk(job, 0);
+    inside_parallel() = false;
     std::unique_lock<std::mutex> lock(mutex_);
     done_.wait(lock, [this] { return pending_ == 0; });
   }
@@ -79,6 +90,7 @@ class ThreadPool {
   }
 
   void serve(int index) {
+    inside_parallel() = true;
     uint64_t seen = 0;
     for (;;) {
       Chunk chunk;
@@ -136,7 +148,7 @@ void parallel_for(int64_t n, int64_t grain, const F& body) {
 #if OPT_THREADS > 1
   const int64_t most = n / (grain < 1 ? 1 : grain);
   const int64_t chunks = most < kThreads ? most : kThreads;
-  if (chunks > 1) {
+  if (chunks > 1 && !detail::inside_parallel()) {
     const detail::ParallelJob<F> job{&body, n, chunks};
     detail::ThreadPool::instance().run(&detail::ParallelJob<F>::run_chunk, &job, static_cast<int>(chunks));
     return;
