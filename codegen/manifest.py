@@ -32,6 +32,22 @@ DEFAULT_TOOLCHAIN = "host"
 # The kernel libraries we ship, one folder each with its functions.yaml: a target names them
 # without a [libraries.*] table (a table of the same name overrides one).
 BUILTIN_KERNELS = Path(__file__).resolve().parent.parent / "kernels"
+# Note [Library cflags]
+# A library's objects compile with the toolchain's cflags and then its own, so a later
+# -O2 beats the toolchain's -Os for that library alone; its objects are keyed by the whole
+# command (tasks/layout.py shared_object_dir), so sharing between targets stays exact.
+# The built-in optimized library defaults to -O2 (benchmarks/RESULTS.md, "sgemm": -O3 is no
+# faster) and Eigen's include path; `[libraries.optimized] cflags = [...]` replaces both.
+# Eigen is header-only: a cross toolchain compiles the same headers, and since a cross
+# compiler does not search the host's /usr/include, the path is always given explicitly.
+OPTIMIZED = "optimized"
+OPTIMIZED_CFLAGS = ("-O2",)
+EIGEN_CANDIDATES = (
+    Path("/usr/include/eigen3"),  # Debian/Ubuntu libeigen3-dev, Fedora eigen3-devel
+    Path("/usr/local/include/eigen3"),  # built from source, Homebrew on Intel macOS
+    Path("/opt/homebrew/include/eigen3"),  # Homebrew on Apple silicon
+)
+MAX_THREADS = 256
 
 T = TypeVar("T")
 
@@ -63,6 +79,8 @@ class Library:
     name: str
     functions: Path
     sources: Path
+    # Note [Library cflags]: after the toolchain's, for this library's objects only.
+    cflags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -100,6 +118,9 @@ class Target:
     # False: a library-only target. No runner is linked and nothing is verified; its size
     # is what the library adds to a minimal app (Note [Library-only size], tasks/size.py).
     runner: bool = True
+    # Note [Threads] (kernels/optimized/parallel.h): kernels split their outer loops over
+    # this many threads, the calling one included.
+    threads: int = 1
 
 
 @dataclass(frozen=True)
@@ -118,10 +139,26 @@ class Manifest:
 def builtin_libraries(kernels: Path) -> dict[str, Library]:
     """The built-in libraries: every folder of `kernels` holding a functions.yaml."""
     return {
-        folder.name: Library(folder.name, folder / "functions.yaml", folder)
+        folder.name: Library(
+            folder.name, folder / "functions.yaml", folder, builtin_cflags(folder.name)
+        )
         for folder in sorted(kernels.iterdir())
         if (folder / "functions.yaml").is_file()
     }
+
+
+def builtin_cflags(name: str) -> tuple[str, ...]:
+    """A built-in library's own cflags (Note [Library cflags])."""
+    if name != OPTIMIZED:
+        return ()
+    eigen = eigen_include()
+    # -isystem: Eigen's own warnings (an unused variable under -mavx2) are not ours.
+    return (*OPTIMIZED_CFLAGS, *(("-isystem", str(eigen)) if eigen else ()))
+
+
+def eigen_include() -> Path | None:
+    """The first folder of EIGEN_CANDIDATES holding Eigen's headers."""
+    return next((path for path in EIGEN_CANDIDATES if (path / "Eigen" / "Core").is_file()), None)
 
 
 def load_manifest(path: Path, builtin_kernels: Path = BUILTIN_KERNELS) -> Manifest:
@@ -247,6 +284,16 @@ class _Parser:
         if not named:
             return libraries
         builtins = builtin_libraries(self.builtin_kernels)
+        if OPTIMIZED in named and OPTIMIZED in builtins and eigen_include() is None:
+            user = next(t for t in targets if OPTIMIZED in t.libraries)
+            index = user.libraries.index(OPTIMIZED)
+            raise self.fail(
+                f"targets.{user.name}.libraries[{index}]",
+                "the optimized library needs Eigen 3.4's headers, found in none of "
+                f"{', '.join(str(p) for p in EIGEN_CANDIDATES)}: install them (README, "
+                "Setup) or give their folder in [libraries.optimized] cflags = "
+                '["-O2", "-isystem", "/path/to/eigen3"]',
+            )
         return {**{n: builtins[n] for n in sorted(named) if n in builtins}, **libraries}
 
     def toolchain(self, name: str, value: object, key: str) -> Toolchain:
@@ -266,11 +313,23 @@ class _Parser:
         )
 
     def library(self, name: str, value: object, key: str) -> Library:
-        table = self.table(value, key, {"functions", "sources"}, {"functions", "sources"})
+        # A built-in library's table may give only its cflags (Note [Library cflags]).
+        builtin = builtin_libraries(self.builtin_kernels).get(name)
+        paths = {"functions", "sources"}
+        table = self.table(value, key, paths | {"cflags"}, set() if builtin else paths)
+        if builtin is not None and not paths & set(table):
+            functions, sources = builtin.functions, builtin.sources
+        else:
+            for missing in sorted(paths - set(table)):
+                raise self.fail(_join(key, missing), "missing required key")
+            functions = self.existing_file(table["functions"], f"{key}.functions")
+            sources = self.existing_dir(table["sources"], f"{key}.sources")
+        default = builtin.cflags if builtin is not None else []
         return Library(
             name=name,
-            functions=self.existing_file(table["functions"], f"{key}.functions"),
-            sources=self.existing_dir(table["sources"], f"{key}.sources"),
+            functions=functions,
+            sources=sources,
+            cflags=self.strings(table.get("cflags", list(default)), f"{key}.cflags"),
         )
 
     def model(self, name: str, value: object, key: str) -> Model:
@@ -302,6 +361,7 @@ class _Parser:
             "size_baseline",
             "toolchain",
             "runner",
+            "threads",
         }
         table = self.table(value, key, allowed, {"libraries"})
         extra_ops = self.strings(table.get("extra_ops", []), f"{key}.extra_ops")
@@ -341,7 +401,14 @@ class _Parser:
                 table.get("size_baseline"), all_operators_name(toolchain, libraries), key
             ),
             runner=self.typed(table.get("runner", True), f"{key}.runner", bool),
+            threads=self.threads(table.get("threads", 1), f"{key}.threads"),
         )
+
+    def threads(self, value: object, key: str) -> int:
+        count = self.typed(value, key, int)
+        if not 1 <= count <= MAX_THREADS:
+            raise self.fail(key, f"expected a thread count from 1 to {MAX_THREADS}, got {count}")
+        return count
 
     def size_baseline(self, value: object, all_operators: str, key: str) -> str | None:
         """A target's name, or true: `all_operators`, the all-operators build of the target's

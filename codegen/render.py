@@ -107,10 +107,40 @@ def _registration(resolution: Resolution) -> dict[str, Any]:
         wrappers.append(
             {"op": str(kernel.op), "name": _wrapper_name(function), "call": generated.call}
         )
+    rows = []
+    for kernel in resolution.kernels:
+        chain = resolution.chains.get(kernel.op) if kernel.key.is_default else None
+        if chain is None:
+            rows.append(_kernel_row(kernel))
+        elif kernel == chain[0]:  # the chain's one row, dispatching to its kernels
+            rows.append({**_kernel_row(kernel), "wrapper": _dispatch_name(kernel.op)})
     return {
         "declarations": sorted(namespaces.items()),
         "wrappers": wrappers,
-        "kernels": [_kernel_row(kernel) for kernel in resolution.kernels],
+        "dispatchers": [_dispatcher(op, chain) for op, chain in sorted(resolution.chains.items())],
+        "kernels": rows,
+    }
+
+
+def _dispatch_name(op: OperatorName) -> str:
+    """`aten::addmm.out` -> `dispatch_aten__addmm_out`: distinct per operator, never a
+    kernel wrapper's name (those start with `unbox_`)."""
+    return "dispatch_" + str(op).replace("::", "__").replace(".", "_")
+
+
+def _dispatcher(op: OperatorName, chain: tuple[KernelEntry, ...]) -> dict[str, Any]:
+    """Note [Dtype fallback chain] (codegen/resolution.py): each kernel but the last with the
+    mask of the dtypes it declares, the last called for anything else."""
+    cases = []
+    for kernel in chain[:-1]:
+        assert kernel.dtypes is not None  # a kernel declaring nothing serves every dtype
+        mask = sum(1 << dtype.number for dtype in kernel.dtypes)
+        cases.append({"mask": f"0x{mask:08x}u", "wrapper": _wrapper_name(kernel.function)})
+    return {
+        "op": str(op),
+        "name": _dispatch_name(op),
+        "cases": cases,
+        "last": _wrapper_name(chain[-1].function),
     }
 
 

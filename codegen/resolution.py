@@ -6,12 +6,21 @@ whose library entry declares `dtypes:` serves a model's key only when it declare
 dtype of that key; otherwise the next library is tried. Anything left without a kernel
 fails the build here, naming the operator (and the undeclared dtype) and who needs it.
 Keys selected without dtypes (an operator selected by name) are not dtype-checked.
+
+Note [Dtype fallback chain]
+When the default kernels of two libraries both serve an operator (an optimized library
+that declares only Float before portable, with a model calling the operator on Float and
+on Long tensors, or an include-all build of both), the registry cannot hold two default
+kernels of one name. They become one chain, in precedence order: the runtime calls the
+first kernel whose declared dtypes hold the dtype of every tensor argument of the call,
+the last one otherwise (codegen/render.py writes the dispatch). It is the rule
+`_kernel_for` applies to a model's key, applied to the call's tensors, so both agree.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from codegen.errors import InputError
 from codegen.kernel_library import KernelEntry, KernelLibrary
@@ -27,10 +36,14 @@ class Resolution:
     kernels: tuple[KernelEntry, ...]
     # None: every dtype (an operator selected by name, or include-all).
     op_dtypes: Mapping[OperatorName, frozenset[ScalarType] | None]
+    # Note [Dtype fallback chain]: an operator's default kernels, when more than one
+    # library's serves it, in precedence order (each but the last declares its dtypes).
+    chains: Mapping[OperatorName, tuple[KernelEntry, ...]] = field(default_factory=dict)
 
     @property
     def registry_slots(self) -> int:
-        return len(self.kernels)
+        """One row per kernel, a chain sharing one."""
+        return len(self.kernels) - sum(len(chain) - 1 for chain in self.chains.values())
 
 
 def resolve(selection: Selection, libraries: Sequence[KernelLibrary], target: str) -> Resolution:
@@ -65,7 +78,7 @@ def resolve(selection: Selection, libraries: Sequence[KernelLibrary], target: st
             f"no kernel library implements {len(missing)} selected operator key(s): "
             + "; ".join(missing),
         )
-    return Resolution(_registry_order(chosen), op_dtypes)
+    return Resolution(_registry_order(chosen), op_dtypes, _chains(chosen, libraries))
 
 
 def _kernel_for(
@@ -96,13 +109,62 @@ def _kernel_for(
 
 
 def _resolve_everything(libraries: Sequence[KernelLibrary]) -> Resolution:
-    """Every operator of every library, each from the first library that has it."""
-    chosen: dict[OperatorName, tuple[KernelEntry, ...]] = {}
+    """Every operator of every library, each from the first library that has it; when that
+    library's default kernel declares its dtypes, later libraries' default kernels serve the
+    dtypes it leaves out (Note [Dtype fallback chain])."""
+    chosen: dict[OperatorName, list[KernelEntry]] = {}
+    covered: dict[OperatorName, frozenset[ScalarType] | None] = {}
     for library in libraries:
-        for name in library.operators():
-            chosen.setdefault(name, library.kernels_of(name))
-    kernels = {kernel for entries in chosen.values() for kernel in entries}
-    return Resolution(_registry_order(kernels), {name: None for name in sorted(chosen)})
+        for name in sorted(library.operators()):
+            kernels = library.kernels_of(name)
+            if name not in chosen:
+                chosen[name] = list(kernels)
+                covered[name] = _default_dtypes(kernels)
+                continue
+            done = covered[name]
+            fallback = _default_dtypes(kernels)
+            if done is None or (fallback is not None and fallback <= done):
+                continue  # every dtype this one serves is served before it
+            chosen[name].extend(kernel for kernel in kernels if kernel.key.is_default)
+            covered[name] = None if fallback is None else done | fallback
+    every = {kernel for entries in chosen.values() for kernel in entries}
+    return Resolution(
+        _registry_order(every), {name: None for name in sorted(chosen)}, _chains(every, libraries)
+    )
+
+
+def _default_dtypes(kernels: Sequence[KernelEntry]) -> frozenset[ScalarType] | None:
+    """The dtypes an operator's default kernel declares: None (every dtype) when it declares
+    none, empty when there is no default kernel."""
+    defaults = [kernel for kernel in kernels if kernel.key.is_default]
+    return defaults[0].dtypes if defaults else frozenset()
+
+
+def _chains(
+    kernels: set[KernelEntry], libraries: Sequence[KernelLibrary]
+) -> dict[OperatorName, tuple[KernelEntry, ...]]:
+    """Per operator served by more than one default kernel, those in library precedence
+    order; InputError when their schemas differ (one row unboxes the call for all)."""
+    precedence = {library.name: index for index, library in enumerate(libraries)}
+    defaults: dict[OperatorName, list[KernelEntry]] = {}
+    for kernel in kernels:
+        if kernel.key.is_default:
+            defaults.setdefault(kernel.op, []).append(kernel)
+    chains = {}
+    for name, entries in sorted(defaults.items()):
+        if len(entries) < 2:
+            continue
+        entries.sort(key=lambda kernel: precedence[kernel.library])
+        first = entries[0]
+        for other in entries[1:]:
+            if other.schema != first.schema:
+                raise InputError(
+                    f"kernel library {other.library}",
+                    f"{name}: its func: schema differs from library {first.library}'s; "
+                    "both serve the operator, so they must declare the same schema",
+                )
+        chains[name] = tuple(entries)
+    return chains
 
 
 def _registry_order(kernels: set[KernelEntry]) -> tuple[KernelEntry, ...]:

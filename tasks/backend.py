@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -96,7 +97,8 @@ def task_backend() -> Iterator[dict[str, Any]]:
             continue  # `doit list` before any build: nothing is known yet.
         sources = [Path(s) for s in json.loads(resolution.read_text(encoding="utf-8"))["sources"]]
         toolchain = current.toolchains[target.toolchain]
-        specs = target_objects(target, toolchain, sources)
+        libraries = [current.libraries[name] for name in target.libraries]
+        specs = target_objects(target, toolchain, sources, libraries)
         if not target.runner:  # library-only: no runner's command line to compile
             specs = library_specs(specs)
             app_objects.extend(size_app_objects(toolchain))
@@ -118,8 +120,10 @@ def task_backend() -> Iterator[dict[str, Any]]:
 def _target_tasks(current: Manifest, name: str, specs: list[ObjectSpec]) -> list[dict[str, Any]]:
     target = current.targets[name]
     toolchain = current.toolchains[target.toolchain]
+    # Note [Threads]: a pool of std::threads; C libraries before glibc 2.34 link them apart.
+    linking = replace(toolchain, ldflags=(*toolchain.ldflags, "-pthread"))
     return [
-        link_task(target, toolchain, specs),
+        link_task(target, linking if target.threads > 1 else toolchain, specs),
         size_task(target, current, specs),
         verify_task(target, toolchain, [current.models[m] for m in target.models]),
         summary_task(target),

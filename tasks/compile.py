@@ -24,7 +24,7 @@ from typing import Any
 
 from doit.tools import config_changed
 
-from codegen.manifest import Target, Toolchain
+from codegen.manifest import OPTIMIZED, Library, Target, Toolchain
 from codegen.render import per_source_dir
 from codegen.scalar_type import ScalarType
 from tasks import layout
@@ -104,9 +104,14 @@ def selects_bool(target: Target) -> bool:
 
 
 def target_objects(
-    target: Target, toolchain: Toolchain, kernel_sources: Iterable[Path]
+    target: Target,
+    toolchain: Toolchain,
+    kernel_sources: Iterable[Path],
+    libraries: Iterable[Library] = (),
 ) -> list[ObjectSpec]:
-    """Every object the target's runner links, shared where Note [Shared objects] allows."""
+    """Every object the target's runner links, shared where Note [Shared objects] allows.
+    A kernel source of one of `libraries` compiles with that library's cflags too (Note
+    [Library cflags], codegen/manifest.py)."""
     common = (*BASE_CFLAGS, *toolchain.cflags, f"-I{layout.source_root()}")
     shared_dir = layout.shared_object_dir(toolchain, common)
     gen = layout.gen_dir(target.name)
@@ -125,10 +130,17 @@ def target_objects(
         directory = layout.shared_object_dir(toolchain, flags)
         source = bool_constants_source()
         objects.append(ObjectSpec(source, layout.object_path(directory, source), flags, toolchain))
+    library_cflags = {library.sources: _library_flags(library, target) for library in libraries}
     for source in sorted(kernel_sources):
+        kernel_flags = (
+            *BASE_CFLAGS,
+            *toolchain.cflags,
+            *library_cflags.get(source.parent, ()),
+            f"-I{layout.source_root()}",
+        )
         if target.dtype_selective:
             # Note [Per-source dtype headers]: this source's own selected_op_variants.h.
-            flags = (*common, f"-I{gen / per_source_dir(source)}", DTYPE_SELECTIVE_DEFINE)
+            flags = (*kernel_flags, f"-I{gen / per_source_dir(source)}", DTYPE_SELECTIVE_DEFINE)
             objects.append(
                 ObjectSpec(
                     source,
@@ -138,8 +150,9 @@ def target_objects(
                 )
             )
         else:
+            folder = layout.shared_object_dir(toolchain, kernel_flags)
             objects.append(
-                ObjectSpec(source, layout.object_path(shared_dir, source), common, toolchain)
+                ObjectSpec(source, layout.object_path(folder, source), kernel_flags, toolchain)
             )
     registration = gen / "selected_kernels.cpp"
     objects.append(
@@ -151,6 +164,15 @@ def target_objects(
         )
     )
     return objects
+
+
+def _library_flags(library: Library, target: Target) -> tuple[str, ...]:
+    """A library's own cflags, and for the optimized library the target's thread count
+    (Note [Threads], kernels/optimized/parallel.h: one thread, the default, needs no define,
+    so only the optimized objects of a threaded target are compiled apart)."""
+    if library.name == OPTIMIZED and target.threads > 1:
+        return (*library.cflags, f"-DOPT_THREADS={target.threads}")
+    return library.cflags
 
 
 def compile_object(spec: ObjectSpec) -> bool:

@@ -74,15 +74,15 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
             ("[targets.tiny]", "[targets.tiny]\ncolour = 1"),
             "targets.tiny.colour: unknown key (allowed: dtype_selective, extra_ops, "
             "include_all_operators, libraries, models, op_dtypes, op_schemas, runner, "
-            "selections, size_baseline, size_budget, size_budgets, toolchain)",
+            "selections, size_baseline, size_budget, size_budgets, threads, toolchain)",
         ),
         (
             ('models = ["m1"]', 'models = ["m1", "nope"]'),
             "targets.tiny.models[1]: unknown model 'nope' (defined: m1)",
         ),
         (
-            ('libraries = ["portable"]', 'libraries = ["optimized"]'),
-            "targets.tiny.libraries[0]: unknown library 'optimized' (defined: portable)",
+            ('libraries = ["portable"]', 'libraries = ["nosuch"]'),
+            "targets.tiny.libraries[0]: unknown library 'nosuch' (defined: portable)",
         ),
         (
             ('models = ["m1"]', 'models = ["m1", "m1"]'),

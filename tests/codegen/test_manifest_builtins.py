@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from codegen import manifest as manifest_module
 from codegen.errors import InputError
-from codegen.manifest import BUILTIN_KERNELS, builtin_libraries, load_manifest
+from codegen.manifest import BUILTIN_KERNELS, builtin_libraries, eigen_include, load_manifest
 
 TARGET = """
 [targets.tiny]
@@ -51,3 +52,56 @@ def test_an_unknown_library_is_still_one_line(tmp_path: Path) -> None:
     (tmp_path / "selective.toml").write_text('[targets.tiny]\nlibraries = ["portble"]\n')
     with pytest.raises(InputError, match=r"targets.tiny.libraries\[0\]: unknown library 'portble'"):
         load_manifest(tmp_path / "selective.toml")
+
+
+OPTIMIZED_TARGET = """
+[targets.fast]
+libraries = ["optimized", "portable"]
+"""
+
+
+def test_the_optimized_library_compiles_at_o2_with_eigen(tmp_path: Path) -> None:
+    (tmp_path / "selective.toml").write_text(OPTIMIZED_TARGET)
+    manifest = load_manifest(tmp_path / "selective.toml")
+    assert manifest.libraries["optimized"].cflags == ("-O2", "-isystem", str(eigen_include()))
+    assert manifest.libraries["portable"].cflags == ()  # the toolchain's -Os alone
+    assert manifest.targets["fast"].threads == 1
+
+
+def test_a_table_may_give_a_built_in_library_only_its_cflags(tmp_path: Path) -> None:
+    (tmp_path / "selective.toml").write_text(
+        '[libraries.optimized]\ncflags = ["-O3", "-Ivendor/eigen"]\n' + OPTIMIZED_TARGET
+    )
+    optimized = load_manifest(tmp_path / "selective.toml").libraries["optimized"]
+    assert optimized.cflags == ("-O3", "-Ivendor/eigen")
+    assert optimized.sources == BUILTIN_KERNELS / "optimized"
+
+
+def test_without_eigen_a_target_of_the_optimized_library_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(manifest_module, "EIGEN_CANDIDATES", (tmp_path / "none",))
+    (tmp_path / "selective.toml").write_text(OPTIMIZED_TARGET)
+    with pytest.raises(InputError) as caught:
+        load_manifest(tmp_path / "selective.toml")
+    assert str(caught.value) == (
+        f"{tmp_path / 'selective.toml'}: targets.fast.libraries[0]: the optimized library "
+        f"needs Eigen 3.4's headers, found in none of {tmp_path / 'none'}: install them "
+        "(README, Setup) or give their folder in [libraries.optimized] cflags = "
+        '["-O2", "-isystem", "/path/to/eigen3"]'
+    )
+
+
+@pytest.mark.parametrize(
+    ("threads", "problem"),
+    [
+        ("0", "expected a thread count from 1 to 256, got 0"),
+        ("257", "expected a thread count from 1 to 256, got 257"),
+        ('"4"', "expected int, got a string"),
+    ],
+)
+def test_threads_is_a_small_positive_count(tmp_path: Path, threads: str, problem: str) -> None:
+    (tmp_path / "selective.toml").write_text(OPTIMIZED_TARGET + f"threads = {threads}\n")
+    with pytest.raises(InputError) as caught:
+        load_manifest(tmp_path / "selective.toml")
+    assert str(caught.value) == f"{tmp_path / 'selective.toml'}: targets.fast.threads: {problem}"

@@ -104,6 +104,53 @@ def test_later_library_serves_a_dtype_the_first_does_not_declare(tmp_path: Path)
     ]
 
 
+def test_two_default_kernels_of_one_operator_form_a_chain_in_precedence_order(
+    tmp_path: Path,
+) -> None:
+    libraries = [
+        dtype_library(tmp_path, "fast", "[Float]"),
+        dtype_library(tmp_path, "any", None),
+    ]
+    resolution = resolve(selection(BITWISE_AND, FLOAT_KEY, BOOL_KEY), libraries, "t")
+    chain = resolution.chains[BITWISE_AND]
+    assert [k.function for k in chain] == ["fast::bitwise_and_out", "any::bitwise_and_out"]
+    assert resolution.registry_slots == 1
+    # Float alone: the first library serves every key, no chain.
+    alone = resolve(selection(BITWISE_AND, FLOAT_KEY), libraries, "t")
+    assert alone.chains == {} and [k.function for k in alone.kernels] == ["fast::bitwise_and_out"]
+
+
+def test_include_all_chains_a_later_library_for_the_dtypes_the_first_leaves_out(
+    tmp_path: Path,
+) -> None:
+    fast = dtype_library(tmp_path, "fast", "[Float]")
+    narrow = dtype_library(tmp_path, "narrow", "[Float]")
+    wide = dtype_library(tmp_path, "wide", None)
+    everything = Selection(include_all_operators=True)
+    chain = resolve(everything, [fast, narrow, wide], "t").chains[BITWISE_AND]
+    # narrow adds no dtype fast does not serve: left out.
+    assert [k.library for k in chain] == ["fast", "wide"]
+    assert resolve(everything, [wide, fast], "t").chains == {}
+
+
+def test_a_chain_of_different_schemas_is_refused(tmp_path: Path) -> None:
+    fast = dtype_library(tmp_path, "fast", "[Float]")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "op_bitwise_and.cpp").write_text("")
+    (other / "functions.yaml").write_text(
+        "- func: bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) output) "
+        "-> Tensor(a!)\n  kernels: [{arg_meta: null, kernel_name: other::bitwise_and_out}]\n"
+    )
+    libraries = [fast, read_kernel_library("other", other / "functions.yaml", other)]
+    with pytest.raises(InputError) as caught:
+        resolve(selection(BITWISE_AND, FLOAT_KEY, BOOL_KEY), libraries, "t")
+    assert str(caught.value) == (
+        "kernel library other: aten::bitwise_and.Tensor_out: its func: schema differs from "
+        "library fast's; both serve the operator, so they must declare the same schema"
+    )
+
+
 def test_undeclared_dtypes_are_fine_and_name_selection_is_not_checked(tmp_path: Path) -> None:
     undeclared = [dtype_library(tmp_path, "any", None)]
     assert resolve(selection(BITWISE_AND, FLOAT_KEY), undeclared, "t").registry_slots == 1

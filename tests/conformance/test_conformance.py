@@ -135,9 +135,17 @@ def _problem(kernel: KernelRunner, name: str, method: str, run: int, data: Any) 
     return None
 
 
+# The include-all runners every program runs on: portable first, and optimized first (its
+# kernels for the dtypes they declare, the rest falling back to portable).
+RUNNERS = ("all_runner", "optimized_runner")
+
+
+@pytest.mark.parametrize("runner", RUNNERS)
 @pytest.mark.parametrize(("name", "method"), list(_methods()))
-def test_program(name: str, method: str, all_runner: Path, tmp_path: Path) -> None:
-    kernel = KernelRunner(all_runner, tmp_path)
+def test_program(
+    name: str, method: str, runner: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    kernel = KernelRunner(request.getfixturevalue(runner), tmp_path)
     key = f"{name}/{method}"
     with np.load(PROGRAMS / f"{name}.npz") as data:
         for run in range(INDEX["programs"][name]["runs"]):

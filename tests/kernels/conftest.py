@@ -24,6 +24,17 @@ sources = "../kernels/quantized"
 [targets.kernel_tests]
 libraries = ["portable", "prim", "quantized"]
 include_all_operators = true
+
+# The optimized library first (every other kernel, and its dtypes it leaves out, from
+# portable and prim), on one thread and on three (Note [Threads]).
+[targets.kernel_tests_optimized]
+libraries = ["optimized", "portable", "prim"]
+include_all_operators = true
+
+[targets.kernel_tests_threads]
+libraries = ["optimized", "portable", "prim"]
+include_all_operators = true
+threads = 3
 """
 )
 
@@ -31,6 +42,16 @@ include_all_operators = true
 @pytest.fixture(scope="session")
 def all_runner() -> Path:
     return build_in_repository("kernel-tests.toml", MANIFEST, "kernel_tests")
+
+
+@pytest.fixture(scope="session")
+def optimized_runner() -> Path:
+    return build_in_repository("kernel-tests.toml", MANIFEST, "kernel_tests_optimized")
+
+
+@pytest.fixture(scope="session")
+def threaded_runner() -> Path:
+    return build_in_repository("kernel-tests.toml", MANIFEST, "kernel_tests_threads")
 
 
 @pytest.fixture

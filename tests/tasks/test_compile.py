@@ -1,8 +1,9 @@
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
-from codegen.manifest import Target, Toolchain
+from codegen.manifest import Library, Target, Toolchain
 from tasks.compile import ObjectSpec, compile_object, target_objects
 
 HOST = Toolchain("host", "c++", None, ("-Os",), (), "strip")
@@ -54,3 +55,36 @@ def test_the_depfile_names_the_final_object_not_the_temporary(tmp_path: Path) ->
     assert spec.object.exists() and not list(tmp_path.rglob("*.tmp"))
     rule = spec.depfile.read_text().replace("\\\n", " ").split()
     assert rule[:3] == [f"{spec.object}:", str(source), str(tmp_path / "unit.h")]
+
+
+def test_a_library_s_cflags_and_threads_reach_its_objects_only() -> None:
+    """Note [Library cflags]: after the toolchain's; the objects keyed by the whole command."""
+    portable = Library(
+        "portable", Path("kernels/portable/functions.yaml"), Path("kernels/portable")
+    )
+    optimized = Library(
+        "optimized",
+        Path("kernels/optimized/functions.yaml"),
+        Path("kernels/optimized"),
+        ("-O2", "-I/usr/include/eigen3"),
+    )
+    fast = Path("kernels/optimized/op_mm.cpp")
+    sources = [KERNELS[0], fast]
+    for threads, define in ((1, []), (4, ["-DOPT_THREADS=4"])):
+        spec_of = {
+            spec.source: spec
+            for spec in target_objects(
+                replace(target("a", False), threads=threads), HOST, sources, [portable, optimized]
+            )
+        }
+        flags = list(spec_of[fast].flags)
+        assert flags[flags.index("-Os") :][: 3 + len(define)] == [
+            "-Os",
+            "-O2",
+            "-I/usr/include/eigen3",
+            *define,
+        ]
+        assert "-O2" not in spec_of[KERNELS[0]].flags
+        assert not any(flag.startswith("-DOPT_THREADS") for flag in spec_of[KERNELS[0]].flags)
+        assert spec_of[fast].object.parent != spec_of[KERNELS[0]].object.parent
+        assert spec_of[KERNELS[0]].object == objects("b", dtype_selective=False)[str(KERNELS[0])]

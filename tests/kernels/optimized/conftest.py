@@ -1,45 +1,69 @@
-"""The include-all runner with the optimized library first, for its kernel tests.
-
-Built like the portable kernel runner (tests/kernels/conftest.py) in the repository's own
-build/, with a toolchain at -O2 that finds Eigen's headers (what the optimized library is
-meant to be compiled with). Every test compares it with the portable runner on one call.
-"""
+"""Optimized kernels against portable's, on the kernel tests' include-all runners."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from codegen.tolerances import mismatches, tolerance
+from tests.kernels.conftest import all_runner, optimized_runner, threaded_runner
 from tests.kernels.harness import KernelRunner
-from tests.workspace import BOTH_LIBRARIES_FROM_BUILD, build_in_repository
 
-MANIFEST = (
-    "# Written by tests/kernels/optimized/conftest.py: the optimized library first.\n"
-    + BOTH_LIBRARIES_FROM_BUILD
-    + """
-[libraries.optimized]
-functions = "../kernels/optimized/functions.yaml"
-sources = "../kernels/optimized"
-
-[toolchains.host]
-compiler = "c++"
-cflags = ["-O2", "-I/usr/include/eigen3"]
-strip = "strip"
-
-[targets.optimized_kernel_tests]
-libraries = ["optimized", "portable", "prim"]
-include_all_operators = true
-"""
-)
+__all__ = ["all_runner", "optimized_runner", "threaded_runner"]
 
 
-@pytest.fixture(scope="session")
-def optimized_runner() -> Path:
-    return build_in_repository("optimized-kernel-tests.toml", MANIFEST, "optimized_kernel_tests")
+@dataclass(frozen=True)
+class Runners:
+    portable: KernelRunner
+    optimized: KernelRunner
+    threaded: KernelRunner  # optimized, threads = 3
+
+    def same(self, op: str, args: list[object]) -> np.ndarray:
+        """The output of `op` on the optimized runners, after checking it: identical bits on
+        one and three threads (Note [Threads]), and equal to portable's. Callers choose
+        inputs whose sums are exact (small integers in floats), so any order of summation
+        gives the same bits."""
+        (want,) = self.portable.run(op, args)
+        (got,) = self.optimized.run(op, args)
+        (threaded,) = self.threaded.run(op, args)
+        assert got.tobytes() == threaded.tobytes()
+        np.testing.assert_array_equal(got, want)
+        return got
+
+    def close(self, op: str, args: list[object], terms: int) -> np.ndarray:
+        """Like `same`, but for values whose sums round: optimized within the tolerance table
+        of portable, the absolute one scaled by the `terms` of each sum (each term may round
+        once; a different order of summation rounds differently)."""
+        (want,) = self.portable.run(op, args)
+        (got,) = self.optimized.run(op, args)
+        (threaded,) = self.threaded.run(op, args)
+        assert got.tobytes() == threaded.tobytes()
+        atol, rtol = tolerance(want.dtype.name)
+        assert not mismatches(got, want, atol * max(terms, 1), rtol).any()
+        return got
+
+
+@pytest.fixture
+def runners(
+    all_runner: Path, optimized_runner: Path, threaded_runner: Path, tmp_path: Path
+) -> Runners:
+    folders = [tmp_path / name for name in ("portable", "optimized", "threaded")]
+    for folder in folders:
+        folder.mkdir()
+    return Runners(
+        KernelRunner(all_runner, folders[0]),
+        KernelRunner(optimized_runner, folders[1]),
+        KernelRunner(threaded_runner, folders[2]),
+    )
+
+
+def small_integers(rng: np.random.Generator, shape: tuple[int, ...], dtype: type) -> np.ndarray:
+    """Values -3..3: every product and sum of a few thousand is exact in float32."""
+    return rng.integers(-3, 4, shape).astype(dtype)
 
 
 @pytest.fixture
@@ -48,7 +72,7 @@ def both(optimized_runner: Path, all_runner: Path, tmp_path: Path) -> Both:
 
 
 class Both:
-    """One call on the optimized runner and on the portable one."""
+    """One call on the optimized-first runner and on the portable one."""
 
     def __init__(self, optimized: KernelRunner, portable: KernelRunner) -> None:
         self.optimized = optimized

@@ -1,0 +1,156 @@
+#pragma once
+
+// Matrix products for the optimized kernels: Eigen's GEMM over the tensors' own memory.
+//
+// Note [GEMM tiles]
+// A product is cut into tiles that depend only on its shape: panels of kTileRows rows of
+// the output when it has at least as many rows as columns, else panels of kTileCols
+// columns. Each tile is one Eigen product, so every output element is computed by the
+// same code path (Eigen's blocking and its edge kernels depend on the tile's sizes)
+// whatever the number of threads: opt::parallel_for only decides which thread computes
+// which tiles, and the results are bit-identical for every thread count (Note [Threads]).
+//
+// Operands are Eigen maps of the strided data, never copies: a matrix whose columns are
+// adjacent (col_stride 1) is mapped row-major, one whose rows are (row_stride 1)
+// column-major, so a transposed view (a permuted dim order) costs nothing. A matrix with
+// neither (a batch dimension innermost) takes a plain loop.
+
+// Our pool splits the work; Eigen must not start threads of its own.
+#define EIGEN_DONT_PARALLELIZE
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/optimized/parallel.h"
+
+namespace opt {
+
+// Element (i, j) at data[i * row_stride + j * col_stride].
+template <typename T>
+struct Matrix {
+  T* data;
+  int64_t rows, cols, row_stride, col_stride;
+
+  // Adjacent columns (or a single one: its stride is never used).
+  bool row_major() const { return col_stride == 1 || cols <= 1; }
+  // Adjacent rows (or a single one).
+  bool col_major() const { return row_stride == 1 || rows <= 1; }
+
+  Matrix block(int64_t row, int64_t col, int64_t nrows, int64_t ncols) const {
+    return Matrix{data + row * row_stride + col * col_stride, nrows, ncols, row_stride, col_stride};
+  }
+  Matrix transposed() const { return Matrix{data, cols, rows, col_stride, row_stride}; }
+};
+
+constexpr int64_t kTileRows = 96;   // a multiple of Eigen's register blocks (AVX: 24 x 4 floats)
+constexpr int64_t kTileCols = 256;  // likewise, for outputs wider than tall (a batch of one row)
+
+// A map of T's data (const T: read only) in one storage order.
+template <typename T, int kOrder>
+using EigenMap = Eigen::Map<
+    std::conditional_t<std::is_const<T>::value,
+                       const Eigen::Matrix<std::remove_const_t<T>, Eigen::Dynamic, Eigen::Dynamic, kOrder>,
+                       Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, kOrder>>,
+    Eigen::Unaligned, Eigen::OuterStride<>>;
+template <typename T>
+using RowMajorMap = EigenMap<T, Eigen::RowMajor>;
+template <typename T>
+using ColMajorMap = EigenMap<T, Eigen::ColMajor>;
+
+template <typename T>
+RowMajorMap<T> row_major_map(const Matrix<T>& m) {
+  // A single row's outer stride is never read; Eigen still asserts nothing on it.
+  return RowMajorMap<T>(m.data, m.rows, m.cols, Eigen::OuterStride<>(m.rows <= 1 ? m.cols : m.row_stride));
+}
+template <typename T>
+ColMajorMap<T> col_major_map(const Matrix<T>& m) {
+  return ColMajorMap<T>(m.data, m.rows, m.cols, Eigen::OuterStride<>(m.cols <= 1 ? m.rows : m.col_stride));
+}
+
+// c = a @ b for one tile, c row-major. Each operand mapped by its layout.
+template <typename T>
+void product_row_major(const Matrix<const T>& a, const Matrix<const T>& b, const Matrix<T>& c) {
+  auto out = row_major_map(c);
+  if (a.row_major() && b.row_major()) {
+    out.noalias() = row_major_map(a) * row_major_map(b);
+  } else if (a.row_major() && b.col_major()) {
+    out.noalias() = row_major_map(a) * col_major_map(b);
+  } else if (a.col_major() && b.row_major()) {
+    out.noalias() = col_major_map(a) * row_major_map(b);
+  } else {
+    out.noalias() = col_major_map(a) * col_major_map(b);
+  }
+}
+
+// c = a @ b for one tile: a is rows x k, b is k x cols.
+template <typename T>
+void product(const Matrix<const T>& a, const Matrix<const T>& b, const Matrix<T>& c) {
+  if (c.rows == 0 || c.cols == 0) return;
+  const bool mappable = (a.row_major() || a.col_major()) && (b.row_major() || b.col_major());
+  if (mappable && c.row_major()) {
+    product_row_major(a, b, c);
+  } else if (mappable && c.col_major()) {
+    product_row_major(b.transposed(), a.transposed(), c.transposed());  // c^T = b^T a^T
+  } else {
+    // No unit stride to map: a dot product per element, summed in order.
+    for (int64_t i = 0; i < c.rows; ++i) {
+      for (int64_t j = 0; j < c.cols; ++j) {
+        T sum = T(0);
+        for (int64_t p = 0; p < a.cols; ++p) sum += a.data[i * a.row_stride + p * a.col_stride] * b.data[p * b.row_stride + j * b.col_stride];
+        c.data[i * c.row_stride + j * c.col_stride] = sum;
+      }
+    }
+  }
+}
+
+// The tiles of one product (Note [GEMM tiles]).
+struct Tiling {
+  bool by_rows;
+  int64_t size;   // rows or columns per tile
+  int64_t count;  // tiles per product
+
+  static Tiling of(int64_t rows, int64_t cols) {
+    const bool by_rows = rows >= cols;
+    const int64_t size = by_rows ? kTileRows : kTileCols;
+    const int64_t extent = by_rows ? rows : cols;
+    return Tiling{by_rows, size, extent == 0 ? 0 : (extent + size - 1) / size};
+  }
+};
+
+// c[b] = a[b] @ bm[b] for b in [0, batch), then epilogue(c tile) on each tile once it is
+// computed. Batches and tiles are split over the pool's threads.
+template <typename T, typename Epilogue>
+void batched_gemm(int64_t batch, const Matrix<const T>& a0, int64_t a_batch_stride, const Matrix<const T>& b0,
+                  int64_t b_batch_stride, const Matrix<T>& c0, int64_t c_batch_stride, const Epilogue& epilogue) {
+  const Tiling tiling = Tiling::of(c0.rows, c0.cols);
+  if (batch == 0 || tiling.count == 0) return;
+  const int64_t k = a0.cols;
+  // A tile per worker only when it is worth a wake-up (~2^17 multiply-adds).
+  const int64_t tile_work = (tiling.by_rows ? tiling.size * c0.cols : tiling.size * c0.rows) * k;
+  const int64_t grain = tile_work >= (int64_t{1} << 17) ? 1 : ((int64_t{1} << 17) + tile_work) / (tile_work + 1);
+  parallel_for(batch * tiling.count, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t index = begin; index < end; ++index) {
+      const int64_t b = index / tiling.count;
+      const int64_t start = index % tiling.count * tiling.size;
+      Matrix<const T> a = a0, bm = b0;
+      Matrix<T> c = c0;
+      a.data += b * a_batch_stride;
+      bm.data += b * b_batch_stride;
+      c.data += b * c_batch_stride;
+      if (tiling.by_rows) {
+        const int64_t rows = c.rows - start < tiling.size ? c.rows - start : tiling.size;
+        a = a.block(start, 0, rows, k);
+        c = c.block(start, 0, rows, c.cols);
+      } else {
+        const int64_t cols = c.cols - start < tiling.size ? c.cols - start : tiling.size;
+        bm = bm.block(0, start, k, cols);
+        c = c.block(0, start, c.rows, cols);
+      }
+      product(a, bm, c);
+      epilogue(c, start, tiling.by_rows);
+    }
+  });
+}
+
+}  // namespace opt
