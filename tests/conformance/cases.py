@@ -1177,3 +1177,40 @@ case(
     ALL,
     non_core=("pixel_unshuffle.default",),
 )
+
+_ROWS = torch.tensor([0, 2])
+case(
+    "index_put",
+    "index_put.out",
+    lambda x, v: torch.index_put(x, (_ROWS,), v),
+    two((3, 4), (2, 4)),
+    ALL,
+)
+case(
+    "index_put_accumulate",
+    "index_put.out",
+    lambda x, v: torch.index_put(x, (torch.tensor([0, 2, 0]),), v, accumulate=True),
+    two((3, 4), (3, 4)),
+    REAL,
+)
+case(
+    "index_put_broadcast_none",
+    "index_put.out",
+    lambda x, v: _A.index_put.default(x, [None, torch.tensor([[1], [2]])], v),
+    two((2, 3, 4), (2, 1, 1)),  # values broadcast to the indexed shape (2, 2, 1, 4)
+    ("f32", "i64"),
+)
+case(
+    "index_put_mask",
+    "index_put.out",
+    lambda x, m: torch.index_put(x, (m,), torch.tensor(7, dtype=x.dtype)),
+    lambda g, d: (g.t((3, 4), d), g.t((3, 4), torch.bool)),
+    ("f32", "i32"),
+)
+case(
+    "index_put_inplace",
+    ("index_put.out", "copy_"),
+    lambda x, v: x.index_put_((_ROWS,), v),
+    two((3, 4), (2, 4)),
+    ("f32",),
+)
