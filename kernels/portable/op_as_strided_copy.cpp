@@ -45,7 +45,10 @@ rt::Tensor& as_strided_copy_out(rt::KernelContext& context, const rt::Tensor& se
   int32_t sizes[rt::Tensor::kMaxDims];
   int64_t strides[rt::Tensor::kMaxDims];
   bool empty = false;
-  int64_t last = base;  // the furthest element the view reaches
+  // Whether the furthest element the view reaches lies past self's storage: the sum stops
+  // growing once it is (each term is below 2^62, so it never overflows).
+  bool past = base >= self.numel();
+  int64_t last = past ? 0 : base;
   for (int d = 0; d < dim; ++d) {
     if (size[d] < 0 || size[d] > INT32_MAX || stride[d] < 0) {
       in.fail("size and stride must be non-negative");
@@ -54,11 +57,12 @@ rt::Tensor& as_strided_copy_out(rt::KernelContext& context, const rt::Tensor& se
     sizes[d] = static_cast<int32_t>(size[d]);
     strides[d] = stride[d];
     empty = empty || size[d] == 0;
-    // A stride past self's storage only fits a dim of size 0 or 1; capping keeps the sum
-    // from overflowing.
-    if (size[d] > 1) last += (size[d] - 1) * (stride[d] < self.numel() ? stride[d] : self.numel());
+    if (size[d] > 1 && !past) {
+      last += (size[d] - 1) * (stride[d] < self.numel() ? stride[d] : self.numel());
+      past = last >= self.numel();
+    }
   }
-  if (!empty && last >= self.numel()) {
+  if (!empty && past) {
     in.fail("the view reaches past the end of self's storage");
     return out;
   }

@@ -35,10 +35,12 @@ rt::Tensor& diagonal_copy_out(rt::KernelContext& context, const rt::Tensor& self
     return out;
   }
   const int a = static_cast<int>(d1), b = static_cast<int>(d2);
-  // Offsets far outside the matrix give an empty diagonal, never an overflow.
-  const int64_t row = offset < 0 ? -offset : 0, column = offset > 0 ? offset : 0;
-  int64_t length = 0;
-  if (row < self.size(a) && column < self.size(b)) {
+  // Offsets outside the matrix give an empty diagonal (checked before negating, so even
+  // INT64_MIN cannot overflow).
+  int64_t row = 0, column = 0, length = 0;
+  if (offset > -self.size(a) && offset < self.size(b)) {
+    row = offset < 0 ? -offset : 0;
+    column = offset > 0 ? offset : 0;
     const int64_t rows = self.size(a) - row, columns = self.size(b) - column;
     length = rows < columns ? rows : columns;
   }

@@ -37,8 +37,9 @@ rt::Tensor& roll_out(rt::KernelContext& context, const rt::Tensor& self, rt::Int
   for (size_t k = 0; k < dims.size(); ++k) {
     const int64_t d = shape_wrap_dim(in, dims[k], self.dim(), false);
     if (d < 0) return out;
-    // Rolls along the same dim add up.
-    shift[d] = wrap_shift(shift[d] + wrap_shift(shifts[k], self.size(static_cast<int>(d))), self.size(static_cast<int>(d)));
+    // Rolls along the same dim add up; an empty dim has nothing to roll.
+    const int64_t extent = self.size(static_cast<int>(d));
+    if (extent > 0) shift[d] = wrap_shift(shift[d] + wrap_shift(shifts[k], extent), extent);
   }
   if (!resize_out(in, out, self.sizes().data(), self.dim())) return out;
   const int64_t n = self.numel();

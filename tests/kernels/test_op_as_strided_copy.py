@@ -46,6 +46,9 @@ def test_as_strided_errors(kernel: KernelRunner) -> None:
     assert_fails(
         kernel, OP, [In(x), IntList((2,)), IntList((1,)), 11, Out(np.float32, (2,))], "past the end"
     )
+    huge = IntList((2**31 - 1,) * 8)  # the reach of such a view would overflow int64
+    for offset in (None, 2**63 - 1):
+        assert_fails(kernel, OP, [In(x), huge, huge, offset, Out(np.float32, (2,))], "past the end")
     assert_fails(
         kernel,
         OP,

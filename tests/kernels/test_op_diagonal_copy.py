@@ -30,6 +30,13 @@ def test_diagonal_offsets_and_dims(kernel: KernelRunner, offset: int, dim1: int,
     np.testing.assert_array_equal(out, expected)
 
 
+def test_diagonal_extreme_offsets_are_empty(kernel: KernelRunner) -> None:
+    x = np.ones((2, 3), np.float32)
+    for offset in (-(2**63), 2**63 - 1, 3, -2):
+        (out,) = kernel.run(OP, [In(x), offset, 0, 1, Out(np.float32, (0,))])
+        assert out.shape == (0,)
+
+
 def test_diagonal_errors(kernel: KernelRunner) -> None:
     x = np.ones((2, 3), np.float32)
     assert_fails(kernel, OP, [In(x), 0, 1, 1, Out(np.float32, (2,))], "dim1 and dim2 must differ")

@@ -36,6 +36,10 @@ def test_roll_empty_and_errors(kernel: KernelRunner) -> None:
         OP, [In(np.zeros((0, 3), np.int8)), IntList((2,)), IntList(()), Out(np.int8, (0, 3))]
     )
     assert out.shape == (0, 3)
+    (out,) = kernel.run(
+        OP, [In(np.zeros((0, 3), np.int8)), IntList((2,)), IntList((0,)), Out(np.int8, (0, 3))]
+    )
+    assert out.shape == (0, 3)
     x = np.ones((3, 4), np.float32)
     out = Out(np.float32, (3, 4))
     assert_fails(kernel, OP, [In(x), IntList((1, 2)), IntList((0,)), out], "one entry per dim")
