@@ -12,6 +12,8 @@ namespace {
 constexpr const char* kOp = "aten::squeeze_copy.dims_out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
+constexpr const char* kDimOp = "aten::squeeze_copy.dim_out";
+using DimDtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), rt::selected_dtypes(kDimOp).bits()>;
 
 }  // namespace
 
@@ -31,6 +33,28 @@ rt::Tensor& squeeze_copy_dims_out(rt::KernelContext& context, const rt::Tensor& 
   int dim = 0;
   for (int d = 0; d < self.dim(); ++d) {
     if ((squeezed >> d & 1u) != 0) continue;
+    sizes[dim] = self.size(d);
+    strides[dim++] = self.stride(d);
+  }
+  if (!resize_out(in, out, sizes, dim)) return out;
+  copy_view(out, self.data(), 0, strides);
+  return out;
+}
+
+// squeeze_copy.dim_out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)
+// self without `dim` when its size is 1; else self unchanged.
+rt::Tensor& squeeze_copy_dim_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim_arg,
+                                 rt::Tensor& out) {
+  const rt::OpContext in(context, kDimOp);
+  if (!shape_same_dtype<DimDtypes>(in, self, out)) return out;
+  const int64_t at = shape_wrap_dim(in, dim_arg, self.dim());
+  if (at < 0) return out;
+  const bool squeezed = self.dim() > 0 && self.size(static_cast<int>(at)) == 1;
+  int32_t sizes[rt::Tensor::kMaxDims];
+  int64_t strides[rt::Tensor::kMaxDims];
+  int dim = 0;
+  for (int d = 0; d < self.dim(); ++d) {
+    if (squeezed && d == at) continue;
     sizes[dim] = self.size(d);
     strides[dim++] = self.stride(d);
   }

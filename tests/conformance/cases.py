@@ -115,8 +115,9 @@ class Case:
     # PyTorch's, or by a property where PyTorch's values cannot be reproduced (random or
     # uninitialized outputs).
     compare: str = "values"
-    # to_edge's _skip_dim_order: keep aten ops (empty.out) that it otherwise replaces by
-    # their dim_order_ops forms.
+    # to_edge's `_skip_dim_order`: keep aten ops (clone, _to_copy, empty.out) rather than
+    # their dim_order_ops replacements (what a program made for a runtime without dim orders
+    # has).
     skip_dim_order: bool = False
 
     def generator(self, family: str) -> Gen:
@@ -1886,3 +1887,361 @@ case(
     non_core=("_conj_physical.default",),
 )
 case("view_as_real_copy", "view_as_real_copy.out", torch.view_as_real_copy, _complex, ("c64",))
+# === copies, views, indexing, scatter and layout operators (issue 11, coverage part 2) ===
+import executorch.exir.passes._device_copy_ops_registry  # noqa: E402, F401  (registers et_copy)
+
+_A = torch.ops.aten
+
+
+def _other_dtype(x: torch.Tensor) -> torch.dtype:
+    """A dtype `x` is not: `to` a dtype it already has is no copy at all."""
+    return torch.float64 if x.dtype != torch.float64 else torch.int32
+
+
+case(
+    "to_copy",
+    "_to_copy.out",
+    lambda x: x.to(_other_dtype(x)),
+    one(),
+    ALL,
+    skip_dim_order=True,
+)
+case(
+    "to_copy_to_bool",
+    "_to_copy.out",
+    lambda x: x.to(torch.bool),
+    one(),
+    REAL,
+    skip_dim_order=True,
+)
+case("clone", "clone.out", lambda x: x.clone(), one((2, 3, 4)), ALL, skip_dim_order=True)
+case(
+    "clone_dynamic",
+    "clone.out",
+    lambda x: x.clone(),
+    one(),
+    ("f32",),
+    skip_dim_order=True,
+    dynamic=batch_dim,
+)
+case("copy", "copy.out", lambda x, y: _A.copy.default(x, y), two(), ALL)
+case(
+    "copy_broadcast_convert",
+    "copy.out",
+    lambda x, y: _A.copy.default(x, y.to(torch.int32) + 1),
+    two((2, 3, 4), (4,)),
+    ("f32", "i64"),
+)
+case("copy_inplace", ("copy_", "copy.out"), lambda x, y: x.copy_(y), two(), ALL)
+case("detach_copy", "detach_copy.out", lambda x: _A.detach_copy.default(x), one(), ALL)
+case("diagonal_copy", "diagonal_copy.out", torch.diagonal, one((3, 4)), ALL)
+case(
+    "diagonal_copy_offset_dims",
+    "diagonal_copy.out",
+    lambda x: torch.diagonal(x, offset=-1, dim1=2, dim2=0),
+    one((4, 2, 3)),
+    ("f32", "i32"),
+)
+case(
+    "as_strided_copy",
+    "as_strided_copy.out",
+    lambda x: torch.as_strided(x, (2, 3), (1, 2)),
+    one(),
+    ALL,
+)
+case(
+    "as_strided_copy_offset",
+    "as_strided_copy.out",
+    lambda x: torch.as_strided(x, (3, 2), (4, 1), 1),
+    one(),
+    ("f32", "i64"),
+)
+case(
+    "narrow_copy",
+    "narrow_copy.out",
+    lambda x: _A.narrow_copy.default(x, 1, 1, 2),
+    one(),
+    ALL,
+)
+case(
+    "narrow_copy_negative_start",
+    "narrow_copy.out",
+    lambda x: _A.narrow_copy.default(x, 0, -2, 2),
+    one(),
+    ("f32",),
+)
+case(
+    "squeeze_copy_dim",
+    "squeeze_copy.dim_out",
+    lambda x: _A.squeeze_copy.dim(x, 1),
+    one((3, 1, 4)),
+    ALL,
+    non_core=("squeeze_copy.dim",),
+)
+case(
+    "squeeze_copy_dim_not_1",
+    "squeeze_copy.dim_out",
+    lambda x: _A.squeeze_copy.dim(x, 0),
+    one((3, 1, 4)),
+    ("f32",),
+    non_core=("squeeze_copy.dim",),
+)
+case("unbind_copy", "unbind_copy.int_out", lambda x: _A.unbind_copy.int(x, 1), one(), ALL)
+case(
+    "unbind_copy_default_dim",
+    "unbind_copy.int_out",
+    lambda x: _A.unbind_copy.int(x),
+    one((2, 3, 2)),
+    ("f32", "i32"),
+)
+case(
+    "unfold_copy",
+    "unfold_copy.out",
+    lambda x: _A.unfold_copy.default(x, 1, 2, 1),
+    one(),
+    ALL,
+    non_core=("unfold_copy.default",),
+)
+case(
+    "unfold_copy_step",
+    "unfold_copy.out",
+    lambda x: _A.unfold_copy.default(x, 0, 2, 2),
+    one((5, 2)),
+    ("f32", "i64"),
+    non_core=("unfold_copy.default",),
+)
+for _name in ("_h2d_copy", "_d2h_copy"):
+    case(
+        _name.strip("_"),
+        f"et_copy::{_name}.out",
+        lambda x, _n=_name: getattr(torch.ops.et_copy, _n).default(x),
+        one(),
+        ALL,
+        non_core=(f"et_copy::{_name}.default",),
+    )
+
+case("nonzero", "nonzero.out", torch.nonzero, lambda g, d: (g.t((3, 4), d, -1, 1),), ALL)
+case(
+    "nonzero_3d",
+    "nonzero.out",
+    torch.nonzero,
+    lambda g, d: (g.t((2, 3, 2), d, 0, 1),),
+    ("f32",),
+)
+case(
+    "masked_select",
+    "masked_select.out",
+    torch.masked_select,
+    lambda g, d: (g.t((3, 4), d), g.t((3, 4), torch.bool)),
+    ALL,
+    non_core=("masked_select.default",),
+)
+case(
+    "masked_select_broadcast",
+    "masked_select.out",
+    torch.masked_select,
+    lambda g, d: (g.t((2, 3, 4), d), g.t((3, 1), torch.bool)),
+    ("f32", "i64"),
+    non_core=("masked_select.default",),
+)
+case(
+    "masked_select_broadcast_self",
+    "masked_select.out",
+    torch.masked_select,
+    lambda g, d: (g.t((3, 1), d), g.t((2, 1, 4), torch.bool)),
+    ("f32",),
+    non_core=("masked_select.default",),
+)
+case(
+    "masked_scatter",
+    "masked_scatter.out",
+    lambda x, m, s: x.masked_scatter(m, s),
+    lambda g, d: (g.t((3, 4), d), g.t((3, 4), torch.bool), g.t((14,), d)),
+    ALL,
+)
+case(
+    "masked_scatter_broadcast",
+    "masked_scatter.out",
+    lambda x, m, s: x.masked_scatter(m, s),
+    lambda g, d: (g.t((3, 4), d), g.t((4,), torch.bool), g.t((2, 7), d)),
+    ("f32",),
+)
+
+
+def _repeat_interleave_bounded(repeats: torch.Tensor) -> torch.Tensor:
+    """repeat_interleave without output_size: its length is data-dependent, and the memory
+    planner needs a bound, which torch._check gives (5 repeats of at most 3)."""
+    out = torch.repeat_interleave(repeats)
+    torch._check(out.shape[0] <= 15)
+    return out
+
+
+case(
+    "repeat_interleave",
+    "repeat_interleave.Tensor_out",
+    _repeat_interleave_bounded,
+    lambda g, d: (g.t((5,), d, 0, 3),),
+    ("i32", "i64"),
+    non_core=("repeat_interleave.Tensor",),
+)
+case(
+    "repeat_interleave_output_size",
+    "repeat_interleave.Tensor_out",
+    lambda r: torch.repeat_interleave(r, output_size=7),
+    lambda g, d: (torch.tensor([2, 0, 4, 1], dtype=d),),
+    ("i64",),
+    non_core=("repeat_interleave.Tensor",),
+)
+
+_SCATTER_INDEX = torch.tensor([[0, 2, 1, 0], [2, 0, 2, 1]])  # rows of dim 0 of a (3, 4) self
+case(
+    "scatter_src",
+    "scatter.src_out",
+    lambda x, s: torch.scatter(x, 0, _SCATTER_INDEX, s),
+    two((3, 4), (2, 5)),
+    ALL,
+)
+case(
+    "scatter_src_dim1",
+    "scatter.src_out",
+    lambda x, s: torch.scatter(x, -1, torch.tensor([[3], [0], [1]]), s),
+    two((3, 4), (3, 2)),
+    ("f32", "i64"),
+)
+case(
+    "scatter_value",
+    "scatter.value_out",
+    lambda x: torch.scatter(x, 0, _SCATTER_INDEX, 2),
+    one(),
+    REAL,
+)
+case(
+    "scatter_value_bool",
+    "scatter.value_out",
+    lambda x: torch.scatter(x, 1, torch.tensor([[0, 1], [3, 3], [2, 0]]), True),
+    one(),
+    ("bool",),
+)
+case(
+    "scatter_add",
+    "scatter_add.out",
+    lambda x, s: torch.scatter_add(x, 0, torch.tensor([[0, 2, 2, 0], [2, 2, 1, 0]]), s),
+    two((3, 4), (2, 4)),
+    ALL,
+)
+case(
+    "select_scatter",
+    "select_scatter.out",
+    lambda x, s: torch.select_scatter(x, s, 0, 1),
+    two((3, 4), (4,)),
+    ALL,
+    non_core=("select_scatter.default",),
+)
+case(
+    "select_scatter_negative",
+    "select_scatter.out",
+    lambda x, s: torch.select_scatter(x, s, -1, -1),
+    two((2, 3, 4), (2, 3)),
+    ("f32", "i32"),
+    non_core=("select_scatter.default",),
+)
+case(
+    "slice_scatter",
+    "slice_scatter.out",
+    lambda x, s: torch.slice_scatter(x, s, 1, 0, 4, 2),
+    two((3, 4), (3, 2)),
+    ALL,
+)
+case(
+    "slice_scatter_defaults",
+    "slice_scatter.out",
+    lambda x, s: torch.slice_scatter(x, s),
+    two((3, 4), (3, 4)),
+    ("f32",),
+)
+case(
+    "slice_scatter_bounds",
+    "slice_scatter.out",
+    lambda x, s: torch.slice_scatter(x, s, 0, -2),
+    two((3, 4), (2, 4)),
+    ("f32", "i64"),
+)
+
+case("roll", "roll.out", lambda x: torch.roll(x, 1, 1), one(), ALL, non_core=("roll.default",))
+case(
+    "roll_dims",
+    "roll.out",
+    lambda x: torch.roll(x, (-1, 5), (0, 2)),
+    one((3, 2, 4)),
+    ("f32", "i64"),
+    non_core=("roll.default",),
+)
+case(
+    "roll_flat",
+    "roll.out",
+    lambda x: torch.roll(x, 5),
+    one(),
+    ("f32",),
+    non_core=("roll.default",),
+)
+case(
+    "pixel_shuffle",
+    "pixel_shuffle.out",
+    lambda x: F.pixel_shuffle(x, 2),
+    one((1, 8, 2, 3)),
+    ALL,
+    non_core=("pixel_shuffle.default",),
+)
+case(
+    "pixel_shuffle_3d",
+    "pixel_shuffle.out",
+    lambda x: F.pixel_shuffle(x, 3),
+    one((9, 2, 2)),
+    ("f32",),
+    non_core=("pixel_shuffle.default",),
+)
+case(
+    "pixel_unshuffle",
+    "pixel_unshuffle.out",
+    lambda x: F.pixel_unshuffle(x, 2),
+    one((1, 2, 4, 6)),
+    ALL,
+    non_core=("pixel_unshuffle.default",),
+)
+
+_ROWS = torch.tensor([0, 2])
+case(
+    "index_put",
+    "index_put.out",
+    lambda x, v: torch.index_put(x, (_ROWS,), v),
+    two((3, 4), (2, 4)),
+    ALL,
+)
+case(
+    "index_put_accumulate",
+    "index_put.out",
+    lambda x, v: torch.index_put(x, (torch.tensor([0, 2, 0]),), v, accumulate=True),
+    two((3, 4), (3, 4)),
+    REAL,
+)
+case(
+    "index_put_broadcast_none",
+    "index_put.out",
+    lambda x, v: _A.index_put.default(x, [None, torch.tensor([[1], [2]])], v),
+    two((2, 3, 4), (2, 1, 1)),  # values broadcast to the indexed shape (2, 2, 1, 4)
+    ("f32", "i64"),
+)
+case(
+    "index_put_mask",
+    "index_put.out",
+    lambda x, m: torch.index_put(x, (m,), torch.tensor(7, dtype=x.dtype)),
+    lambda g, d: (g.t((3, 4), d), g.t((3, 4), torch.bool)),
+    ("f32", "i32"),
+)
+case(
+    "index_put_inplace",
+    ("index_put.out", "copy_"),
+    lambda x, v: x.index_put_((_ROWS,), v),
+    two((3, 4), (2, 4)),
+    ("f32",),
+)

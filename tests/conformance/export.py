@@ -121,6 +121,14 @@ def run_eager(module: Program, inputs: tuple[torch.Tensor, ...]) -> list[np.ndar
     return [to_numpy(t) for t in outputs]
 
 
+def overload_packet(name: str) -> Any:
+    """`masked_fill.Scalar` -> torch.ops.aten.masked_fill.Scalar; `et_copy::_h2d_copy.default`
+    -> torch.ops.et_copy._h2d_copy.default."""
+    namespace, _, rest = name.rpartition("::")
+    op, overload = rest.split(".")
+    return getattr(getattr(getattr(torch.ops, namespace or "aten"), op), overload)
+
+
 def export_case(
     case: Case, allowed: set[str] | None
 ) -> tuple[bytes, dict[str, Any], dict[str, np.ndarray]]:
@@ -153,10 +161,7 @@ def export_case(
         methods.append(family)
     if not exported:
         raise ValueError(f"no family left to export (skipped: {skipped})")
-    non_core = [
-        getattr(getattr(torch.ops.aten, name.split(".")[0]), name.split(".")[1])
-        for name in case.non_core
-    ]
+    non_core = [overload_packet(name) for name in case.non_core]
     edge = to_edge(
         exported,
         compile_config=EdgeCompileConfig(

@@ -1,0 +1,28 @@
+#include <cstdint>
+
+#include "kernels/portable/util/shape_copy.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace portable {
+namespace {
+
+constexpr const char* kOp = "et_copy::_d2h_copy.out";
+constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
+using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
+
+}  // namespace
+
+// _d2h_copy.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+// Device to host: on this CPU-only runtime a copy of self into out, as _h2d_copy.
+rt::Tensor& _d2h_copy_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
+  if (!resize_out(in, out, self.sizes().data(), self.dim())) return out;
+  copy_same_shape(out, self);
+  return out;
+}
+
+}  // namespace portable
