@@ -37,13 +37,16 @@ inline ChannelWalk channel_walk(const rt::Tensor& input, int64_t axis) {
 }
 
 // Per-channel parameters: a scale from a Double (or, where allowed, Float) tensor and a
-// zero point from a Long (or, where allowed, Int) tensor, read at entry c < numel.
+// zero point from a Long (or, where allowed, Int) tensor, entry c < numel in row-major order
+// (through the tensor's dim order: a (C, 1) parameter tensor may come permuted).
 inline double scale_at(const rt::Tensor& scales, int64_t c) {
-  return scales.dtype() == ScalarType::Double ? scales.data_as<double>()[c] : scales.data_as<float>()[c];
+  const int64_t at = scales.offset_of(c);
+  return scales.dtype() == ScalarType::Double ? scales.data_as<double>()[at] : scales.data_as<float>()[at];
 }
 inline int64_t zero_point_at(const rt::Tensor& zero_points, int64_t c) {
-  return zero_points.dtype() == ScalarType::Long ? zero_points.data_as<int64_t>()[c]
-                                                 : zero_points.data_as<int32_t>()[c];
+  const int64_t at = zero_points.offset_of(c);
+  return zero_points.dtype() == ScalarType::Long ? zero_points.data_as<int64_t>()[at]
+                                                 : zero_points.data_as<int32_t>()[at];
 }
 
 // One channel per token, the run of values along the last dim; false after failing `in`

@@ -42,3 +42,18 @@ def test_bad_arguments_fail(kernel: KernelRunner) -> None:
     scalar = In(np.array(1.0, np.float32))
     args = [scalar, In(np.array([0.1])), In(np.array([0])), -128, 127, 1, Out(np.int8, ())]
     assert_fails(kernel, OP, args, "at least one dim")
+
+
+def test_parameters_stored_permuted(kernel: KernelRunner) -> None:
+    """Scales and zero points of shape (2, 3, 1) kept in dim order (1, 0, 2): token t's
+    parameters are read at their row-major position, not at memory offset t."""
+    x = np.linspace(-3, 3, 24, dtype=np.float32).reshape(2, 3, 4)
+    scales = np.linspace(0.01, 0.06, 6).reshape(2, 3, 1)
+    zero_points = np.arange(-3, 3).reshape(2, 3, 1)
+    permuted = (1, 0, 2)
+    args = [In(x), In(scales, permuted), In(zero_points, permuted), -128, 127, 1]
+    (out,) = kernel.run(OP, [*args, Out(np.int8, x.shape)])
+    expected = quantize_per_channel(
+        x.reshape(6, 4), scales.ravel(), zero_points.ravel(), 0, -128, 127, np.int8
+    )
+    np.testing.assert_array_equal(out, expected.reshape(x.shape))
