@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "kernels/optimized/elem/layout.h"
 #include "kernels/optimized/elem/loops.h"
 #include "kernels/portable/util/binary_op.h"
 #include "kernels/portable/util/broadcast.h"
@@ -63,15 +64,6 @@ inline Operand classify(const rt::Tensor& t, const int32_t* sizes, int dim, int*
     return Operand::kColumn;
   }
   return Operand::kOther;
-}
-
-// Same sizes and dim order: elementwise in memory order whatever the layout.
-inline bool same_layout(const rt::Tensor& x, const rt::Tensor& y) {
-  if (x.dim() != y.dim()) return false;
-  for (int d = 0; d < x.dim(); ++d) {
-    if (x.size(d) != y.size(d) || x.dim_order()[d] != y.dim_order()[d]) return false;
-  }
-  return true;
 }
 
 // Plans a Float call of out = f(a, b) (Note [Fast binary layouts]): false when
@@ -144,16 +136,6 @@ void run_fast_binary(const BinaryPlan& plan, const float* a, const float* b, flo
   }
 }
 
-// A Scalar overload (out = f(self, other)) fast when self and out are Float in
-// the same layout; resizes out. false: portable's template takes it.
-inline bool plan_fast_scalar(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out, bool* empty) {
-  if (self.dtype() != rt::ScalarType::Float || out.dtype() != rt::ScalarType::Float) return false;
-  if (!(self.is_contiguous() && out.is_contiguous()) && !same_layout(self, out)) return false;
-  const rt::Span<const int32_t> sizes = self.sizes();
-  *empty = !rt::resize_out(in, out, sizes.data(), self.dim()) || out.numel() == 0;
-  return true;
-}
-
 // The whole kernels. Op is a portable binary op (binary_op.h's interface):
 // the fast loops call its own apply at float precision, so both paths compute
 // the same expression. Its Dtypes decide which dtypes the portable fallback is
@@ -189,7 +171,7 @@ void binary_scalar_kernel(rt::KernelContext& context, const char* op, const rt::
   const rt::OpContext in(context, op);
   bool empty = false;
   if (Dtypes::kEnabled.contains(rt::ScalarType::Float) && !other.is_bool() && (alpha == nullptr || !alpha->is_bool()) &&
-      plan_fast_scalar(in, self, out, &empty)) {
+      plan_fast_unary(in, self, out, &empty)) {
     if (empty) return;
     const float s = alpha != nullptr ? alpha->to<float>() : 0.0f;
     const float y = other.to<float>();
