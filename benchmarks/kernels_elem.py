@@ -4,7 +4,7 @@ kernels, one operator at a time at model-like sizes: optimized vs portable vs to
 Usage (from the repository root, with the project's Python)::
 
     python benchmarks/kernels_elem.py [--et-python /work/et-venv/bin/python] [--rounds 3]
-        [--seconds 0.2] [--output FILE.md]
+        [--seconds 0.2] [--models NAME ...] [--no-kernels] [--output FILE.md]
 
 1. Builds, in a temporary copy of the repository, three include-all runners: `portable`
    (`["portable", "prim"]`, the host toolchain's `-Os`, as the default manifest ships it),
@@ -17,7 +17,12 @@ Usage (from the repository root, with the project's Python)::
    `--iterations N` (execute() alone; the inputs are set before every run, untimed) and
    torch eager's call of the same operator with `out=` (one thread, `inference_mode`) in a
    long-lived worker of `--et-python`.
-3. Prints a Markdown table: per case the best per-call time of each engine (the minimum
+3. With `--models`, also builds each named model (`examples/models/` or the latency
+   benchmark's cache `benchmarks/models/`) into one target per runner configuration
+   (`["portable", "prim"]` at `-Os`; `["optimized", "portable", "prim"]` at `-O2` and at
+   `-O2 -mavx2 -mfma`), which the build verifies against the model's reference outputs,
+   and times each with `--iterations N`, in the same rotating rounds.
+4. Prints a Markdown table: per case the best per-call time of each engine (the minimum
    over all runs: the machine is shared, and the minimum is what the code costs), the
    speed-up of each optimized build over portable and the AVX2 build's time over torch's
    (torch picks its vector width at run time: AVX2 or AVX-512 here).
@@ -220,7 +225,49 @@ CASES: list[Case] = [
 ]
 
 
-def manifest_text() -> str:
+# Whole models: configuration -> (toolchain, libraries).
+MODEL_CONFIGURATIONS: dict[str, tuple[str, list[str]]] = {
+    "portable": ("host", ["portable", "prim"]),
+    "optimized": ("opt", ["optimized", "portable", "prim"]),
+    "optimized_avx2": ("avx2", ["optimized", "portable", "prim"]),
+}
+
+
+def model_folder(name: str) -> Path:
+    for root in (REPO / "examples" / "models", REPO / "benchmarks" / "models"):
+        if (root / name / f"{name}.pte").is_file():
+            return root / name
+    raise SystemExit(f"no model {name} in examples/models or benchmarks/models")
+
+
+def models_manifest(names: Sequence[str]) -> str:
+    """Model tables (absolute paths: the cache is not copied) and one target per model and
+    configuration, named <model>__<configuration>."""
+    lines = []
+    for name in names:
+        folder = model_folder(name)
+        inputs = sorted(folder.glob("in[0-9]*.npy"), key=lambda p: int(p.stem[2:]))
+        outputs = sorted(folder.glob("out[0-9]*.npy"), key=lambda p: int(p.stem[3:]))
+        lines += [
+            f"[models.{name}]",
+            f'path = "{folder / (name + ".pte")}"',
+            f"inputs = {json.dumps([str(p) for p in inputs])}",
+            f"outputs = {json.dumps([str(p) for p in outputs])}",
+            "",
+        ]
+        for config, (toolchain, libraries) in MODEL_CONFIGURATIONS.items():
+            lines += [
+                f"[targets.{name}__{config}]",
+                f'models = ["{name}"]',
+                f"libraries = {json.dumps(libraries)}",
+                f'toolchain = "{toolchain}"',
+                "dtype_selective = true",
+                "",
+            ]
+    return "\n".join(lines)
+
+
+def manifest_text(models: Sequence[str] = ()) -> str:
     return """# Written by benchmarks/kernels_elem.py.
 [toolchains.host]
 compiler = "c++"
@@ -250,18 +297,21 @@ toolchain = "opt"
 libraries = ["optimized"]
 include_all_operators = true
 toolchain = "avx2"
-"""
+
+""" + models_manifest(models)
 
 
-def build_runners(workdir: Path) -> dict[str, Path]:
+def build_runners(workdir: Path, models: Sequence[str] = ()) -> dict[str, Path]:
+    """The three include-all runners by configuration, and <model>__<configuration> ones."""
     from tests.workspace import copy_repository, doit
 
     copy_repository(workdir)
-    (workdir / "bench.toml").write_text(manifest_text())
+    (workdir / "bench.toml").write_text(manifest_text(models))
     result = doit(workdir, "-n", "2", "manifest=bench.toml", "build", timeout=3600)
     if result.returncode != 0:
         raise SystemExit(f"building the runners failed:\n{result.stdout}{result.stderr}")
-    return {name: workdir / "build" / name / "runner" for name in RUNNERS}
+    names = [*RUNNERS, *(f"{m}__{c}" for m in models for c in MODEL_CONFIGURATIONS)]
+    return {name: workdir / "build" / name / "runner" for name in names}
 
 
 def case_args(case: Case) -> tuple[list[object], list[Any]]:
@@ -429,20 +479,60 @@ def table(rows: list[tuple[Case, dict[str, float]]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def time_models(
+    runners: Runners, models: Sequence[str], options: argparse.Namespace
+) -> dict[str, dict[str, float]]:
+    """Per model and configuration, the fastest execute() in microseconds."""
+    best: dict[str, dict[str, float]] = {}
+    configs = list(MODEL_CONFIGURATIONS)
+    for name in models:
+        folder = model_folder(name)
+        inputs = sorted(folder.glob("in[0-9]*.npy"), key=lambda p: int(p.stem[2:]))
+        best[name] = dict.fromkeys(configs, float("inf"))
+        for round_ in range(options.rounds):
+            turn = round_ % len(configs)
+            for config in configs[turn:] + configs[:turn]:
+                runner = f"{name}__{config}"
+                took = runners.time(runner, folder / f"{name}.pte", inputs, options.seconds)
+                best[name][config] = min(best[name][config], took)
+        print(f"{name}: {best[name]}", file=sys.stderr, flush=True)
+    return best
+
+
+def model_table(best: dict[str, dict[str, float]], models: Sequence[str]) -> str:
+    lines = [
+        "| model | portable, -Os (µs) | optimized + portable, -O2 (µs) "
+        "| optimized + portable, -O2 -mavx2 -mfma (µs) | portable / optimized | portable / AVX2 |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for name in models:
+        port, opt, avx2 = (best[name][c] for c in MODEL_CONFIGURATIONS)
+        lines.append(
+            f"| {name} | {port:.1f} | {opt:.1f} | {avx2:.1f} "
+            f"| {port / opt:.2f}× | {port / avx2:.2f}× |"
+        )
+    return "\n".join(lines) + "\n\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--et-python", default="/work/et-venv/bin/python")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=0.2)
+    parser.add_argument("--models", nargs="*", default=[], help="whole models to time too")
+    parser.add_argument("--no-kernels", action="store_true", help="time only the --models")
     parser.add_argument("--output", type=Path)
     options = parser.parse_args(argv)
     started = time.monotonic()
+    text = ""
     with tempfile.TemporaryDirectory(prefix="kernels-elem-") as temp:
-        runners = Runners(build_runners(Path(temp) / "repo"), Path(temp))
+        runners = Runners(build_runners(Path(temp) / "repo", options.models), Path(temp))
+        if options.models:
+            text += model_table(time_models(runners, options.models, options), options.models)
         worker = TorchWorker(options.et_python)
         rows: list[tuple[Case, dict[str, float]]] = []
         try:
-            for case in CASES:
+            for case in [] if options.no_kernels else CASES:
                 program, inputs = runners.program(case)
                 best = dict.fromkeys(ENGINES, float("inf"))
                 for round_ in range(options.rounds):
@@ -457,7 +547,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{case.label}: {best}", file=sys.stderr, flush=True)
         finally:
             worker.close()
-    text = table(rows)
+    if rows:
+        text += table(rows)
     text += f"\n({options.rounds} rounds, {time.monotonic() - started:.0f} s)\n"
     print(text, end="")
     if options.output is not None:
