@@ -81,8 +81,8 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
             "targets.tiny.models[1]: unknown model 'nope' (defined: m1)",
         ),
         (
-            ('libraries = ["portable"]', 'libraries = ["optimized"]'),
-            "targets.tiny.libraries[0]: unknown library 'optimized' (defined: portable)",
+            ('libraries = ["portable"]', 'libraries = ["nosuch"]'),
+            "targets.tiny.libraries[0]: unknown library 'nosuch' (defined: portable)",
         ),
         (
             ('models = ["m1"]', 'models = ["m1", "m1"]'),
