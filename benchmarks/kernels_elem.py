@@ -4,7 +4,8 @@ kernels, one operator at a time at model-like sizes: optimized vs portable vs to
 Usage (from the repository root, with the project's Python)::
 
     python benchmarks/kernels_elem.py [--et-python /work/et-venv/bin/python] [--rounds 3]
-        [--seconds 0.2] [--models NAME ...] [--no-kernels] [--output FILE.md]
+        [--seconds 0.2] [--models NAME ...] [--no-kernels | --cases LABEL ...]
+        [--output FILE.md]
 
 1. Builds, in a temporary copy of the repository, three include-all runners: `portable`
    (`["portable", "prim"]`, the host toolchain's `-Os`, as the default manifest ships it),
@@ -373,7 +374,11 @@ class Runners:
         for path in inputs:
             command += ["--input", str(path)]
         first = _run_min(command, 3)
-        iterations = max(3, min(MAX_ITERATIONS, int(seconds * 1e6 / max(first, 1.0))))
+        # The runner reads its input files again before every run (untimed, but slow for
+        # a large table): at most about 64 MB of them per timing.
+        read = sum(path.stat().st_size for path in inputs)
+        cap = max(3, min(MAX_ITERATIONS, (64 << 20) // max(read, 1)))
+        iterations = max(3, min(cap, int(seconds * 1e6 / max(first, 1.0))))
         return min(first, _run_min(command, iterations))
 
 
@@ -521,6 +526,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=0.2)
     parser.add_argument("--models", nargs="*", default=[], help="whole models to time too")
     parser.add_argument("--no-kernels", action="store_true", help="time only the --models")
+    parser.add_argument("--cases", nargs="*", help="only the kernel cases whose label has one")
     parser.add_argument("--output", type=Path)
     options = parser.parse_args(argv)
     started = time.monotonic()
@@ -532,7 +538,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         worker = TorchWorker(options.et_python)
         rows: list[tuple[Case, dict[str, float]]] = []
         try:
-            for case in [] if options.no_kernels else CASES:
+            cases = [] if options.no_kernels else CASES
+            if options.cases:
+                cases = [c for c in cases if any(part in c.label for part in options.cases)]
+            for case in cases:
                 program, inputs = runners.program(case)
                 best = dict.fromkeys(ENGINES, float("inf"))
                 for round_ in range(options.rounds):
