@@ -3,9 +3,12 @@
 #include <cstdint>
 
 #include "kernels/optimized/elem/vmath.h"
+#include "kernels/portable/util/reduce_accumulate.h"
 #include "kernels/portable/util/reduce_util.h"
 #include "runtime/core/scalar_type.h"
 #include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
 
 namespace optimized {
 
@@ -42,6 +45,28 @@ inline bool trailing_reduce(const rt::Tensor& self, uint32_t mask, const portabl
     y[r] = mean ? total / static_cast<float>(inner) : total;  // an empty mean is 0 / 0: NaN, as torch
   }
   return true;
+}
+
+// The kernel of mean.out or sum.IntList_out (`mean` says which):
+// `name`(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None,
+// Tensor(a!) out). portable's checks and plan, then trailing_reduce, or
+// portable's walk folding with `Op` (reduce_accumulate.h) for other dim sets.
+template <typename Dtypes, typename Op>
+void reduce_kernel(rt::KernelContext& context, const char* op, const rt::Tensor& self,
+                   rt::Optional<rt::IntList> dim, bool keepdim, rt::Optional<rt::ScalarType> dtype_arg,
+                   rt::Tensor& out, bool mean) {
+  const rt::OpContext in(context, op);
+  const int64_t dtype = portable::optional_dtype_arg(dtype_arg);
+  uint32_t mask = 0;
+  if (!portable::reduce_dims_arg(in, dim, self, true, &mask)) return;
+  if (!Dtypes::check(context, op, self.dtype()) || !Dtypes::check(context, op, out.dtype())) return;
+  if (dtype >= 0 && dtype != static_cast<int64_t>(out.dtype())) return in.fail("out must have the dtype asked for");
+  portable::ReducePlan plan;
+  if (!portable::plan_reduce(in, self, mask, keepdim, out, &plan)) return;
+  if (trailing_reduce(self, mask, plan, mean, out)) return;
+  Dtypes::run(context, op, out.dtype(), [&](auto tag) {
+    portable::accumulate_reduce<Dtypes, Op, typename decltype(tag)::type>(context, op, self, plan, out);
+  });
 }
 
 }  // namespace optimized
