@@ -1,9 +1,4 @@
-#include <cmath>
-#include <cstdint>
-
-#include "kernels/portable/util/nn_util.h"
-#include "kernels/portable/util/opmath.h"
-#include "runtime/core/value_cast.h"
+#include "kernels/portable/util/nn_layer_norm.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
 #include "runtime/kernel/kernel.h"
@@ -16,48 +11,6 @@ constexpr const char* kOp = "aten::native_layer_norm.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
 
-struct LayerNormCall {
-  const rt::Tensor* input;
-  const rt::Tensor* weight;  // or nullptr
-  const rt::Tensor* bias;    // or nullptr
-  rt::Tensor* out;
-  rt::Tensor* mean;
-  rt::Tensor* rstd;
-  int64_t rows;  // positions outside the normalized dims
-  int64_t n;     // elements normalized together
-  double eps;
-};
-
-template <typename T>
-void layer_norm(const LayerNormCall& c) {
-  using M = opmath_t<T>;
-  const T* x = c.input->data_as<const T>();
-  const T* w = c.weight != nullptr ? c.weight->data_as<const T>() : nullptr;
-  const T* b = c.bias != nullptr ? c.bias->data_as<const T>() : nullptr;
-  T* y = c.out->data_as<T>();
-  const ElementOffsets at_x(c.input), at_y(c.out), at_mean(c.mean), at_rstd(c.rstd), at_w(c.weight), at_b(c.bias);
-  for (int64_t r = 0; r < c.rows; ++r) {
-    const int64_t base = r * c.n;
-    M sum = M(0);
-    for (int64_t i = 0; i < c.n; ++i) sum += static_cast<M>(x[at_x(base + i)]);
-    const M mean = sum / static_cast<M>(c.n);
-    M squares = M(0);
-    for (int64_t i = 0; i < c.n; ++i) {
-      const M d = static_cast<M>(x[at_x(base + i)]) - mean;
-      squares += d * d;
-    }
-    const M rstd = M(1) / std::sqrt(squares / static_cast<M>(c.n) + static_cast<M>(c.eps));
-    for (int64_t i = 0; i < c.n; ++i) {
-      M v = (static_cast<M>(x[at_x(base + i)]) - mean) * rstd;
-      if (w != nullptr) v *= static_cast<M>(w[at_w(i)]);
-      if (b != nullptr) v += static_cast<M>(b[at_b(i)]);
-      y[at_y(base + i)] = rt::value_cast<T>(v);
-    }
-    c.mean->data_as<T>()[at_mean(r)] = rt::value_cast<T>(mean);
-    c.rstd->data_as<T>()[at_rstd(r)] = rt::value_cast<T>(rstd);
-  }
-}
-
 }  // namespace
 
 // native_layer_norm.out(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps, *,
@@ -66,46 +19,10 @@ void native_layer_norm_out(rt::KernelContext& context, const rt::Tensor& input, 
                            rt::Optional<rt::Tensor> weight, rt::Optional<rt::Tensor> bias, double eps,
                            rt::Tensor& out0, rt::Tensor& out1, rt::Tensor& out2) {
   const rt::OpContext in(context, kOp);
+  if (!Dtypes::check(context, kOp, input.dtype())) return;
   LayerNormCall c;
-  c.input = &input;
-  const rt::IntList shape = normalized_shape;
-  c.weight = weight.get();
-  c.bias = bias.get();
-  c.out = &out0;
-  c.mean = &out1;
-  c.rstd = &out2;
-  if (!Dtypes::check(context, kOp, c.input->dtype())) return;
-  c.eps = eps;
-  const rt::ScalarType dtype = c.input->dtype();
-  const int rank = c.input->dim();
-  const int k = static_cast<int>(shape.size());
-  if (k < 1 || k > rank) return in.fail("normalized_shape must name 1 to input.dim() trailing dims");
-  c.n = 1;
-  for (int i = 0; i < k; ++i) {
-    if (shape[i] != c.input->size(rank - k + i)) return in.fail("normalized_shape must match input's trailing sizes");
-    c.n *= shape[i];
-  }
-  const rt::Tensor* const params[] = {c.weight, c.bias};
-  for (const rt::Tensor* p : params) {
-    if (p == nullptr) continue;
-    if (p->dtype() != dtype) return in.fail("weight and bias must have input's dtype");
-    if (p->numel() != c.n || p->dim() != k) return in.fail("weight and bias must have normalized_shape");
-  }
-  if (c.out->dtype() != dtype || c.mean->dtype() != dtype || c.rstd->dtype() != dtype) {
-    return in.fail("out0, out1 and out2 must have input's dtype");
-  }
-  int32_t stat_sizes[rt::Tensor::kMaxDims];
-  c.rows = 1;
-  for (int d = 0; d < rank; ++d) {
-    stat_sizes[d] = d < rank - k ? c.input->size(d) : 1;
-    c.rows *= stat_sizes[d];
-  }
-  if (!resize_out(in, *c.out, c.input->sizes().data(), rank) || !resize_out(in, *c.mean, stat_sizes, rank) ||
-      !resize_out(in, *c.rstd, stat_sizes, rank)) {
-    return;
-  }
-  if (c.input->numel() == 0) c.rows = 0;
-  Dtypes::run(context, kOp, dtype, [&](auto tag) { layer_norm<typename decltype(tag)::type>(c); });
+  if (!plan_layer_norm(in, input, normalized_shape, weight, bias, eps, out0, out1, out2, &c)) return;
+  Dtypes::run(context, kOp, c.input->dtype(), [&](auto tag) { layer_norm<typename decltype(tag)::type>(c); });
 }
 
 }  // namespace portable

@@ -35,6 +35,12 @@ include_all_operators = true
 libraries = ["optimized", "portable", "prim"]
 include_all_operators = true
 threads = 3
+
+# The optimized library alone: a call its kernels do not take fails instead of quietly
+# running portable's kernel (the optimized kernels' own tests).
+[targets.kernel_tests_optimized_only]
+libraries = ["optimized"]
+include_all_operators = true
 """
 )
 
@@ -47,6 +53,11 @@ def all_runner() -> Path:
 @pytest.fixture(scope="session")
 def optimized_runner() -> Path:
     return build_in_repository("kernel-tests.toml", MANIFEST, "kernel_tests_optimized")
+
+
+@pytest.fixture(scope="session")
+def optimized_only_runner() -> Path:
+    return build_in_repository("kernel-tests.toml", MANIFEST, "kernel_tests_optimized_only")
 
 
 @pytest.fixture(scope="session")

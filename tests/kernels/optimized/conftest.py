@@ -10,10 +10,15 @@ import numpy as np
 import pytest
 
 from codegen.tolerances import mismatches, tolerance
-from tests.kernels.conftest import all_runner, optimized_runner, threaded_runner
+from tests.kernels.conftest import (
+    all_runner,
+    optimized_only_runner,
+    optimized_runner,
+    threaded_runner,
+)
 from tests.kernels.harness import KernelRunner
 
-__all__ = ["all_runner", "optimized_runner", "threaded_runner"]
+__all__ = ["all_runner", "optimized_only_runner", "optimized_runner", "threaded_runner"]
 
 
 @dataclass(frozen=True)
@@ -90,3 +95,11 @@ class Both:
             bad = mismatches(actual, expected, atol, rtol)
             assert not bad.any(), (np.argwhere(bad)[:5], actual[bad][:5], expected[bad][:5])
         return fast
+
+
+@pytest.fixture
+def optimized(optimized_only_runner: Path, tmp_path: Path) -> KernelRunner:
+    """The optimized kernels alone, at the library's own flags (-O2)."""
+    scratch = tmp_path / "optimized"
+    scratch.mkdir()
+    return KernelRunner(optimized_only_runner, scratch)

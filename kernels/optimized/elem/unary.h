@@ -1,0 +1,32 @@
+#pragma once
+
+#include "kernels/optimized/elem/layout.h"
+#include "kernels/optimized/elem/vmath.h"
+#include "runtime/core/scalar_type.h"
+#include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace optimized {
+
+// out = f(self) for an activation: one vector loop over memory when the call
+// allows it (plan_fast_unary), else `portable_path()`, portable's template
+// for the op (strided walks, other dtypes, and every check). f: Vec -> Vec
+// (vmath.h). `Dtypes` is the op's DtypeDispatch: the fast path needs Float.
+template <typename Dtypes, typename F, typename Portable>
+void unary_kernel(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out, F f, Portable portable_path) {
+  bool empty = false;
+  if (Dtypes::kEnabled.contains(rt::ScalarType::Float) && plan_fast_unary(in, self, out, &empty)) {
+    if (!empty) map_vec(out.data_as<float>(), self.data_as<float>(), out.numel(), f);
+    return;
+  }
+  portable_path();
+}
+
+// min(max(x, lo), hi) as portable's UnaryClamp computes it: NaN stays NaN,
+// hi wins when lo > hi. A missing bound is +-infinity.
+inline Vec clamp_vec(Vec x, float lo, float hi) {
+  const Vec low = x < lo ? splat(lo) : x;
+  return low > hi ? splat(hi) : low;
+}
+
+}  // namespace optimized

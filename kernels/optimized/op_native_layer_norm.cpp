@@ -1,0 +1,83 @@
+#include <cmath>
+#include <cstdint>
+
+#include "kernels/optimized/elem/dtypes.h"
+#include "kernels/optimized/elem/reduce.h"
+#include "kernels/optimized/elem/vmath.h"
+#include "kernels/portable/util/nn_layer_norm.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace optimized {
+namespace {
+
+constexpr const char* kOp = "aten::native_layer_norm.out";
+using Dtypes = FloatDtypes<&kOp>;
+
+bool contiguous_or_absent(const rt::Tensor* t) { return t == nullptr || t->is_contiguous(); }
+
+// The sum of (x[i] - mean)^2 over [0, n).
+float row_squares(const float* x, float mean, int64_t n) {
+  Vec sum = splat(0.0f);
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    const Vec d = load(x + i) - mean;
+    sum += d * d;
+  }
+  if (i < n) {
+    const Vec d = load_partial(x + i, n - i, mean) - mean;  // the missing lanes add 0
+    sum += d * d;
+  }
+  float lanes[kLanes];
+  store(lanes, sum);
+  float total = 0.0f;
+  for (int64_t k = 0; k < kLanes; ++k) total += lanes[k];
+  return total;
+}
+
+// A planned call with every tensor contiguous: portable's formulas (two passes
+// for the mean and variance, then (x - mean) * rstd * weight + bias) on vectors.
+void layer_norm_rows(const portable::LayerNormCall& c) {
+  const int64_t n = c.n;
+  const float* w = c.weight != nullptr ? c.weight->data_as<const float>() : nullptr;
+  const float* b = c.bias != nullptr ? c.bias->data_as<const float>() : nullptr;
+  for (int64_t r = 0; r < c.rows; ++r) {
+    const float* x = c.input->data_as<const float>() + r * n;
+    float* y = c.out->data_as<float>() + r * n;
+    const float mean = row_sum(x, n) / static_cast<float>(n);
+    const float rstd = 1.0f / std::sqrt(row_squares(x, mean, n) / static_cast<float>(n) + static_cast<float>(c.eps));
+    int64_t i = 0;
+    const auto normalise = [&](Vec v, int64_t at, int64_t lanes) {
+      v = (v - mean) * rstd;
+      if (w != nullptr) v *= lanes == kLanes ? load(w + at) : load_partial(w + at, lanes, 0.0f);
+      if (b != nullptr) v += lanes == kLanes ? load(b + at) : load_partial(b + at, lanes, 0.0f);
+      return v;
+    };
+    for (; i + kLanes <= n; i += kLanes) store(y + i, normalise(load(x + i), i, kLanes));
+    if (i < n) store_partial(y + i, normalise(load_partial(x + i, n - i, 0.0f), i, n - i), n - i);
+    c.mean->data_as<float>()[r] = mean;
+    c.rstd->data_as<float>()[r] = rstd;
+  }
+}
+
+}  // namespace
+
+// native_layer_norm.out(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps, *,
+//                       Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2)
+// portable's checks and plan; the vector rows when every tensor is contiguous,
+// portable's rows (any layout) otherwise.
+void native_layer_norm_out(rt::KernelContext& context, const rt::Tensor& input, rt::IntList normalized_shape,
+                           rt::Optional<rt::Tensor> weight, rt::Optional<rt::Tensor> bias, double eps,
+                           rt::Tensor& out0, rt::Tensor& out1, rt::Tensor& out2) {
+  const rt::OpContext in(context, kOp);
+  if (!Dtypes::check(context, kOp, input.dtype())) return;
+  portable::LayerNormCall c;
+  if (!portable::plan_layer_norm(in, input, normalized_shape, weight, bias, eps, out0, out1, out2, &c)) return;
+  const rt::Tensor* const tensors[] = {c.input, c.weight, c.bias, c.out, c.mean, c.rstd};
+  bool contiguous = true;
+  for (const rt::Tensor* t : tensors) contiguous = contiguous && contiguous_or_absent(t);
+  if (contiguous) return layer_norm_rows(c);
+  portable::layer_norm<float>(c);
+}
+
+}  // namespace optimized

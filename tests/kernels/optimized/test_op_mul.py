@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.kernels.harness import In, KernelRunner, Out
+from tests.kernels.optimized.binary_cases import EXTREMES, SHAPES, channels_last, operands, out_for
+from tests.kernels.optimized.compare import assert_both_fail, assert_matches, random
+
+OP = "aten::mul.out"
+SCALAR_OP = "aten::mul.Scalar_out"
+
+
+@pytest.mark.parametrize("shapes", SHAPES, ids=str)
+def test_mul_matches_portable(optimized: KernelRunner, kernel: KernelRunner, shapes: tuple) -> None:
+    (out,) = assert_matches(optimized, kernel, OP, [*operands(shapes), out_for(shapes)])
+    a, b = (arg.array for arg in operands(shapes))  # type: ignore[attr-defined]
+    np.testing.assert_array_equal(out, a * b)
+
+
+def test_mul_layouts_extremes_and_scalar(optimized: KernelRunner, kernel: KernelRunner) -> None:
+    out = Out(np.float32, (2, 3, 4, 5), (0, 2, 3, 1))
+    assert_matches(optimized, kernel, OP, [channels_last(1), channels_last(2), out])
+    a, b = EXTREMES
+    assert_matches(optimized, kernel, OP, [In(a), In(b), Out(np.float32, a.shape)])
+    x = random((3, 21), 4)
+    for other in [2.5, 3, True, 1e38]:
+        assert_matches(optimized, kernel, SCALAR_OP, [In(x), other, Out(np.float32, x.shape)])
+
+
+def test_mul_errors_are_portables(optimized: KernelRunner, kernel: KernelRunner) -> None:
+    x = random((2, 3), 5)
+    args = [In(x), In(random((3, 2), 6)), Out(np.float32, (2, 3))]
+    assert_both_fail(optimized, kernel, OP, args, "cannot be broadcast")
+    assert_both_fail(optimized, kernel, SCALAR_OP, [In(x), 2, Out(np.float32, (3,))], "")

@@ -1,0 +1,20 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.kernels.harness import In, KernelRunner, Out
+from tests.kernels.optimized.compare import assert_both_fail, assert_matches
+from tests.kernels.optimized.unary_cases import calls
+
+OP = "aten::tanh.out"
+
+
+@pytest.mark.parametrize("args", calls())
+def test_tanh_matches_portable(optimized: KernelRunner, kernel: KernelRunner, args: list) -> None:
+    assert_matches(optimized, kernel, OP, args)
+
+
+def test_tanh_wrong_out_shape(optimized: KernelRunner, kernel: KernelRunner) -> None:
+    x = np.ones((2, 3), dtype=np.float32)
+    assert_both_fail(optimized, kernel, OP, [In(x), Out(np.float32, (3, 2))], "")
