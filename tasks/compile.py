@@ -126,10 +126,13 @@ def target_objects(
         # when a selected operator takes Bool. One bit of the selection, on the command
         # line: the object is shared by every target with the same bit, and recompiled only
         # when the bit changes (not with every operator the target gains).
-        flags = (*common, f"-DRT_BOOL_CONSTANTS={int(selects_bool(target))}")
-        directory = layout.shared_object_dir(toolchain, flags)
+        bit = int(selects_bool(target))
+        flags = (*common, f"-DRT_BOOL_CONSTANTS={bit}")
         source = bool_constants_source()
-        objects.append(ObjectSpec(source, layout.object_path(directory, source), flags, toolchain))
+        # Beside the toolchain's other shared objects, named by the bit.
+        shared = layout.object_path(shared_dir, source)
+        path = shared.with_name(f"{shared.stem}.bool{bit}.o")
+        objects.append(ObjectSpec(source, path, flags, toolchain))
     library_cflags = {library.sources: _library_flags(library, target) for library in libraries}
     for source in sorted(kernel_sources):
         kernel_flags = (
