@@ -26,13 +26,13 @@ libraries = ["portable", "prim", "quantized"]
 include_all_operators = true
 
 # The optimized library first (every other kernel, and its dtypes it leaves out, from
-# portable and prim), on one thread and on three (Note [Threads]).
+# portable, prim and quantized), on one thread and on three (Note [Threads]).
 [targets.kernel_tests_optimized]
-libraries = ["optimized", "portable", "prim"]
+libraries = ["optimized", "portable", "prim", "quantized"]
 include_all_operators = true
 
 [targets.kernel_tests_threads]
-libraries = ["optimized", "portable", "prim"]
+libraries = ["optimized", "portable", "prim", "quantized"]
 include_all_operators = true
 threads = 3
 
