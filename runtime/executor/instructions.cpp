@@ -20,6 +20,13 @@ static_assert(schema::kernel_call::kOpIndex == 0 && schema::delegate_call::kDele
                   schema::jump_false_call::kDestinationInstruction == 1 && schema::free_call::kValueIndex == 0,
               "instruction argument tables keep their indices in slots 0 and 1");
 
+// Move, JumpFalse and Free follow each other in Instruction::Kind as in the
+// file's union, so one subtraction converts (smaller than a store per case).
+constexpr uint8_t kFirstPlainCall = ins::kMoveCall - static_cast<uint8_t>(Instruction::Kind::Move);
+static_assert(ins::kJumpFalseCall - kFirstPlainCall == static_cast<uint8_t>(Instruction::Kind::JumpFalse) &&
+                  ins::kFreeCall - kFirstPlainCall == static_cast<uint8_t>(Instruction::Kind::Free),
+              "Instruction::Kind keeps the union's order of MoveCall, JumpFalseCall, FreeCall");
+
 // Fills in a KernelCall: its argument values and the kernel serving it.
 void decode_kernel_call(fb::Reader& reader, fb::Table plan, fb::Table call, Span<EValue> values,
                         const KernelRegistry& registry, Arena& arena, Message& message, Instruction* out) {
@@ -62,6 +69,16 @@ void reject_delegate_call(fb::Reader& reader, fb::Table plan, fb::Table call, Me
   reader.fail(Error::NotSupported, message.text);
 }
 
+// Note [A move keeps a value's kind]
+// Every KernelCall is checked at load against the kinds of its argument
+// values (check_kernel_call). A MoveCall copies a whole value, kind included,
+// at run time: moving an Int over a value a kernel takes as a Tensor would
+// have the kernel read an integer as a pointer. So a move between values of
+// different kinds is refused at load. The exporter only moves a value over
+// one of its own kind (a branch's result over the cond's output, both
+// Tensors, in tests/conformance/programs/prim_*.pte). The message is short,
+// "move between kinds": add_mul's runner has no .rodata bytes to spare.
+
 }  // namespace
 
 Span<const Instruction> decode_instructions(fb::Reader& reader, fb::Table plan, Span<EValue> values,
@@ -74,7 +91,7 @@ Span<const Instruction> decode_instructions(fb::Reader& reader, fb::Table plan, 
   const uint32_t count = entries.size;
   Instruction* instructions = arena.allocate_array<Instruction>(count);
   if (instructions == nullptr) reader.fail(Error::OutOfMemory, "out of memory while loading the method");
-  for (uint32_t i = 0; i < count && reader.ok(); ++i) {
+  for (uint32_t i = 0; reader.ok() && i < count; ++i) {
     const fb::Table entry = reader.table(entries, i);
     const fb::Table call = reader.table(entry, ins::kArgs);
     Instruction& out = instructions[i];
@@ -84,32 +101,36 @@ Span<const Instruction> decode_instructions(fb::Reader& reader, fb::Table plan, 
     out.first = reader.get<uint32_t>(call, 0);
     out.second = reader.get<uint32_t>(call, 1);
     uint32_t value_limit = values.size();
-    switch (reader.get<uint8_t>(entry, ins::kArgsType)) {
-      case ins::kKernelCall:
-        out.kind = Instruction::Kind::Kernel;
+    const uint8_t type = reader.get<uint8_t>(entry, ins::kArgsType);
+    switch (type) {
+      case ins::kKernelCall:  // out.kind is already Kernel: the arena's memory is zero-filled
         decode_kernel_call(reader, plan, call, values, registry, arena, message, &out);
         continue;
       case ins::kDelegateCall:
         reject_delegate_call(reader, plan, call, message);
         continue;
       case ins::kMoveCall:
-        out.kind = Instruction::Kind::Move;
         break;
       case ins::kJumpFalseCall:
-        out.kind = Instruction::Kind::JumpFalse;
         value_limit = count + 1;  // `second` is an instruction; count itself means "the end"
         break;
       case ins::kFreeCall:
-        out.kind = Instruction::Kind::Free;
         out.second = 0;
         break;
       default:
-        reader.invalid("instruction has an unknown type");
+        reader.invalid("unknown instruction type");
         continue;
     }
-    if (!call.present() || out.first >= values.size() || out.second >= value_limit) {
-      reader.invalid("instruction index is out of range");
+    out.kind = static_cast<Instruction::Kind>(type - kFirstPlainCall);
+    // One failing call for both checks: add_mul's runner has no code bytes to
+    // spare for a second (Note [A move keeps a value's kind]).
+    const char* problem = "instruction index is out of range";
+    if (call.present() && out.first < values.size() && out.second < value_limit) {
+      const bool kind_changes =
+          out.kind == Instruction::Kind::Move && values[out.first].tag() != values[out.second].tag();
+      problem = kind_changes ? "move between kinds" : nullptr;
     }
+    if (problem != nullptr) reader.invalid(problem);
   }
   return reader.ok() ? Span<const Instruction>(instructions, count) : Span<const Instruction>();
 }

@@ -16,7 +16,8 @@ namespace rt {
 // An instruction of chain 0, decoded and checked at load so execution reads
 // no flatbuffer and checks no index.
 struct Instruction {
-  enum class Kind : uint8_t { Kernel, Move, JumpFalse, Free };
+  // Kernel is 0: instructions come from the arena zero-filled, as Kernel.
+  enum class Kind : uint8_t { Kernel = 0, Move, JumpFalse, Free };
 
   Kind kind;
   uint32_t first;   // Move: source value; JumpFalse: condition value

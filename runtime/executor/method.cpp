@@ -27,7 +27,8 @@ Status Method::load(const Program& program, const char* name, const KernelRegist
   const fb::Vector outputs = reader.vector(plan, schema::execution_plan::kOutputs, 4);
   inputs_ = resolve_values(reader, inputs, false, false, values_, arena_);
   outputs_ = resolve_values(reader, outputs, false, false, values_, arena_);
-  if (reader.ok()) instructions_ = decode_instructions(reader, plan, values_, registry, arena_, message_);
+  // After a failure it reads nothing (chain 0 reads as empty).
+  instructions_ = decode_instructions(reader, plan, values_, registry, arena_, message_);
   return reader.status();
 }
 
