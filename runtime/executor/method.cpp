@@ -28,6 +28,9 @@ Status Method::load(const Program& program, const char* name, const KernelRegist
   inputs_ = resolve_values(reader, inputs, false, false, values_, arena_);
   outputs_ = resolve_values(reader, outputs, false, false, values_, arena_);
   if (reader.ok()) instructions_ = decode_instructions(reader, plan, values_, registry, arena_, message_);
+#ifdef RT_FOLD_CONSTANTS
+  if (reader.ok()) return fold_constants(instructions_, values_, inputs_, program, arena_, context_);
+#endif
   return reader.status();
 }
 
