@@ -83,10 +83,11 @@ Status fold_constants(Span<Instruction> instructions, Span<EValue> values, Boxed
   if (!count_writes(instructions, values, inputs, writes)) return Status();
   Folder folder{values, program, writes, writes + values.size()};
 
-  // The cap on all folded outs: the method's constant tensors.
+  // The cap on all folded outs: twice the method's constant tensors (a
+  // weight transposed, then reshaped, is two copies of it).
   size_t budget = 0;
   for (EValue& value : values) {
-    if (value.is_tensor() && folder.constant(&value)) budget += value.to_tensor().nbytes();
+    if (value.is_tensor() && folder.constant(&value)) budget += 2 * value.to_tensor().nbytes();
   }
   for (Instruction& call : instructions) {
     if (call.kind != Instruction::Kind::Kernel || !call.pure_out || call.args.size() == 0) continue;

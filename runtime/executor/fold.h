@@ -36,9 +36,11 @@ namespace rt {
 //    input);
 //  - its out is written by this call alone and is not a method input;
 //  - it is cheap: its out holds no more bytes than its tensor inputs, and all
-//    folded outs together no more than the method's constant tensors. So
-//    folding at most doubles the memory of the weights; a call that expands
-//    a small constant into a big tensor keeps running per inference.
+//    folded outs together no more than twice the method's constant tensors
+//    (a weight transposed and then reshaped is two copies). So folding at
+//    most triples the memory of the weights, and in the usual case (each
+//    Linear weight transposed once) doubles it; a call that expands a small
+//    constant into a big tensor keeps running per inference.
 // A kernel that fails while folding fails the load with its message.
 //
 // Compiled in only where RT_FOLD_CONSTANTS is defined (tasks/compile.py):
