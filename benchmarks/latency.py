@@ -438,7 +438,12 @@ def main(argv: list[str]) -> int:
         return 2
 
     subprocess.run(
-        [args.et_python, str(HERE / "latency_models.py"), "export"],
+        [
+            args.et_python,
+            str(HERE / "latency_models.py"),
+            "export",
+            *(name for name in args.models if MODELS[name] == CACHE),
+        ],
         check=True,
         stdout=sys.stderr,
         stderr=subprocess.DEVNULL,
