@@ -175,3 +175,23 @@ def test_a_kernel_failing_while_folding_fails_the_load(all_runner: Path, tmp_pat
     assert result.returncode != 0
     assert result.stderr.count("\n") == 1
     assert result.stderr.startswith(f"runner: {program}: aten::permute_copy.out: "), result.stderr
+
+
+def test_a_constant_a_prim_op_writes_is_not_folded(all_runner: Path, tmp_path: Path) -> None:
+    # et_copy_index writes its first argument (the file's W, here), which is not an out:
+    # W[1] = x on every run, then P = W^T. Folding the permute would keep W's first value.
+    row = np.array([7.0, 8.0, 9.0], dtype=np.float32)
+    values = (*VALUES[:5], Tensor(F, (3, 2)), Tensor(F, (3,)))
+    method = Method(
+        "forward",
+        values,
+        (6,),
+        (5,),
+        (
+            call("executorch_prim::et_copy_index.tensor", 0, 6, 2),
+            call("aten::permute_copy.out", 0, 4, 5, 5),
+        ),
+    )
+    folded, (p,) = run(all_runner, tmp_path, method, [row])
+    assert folded == 0
+    np.testing.assert_array_equal(p, np.stack([W[0], row]).T)
