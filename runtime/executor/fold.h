@@ -27,13 +27,15 @@ namespace rt {
 //    "out" or ending in "_out", so by ExecuTorch's convention it writes its
 //    out argument and nothing else (prim ops such as et_copy_index write a
 //    positional argument; custom ops promise nothing);
-//  - its return slot (the last argument) is one tensor: several outs come as
-//    a TensorList and are left alone;
+//  - its return slot (the last argument) is one tensor, and the argument
+//    before it is that tensor again, as the exporter writes a call (the
+//    kernel writes the schema's out, not the return slot); several outs come
+//    as a TensorList and are left alone;
 //  - every other argument is a constant: a tensor held in the program file
 //    or an earlier folded output, or a scalar, string or list of constants,
 //    and no instruction writes it (a kernel's return slot, any argument of a
-//    call that is not a pure out variant, a move's destination, a method
-//    input);
+//    call that is not a pure out variant or whose outs are not the values its
+//    return slot names, a move's destination, a method input);
 //  - its out is written by this call alone and is not a method input;
 //  - it is cheap: its out holds no more bytes than its tensor inputs, and all
 //    folded outs together no more than twice the method's constant tensors

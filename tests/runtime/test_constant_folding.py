@@ -195,3 +195,23 @@ def test_a_constant_a_prim_op_writes_is_not_folded(all_runner: Path, tmp_path: P
     folded, (p,) = run(all_runner, tmp_path, method, [row])
     assert folded == 0
     np.testing.assert_array_equal(p, np.stack([W[0], row]).T)
+
+
+def test_a_constant_named_as_an_out_is_not_folded(all_runner: Path, tmp_path: Path) -> None:
+    # add.out(x, x, out=W) with another tensor as its return slot: the kernel writes its
+    # out, the file's W, on every run (W = 2x), so the permute of W must run after it.
+    x = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=np.float32)
+    values = (*VALUES[:5], Tensor(F, (3, 2)), Tensor(F, (2, 3)), Tensor(F, (2, 3)), 1)
+    method = Method(
+        "forward",
+        values,
+        (6,),
+        (5,),
+        (
+            call("aten::add.out", 6, 6, 8, 0, 7),
+            call("aten::permute_copy.out", 0, 4, 5, 5),
+        ),
+    )
+    folded, (p,) = run(all_runner, tmp_path, method, [x])
+    assert folded == 0
+    np.testing.assert_array_equal(p, (2 * x).T)
