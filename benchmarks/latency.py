@@ -3,13 +3,15 @@
 Usage (from the repository root, with the project's Python)::
 
     python benchmarks/latency.py [--et-python /work/et-venv/bin/python] [--rounds 3]
-        [--seconds 0.5] [--models NAME ...] [--output FILE.md]
+        [--seconds 0.5] [--models NAME ...] [--configurations NAME ...] [--output FILE.md]
 
 1. Exports the models too big to commit into the git-ignored ``benchmarks/models/``
    (``latency_models.py export``, kept when already there).
 2. Builds, in a temporary copy of the repository, one include-all runner per configuration:
    ``portable`` (``libraries = ["portable", "prim"]``) and, when ``kernels/optimized/``
    exists, ``optimized`` (``["optimized", "portable", "prim"]``); records their bytes.
+   ``--configurations`` picks among them; naming one whose library is missing fails with
+   one line.
 3. Checks every model once on our runner against its reference outputs: a model the runner
    refuses, or whose outputs differ, gets "fails: <one line>" in the table.
 4. Times, in ``--rounds`` rounds, each model on every engine in turn (the order rotates per
@@ -19,7 +21,10 @@ Usage (from the repository root, with the project's Python)::
    both in one long-lived worker of ``--et-python`` with one thread. N per engine and model
    is sized to take about ``--seconds`` per round.
 
-Prints a Markdown table: mean and min per engine, and each engine's time over torch's.
+Prints a Markdown table: mean and min per engine, and each engine's time over torch's;
+then the memory each runner prepared at load per model (constants folded, Note [Constant
+folding at load] in runtime/executor/fold.h), from the runner's ``constants folded at
+load: N B`` line.
 """
 
 from __future__ import annotations
@@ -67,6 +72,7 @@ BEST_ROUND_MARK = "†"
 
 _MEAN = re.compile(r"^mean time per run: ([0-9.]+) us$", re.MULTILINE)
 _MIN = re.compile(r"^min(?:imum)? time per run: ([0-9.]+) us$", re.MULTILINE)
+_FOLDED = re.compile(r"^constants folded at load: ([0-9]+) B$", re.MULTILINE)
 
 
 @dataclass
@@ -76,6 +82,7 @@ class Timing:
     means_us: list[float] = field(default_factory=list)
     minima_us: list[float] = field(default_factory=list)
     failure: str | None = None
+    folded_bytes: int | None = None  # our runner's memory prepared at load
 
     def mean(self) -> float:
         return statistics.fmean(self.means_us)
@@ -130,13 +137,31 @@ def manifest_text(configurations: dict[str, list[str]]) -> str:
     return "\n".join(lines)
 
 
-def build_runners(workdir: Path) -> dict[str, tuple[Path, int]]:
-    """Build every available configuration: name -> (runner, stripped bytes)."""
-    available = {
-        name: libraries
-        for name, libraries in CONFIGURATIONS.items()
-        if all((REPO / "kernels" / lib / "functions.yaml").is_file() for lib in libraries)
-    }
+def missing_library(name: str) -> str | None:
+    """The first library of configuration `name` this tree lacks, or None."""
+    for library in CONFIGURATIONS[name]:
+        if not (REPO / "kernels" / library / "functions.yaml").is_file():
+            return library
+    return None
+
+
+def choose_configurations(requested: list[str] | None) -> dict[str, list[str]]:
+    """The configurations to build: the requested ones, each of which must have its
+    libraries (else one line naming what is missing), or by default every one that has."""
+    if requested is None:
+        requested = [name for name in CONFIGURATIONS if missing_library(name) is None]
+    for name in requested:
+        library = missing_library(name)
+        if library is not None:
+            raise SystemExit(
+                f"latency: configuration {name!r} needs kernels/{library}/functions.yaml,"
+                " which this tree does not have"
+            )
+    return {name: CONFIGURATIONS[name] for name in requested}
+
+
+def build_runners(workdir: Path, available: dict[str, list[str]]) -> dict[str, tuple[Path, int]]:
+    """Build every chosen configuration: name -> (runner, stripped bytes)."""
     copy_repository(workdir)
     (workdir / "latency.toml").write_text(manifest_text(available))
     result = doit(workdir, "manifest=latency.toml", "build", timeout=3600)
@@ -176,8 +201,11 @@ def check_on_runner(runner: Path, model: Model, scratch: Path) -> str | None:
     return None
 
 
-def time_on_runner(runner: Path, model: Model, iterations: int) -> tuple[float, float | None]:
-    """(mean, min or None) of execution alone, as the runner reports them, in µs."""
+def time_on_runner(
+    runner: Path, model: Model, iterations: int
+) -> tuple[float, float | None, int | None]:
+    """(mean, min or None) of execution alone, as the runner reports them, in µs, and the
+    bytes it folded at load (None from a runner built without folding)."""
     run = subprocess.run(
         [*runner_command(runner, model), "--iterations", str(iterations)],
         capture_output=True,
@@ -190,7 +218,12 @@ def time_on_runner(runner: Path, model: Model, iterations: int) -> tuple[float, 
         # Checked before timing, so a failure here comes from running more than once.
         raise RuntimeError(f"with --iterations: {_runner_error(run, model)}")
     minimum = _MIN.search(run.stdout)
-    return float(mean.group(1)), float(minimum.group(1)) if minimum else None
+    folded = _FOLDED.search(run.stdout)
+    return (
+        float(mean.group(1)),
+        float(minimum.group(1)) if minimum else None,
+        int(folded.group(1)) if folded else None,
+    )
 
 
 def _runner_error(run: subprocess.CompletedProcess[str], model: Model) -> str:
@@ -279,19 +312,20 @@ def measure(
         try:
             if key not in iterations:  # a first, single run sizes N for the rounds
                 iterations[key] = _iterations(_run(model, engine, 1)[0], seconds)
-            mean, minimum = _run(model, engine, iterations[key])
+            mean, minimum, folded = _run(model, engine, iterations[key])
         except RuntimeError as error:
             timing.failure = str(error)
             return
         timing.means_us.append(mean)
+        timing.folded_bytes = folded
         if minimum is not None:
             timing.minima_us.append(minimum)
 
-    def _run(model: Model, engine: str, count: int) -> tuple[float, float | None]:
+    def _run(model: Model, engine: str, count: int) -> tuple[float, float | None, int | None]:
         if engine in runners:
             return time_on_runner(runners[engine], model, count)
         times = worker.times(model, engine, count)
-        return statistics.fmean(times), min(times)
+        return statistics.fmean(times), min(times), None
 
     for round_index in range(rounds):
         order = engines[round_index % len(engines) :] + engines[: round_index % len(engines)]
@@ -368,6 +402,16 @@ def report(
         cells = [cell(timings[e]) for e in [*configurations, *WORKER_ENGINES]]
         cells += [ratio(timings[e], torch_timing) for e in [*configurations, "executorch"]]
         print(f"| {model} | " + " | ".join(cells) + " |", file=out)
+    print(
+        "\n| model | " + " | ".join(f"folded at load, {c}" for c in configurations) + " |", file=out
+    )
+    print("|---|" + "---:|" * len(configurations), file=out)
+    for model, timings in results.items():
+        folded = [timings[c].folded_bytes for c in configurations]
+        print(
+            f"| {model} | " + " | ".join("-" if b is None else f"{b:,} B" for b in folded) + " |",
+            file=out,
+        )
     print("\n| configuration | libraries | runner (stripped, include-all) |", file=out)
     print("|---|---|---:|", file=out)
     for name, size in sizes.items():
@@ -380,14 +424,26 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=0.5, help="per engine, model, round")
     parser.add_argument("--models", nargs="+", choices=list(MODELS), default=list(MODELS))
+    parser.add_argument(
+        "--configurations",
+        nargs="+",
+        choices=list(CONFIGURATIONS),
+        help="our runner's configurations (default: every one whose libraries exist)",
+    )
     parser.add_argument("--output", type=Path, help="also write the table to this file")
     args = parser.parse_args(argv)
+    configurations = choose_configurations(args.configurations)
     if not Path(args.et_python).is_file():
         print(f"latency: {args.et_python}: no such Python (see --et-python)", file=sys.stderr)
         return 2
 
     subprocess.run(
-        [args.et_python, str(HERE / "latency_models.py"), "export"],
+        [
+            args.et_python,
+            str(HERE / "latency_models.py"),
+            "export",
+            *(name for name in args.models if MODELS[name] == CACHE),
+        ],
         check=True,
         stdout=sys.stderr,
         stderr=subprocess.DEVNULL,
@@ -395,7 +451,7 @@ def main(argv: list[str]) -> int:
     models = [find_model(name) for name in args.models]
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as scratch:
-        built = build_runners(Path(scratch) / "repo")
+        built = build_runners(Path(scratch) / "repo", configurations)
         worker = Worker(args.et_python)
         try:
             results = measure(

@@ -12,7 +12,7 @@ project's own. Two jobs:
 
 Usage::
 
-    /work/et-venv/bin/python benchmarks/latency_models.py export [--force]
+    /work/et-venv/bin/python benchmarks/latency_models.py export [--force] [NAME ...]
 """
 
 from __future__ import annotations
@@ -112,10 +112,13 @@ def eager(name: str) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     return export_real_models.prepare(model)
 
 
-def export(force: bool) -> None:
-    """Export the big models into the cache folder."""
+def export(force: bool, names: list[str]) -> None:
+    """Export the big models `names` (all when empty) into the cache folder; a benchmark
+    of some models needs no torchvision for the ViT."""
     torch.set_num_threads(1)
     for name, model in BENCH_MODELS.items():
+        if names and name not in names:
+            continue
         if (CACHE / name / f"{name}.pte").is_file() and not force:
             print(f"{name}: cached in {CACHE / name}")
             continue
@@ -127,8 +130,12 @@ def main(argv: list[str]) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     job = sub.add_parser("export", help="export the big models into benchmarks/models/")
     job.add_argument("--force", action="store_true", help="re-export cached models too")
+    job.add_argument("names", nargs="*", help=f"of {', '.join(BENCH_MODELS)} (default: all)")
     args = parser.parse_args(argv)
-    export(args.force)
+    unknown = sorted(set(args.names) - set(BENCH_MODELS))
+    if unknown:
+        parser.error(f"no benchmark model {', '.join(unknown)} (known: {', '.join(BENCH_MODELS)})")
+    export(args.force, args.names)
     return 0
 
 

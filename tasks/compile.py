@@ -46,6 +46,14 @@ BASE_CFLAGS = (
 )
 DTYPE_SELECTIVE_DEFINE = "-DRT_DTYPE_SELECTIVE"
 
+# Note [Constant folding at load] (runtime/executor/fold.h) costs the smallest runner a page,
+# so only targets whose programs can prepare constant weights with a layout kernel (an
+# nn.Linear exports as permute_copy of its weight) compile it in, by this define on the
+# sources that read it.
+FOLD_DEFINE = "-DRT_FOLD_CONSTANTS"
+FOLDING_KERNELS = frozenset({"op_permute_copy.cpp", "op_t_copy.cpp", "op_transpose_copy.cpp"})
+FOLDING_SOURCES = ("executor/instructions.cpp", "executor/method.cpp", "runner/main.cpp")
+
 
 @dataclass(frozen=True)
 class ObjectSpec:
@@ -106,7 +114,7 @@ def selects_bool(target: Target) -> bool:
 def target_objects(
     target: Target,
     toolchain: Toolchain,
-    kernel_sources: Iterable[Path],
+    kernel_sources: list[Path],
     libraries: Iterable[Library] = (),
 ) -> list[ObjectSpec]:
     """Every object the target's runner links, shared where Note [Shared objects] allows.
@@ -116,8 +124,14 @@ def target_objects(
     shared_dir = layout.shared_object_dir(toolchain, common)
     gen = layout.gen_dir(target.name)
     with_gen = (*common, f"-I{gen}")
+    folding = (*common, FOLD_DEFINE)
+    folding_dir = layout.shared_object_dir(toolchain, folding)
+    folds = any(source.name in FOLDING_KERNELS for source in kernel_sources)
+    runtime = layout.runtime_dir()
     objects = [
-        ObjectSpec(s, layout.object_path(shared_dir, s), common, toolchain)
+        ObjectSpec(s, layout.object_path(folding_dir, s), folding, toolchain)
+        if folds and s.relative_to(runtime).as_posix() in FOLDING_SOURCES
+        else ObjectSpec(s, layout.object_path(shared_dir, s), common, toolchain)
         for s in runtime_sources()
         if not (s == bool_constants_source() and target.dtype_selective)
     ]

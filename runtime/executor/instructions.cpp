@@ -57,6 +57,13 @@ void decode_kernel_call(fb::Reader& reader, fb::Table plan, fb::Table call, Span
   }
   if (!check_kernel_call(*kernel, out->args, message)) return reader.fail(Error::InvalidProgram, message.text);
   out->fn = kernel->fn;
+#ifdef RT_FOLD_CONSTANTS
+  // Note [Constant folding at load] in fold.h: the calls that may be folded,
+  // "aten::" + base + ".out" or "..._out", so the name is longer than 10.
+  const size_t length = strlen(name);
+  out->pure_out = length > 10 && strncmp(name, "aten::", 6) == 0 && strcmp(name + length - 3, "out") == 0 &&
+                  (name[length - 4] == '.' || name[length - 4] == '_');
+#endif
 }
 
 // Delegates are not supported: the message names the backend the program wants.
@@ -81,7 +88,7 @@ void reject_delegate_call(fb::Reader& reader, fb::Table plan, fb::Table call, Me
 
 }  // namespace
 
-Span<const Instruction> decode_instructions(fb::Reader& reader, fb::Table plan, Span<EValue> values,
+Span<Instruction> decode_instructions(fb::Reader& reader, fb::Table plan, Span<EValue> values,
                                             const KernelRegistry& registry, Arena& arena,
                                             Message& message) {
   reader.reading("instruction is malformed");
@@ -132,7 +139,7 @@ Span<const Instruction> decode_instructions(fb::Reader& reader, fb::Table plan, 
     }
     if (problem != nullptr) reader.invalid(problem);
   }
-  return reader.ok() ? Span<const Instruction>(instructions, count) : Span<const Instruction>();
+  return reader.ok() ? Span<Instruction>(instructions, count) : Span<Instruction>();
 }
 
 }  // namespace rt

@@ -16,10 +16,13 @@ namespace rt {
 // An instruction of chain 0, decoded and checked at load so execution reads
 // no flatbuffer and checks no index.
 struct Instruction {
-  // Kernel is 0: instructions come from the arena zero-filled, as Kernel.
-  enum class Kind : uint8_t { Kernel = 0, Move, JumpFalse, Free };
+  // Kernel is 0: instructions come from the arena zero-filled, as Kernel. Folded: a
+  // kernel call run once at load (Note [Constant folding at load] in fold.h); like Free,
+  // it does nothing at run time.
+  enum class Kind : uint8_t { Kernel = 0, Move, JumpFalse, Free, Folded };
 
   Kind kind;
+  bool pure_out;    // Kernel: an aten out variant, writing only its last argument
   uint32_t first;   // Move: source value; JumpFalse: condition value
   uint32_t second;  // Move: destination value; JumpFalse: target instruction
   OpFunction fn;    // Kernel
@@ -29,7 +32,7 @@ struct Instruction {
 // Decodes chain 0 of `plan`, resolving every KernelCall against `registry`
 // (exact kernel key, else the operator's default kernel). Failures go to the
 // reader; those that name an operator or backend are formatted in `message`.
-Span<const Instruction> decode_instructions(fb::Reader& reader, fb::Table plan, Span<EValue> values,
+Span<Instruction> decode_instructions(fb::Reader& reader, fb::Table plan, Span<EValue> values,
                                             const KernelRegistry& registry, Arena& arena,
                                             Message& message);
 

@@ -29,6 +29,9 @@ Status Method::load(const Program& program, const char* name, const KernelRegist
   outputs_ = resolve_values(reader, outputs, false, false, values_, arena_);
   // After a failure it reads nothing (chain 0 reads as empty).
   instructions_ = decode_instructions(reader, plan, values_, registry, arena_, message_);
+#ifdef RT_FOLD_CONSTANTS
+  if (reader.ok()) return fold_constants(instructions_, values_, inputs_, program, arena_, context_);
+#endif
   return reader.status();
 }
 

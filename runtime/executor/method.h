@@ -8,6 +8,7 @@
 #include "runtime/core/evalue.h"
 #include "runtime/core/message.h"
 #include "runtime/core/span.h"
+#include "runtime/executor/fold.h"
 #include "runtime/executor/instructions.h"
 #include "runtime/kernel/kernel_context.h"
 #include "runtime/kernel/registry.h"
@@ -39,6 +40,10 @@ class Method {
   // capacity); its data is read in row-major order.
   Status set_input(size_t index, const Tensor& value);
 
+  // Bytes of memory given to the outputs of kernel calls folded at load
+  // (Note [Constant folding at load] in fold.h).
+  size_t folded_bytes() const { return rt::folded_bytes(instructions_); }
+
   // Runs chain 0 once.
   Status execute();
 
@@ -48,7 +53,7 @@ class Method {
   Span<EValue> values_{};
   BoxedList inputs_ = {};
   BoxedList outputs_ = {};
-  Span<const Instruction> instructions_{};
+  Span<Instruction> instructions_{};
   KernelContext context_;
   Message message_;
 };

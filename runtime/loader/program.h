@@ -31,6 +31,15 @@ class Program {
   // constant_buffer list. nullptr after recording a failure.
   const uint8_t* constant_data(fb::Reader& reader, uint32_t buffer_index, size_t nbytes) const;
 
+  // True if `data` points into the file: a constant tensor's bytes.
+  bool holds(const void* data) const {
+    const uint8_t* byte = static_cast<const uint8_t*>(data);
+    const auto within = [byte](Span<const uint8_t> span) {
+      return span.size() > 0 && byte >= span.data() && byte < span.data() + span.size();
+    };
+    return within(flatbuffer_) || within(segment_data_);
+  }
+
  private:
 
   Span<const uint8_t> flatbuffer_{};    // the file up to the end of the program data

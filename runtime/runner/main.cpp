@@ -146,6 +146,10 @@ int run(int argc, char** argv, Options& options, rt::Program& program) {
     // Other tools parse the first line: keep its format.
     printf("mean time per run: %.3f us\nmin time per run: %.3f us\n", total / (1e3 * static_cast<double>(runs)),
            fastest / 1e3);
+#ifdef RT_FOLD_CONSTANTS
+    // The memory Note [Constant folding at load] (runtime/executor/fold.h) took.
+    printf("constants folded at load: %zu B\n", method.folded_bytes());
+#endif
   }
   char text[4096];
   for (size_t i = 0; i < method.num_outputs(); ++i) {

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <cstddef>
+
+#include "runtime/core/arena.h"
+#include "runtime/core/error.h"
+#include "runtime/core/evalue.h"
+#include "runtime/core/span.h"
+#include "runtime/executor/instructions.h"
+#include "runtime/kernel/kernel_context.h"
+#include "runtime/loader/program.h"
+
+namespace rt {
+
+// Note [Constant folding at load]
+// A kernel call whose inputs are all constants computes the same tensor on
+// every run. Exporters emit such calls for every nn.Linear (permute_copy of
+// the weight before addmm/mm), which made the transpose most of an MLP's run
+// time. fold_constants runs each such call once, when the method loads,
+// into memory of its own (not the planned arena, whose bytes other values
+// reuse), and turns the instruction into a no-op.
+//
+// A call is folded when all of these hold:
+//  - the chain has no JumpFalse: nothing is folded in a program with control
+//    flow, so every instruction runs exactly once, in order;
+//  - the operator is a pure out variant: in the aten namespace, overload
+//    "out" or ending in "_out", so by ExecuTorch's convention it writes its
+//    out argument and nothing else (prim ops such as et_copy_index write a
+//    positional argument; custom ops promise nothing);
+//  - its return slot (the last argument) is one tensor, and the argument
+//    before it is that tensor again, as the exporter writes a call (the
+//    kernel writes the schema's out, not the return slot); several outs come
+//    as a TensorList and are left alone;
+//  - every other argument is a constant: a tensor held in the program file
+//    or an earlier folded output, or a scalar, string or list of constants,
+//    and no instruction writes it (a kernel's return slot, any argument of a
+//    call that is not a pure out variant or whose outs are not the values its
+//    return slot names, a move's destination, a method input);
+//  - its out is written by this call alone and is not a method input;
+//  - it is cheap: its out holds no more bytes than its tensor inputs, and all
+//    folded outs together no more than twice the method's constant tensors
+//    (a weight transposed and then reshaped is two copies). So folding at
+//    most triples the memory of the weights, and in the usual case (each
+//    Linear weight transposed once) doubles it; a call that expands a small
+//    constant into a big tensor keeps running per inference.
+// A kernel that fails while folding fails the load with its message.
+//
+// Compiled in only where RT_FOLD_CONSTANTS is defined (tasks/compile.py):
+// it costs the smallest runner a page.
+Status fold_constants(Span<Instruction> instructions, Span<EValue> values, BoxedList inputs,
+                      const Program& program, Arena& arena, KernelContext& context);
+
+// The bytes of memory the folded calls' outputs took.
+size_t folded_bytes(Span<Instruction> instructions);
+
+}  // namespace rt
