@@ -31,6 +31,20 @@ from codegen.flatbuffer import (
 )
 from codegen.model import KernelKey, OperatorName, TensorMeta
 from codegen.paths import require_regular_file
+from codegen.pte_slots import (
+    PAYLOAD,
+    BackendDelegate,
+    Chain,
+    EValue,
+    ExecutionPlan,
+    Instruction,
+    InstructionArguments,
+    KernelCall,
+    KernelTypes,
+    Operator,
+    Program,
+    Tensor,
+)
 from codegen.scalar_type import ScalarType
 
 FILE_IDENTIFIER = b"ET12"
@@ -46,25 +60,6 @@ _SLICE = 1 << 16
 _UNDECODED = -2
 # Work charged per distinct execution plan (see `Buffer`): its fixed cost in numpy calls.
 _PLAN_WORK = 1024
-
-# Union tags and vtable slots from ExecuTorch's schema/program.fbs (slot n <-> field n,
-# a union field taking two slots: its hidden type tag, then its value).
-_EVALUE_TENSOR = 5
-_EVALUE_TENSOR_LIST = 10
-_EVALUE_OPTIONAL_TENSOR_LIST = 11
-_INSTRUCTION_KERNEL_CALL = 1
-_INSTRUCTION_DELEGATE_CALL = 2
-
-_PROGRAM_EXECUTION_PLAN = 1
-_PLAN_NAME, _PLAN_VALUES, _PLAN_CHAINS, _PLAN_OPERATORS, _PLAN_DELEGATES = 0, 2, 5, 6, 7
-_CHAIN_INSTRUCTIONS = 2
-_INSTRUCTION_ARGS = 0
-_KERNEL_CALL_OP_INDEX, _KERNEL_CALL_ARGS = 0, 1
-_OPERATOR_NAME, _OPERATOR_OVERLOAD = 0, 1
-_EVALUE_VAL = 0
-_TENSOR_SCALAR_TYPE, _TENSOR_DIM_ORDER = 0, 3
-_LIST_ITEMS = 0
-_DELEGATE_ID = 0
 
 
 @dataclass(frozen=True)
@@ -137,8 +132,8 @@ def _program_ops(program: Table, buffer: Buffer) -> ModelOps:
     delegates: set[str] = set()
     metas = _Metas()
     seen: set[int] = set()
-    for plan in program.tables(_PROGRAM_EXECUTION_PLAN, "execution_plan"):
-        methods.append(plan.string(_PLAN_NAME, "execution plan name") or "")
+    for plan in program.tables(Program.EXECUTION_PLAN, "execution_plan"):
+        methods.append(plan.string(ExecutionPlan.NAME, "execution plan name") or "")
         if plan.position not in seen:  # a plan listed twice is read once
             seen.add(plan.position)
             buffer.charge(_PLAN_WORK, "execution plans")
@@ -160,22 +155,23 @@ def _plan_ops(
     this = Tables(buffer, np.array([plan.position], np.int64), "execution plan")
     # Operators and delegates are read one by one: their count is work too (plans sharing
     # one long operator vector would otherwise read it once per plan).
-    for slot, what in ((_PLAN_OPERATORS, "operators"), (_PLAN_DELEGATES, "delegates")):
+    counted = ((ExecutionPlan.OPERATORS, "operators"), (ExecutionPlan.DELEGATES, "delegates"))
+    for slot, what in counted:
         buffer.charge(int(this.vectors(slot, 4)[1][0]), what)
     names = [
         OperatorName.from_parts(
-            op.string(_OPERATOR_NAME, "operator name") or "",
-            op.string(_OPERATOR_OVERLOAD, "operator overload") or "",
+            op.string(Operator.NAME, "operator name") or "",
+            op.string(Operator.OVERLOAD, "operator overload") or "",
         )
-        for op in plan.tables(_PLAN_OPERATORS, "operators")
+        for op in plan.tables(ExecutionPlan.OPERATORS, "operators")
     ]
     for name in names:
         operators.setdefault(name, set())
-    for delegate in plan.tables(_PLAN_DELEGATES, "delegates"):
-        delegates.add(delegate.string(_DELEGATE_ID, "delegate id") or "")
+    for delegate in plan.tables(ExecutionPlan.DELEGATES, "delegates"):
+        delegates.add(delegate.string(BackendDelegate.ID, "delegate id") or "")
     # Every table below is visited once however many vectors point at it.
-    chains = buffer.tables(*this.vectors(_PLAN_CHAINS, 4), "chains")
-    starts, lengths = chains.vectors(_CHAIN_INSTRUCTIONS, 4)
+    chains = buffer.tables(*this.vectors(ExecutionPlan.CHAINS, 4), "chains")
+    starts, lengths = chains.vectors(Chain.INSTRUCTIONS, 4)
     # Chains sharing one instruction vector: keep it once (equal starts, equal lengths).
     shared = distinct_rows(np.column_stack([starts, lengths]))
     instructions = buffer.tables(shared[:, 0], shared[:, 1], "instructions")
@@ -196,18 +192,18 @@ def _calls_keys(
 ) -> None:
     """Add the kernel key of every kernel call among `instructions` to `operators`."""
     kernel_calls = instructions.select(
-        instructions.scalar(_INSTRUCTION_ARGS, 1) == _INSTRUCTION_KERNEL_CALL
+        instructions.scalar(Instruction.ARGS_TYPE, 1) == InstructionArguments.KERNEL_CALL
     )
-    targets = kernel_calls.indirect(_INSTRUCTION_ARGS + 1)
+    targets = kernel_calls.indirect(Instruction.ARGS)
     calls = Tables(buffer, distinct(targets[targets >= 0]), "kernel call")
-    op_index = calls.scalar(_KERNEL_CALL_OP_INDEX, 4, signed=True)
+    op_index = calls.scalar(KernelCall.OP_INDEX, 4, signed=True)
     bad = (op_index < 0) | (op_index >= len(names))
     if bad.any():
         raise ValueError(
             f"kernel call names operator {int(op_index[int(bad.argmax())])}, "
             f"the plan has {len(names)}"
         )
-    args, arg_counts = calls.vectors(_KERNEL_CALL_ARGS, 4)
+    args, arg_counts = calls.vectors(KernelCall.ARGS, 4)
     # Calls of one operator sharing an argument vector are one call.
     if not _strictly_monotonic(args):  # else every call has its own vector (an exporter's)
         pairs = distinct_rows(np.column_stack([op_index, args, arg_counts]))
@@ -260,7 +256,7 @@ class _Values:
     def __init__(self, buffer: Buffer, plan: Tables, metas: _Metas) -> None:
         self._buffer = buffer
         self._metas = metas
-        starts, lengths = plan.vectors(_PLAN_VALUES, 4)
+        starts, lengths = plan.vectors(ExecutionPlan.VALUES, 4)
         self._start, self.count = int(starts[0]), int(lengths[0])
         self._numbers: NDArray[np.int32] | None = None
 
@@ -290,12 +286,12 @@ class _Values:
         buffer = self._buffer
         entries = self._start + 4 * wanted
         values = Tables(buffer, entries + buffer.unsigned(entries, 4, "values", "offset"), "value")
-        tags = values.scalar(_EVALUE_VAL, 1)
-        targets = np.where(tags != 0, values.indirect(_EVALUE_VAL + 1), -1)
+        tags = values.scalar(EValue.VAL_TYPE, 1)
+        targets = np.where(tags != 0, values.indirect(EValue.VAL), -1)
         ids = np.full(len(wanted), -1, np.int64)
-        tensors = (tags == _EVALUE_TENSOR) & (targets >= 0)
+        tensors = (tags == KernelTypes.TENSOR) & (targets >= 0)
         ids[tensors] = self._tensor_ids(Tables(buffer, targets[tensors], "tensor"))
-        kinds = (_EVALUE_TENSOR_LIST, _EVALUE_OPTIONAL_TENSOR_LIST)
+        kinds = (KernelTypes.TENSOR_LIST, KernelTypes.OPTIONAL_TENSOR_LIST)
         chosen = np.isin(tags, kinds) & (targets >= 0)
         if lists and chosen.any():
             ids[chosen] = self._list_ids(Tables(buffer, targets[chosen], "tensor list"))
@@ -303,7 +299,7 @@ class _Values:
 
     def _list_ids(self, lists: Tables) -> Array:
         """Each list's first present tensor's meta number."""
-        starts, lengths = lists.vectors(_LIST_ITEMS, 4)
+        starts, lengths = lists.vectors(PAYLOAD, 4)
         items = self._buffer.signed32(
             self._buffer.elements(starts, lengths, 4, "tensor list items"), "", ""
         )
@@ -322,8 +318,8 @@ class _Values:
 
     def _tensor_ids(self, tensors: Tables) -> Array:
         """Meta numbers of tensors: dtype and dim order, grouped by rank."""
-        dtypes = tensors.scalar(_TENSOR_SCALAR_TYPE, 1)
-        starts, ranks = tensors.vectors(_TENSOR_DIM_ORDER, 1)
+        dtypes = tensors.scalar(Tensor.SCALAR_TYPE, 1)
+        starts, ranks = tensors.vectors(Tensor.DIM_ORDER, 1)
         self._buffer.charge(int(ranks.sum()), "dim orders")
         ids = np.empty(len(tensors), np.int64)
         for rank in distinct(ranks).tolist():
