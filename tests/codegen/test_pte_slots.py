@@ -1,4 +1,4 @@
-"""`runtime/loader/schema.h` holds the same slots and union tags as `codegen/pte_slots.py`.
+"""`runtime/loader/schema.h` holds the same slots and union tags as `codegen/pte/slots.py`.
 
 The C++ runtime cannot import the Python table, so every constant schema.h declares is
 parsed and compared with the Python entry of the same name: `namespace execution_plan {
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen import pte_slots
+from codegen.pte import slots as pte_slots
 
 SCHEMA_H = Path(__file__).resolve().parents[2] / "runtime" / "loader" / "schema.h"
 
@@ -57,7 +57,7 @@ def _table(namespace: str) -> type[IntEnum]:
         return _TABLES[namespace]
     table = getattr(pte_slots, "".join(part.title() for part in namespace.split("_")), None)
     assert isinstance(table, type) and issubclass(table, IntEnum), (
-        f"schema.h namespace {namespace} has no table in codegen/pte_slots.py"
+        f"schema.h namespace {namespace} has no table in codegen/pte/slots.py"
     )
     return table
 
@@ -65,7 +65,7 @@ def _table(namespace: str) -> type[IntEnum]:
 def _python_value(namespaces: tuple[str, ...], kind: str, name: str) -> int:
     if not namespaces:
         value = getattr(pte_slots, _upper_snake(name), None)
-        assert isinstance(value, int), f"schema.h k{name} has no constant in codegen/pte_slots.py"
+        assert isinstance(value, int), f"schema.h k{name} has no constant in codegen/pte/slots.py"
         return value
     assert len(namespaces) == 1, f"schema.h nests {'::'.join(namespaces)}"
     namespace = namespaces[0]

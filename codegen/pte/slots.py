@@ -2,7 +2,7 @@
 
 Slot n is the n-th field of a table in declaration order; a union field takes two slots,
 its hidden type tag first, then its value. The reader (`codegen.pte`), the writer
-(`codegen.pte_writer`) and, through a test that parses it, the runtime's
+(`codegen.pte.writer`) and, through a test that parses it, the runtime's
 `runtime/loader/schema.h` all use these numbers. Every field up to the last one anything
 uses is listed, so the numbering can be checked against the declaration order by eye.
 """

@@ -1,149 +1,66 @@
-"""Writing ExecuTorch `.pte` programs with the flatbuffers builder.
+"""Writing ExecuTorch `.pte` programs with the flatbuffers builder: the entry point for writing.
 
 For tests and benchmarks: single-operator programs of any dtype, programs with thousands
 of kernel calls, or with hundreds of megabytes of weights. The layout is the exporter's:
 the flatbuffer (identifier `ET12`), then, when there is constant data, an `eh00` extended
 header and the constant segment aligned to 128 bytes. Every non-constant tensor gets its
-own slot in one memory-planned buffer.
+own slot in one memory-planned buffer. The program's data types live in
+`codegen.pte.program` and are re-exported here, so one import serves a caller.
 """
 
 from __future__ import annotations
 
-import math
 import struct
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from codegen import pte_slots as slots
 from codegen.model import OperatorName
-from codegen.scalar_type import ScalarType
+from codegen.pte import slots
+from codegen.pte.program import (
+    INSTRUCTION_TAGS,
+    VALUE_TAGS,
+    BoolList,
+    DelegateCall,
+    DoubleList,
+    FreeCall,
+    Instruction,
+    IntList,
+    JumpFalseCall,
+    KernelCall,
+    Method,
+    MoveCall,
+    OptionalTensorList,
+    Tensor,
+    TensorList,
+    Value,
+)
+from codegen.pte.region import EXTENDED_HEADER_MAGIC, FILE_IDENTIFIER
+
+__all__ = [
+    "BoolList",
+    "DelegateCall",
+    "DoubleList",
+    "FreeCall",
+    "Instruction",
+    "IntList",
+    "JumpFalseCall",
+    "KernelCall",
+    "Method",
+    "MoveCall",
+    "OptionalTensorList",
+    "save_program",
+    "SEGMENT_ALIGNMENT",
+    "Tensor",
+    "TENSOR_ALIGNMENT",
+    "TensorList",
+    "Value",
+    "write_program",
+]
 
 SEGMENT_ALIGNMENT = 128
 TENSOR_ALIGNMENT = 16
 _EXTENDED_HEADER_LENGTH = 32
-
-
-@dataclass(frozen=True)
-class Tensor:
-    """A tensor value: constant when `constant` holds its bytes, else memory-planned."""
-
-    dtype: ScalarType
-    sizes: tuple[int, ...]
-    dim_order: tuple[int, ...] | None = None  # None: contiguous (0, 1, ..., n-1)
-    constant: bytes | None = None
-    dynamic: bool = False  # sizes are an upper bound (DYNAMIC_BOUND)
-
-    @property
-    def nbytes(self) -> int:
-        return self.dtype.size * math.prod(self.sizes)
-
-
-@dataclass(frozen=True)
-class IntList:
-    items: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class DoubleList:
-    items: tuple[float, ...]
-
-
-@dataclass(frozen=True)
-class BoolList:
-    items: tuple[bool, ...]
-
-
-@dataclass(frozen=True)
-class TensorList:
-    items: tuple[int, ...]  # value indices
-
-
-@dataclass(frozen=True)
-class OptionalTensorList:
-    items: tuple[int, ...]  # value indices, -1 for None
-
-
-Value = (
-    Tensor
-    | int
-    | float
-    | bool
-    | str
-    | None
-    | IntList
-    | DoubleList
-    | BoolList
-    | TensorList
-    | OptionalTensorList
-)
-
-
-@dataclass(frozen=True)
-class KernelCall:
-    op: OperatorName
-    args: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class DelegateCall:
-    delegate: int  # index into Method.delegates
-    args: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class MoveCall:
-    source: int
-    destination: int
-
-
-@dataclass(frozen=True)
-class JumpFalseCall:
-    condition: int
-    destination: int
-
-
-@dataclass(frozen=True)
-class FreeCall:
-    value: int
-
-
-Instruction = KernelCall | DelegateCall | MoveCall | JumpFalseCall | FreeCall
-
-
-@dataclass(frozen=True)
-class Method:
-    name: str
-    values: tuple[Value, ...]
-    inputs: tuple[int, ...]
-    outputs: tuple[int, ...]
-    instructions: tuple[Instruction, ...]
-    delegates: tuple[str, ...] = field(default=())  # backend ids
-
-
-_KINDS = slots.KernelTypes
-_VALUE_TAGS: dict[type, slots.KernelTypes] = {
-    type(None): _KINDS.NULL,
-    int: _KINDS.INT,
-    bool: _KINDS.BOOL,
-    float: _KINDS.DOUBLE,
-    Tensor: _KINDS.TENSOR,
-    str: _KINDS.STRING,
-    IntList: _KINDS.INT_LIST,
-    DoubleList: _KINDS.DOUBLE_LIST,
-    BoolList: _KINDS.BOOL_LIST,
-    TensorList: _KINDS.TENSOR_LIST,
-    OptionalTensorList: _KINDS.OPTIONAL_TENSOR_LIST,
-}
-_CALLS = slots.InstructionArguments
-_INSTRUCTION_TAGS: dict[type, slots.InstructionArguments] = {
-    KernelCall: _CALLS.KERNEL_CALL,
-    DelegateCall: _CALLS.DELEGATE_CALL,
-    MoveCall: _CALLS.MOVE_CALL,
-    JumpFalseCall: _CALLS.JUMP_FALSE_CALL,
-    FreeCall: _CALLS.FREE_CALL,
-}
 
 
 def _align(value: int, alignment: int) -> int:
@@ -246,7 +163,7 @@ class _ProgramBuilder:
         return len(self.constant_offsets) - 1
 
     def value(self, value: Value, planned_offset: int | None) -> int:
-        tag = _VALUE_TAGS[type(value)]
+        tag = VALUE_TAGS[type(value)]
         if isinstance(value, Tensor):
             payload = self.tensor(value, planned_offset)
         elif value is None:
@@ -301,7 +218,7 @@ class _ProgramBuilder:
         else:
             fields = [("i32", slots.FreeCall.VALUE_INDEX, instruction.value)]
         payload = self.table(fields)
-        tag = _INSTRUCTION_TAGS[type(instruction)]
+        tag = INSTRUCTION_TAGS[type(instruction)]
         return self.table(
             [("u8", slots.Instruction.ARGS_TYPE, tag), ("off", slots.Instruction.ARGS, payload)]
         )
@@ -398,7 +315,7 @@ class _ProgramBuilder:
         ]
         if inline is not None:
             fields.append(("off", program.BACKEND_DELEGATE_DATA, self.offsets([inline])))
-        self.fb.Finish(self.table(fields), file_identifier=b"ET12")
+        self.fb.Finish(self.table(fields), file_identifier=FILE_IDENTIFIER)
         return bytes(self.fb.Output())
 
 
@@ -413,7 +330,7 @@ def write_program(methods: Sequence[Method], output: BinaryIO) -> None:
     root = struct.unpack_from("<I", flatbuffer, 0)[0] + _EXTENDED_HEADER_LENGTH
     program_size = len(flatbuffer) + _EXTENDED_HEADER_LENGTH
     segment_base = _align(program_size, SEGMENT_ALIGNMENT)
-    header = b"eh00" + struct.pack(
+    header = EXTENDED_HEADER_MAGIC + struct.pack(
         "<IQQQ", _EXTENDED_HEADER_LENGTH, program_size, segment_base, builder.constant_size
     )
     output.write(
