@@ -29,7 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from codegen.model import OperatorName  # noqa: E402
-from codegen.pte_writer import KernelCall, Method, Tensor, save_program  # noqa: E402
+from codegen.pte.writer import KernelCall, Method, Tensor, save_program  # noqa: E402
 from codegen.scalar_type import ScalarType  # noqa: E402
 
 OUT = Path("build/bench")

@@ -74,7 +74,7 @@ class TensorMeta:
 
 # Note [Kernel key]
 # A kernel key names the dtypes and dim orders one kernel call sees. It is computed by
-# one rule, the one ExecuTorch 1.5's gen_oplist uses, in codegen/pte.py (from a model),
+# one rule, the one ExecuTorch 1.5's gen_oplist uses, in codegen/pte/reader.py (from a model),
 # here (text form) and runtime/kernel/kernel_key.cpp (at load): walk the call's argument
 # values in order; a Tensor contributes `<dtype number>;<dim order>`, a non-empty
 # TensorList its first element, an OptionalTensorList its first present element, and

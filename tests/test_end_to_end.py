@@ -13,7 +13,7 @@ import pytest
 
 from codegen.manifest import load_manifest
 from codegen.model import OperatorName
-from codegen.pte_writer import KernelCall, Method, Tensor, save_program
+from codegen.pte.writer import KernelCall, Method, Tensor, save_program
 from codegen.scalar_type import ScalarType
 from tests.workspace import REPO, copy_repository, doit, executed
 

@@ -1,7 +1,7 @@
 """Work and memory reading a program are bounded by its size (issue 13).
 
 Programs whose vectors all point at one shared sub-table are built with the project's own
-flatbuffer writer (`codegen.pte_writer._ProgramBuilder`), the way a hostile exporter
+flatbuffer writer (`codegen.pte.writer._ProgramBuilder`), the way a hostile exporter
 could write them: every offset valid, every table well formed.
 """
 
@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-import codegen.flatbuffer
+import codegen.pte.table
 from codegen.errors import InputError
 from codegen.model import KernelKey, OperatorName
 from codegen.pte import read_model_ops
-from codegen.pte_writer import KernelCall, Method, Tensor, _ProgramBuilder, save_program
+from codegen.pte.writer import KernelCall, Method, Tensor, _ProgramBuilder, save_program
 from codegen.scalar_type import ScalarType
 
 REPO = Path(__file__).resolve().parents[2]
@@ -76,14 +76,14 @@ def test_shared_sub_tables_are_visited_once(
     path = tmp_path / "shared.pte"
     path.write_bytes(shared_program(60, 60, 60))
     visits = 0
-    original = codegen.flatbuffer.Table.at.__func__  # type: ignore[attr-defined]
+    original = codegen.pte.table.Table.at.__func__  # type: ignore[attr-defined]
 
     def counting(cls: type, data: bytes, position: int, what: object) -> object:
         nonlocal visits
         visits += 1
         return original(cls, data, position, what)
 
-    monkeypatch.setattr(codegen.flatbuffer.Table, "at", classmethod(counting))
+    monkeypatch.setattr(codegen.pte.table.Table, "at", classmethod(counting))
     ops = read_model_ops(path)
     assert ops.methods == ("forward",) * 60
     assert ops.operators == {ADD: frozenset({KernelKey.parse("v1/6;0|6;0|6;0|6;0")})}
@@ -166,7 +166,7 @@ def test_memory_error_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     def exhausted(data: object) -> None:
         raise MemoryError
 
-    monkeypatch.setattr("codegen.pte.Buffer", exhausted)
+    monkeypatch.setattr("codegen.pte.reader.Buffer", exhausted)
     with pytest.raises(InputError, match="too large to read in the memory available$"):
         read_model_ops(path)
 
@@ -185,7 +185,7 @@ def test_programs_longer_than_one_slice_read_every_call(
     path = tmp_path / "sliced.pte"
     save_program([Method("forward", tuple(values), (1,), (1,), tuple(calls))], path)  # type: ignore[arg-type]
     whole = read_model_ops(path)
-    monkeypatch.setattr("codegen.pte._SLICE", 3)
+    monkeypatch.setattr("codegen.pte.reader._SLICE", 3)
     assert read_model_ops(path) == whole
     assert {str(key) for key in whole.operators[ADD]} == {
         "v1/6;0|6;0|6;0|6;0",

@@ -9,7 +9,7 @@ import pytest
 
 from codegen.model import KernelKey, OperatorName
 from codegen.pte import read_model_ops
-from codegen.pte_writer import (
+from codegen.pte.writer import (
     DelegateCall,
     IntList,
     KernelCall,

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from codegen.model import OperatorName
-from codegen.pte_writer import (
+from codegen.pte.writer import (
     IntList,
     KernelCall,
     Method,

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from codegen.model import OperatorName
-from codegen.pte_writer import (
+from codegen.pte.writer import (
     IntList,
     KernelCall,
     Method,

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from codegen.model import OperatorName
-from codegen.pte_writer import IntList, KernelCall, Method, Tensor, Value
+from codegen.pte.writer import IntList, KernelCall, Method, Tensor, Value
 from tests.kernels.harness import KernelRunner, scalar_type
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from codegen.model import OperatorName
-from codegen.pte_writer import IntList, KernelCall, Method, Tensor, TensorList, Value
+from codegen.pte.writer import IntList, KernelCall, Method, Tensor, TensorList, Value
 from codegen.scalar_type import ScalarType
 from tests.kernels.harness import KernelFailed, KernelRunner
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from codegen.pte_writer import DelegateCall, Method, Tensor, save_program
+from codegen.pte.writer import DelegateCall, Method, Tensor, save_program
 from codegen.scalar_type import ScalarType
 from tests.workspace import REPO
 

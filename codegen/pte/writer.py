@@ -1,141 +1,66 @@
-"""Writing ExecuTorch `.pte` programs with the flatbuffers builder.
+"""Writing ExecuTorch `.pte` programs with the flatbuffers builder: the entry point for writing.
 
 For tests and benchmarks: single-operator programs of any dtype, programs with thousands
 of kernel calls, or with hundreds of megabytes of weights. The layout is the exporter's:
 the flatbuffer (identifier `ET12`), then, when there is constant data, an `eh00` extended
 header and the constant segment aligned to 128 bytes. Every non-constant tensor gets its
-own slot in one memory-planned buffer.
+own slot in one memory-planned buffer. The program's data types live in
+`codegen.pte.program` and are re-exported here, so one import serves a caller.
 """
 
 from __future__ import annotations
 
-import math
 import struct
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
 from codegen.model import OperatorName
-from codegen.scalar_type import ScalarType
+from codegen.pte import slots
+from codegen.pte.program import (
+    INSTRUCTION_TAGS,
+    VALUE_TAGS,
+    BoolList,
+    DelegateCall,
+    DoubleList,
+    FreeCall,
+    Instruction,
+    IntList,
+    JumpFalseCall,
+    KernelCall,
+    Method,
+    MoveCall,
+    OptionalTensorList,
+    Tensor,
+    TensorList,
+    Value,
+)
+from codegen.pte.region import EXTENDED_HEADER_MAGIC, FILE_IDENTIFIER
+
+__all__ = [
+    "BoolList",
+    "DelegateCall",
+    "DoubleList",
+    "FreeCall",
+    "Instruction",
+    "IntList",
+    "JumpFalseCall",
+    "KernelCall",
+    "Method",
+    "MoveCall",
+    "OptionalTensorList",
+    "save_program",
+    "SEGMENT_ALIGNMENT",
+    "Tensor",
+    "TENSOR_ALIGNMENT",
+    "TensorList",
+    "Value",
+    "write_program",
+]
 
 SEGMENT_ALIGNMENT = 128
 TENSOR_ALIGNMENT = 16
 _EXTENDED_HEADER_LENGTH = 32
-
-
-@dataclass(frozen=True)
-class Tensor:
-    """A tensor value: constant when `constant` holds its bytes, else memory-planned."""
-
-    dtype: ScalarType
-    sizes: tuple[int, ...]
-    dim_order: tuple[int, ...] | None = None  # None: contiguous (0, 1, ..., n-1)
-    constant: bytes | None = None
-    dynamic: bool = False  # sizes are an upper bound (DYNAMIC_BOUND)
-
-    @property
-    def nbytes(self) -> int:
-        return self.dtype.size * math.prod(self.sizes)
-
-
-@dataclass(frozen=True)
-class IntList:
-    items: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class DoubleList:
-    items: tuple[float, ...]
-
-
-@dataclass(frozen=True)
-class BoolList:
-    items: tuple[bool, ...]
-
-
-@dataclass(frozen=True)
-class TensorList:
-    items: tuple[int, ...]  # value indices
-
-
-@dataclass(frozen=True)
-class OptionalTensorList:
-    items: tuple[int, ...]  # value indices, -1 for None
-
-
-Value = (
-    Tensor
-    | int
-    | float
-    | bool
-    | str
-    | None
-    | IntList
-    | DoubleList
-    | BoolList
-    | TensorList
-    | OptionalTensorList
-)
-
-
-@dataclass(frozen=True)
-class KernelCall:
-    op: OperatorName
-    args: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class DelegateCall:
-    delegate: int  # index into Method.delegates
-    args: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class MoveCall:
-    source: int
-    destination: int
-
-
-@dataclass(frozen=True)
-class JumpFalseCall:
-    condition: int
-    destination: int
-
-
-@dataclass(frozen=True)
-class FreeCall:
-    value: int
-
-
-Instruction = KernelCall | DelegateCall | MoveCall | JumpFalseCall | FreeCall
-
-
-@dataclass(frozen=True)
-class Method:
-    name: str
-    values: tuple[Value, ...]
-    inputs: tuple[int, ...]
-    outputs: tuple[int, ...]
-    instructions: tuple[Instruction, ...]
-    delegates: tuple[str, ...] = field(default=())  # backend ids
-
-
-# Union tags of schema/program.fbs.
-_VALUE_TAGS = {
-    type(None): 1,
-    int: 2,
-    bool: 3,
-    float: 4,
-    Tensor: 5,
-    str: 6,
-    IntList: 7,
-    DoubleList: 8,
-    BoolList: 9,
-    TensorList: 10,
-    OptionalTensorList: 11,
-}
-_INSTRUCTION_TAGS = {KernelCall: 1, DelegateCall: 2, MoveCall: 3, JumpFalseCall: 4, FreeCall: 5}
 
 
 def _align(value: int, alignment: int) -> int:
@@ -199,27 +124,33 @@ class _ProgramBuilder:
         dim_order = tensor.dim_order if tensor.dim_order is not None else tuple(range(dims))
         sizes = self.vector("i", tensor.sizes)
         order = self.vector("B", dim_order)
+        dynamism = slots.TensorShapeDynamism
         fields: list[tuple[str, int, object]] = [
-            ("i8", 0, tensor.dtype.number),
-            ("off", 2, sizes),
-            ("off", 3, order),
-            ("i8", 8, 1 if tensor.dynamic else 0),
+            ("i8", slots.Tensor.SCALAR_TYPE, tensor.dtype.number),
+            ("off", slots.Tensor.SIZES, sizes),
+            ("off", slots.Tensor.DIM_ORDER, order),
+            (
+                "i8",
+                slots.Tensor.SHAPE_DYNAMISM,
+                dynamism.DYNAMIC_BOUND if tensor.dynamic else dynamism.STATIC,
+            ),
         ]
         if tensor.constant is not None:
             if len(tensor.constant) != tensor.nbytes:
                 raise ValueError(
                     f"constant holds {len(tensor.constant)} bytes, the tensor needs {tensor.nbytes}"
                 )
-            fields.append(("u32", 5, self.add_constant(tensor.constant)))
+            fields.append(("u32", slots.Tensor.DATA_BUFFER_IDX, self.add_constant(tensor.constant)))
         elif planned_offset is not None:
+            details = slots.AllocationDetails
             allocation = self.table(
                 [
-                    ("u32", 0, 1),
-                    ("u32", 1, planned_offset & 0xFFFFFFFF),
-                    ("u32", 2, planned_offset >> 32),
+                    ("u32", details.MEMORY_ID, 1),
+                    ("u32", details.MEMORY_OFFSET_LOW, planned_offset & 0xFFFFFFFF),
+                    ("u32", details.MEMORY_OFFSET_HIGH, planned_offset >> 32),
                 ]
             )
-            fields.append(("off", 6, allocation))
+            fields.append(("off", slots.Tensor.ALLOCATION_INFO, allocation))
         return self.table(fields)
 
     def add_constant(self, data: bytes) -> int:
@@ -232,19 +163,19 @@ class _ProgramBuilder:
         return len(self.constant_offsets) - 1
 
     def value(self, value: Value, planned_offset: int | None) -> int:
-        tag = _VALUE_TAGS[type(value)]
+        tag = VALUE_TAGS[type(value)]
         if isinstance(value, Tensor):
             payload = self.tensor(value, planned_offset)
         elif value is None:
             payload = self.table([])
         elif isinstance(value, bool):
-            payload = self.table([("bool", 0, value)])
+            payload = self.table([("bool", slots.PAYLOAD, value)])
         elif isinstance(value, int):
-            payload = self.table([("i64", 0, value)])
+            payload = self.table([("i64", slots.PAYLOAD, value)])
         elif isinstance(value, float):
-            payload = self.table([("f64", 0, value)])
+            payload = self.table([("f64", slots.PAYLOAD, value)])
         elif isinstance(value, str):
-            payload = self.table([("off", 0, self.fb.CreateString(value))])
+            payload = self.table([("off", slots.PAYLOAD, self.fb.CreateString(value))])
         else:
             element = {
                 IntList: "q",
@@ -253,27 +184,44 @@ class _ProgramBuilder:
                 TensorList: "i",
                 OptionalTensorList: "i",
             }[type(value)]
-            payload = self.table([("off", 0, self.vector(element, value.items))])
-        return self.table([("u8", 0, tag), ("off", 1, payload)])
+            payload = self.table([("off", slots.PAYLOAD, self.vector(element, value.items))])
+        return self.table([("u8", slots.EValue.VAL_TYPE, tag), ("off", slots.EValue.VAL, payload)])
 
     def instruction(self, instruction: Instruction, op_index: dict[OperatorName, int]) -> int:
+        fields: list[tuple[str, int, object]]
         if isinstance(instruction, KernelCall):
             args = self.vector("i", instruction.args)
-            payload = self.table([("i32", 0, op_index[instruction.op]), ("off", 1, args)])
+            kernel = slots.KernelCall
+            fields = [
+                ("i32", kernel.OP_INDEX, op_index[instruction.op]),
+                ("off", kernel.ARGS, args),
+            ]
         elif isinstance(instruction, DelegateCall):
             args = self.vector("i", instruction.args)
-            payload = self.table([("i32", 0, instruction.delegate), ("off", 1, args)])
+            delegate = slots.DelegateCall
+            fields = [
+                ("i32", delegate.DELEGATE_INDEX, instruction.delegate),
+                ("off", delegate.ARGS, args),
+            ]
         elif isinstance(instruction, MoveCall):
-            payload = self.table(
-                [("i32", 0, instruction.source), ("i32", 1, instruction.destination)]
-            )
+            move = slots.MoveCall
+            fields = [
+                ("i32", move.MOVE_FROM, instruction.source),
+                ("i32", move.MOVE_TO, instruction.destination),
+            ]
         elif isinstance(instruction, JumpFalseCall):
-            payload = self.table(
-                [("i32", 0, instruction.condition), ("i32", 1, instruction.destination)]
-            )
+            jump = slots.JumpFalseCall
+            fields = [
+                ("i32", jump.COND_VALUE_INDEX, instruction.condition),
+                ("i32", jump.DESTINATION_INSTRUCTION, instruction.destination),
+            ]
         else:
-            payload = self.table([("i32", 0, instruction.value)])
-        return self.table([("u8", 0, _INSTRUCTION_TAGS[type(instruction)]), ("off", 1, payload)])
+            fields = [("i32", slots.FreeCall.VALUE_INDEX, instruction.value)]
+        payload = self.table(fields)
+        tag = INSTRUCTION_TAGS[type(instruction)]
+        return self.table(
+            [("u8", slots.Instruction.ARGS_TYPE, tag), ("off", slots.Instruction.ARGS, payload)]
+        )
 
     def method(self, method: Method) -> int:
         operators = list(
@@ -291,55 +239,83 @@ class _ProgramBuilder:
         instructions = self.offsets([self.instruction(i, op_index) for i in method.instructions])
         chain = self.table(
             [
-                ("off", 0, self.vector("i", method.inputs)),
-                ("off", 1, self.vector("i", method.outputs)),
-                ("off", 2, instructions),
+                ("off", slots.Chain.INPUTS, self.vector("i", method.inputs)),
+                ("off", slots.Chain.OUTPUTS, self.vector("i", method.outputs)),
+                ("off", slots.Chain.INSTRUCTIONS, instructions),
             ]
         )
         operator_tables = []
         for op in operators:
             name = self.fb.CreateString(f"{op.namespace}::{op.name}")
             overload = self.fb.CreateString(op.overload)
-            operator_tables.append(self.table([("off", 0, name), ("off", 1, overload)]))
-        delegates = []
-        for backend in method.delegates:
-            reference = self.table([("u8", 0, 0), ("u32", 1, 0)])  # inline data 0
-            delegates.append(
-                self.table([("off", 0, self.fb.CreateString(backend)), ("off", 1, reference)])
+            operator_tables.append(
+                self.table(
+                    [("off", slots.Operator.NAME, name), ("off", slots.Operator.OVERLOAD, overload)]
+                )
             )
+        delegates = []
+        reference_slots, delegate_slots = slots.BackendDelegateDataReference, slots.BackendDelegate
+        for backend in method.delegates:
+            # Every delegate points at inline data 0 (the program's one empty blob).
+            reference = self.table(
+                [
+                    ("u8", reference_slots.LOCATION, slots.DataLocation.INLINE),
+                    ("u32", reference_slots.INDEX, 0),
+                ]
+            )
+            delegates.append(
+                self.table(
+                    [
+                        ("off", delegate_slots.ID, self.fb.CreateString(backend)),
+                        ("off", delegate_slots.PROCESSED, reference),
+                    ]
+                )
+            )
+        plan = slots.ExecutionPlan
         return self.table(
             [
-                ("off", 0, self.fb.CreateString(method.name)),
-                ("off", 2, values_vector),
-                ("off", 3, self.vector("i", method.inputs)),
-                ("off", 4, self.vector("i", method.outputs)),
-                ("off", 5, self.offsets([chain])),
-                ("off", 6, self.offsets(operator_tables)),
-                ("off", 7, self.offsets(delegates)),
-                ("off", 8, self.vector("q", [0, planned])),
+                ("off", plan.NAME, self.fb.CreateString(method.name)),
+                ("off", plan.VALUES, values_vector),
+                ("off", plan.INPUTS, self.vector("i", method.inputs)),
+                ("off", plan.OUTPUTS, self.vector("i", method.outputs)),
+                ("off", plan.CHAINS, self.offsets([chain])),
+                ("off", plan.OPERATORS, self.offsets(operator_tables)),
+                ("off", plan.DELEGATES, self.offsets(delegates)),
+                # Buffer 0 is reserved; buffer 1 holds every planned tensor.
+                ("off", plan.NON_CONST_BUFFER_SIZES, self.vector("q", [0, planned])),
             ]
         )
 
     def program(self, methods: Sequence[Method]) -> bytes:
         plans = self.offsets([self.method(method) for method in methods])
         inline = (
-            self.table([("off", 0, self.vector("B", []))])
+            self.table([("off", slots.BackendDelegateInlineData.DATA, self.vector("B", []))])
             if any(m.delegates for m in methods)
             else None
         )
-        segment = self.table([("u64", 0, 0), ("u64", 1, self.constant_size)])
-        constant_segment = self.table(
-            [("u32", 0, 0), ("off", 1, self.vector("Q", self.constant_offsets))]
+        segment = self.table(
+            [
+                ("u64", slots.DataSegment.OFFSET, 0),
+                ("u64", slots.DataSegment.SIZE, self.constant_size),
+            ]
         )
+        subsegments = slots.SubsegmentOffsets
+        constant_segment = self.table(
+            [
+                ("u32", subsegments.SEGMENT_INDEX, 0),
+                ("off", subsegments.OFFSETS, self.vector("Q", self.constant_offsets)),
+            ]
+        )
+        program = slots.Program
         fields: list[tuple[str, int, object]] = [
-            ("u32", 0, 0),
-            ("off", 1, plans),
-            ("off", 4, self.offsets([segment])),
-            ("off", 5, constant_segment),
+            ("u32", program.VERSION, 0),
+            ("off", program.EXECUTION_PLAN, plans),
+            ("off", program.SEGMENTS, self.offsets([segment])),
+            ("off", program.CONSTANT_SEGMENT, constant_segment),
         ]
         if inline is not None:
-            fields.append(("off", 3, self.offsets([inline])))
-        self.fb.Finish(self.table(fields), file_identifier=b"ET12")
+            fields.append(("off", program.BACKEND_DELEGATE_DATA, self.offsets([inline])))
+        self.fb.Finish(self.table(fields), file_identifier=FILE_IDENTIFIER)
         return bytes(self.fb.Output())
 
 
@@ -354,7 +330,7 @@ def write_program(methods: Sequence[Method], output: BinaryIO) -> None:
     root = struct.unpack_from("<I", flatbuffer, 0)[0] + _EXTENDED_HEADER_LENGTH
     program_size = len(flatbuffer) + _EXTENDED_HEADER_LENGTH
     segment_base = _align(program_size, SEGMENT_ALIGNMENT)
-    header = b"eh00" + struct.pack(
+    header = EXTENDED_HEADER_MAGIC + struct.pack(
         "<IQQQ", _EXTENDED_HEADER_LENGTH, program_size, segment_base, builder.constant_size
     )
     output.write(
