@@ -319,7 +319,7 @@ def case_args(case: Case) -> tuple[list[object], list[Any]]:
     """Our call's arguments (harness form) and the input arrays, seeded per case."""
     import numpy as np
 
-    from codegen.pte_writer import IntList
+    from codegen.pte.writer import IntList
     from tests.kernels.harness import In, InList, Out
 
     rng = np.random.default_rng(len(case.label))

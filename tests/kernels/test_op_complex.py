@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from codegen.model import OperatorName
-from codegen.pte_writer import KernelCall, Method, Tensor
+from codegen.pte.writer import KernelCall, Method, Tensor
 from codegen.scalar_type import ScalarType
 from tests.kernels.harness import In, KernelRunner, Out, assert_fails, assert_same
 

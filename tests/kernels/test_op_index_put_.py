@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from codegen.model import OperatorName
-from codegen.pte_writer import KernelCall, Method, OptionalTensorList, Tensor
+from codegen.pte.writer import KernelCall, Method, OptionalTensorList, Tensor
 from codegen.scalar_type import ScalarType
 from tests.kernels.harness import KernelFailed, KernelRunner, scalar_type
 

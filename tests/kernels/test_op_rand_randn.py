@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from codegen.model import OperatorName
-from codegen.pte_writer import IntList, KernelCall, Method, Tensor
+from codegen.pte.writer import IntList, KernelCall, Method, Tensor
 from tests.kernels.bfloat16_call import run_bfloat16
 from tests.kernels.harness import FLOATING, KernelRunner, Out, assert_fails, scalar_type
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from codegen.model import OperatorName
-from codegen.pte_writer import KernelCall, Method, Tensor, save_program
+from codegen.pte.writer import KernelCall, Method, Tensor, save_program
 from codegen.scalar_type import ScalarType
 from tests.fuzz.sanitized import ENVIRONMENT, sanitized_runner
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from codegen.model import OperatorName
-from codegen.pte_writer import IntList, JumpFalseCall, KernelCall, Method, Tensor, save_program
+from codegen.pte.writer import IntList, JumpFalseCall, KernelCall, Method, Tensor, save_program
 from codegen.scalar_type import ScalarType
 from tests.workspace import REPO
 

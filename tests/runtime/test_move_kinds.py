@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from codegen.model import OperatorName
-from codegen.pte_writer import (
+from codegen.pte.writer import (
     Instruction,
     KernelCall,
     Method,
