@@ -32,8 +32,8 @@ from tasks.code_deps import code_closure
 from tasks.compile import ObjectSpec
 
 if TYPE_CHECKING:  # the action imports these when it runs (loading doit's tasks stays quick)
-    from codegen.size_attribution import Attribution, LinkedObject
-    from codegen.size_elf import Symbol
+    from codegen.size.attribution import Attribution, LinkedObject
+    from codegen.size.elf import Symbol
 
 
 def _code() -> list[Path]:
@@ -83,20 +83,15 @@ def size_config(target: Target) -> dict[str, Any]:
 
 @reports_user_errors
 def measure(inputs: SizeInputs) -> bool:
-    from codegen.size import SizeReport, archive_sizes, berkeley_sizes
-    from codegen.size_alignment import alignment_note
-    from codegen.size_attribution import (
-        LinkedObject,
-        attribute,
-        bucket_of_source,
-        kernel_bucket,
-    )
-    from codegen.size_budget import breach_message
-    from codegen.size_diff import change_lines, size_change
-    from codegen.size_elf import object_symbols, read_sections, read_segments, read_symbols
-    from codegen.size_estimate import closeness_line, closeness_markdown, read_report
-    from codegen.size_library import added
-    from codegen.size_report import (
+    from codegen.size.alignment import alignment_note
+    from codegen.size.attribution import LinkedObject, attribute, bucket_of_source
+    from codegen.size.buckets import kernel_bucket
+    from codegen.size.budget import breach_message
+    from codegen.size.diff import change_lines, size_change
+    from codegen.size.elf import object_symbols, read_sections, read_segments, read_symbols
+    from codegen.size.estimate import closeness_line, closeness_markdown, read_report
+    from codegen.size.library import added
+    from codegen.size.report import (
         Baseline,
         OperatorInfo,
         SizeAnalysis,
@@ -105,6 +100,7 @@ def measure(inputs: SizeInputs) -> bool:
         render_markdown,
         to_document,
     )
+    from codegen.size.totals import SizeReport, archive_sizes, berkeley_sizes
 
     target = inputs.target
     name = target.name
@@ -236,9 +232,9 @@ def _measure_app(
     target: str, with_library: bool, linked: Sequence[LinkedObject]
 ) -> tuple[Attribution, tuple[int, int, int, int], tuple[Symbol, ...]]:
     """The minimal app's attribution, (text, data, bss, file) and symbols."""
-    from codegen.size import berkeley_sizes
-    from codegen.size_attribution import attribute
-    from codegen.size_elf import read_sections, read_symbols
+    from codegen.size.attribution import attribute
+    from codegen.size.elf import read_sections, read_symbols
+    from codegen.size.totals import berkeley_sizes
 
     app = layout.size_app(target, with_library)
     symbols = read_symbols(layout.unstripped_size_app(target, with_library))
@@ -263,7 +259,7 @@ def _compare_estimate(
 ) -> dict[str, Any] | None:
     """How codegen's estimate compares with the measured runner, when the estimate was
     made for the kernels the runner has (Note [Size estimate])."""
-    from codegen.size_estimate import closeness
+    from codegen.size.estimate import closeness
 
     try:
         estimate = json.loads(layout.size_estimate(target).read_text(encoding="utf-8"))

@@ -13,16 +13,11 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from codegen.render import render_template
-from codegen.size import SizeReport
-from codegen.size_attribution import (
-    BUCKET_DOC,
-    KERNEL_PREFIX,
-    REGISTRY_SLOT_BYTES,
-    Attribution,
-    Bucket,
-)
-from codegen.size_budget import TOTALS, Breach, Contributor, breaches
-from codegen.size_elf import Segment
+from codegen.size.attribution import Attribution, Bucket
+from codegen.size.buckets import BUCKET_DOC, KERNEL_PREFIX, REGISTRY_SLOT_BYTES, TOTALS
+from codegen.size.budget import Breach, Contributor, breaches
+from codegen.size.elf import Segment
+from codegen.size.totals import SizeReport
 from codegen.units import format_size
 
 

@@ -11,8 +11,6 @@ from dataclasses import dataclass
 
 from codegen.units import format_size
 
-TOTALS = ("file", "text", "data", "bss")
-
 
 @dataclass(frozen=True)
 class Contributor:
