@@ -33,6 +33,7 @@ from tasks.compile import ObjectSpec
 
 if TYPE_CHECKING:  # the action imports these when it runs (loading doit's tasks stays quick)
     from codegen.size.attribution import Attribution, LinkedObject
+    from codegen.size.document import LibraryOnly
     from codegen.size.elf import Symbol
 
 
@@ -40,11 +41,6 @@ def _code() -> list[Path]:
     """The code and templates the size action runs."""
     templates = layout.codegen_dir() / "templates"
     return [*code_closure(__name__), templates / "size.md.j2", templates / "size.html.j2"]
-
-
-# size.md's headline, and what it says instead for a library-only target.
-STRIPPED_HEADLINE = "Stripped runner:"
-LIBRARY_HEADLINE = "Added to a minimal app (stripped):"
 
 
 @dataclass(frozen=True)
@@ -88,18 +84,18 @@ def measure(inputs: SizeInputs) -> bool:
     from codegen.size.buckets import kernel_bucket
     from codegen.size.budget import breach_message
     from codegen.size.diff import change_lines, size_change
+    from codegen.size.document import LibraryFigures, LibraryOnly, OperatorInfo, closeness_of
     from codegen.size.elf import object_symbols, read_sections, read_segments, read_symbols
     from codegen.size.estimate import closeness_line, closeness_markdown, read_report
     from codegen.size.library import added
     from codegen.size.report import (
         Baseline,
-        OperatorInfo,
         SizeAnalysis,
-        document_json,
         render_html,
         render_markdown,
-        to_document,
+        size_document,
     )
+    from codegen.size.summary import LIBRARY_HEADLINE, STRIPPED_HEADLINE
     from codegen.size.totals import SizeReport, archive_sizes, berkeley_sizes
 
     target = inputs.target
@@ -173,29 +169,35 @@ def measure(inputs: SizeInputs) -> bool:
         segments=segments,
     )
     previous = read_report(layout.size_json(name))
-    document = to_document(analysis)
-    change = None if previous is None else size_change(previous, document)
-    document["change"] = change
+    measured_document = size_document(analysis)
+    change = None if previous is None else size_change(previous, measured_document.to_dict())
     lines = [] if change is None else change_lines(name, change)
     compared = _compare_estimate(name, file, {o.bucket for o in operators}, len(operators))
-    document["estimate"] = compared
-    document["library"] = archive_sizes(layout.runtime_library(name))
-    if not target.runner:
-        document["library_only"] = {
-            "with_library": layout.size_app(name, True).stat().st_size,
-            "without_library": layout.size_app(name, False).stat().st_size,
-        }
-    write_if_changed(layout.size_json(name), document_json(document))
+    library_only = (
+        None
+        if target.runner
+        else LibraryOnly(
+            with_library=layout.size_app(name, True).stat().st_size,
+            without_library=layout.size_app(name, False).stat().st_size,
+        )
+    )
+    document = measured_document.with_extras(
+        change=change,
+        estimate=None if compared is None else closeness_of(compared),
+        library=LibraryFigures(**archive_sizes(layout.runtime_library(name))),
+        library_only=library_only,
+    )
+    write_if_changed(layout.size_json(name), document.to_json())
     alignment = alignment_note(segments, file)
-    markdown = render_markdown(document, lines) + closeness_markdown(name, compared)
+    markdown = render_markdown(document.to_dict(), lines) + closeness_markdown(name, compared)
     if alignment is not None:
         print(f"{name}: {alignment}")
         markdown += f"\n## Segment alignment\n\n{alignment}\n"
-    if not target.runner:
+    if library_only is not None:
         markdown = markdown.replace(STRIPPED_HEADLINE, LIBRARY_HEADLINE, 1)
-        markdown += _library_only_markdown(document["library_only"], file)
+        markdown += _library_only_markdown(library_only, file)
     write_if_changed(layout.size_md(name), markdown)
-    html = render_html(document, lines)
+    html = render_html(document.to_dict(), lines)
     if not target.runner:
         html = html.replace(STRIPPED_HEADLINE, LIBRARY_HEADLINE, 1).replace(
             "the stripped runner file", "added to the minimal app's stripped file"
@@ -218,12 +220,12 @@ def measure(inputs: SizeInputs) -> bool:
     return not failures
 
 
-def _library_only_markdown(apps: Mapping[str, int], file: int) -> str:
+def _library_only_markdown(apps: LibraryOnly, file: int) -> str:
     return (
         "\n## Library only\n\n"
         "This target links no runner (`runner = false`). Its figures are what the library adds"
         " to a minimal app (runtime/size_app/minimal_app.cpp) that loads a program and runs a"
-        f" method: {apps['with_library']:,} B with the library, {apps['without_library']:,} B"
+        f" method: {apps.with_library:,} B with the library, {apps.without_library:,} B"
         f" without it, stripped: **{file:,} B** added. Budgets apply to that difference.\n"
     )
 

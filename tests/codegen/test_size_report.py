@@ -9,9 +9,9 @@ import pytest
 from codegen.size.attribution import Attribution, Bucket
 from codegen.size.budget import breach_message
 from codegen.size.diff import change_lines, size_change
+from codegen.size.document import OperatorInfo
 from codegen.size.explain import explain_model, explain_operator
 from codegen.size.report import (
-    OperatorInfo,
     SizeAnalysis,
     render_html,
     render_markdown,
