@@ -82,7 +82,7 @@ def measure(inputs: SizeInputs) -> bool:
     from codegen.size.alignment import alignment_note
     from codegen.size.attribution import LinkedObject, attribute, bucket_of_source
     from codegen.size.buckets import kernel_bucket
-    from codegen.size.budget import breach_message
+    from codegen.size.budget import breach_message, target_budgets
     from codegen.size.diff import change_lines, size_change
     from codegen.size.document import LibraryFigures, LibraryOnly, OperatorInfo, closeness_of
     from codegen.size.elf import object_symbols, read_sections, read_segments, read_symbols
@@ -141,9 +141,6 @@ def measure(inputs: SizeInputs) -> bool:
         text, data, bss, file = (a - b for a, b in zip(with_figures, without_figures, strict=True))
         attribution = added(with_app, without_app)
         segments = read_segments(layout.size_app(name, True))
-    budgets = dict(target.size_budgets)
-    if target.size_budget is not None:
-        budgets["file"] = target.size_budget
     baseline = None
     if inputs.baseline_runner is not None and target.size_baseline is not None:
         baseline = Baseline(target.size_baseline, inputs.baseline_runner.stat().st_size)
@@ -161,7 +158,7 @@ def measure(inputs: SizeInputs) -> bool:
         ),
         attribution=attribution,
         operators=tuple(operators),
-        budgets=budgets,
+        budgets=target_budgets(target.size_budget, target.size_budgets),
         registry_bytes=sum(s.size for s in symbols if "kSelectedKernels" in s.name),
         config=size_config(target),
         models=target.models,
