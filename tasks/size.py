@@ -33,7 +33,6 @@ from tasks.compile import ObjectSpec
 
 if TYPE_CHECKING:  # the action imports these when it runs (loading doit's tasks stays quick)
     from codegen.size.attribution import Attribution, LinkedObject
-    from codegen.size.document import LibraryOnly
     from codegen.size.elf import Symbol
 
 
@@ -86,16 +85,14 @@ def measure(inputs: SizeInputs) -> bool:
     from codegen.size.diff import change_lines, size_change
     from codegen.size.document import LibraryFigures, LibraryOnly, OperatorInfo, closeness_of
     from codegen.size.elf import object_symbols, read_sections, read_segments, read_symbols
-    from codegen.size.estimate import closeness_line, closeness_markdown, read_report
+    from codegen.size.estimate import closeness_line, read_report
     from codegen.size.library import added
     from codegen.size.report import (
         Baseline,
         SizeAnalysis,
-        render_html,
-        render_markdown,
         size_document,
+        size_pages,
     )
-    from codegen.size.summary import LIBRARY_HEADLINE, STRIPPED_HEADLINE
     from codegen.size.totals import SizeReport, archive_sizes, berkeley_sizes
 
     target = inputs.target
@@ -186,19 +183,10 @@ def measure(inputs: SizeInputs) -> bool:
     )
     write_if_changed(layout.size_json(name), document.to_json())
     alignment = alignment_note(segments, file)
-    markdown = render_markdown(document.to_dict(), lines) + closeness_markdown(name, compared)
     if alignment is not None:
         print(f"{name}: {alignment}")
-        markdown += f"\n## Segment alignment\n\n{alignment}\n"
-    if library_only is not None:
-        markdown = markdown.replace(STRIPPED_HEADLINE, LIBRARY_HEADLINE, 1)
-        markdown += _library_only_markdown(library_only, file)
+    markdown, html = size_pages(document, alignment)
     write_if_changed(layout.size_md(name), markdown)
-    html = render_html(document.to_dict(), lines)
-    if not target.runner:
-        html = html.replace(STRIPPED_HEADLINE, LIBRARY_HEADLINE, 1).replace(
-            "the stripped runner file", "added to the minimal app's stripped file"
-        )
     write_if_changed(layout.size_html(name), html)
     for line in lines:
         print(line)
@@ -215,16 +203,6 @@ def measure(inputs: SizeInputs) -> bool:
             )
         )
     return not failures
-
-
-def _library_only_markdown(apps: LibraryOnly, file: int) -> str:
-    return (
-        "\n## Library only\n\n"
-        "This target links no runner (`runner = false`). Its figures are what the library adds"
-        " to a minimal app (runtime/size_app/minimal_app.cpp) that loads a program and runs a"
-        f" method: {apps.with_library:,} B with the library, {apps.without_library:,} B"
-        f" without it, stripped: **{file:,} B** added. Budgets apply to that difference.\n"
-    )
 
 
 def _measure_app(

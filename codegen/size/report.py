@@ -9,17 +9,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from codegen.render import render_template
 from codegen.size.attribution import Attribution, Bucket
 from codegen.size.buckets import BUCKET_DOC, KERNEL_PREFIX, REGISTRY_SLOT_BYTES, TOTALS
 from codegen.size.budget import Breach, Contributor, breaches
+from codegen.size.diff import change_lines
 from codegen.size.document import BaselineFigures, BucketRow, OperatorInfo, SizeDocument
 from codegen.size.elf import Segment
+from codegen.size.estimate import closeness_markdown
 from codegen.size.totals import SizeReport
 from codegen.units import format_size
+
+# size.md's headline, and what it says instead for a library-only target.
+STRIPPED_HEADLINE = "Stripped runner:"
+LIBRARY_HEADLINE = "Added to a minimal app (stripped):"
 
 
 @dataclass(frozen=True)
@@ -148,6 +154,32 @@ def _bucket_row(analysis: SizeAnalysis, bucket: Bucket) -> BucketRow:
         dtypes=dict(bucket.dtypes),
         top_symbols=tuple(bucket.top_symbols),
     )
+
+
+def size_pages(document: SizeDocument, alignment: str | None) -> tuple[str, str]:
+    """size.md and size.html of the document; `alignment` is the segment alignment note
+    (codegen.size.alignment), if any."""
+    lines = [] if document.change is None else change_lines(document.target, document.change)
+    raw = document.to_dict()
+    estimate = None if document.estimate is None else asdict(document.estimate)
+    markdown = render_markdown(raw, lines) + closeness_markdown(document.target, estimate)
+    if alignment is not None:
+        markdown += f"\n## Segment alignment\n\n{alignment}\n"
+    html = render_html(raw, lines)
+    apps = document.library_only
+    if apps is not None:
+        markdown = markdown.replace(STRIPPED_HEADLINE, LIBRARY_HEADLINE, 1) + (
+            "\n## Library only\n\n"
+            "This target links no runner (`runner = false`). Its figures are what the library"
+            " adds to a minimal app (runtime/size_app/minimal_app.cpp) that loads a program and"
+            f" runs a method: {apps.with_library:,} B with the library,"
+            f" {apps.without_library:,} B without it, stripped:"
+            f" **{document.report.file:,} B** added. Budgets apply to that difference.\n"
+        )
+        html = html.replace(STRIPPED_HEADLINE, LIBRARY_HEADLINE, 1).replace(
+            "the stripped runner file", "added to the minimal app's stripped file"
+        )
+    return markdown, html
 
 
 def render_markdown(document: Mapping[str, Any], change_lines: Sequence[str]) -> str:

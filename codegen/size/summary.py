@@ -9,12 +9,9 @@ from dataclasses import asdict
 from codegen.size.diff import change_lines
 from codegen.size.document import SizeDocument
 from codegen.size.estimate import closeness_line
-from codegen.size.report import report_view
+from codegen.size.report import LIBRARY_HEADLINE, STRIPPED_HEADLINE, report_view
 from codegen.units import format_size
 
-# size.md's headline, and what it says instead for a library-only target.
-STRIPPED_HEADLINE = "Stripped runner:"
-LIBRARY_HEADLINE = "Added to a minimal app (stripped):"
 DIGEST_LINES = 7
 
 
