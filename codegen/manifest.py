@@ -19,8 +19,7 @@ from codegen.build_folder import build_key
 from codegen.errors import InputError
 from codegen.model import OperatorName
 from codegen.paths import not_a_regular_file
-from codegen.size_attribution import FIXED_BUCKETS, KERNEL_PREFIX, is_known_bucket
-from codegen.size_budget import TOTALS
+from codegen.size.buckets import FIXED_BUCKETS, KERNEL_PREFIX, TOTALS, is_known_bucket
 from codegen.units import parse_size
 
 # Names become file names under build/: a short, portable character set.

@@ -55,8 +55,8 @@ def write_estimate(
     """Predict the runner's size from earlier size reports (Note [Size estimate]), write
     size_estimate.json and print it. The reports are read here, in the action, and are
     no dependency of the task: they advise, and must not re-run codegen."""
-    from codegen.size_attribution import kernel_bucket
-    from codegen.size_estimate import estimate, read_report
+    from codegen.size.buckets import kernel_bucket
+    from codegen.size.estimate import estimate, read_report
 
     previous = read_report(layout.size_json(target))
     # Other targets' reports matter only for a rebuild (Note [Size estimate]).

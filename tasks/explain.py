@@ -14,7 +14,7 @@ from tasks.config import manifest, manifest_path
 
 @reports_user_errors
 def explain(op: str, dtype: str, model: str, target: str) -> bool:
-    from codegen.size_explain import explain_model, explain_operator
+    from codegen.size.explain import explain_model, explain_operator
 
     known = manifest().targets
     if target and target not in known:

@@ -32,19 +32,14 @@ from tasks.code_deps import code_closure
 from tasks.compile import ObjectSpec
 
 if TYPE_CHECKING:  # the action imports these when it runs (loading doit's tasks stays quick)
-    from codegen.size_attribution import Attribution, LinkedObject
-    from codegen.size_elf import Symbol
+    from codegen.size.attribution import Attribution, LinkedObject
+    from codegen.size.elf import Symbol
 
 
 def _code() -> list[Path]:
     """The code and templates the size action runs."""
     templates = layout.codegen_dir() / "templates"
     return [*code_closure(__name__), templates / "size.md.j2", templates / "size.html.j2"]
-
-
-# size.md's headline, and what it says instead for a library-only target.
-STRIPPED_HEADLINE = "Stripped runner:"
-LIBRARY_HEADLINE = "Added to a minimal app (stripped):"
 
 
 @dataclass(frozen=True)
@@ -83,28 +78,22 @@ def size_config(target: Target) -> dict[str, Any]:
 
 @reports_user_errors
 def measure(inputs: SizeInputs) -> bool:
-    from codegen.size import SizeReport, archive_sizes, berkeley_sizes
-    from codegen.size_alignment import alignment_note
-    from codegen.size_attribution import (
-        LinkedObject,
-        attribute,
-        bucket_of_source,
-        kernel_bucket,
-    )
-    from codegen.size_budget import breach_message
-    from codegen.size_diff import change_lines, size_change
-    from codegen.size_elf import object_symbols, read_sections, read_segments, read_symbols
-    from codegen.size_estimate import closeness_line, closeness_markdown, read_report
-    from codegen.size_library import added
-    from codegen.size_report import (
+    from codegen.size.alignment import alignment_note
+    from codegen.size.attribution import LinkedObject, attribute, bucket_of_source
+    from codegen.size.buckets import kernel_bucket
+    from codegen.size.budget import breach_message, target_budgets
+    from codegen.size.diff import change_lines, size_change
+    from codegen.size.document import LibraryFigures, LibraryOnly, OperatorInfo, closeness_of
+    from codegen.size.elf import object_symbols, read_sections, read_segments, read_symbols
+    from codegen.size.estimate import closeness_line, read_report
+    from codegen.size.library import added
+    from codegen.size.report import (
         Baseline,
-        OperatorInfo,
         SizeAnalysis,
-        document_json,
-        render_html,
-        render_markdown,
-        to_document,
+        size_document,
+        size_pages,
     )
+    from codegen.size.totals import SizeReport, archive_sizes, berkeley_sizes
 
     target = inputs.target
     name = target.name
@@ -149,9 +138,6 @@ def measure(inputs: SizeInputs) -> bool:
         text, data, bss, file = (a - b for a, b in zip(with_figures, without_figures, strict=True))
         attribution = added(with_app, without_app)
         segments = read_segments(layout.size_app(name, True))
-    budgets = dict(target.size_budgets)
-    if target.size_budget is not None:
-        budgets["file"] = target.size_budget
     baseline = None
     if inputs.baseline_runner is not None and target.size_baseline is not None:
         baseline = Baseline(target.size_baseline, inputs.baseline_runner.stat().st_size)
@@ -169,7 +155,7 @@ def measure(inputs: SizeInputs) -> bool:
         ),
         attribution=attribution,
         operators=tuple(operators),
-        budgets=budgets,
+        budgets=target_budgets(target.size_budget, target.size_budgets),
         registry_bytes=sum(s.size for s in symbols if "kSelectedKernels" in s.name),
         config=size_config(target),
         models=target.models,
@@ -177,33 +163,30 @@ def measure(inputs: SizeInputs) -> bool:
         segments=segments,
     )
     previous = read_report(layout.size_json(name))
-    document = to_document(analysis)
-    change = None if previous is None else size_change(previous, document)
-    document["change"] = change
+    measured_document = size_document(analysis)
+    change = None if previous is None else size_change(previous, measured_document.to_dict())
     lines = [] if change is None else change_lines(name, change)
     compared = _compare_estimate(name, file, {o.bucket for o in operators}, len(operators))
-    document["estimate"] = compared
-    document["library"] = archive_sizes(layout.runtime_library(name))
-    if not target.runner:
-        document["library_only"] = {
-            "with_library": layout.size_app(name, True).stat().st_size,
-            "without_library": layout.size_app(name, False).stat().st_size,
-        }
-    write_if_changed(layout.size_json(name), document_json(document))
+    library_only = (
+        None
+        if target.runner
+        else LibraryOnly(
+            with_library=layout.size_app(name, True).stat().st_size,
+            without_library=layout.size_app(name, False).stat().st_size,
+        )
+    )
+    document = measured_document.with_extras(
+        change=change,
+        estimate=None if compared is None else closeness_of(compared),
+        library=LibraryFigures(**archive_sizes(layout.runtime_library(name))),
+        library_only=library_only,
+    )
+    write_if_changed(layout.size_json(name), document.to_json())
     alignment = alignment_note(segments, file)
-    markdown = render_markdown(document, lines) + closeness_markdown(name, compared)
     if alignment is not None:
         print(f"{name}: {alignment}")
-        markdown += f"\n## Segment alignment\n\n{alignment}\n"
-    if not target.runner:
-        markdown = markdown.replace(STRIPPED_HEADLINE, LIBRARY_HEADLINE, 1)
-        markdown += _library_only_markdown(document["library_only"], file)
+    markdown, html = size_pages(document, alignment)
     write_if_changed(layout.size_md(name), markdown)
-    html = render_html(document, lines)
-    if not target.runner:
-        html = html.replace(STRIPPED_HEADLINE, LIBRARY_HEADLINE, 1).replace(
-            "the stripped runner file", "added to the minimal app's stripped file"
-        )
     write_if_changed(layout.size_html(name), html)
     for line in lines:
         print(line)
@@ -222,23 +205,13 @@ def measure(inputs: SizeInputs) -> bool:
     return not failures
 
 
-def _library_only_markdown(apps: Mapping[str, int], file: int) -> str:
-    return (
-        "\n## Library only\n\n"
-        "This target links no runner (`runner = false`). Its figures are what the library adds"
-        " to a minimal app (runtime/size_app/minimal_app.cpp) that loads a program and runs a"
-        f" method: {apps['with_library']:,} B with the library, {apps['without_library']:,} B"
-        f" without it, stripped: **{file:,} B** added. Budgets apply to that difference.\n"
-    )
-
-
 def _measure_app(
     target: str, with_library: bool, linked: Sequence[LinkedObject]
 ) -> tuple[Attribution, tuple[int, int, int, int], tuple[Symbol, ...]]:
     """The minimal app's attribution, (text, data, bss, file) and symbols."""
-    from codegen.size import berkeley_sizes
-    from codegen.size_attribution import attribute
-    from codegen.size_elf import read_sections, read_symbols
+    from codegen.size.attribution import attribute
+    from codegen.size.elf import read_sections, read_symbols
+    from codegen.size.totals import berkeley_sizes
 
     app = layout.size_app(target, with_library)
     symbols = read_symbols(layout.unstripped_size_app(target, with_library))
@@ -263,7 +236,7 @@ def _compare_estimate(
 ) -> dict[str, Any] | None:
     """How codegen's estimate compares with the measured runner, when the estimate was
     made for the kernels the runner has (Note [Size estimate])."""
-    from codegen.size_estimate import closeness
+    from codegen.size.estimate import closeness
 
     try:
         estimate = json.loads(layout.size_estimate(target).read_text(encoding="utf-8"))

@@ -9,16 +9,10 @@ from pathlib import Path
 import pytest
 
 from codegen.scalar_type import ScalarType
-from codegen.size_attribution import (
-    OVERHEAD,
-    SHARED_KERNELS,
-    LinkedObject,
-    attribute,
-    bucket_of_source,
-    kernel_bucket,
-)
-from codegen.size_dtypes import template_dtypes
-from codegen.size_elf import SHF_EXECINSTR, object_symbols, read_sections, read_symbols
+from codegen.size.attribution import LinkedObject, attribute, bucket_of_source
+from codegen.size.buckets import OVERHEAD, SHARED_KERNELS, kernel_bucket
+from codegen.size.dtypes import template_dtypes
+from codegen.size.elf import SHF_EXECINSTR, object_symbols, read_sections, read_symbols
 
 SOURCES = {
     "runtime/core/core.cpp": "int core_value(int x) { return x * 3 + 1; }\n",

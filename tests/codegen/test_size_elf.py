@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from codegen.errors import InputError
-from codegen.size_elf import object_symbols, read_sections, read_segments, read_symbols
+from codegen.size.elf import object_symbols, read_sections, read_segments, read_symbols
 
 
 @pytest.mark.parametrize("reader", [read_sections, read_segments, read_symbols, object_symbols])

@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from codegen.size_attribution import REGISTRY_SLOT_BYTES
-from codegen.size_estimate import closeness, closeness_line, estimate
+from codegen.size.buckets import REGISTRY_SLOT_BYTES
+from codegen.size.estimate import closeness, closeness_line, estimate
 from tests.workspace import SMALL_MANIFEST, build_small, executed, small_workspace
 
 SELECTIVE = {"dtype_selective": True, "toolchain": "host"}

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from codegen.errors import InputError
-from codegen.size import archive_sizes, berkeley_sizes
-from codegen.size_elf import read_sections
+from codegen.size.elf import read_sections
+from codegen.size.totals import archive_sizes, berkeley_sizes
 
 
 def compile_object(directory: Path, name: str, code: str) -> Path:

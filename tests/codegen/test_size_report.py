@@ -6,18 +6,18 @@ from typing import Any
 
 import pytest
 
-from codegen.size import SizeReport
-from codegen.size_attribution import Attribution, Bucket
-from codegen.size_budget import breach_message
-from codegen.size_diff import change_lines, size_change
-from codegen.size_explain import explain_model, explain_operator
-from codegen.size_report import (
-    OperatorInfo,
+from codegen.size.attribution import Attribution, Bucket
+from codegen.size.budget import breach_message
+from codegen.size.diff import change_lines, size_change
+from codegen.size.document import OperatorInfo
+from codegen.size.explain import explain_model, explain_operator
+from codegen.size.report import (
     SizeAnalysis,
     render_html,
     render_markdown,
     to_document,
 )
+from codegen.size.totals import SizeReport
 
 
 def analysis(extra_sub: bool = False, budget: int | None = 24 * 1024) -> SizeAnalysis:

@@ -13,29 +13,19 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from codegen.render import render_template
-from codegen.size import SizeReport
-from codegen.size_attribution import (
-    BUCKET_DOC,
-    KERNEL_PREFIX,
-    REGISTRY_SLOT_BYTES,
-    Attribution,
-    Bucket,
-)
-from codegen.size_budget import TOTALS, Breach, Contributor, breaches
-from codegen.size_elf import Segment
+from codegen.size.attribution import Attribution, Bucket
+from codegen.size.buckets import BUCKET_DOC, KERNEL_PREFIX, REGISTRY_SLOT_BYTES, TOTALS
+from codegen.size.budget import Breach, Contributor, breaches
+from codegen.size.diff import change_lines
+from codegen.size.document import BaselineFigures, BucketRow, OperatorInfo, SizeDocument
+from codegen.size.elf import Segment
+from codegen.size.estimate import closeness_markdown
+from codegen.size.totals import SizeReport
 from codegen.units import format_size
 
-
-@dataclass(frozen=True)
-class OperatorInfo:
-    """One registered kernel: who provides it, where its bytes are, who selected it."""
-
-    op: str
-    key: str
-    library: str
-    function: str
-    bucket: str
-    selected_by: tuple[str, ...]  # models and manifest entries
+# size.md's headline, and what it says instead for a library-only target.
+STRIPPED_HEADLINE = "Stripped runner:"
+LIBRARY_HEADLINE = "Added to a minimal app (stripped):"
 
 
 @dataclass(frozen=True)
@@ -117,61 +107,87 @@ class SizeAnalysis:
         return savings
 
 
-def to_document(analysis: SizeAnalysis) -> dict[str, Any]:
-    """size.json: the contract's fields first, then the analysis. `change` (since the
-    previous report) is filled in by the caller, which has that report."""
-    document: dict[str, Any] = asdict(analysis.report)
+def size_document(analysis: SizeAnalysis) -> SizeDocument:
+    """The size document of the analysis. `change`, `estimate`, `library` and
+    `library_only` are filled in by the caller, which has the previous report and the other
+    measurements (SizeDocument.with_extras)."""
     baseline = analysis.baseline
-    document.update(
-        {
-            "target": analysis.target,
-            "registry_bytes": analysis.registry_bytes,
-            "budgets": dict(sorted(analysis.budgets.items())),
-            "breaches": [asdict(b) for b in analysis.breaches()],
-            "buckets": [_bucket_row(analysis, b) for b in analysis.attribution.buckets],
-            "kernel_table": [asdict(o) for o in analysis.operators],
-            "model_savings": analysis.model_savings(),
-            "config": dict(analysis.config),
-            "baseline": None
-            if baseline is None
-            else {
-                "target": baseline.target,
-                "file": baseline.file,
-                "saved": baseline.saved(analysis.report.file),
-                "ratio": round(analysis.report.file / baseline.file, 3) if baseline.file else None,
-            },
-            "change": None,
-            "segments": [asdict(segment) for segment in analysis.segments],
-        }
+    file = analysis.report.file
+    return SizeDocument(
+        report=analysis.report,
+        target=analysis.target,
+        registry_bytes=analysis.registry_bytes,
+        budgets=dict(sorted(analysis.budgets.items())),
+        breaches=tuple(analysis.breaches()),
+        buckets=tuple(_bucket_row(analysis, b) for b in analysis.attribution.buckets),
+        kernel_table=analysis.operators,
+        model_savings=analysis.model_savings(),
+        config=dict(analysis.config),
+        baseline=None
+        if baseline is None
+        else BaselineFigures(
+            target=baseline.target,
+            file=baseline.file,
+            saved=baseline.saved(file),
+            ratio=round(file / baseline.file, 3) if baseline.file else None,
+        ),
+        segments=analysis.segments,
     )
-    return document
 
 
-def _bucket_row(analysis: SizeAnalysis, bucket: Bucket) -> dict[str, Any]:
-    return {
-        "name": bucket.name,
-        "bytes": bucket.bytes,
-        "code": bucket.code,
-        "bss": bucket.bss,
-        "share": round(100 * bucket.bytes / analysis.report.file, 1) if analysis.report.file else 0,
-        "doc": BUCKET_DOC.get(bucket.name, "kernel source file"),
-        "operators": analysis.bucket_operators(bucket.name),
-        "selected_by": analysis.bucket_selected_by(bucket.name),
-        "dtypes": dict(bucket.dtypes),
-        "top_symbols": [list(item) for item in bucket.top_symbols],
-    }
+def to_document(analysis: SizeAnalysis) -> dict[str, Any]:
+    """size.json's JSON form of the analysis: the contract's fields, then the analysis."""
+    return size_document(analysis).to_dict()
 
 
-def document_json(document: Mapping[str, Any]) -> str:
-    return json.dumps(document, indent=2, sort_keys=True) + "\n"
+def _bucket_row(analysis: SizeAnalysis, bucket: Bucket) -> BucketRow:
+    file = analysis.report.file
+    return BucketRow(
+        name=bucket.name,
+        bytes=bucket.bytes,
+        code=bucket.code,
+        bss=bucket.bss,
+        share=round(100 * bucket.bytes / file, 1) if file else 0,
+        doc=BUCKET_DOC.get(bucket.name, "kernel source file"),
+        operators=tuple(analysis.bucket_operators(bucket.name)),
+        selected_by=tuple(analysis.bucket_selected_by(bucket.name)),
+        dtypes=dict(bucket.dtypes),
+        top_symbols=tuple(bucket.top_symbols),
+    )
+
+
+def size_pages(document: SizeDocument, alignment: str | None) -> tuple[str, str]:
+    """size.md and size.html of the document; `alignment` is the segment alignment note
+    (codegen.size.alignment), if any."""
+    lines = [] if document.change is None else change_lines(document.target, document.change)
+    raw = document.to_dict()
+    estimate = None if document.estimate is None else asdict(document.estimate)
+    markdown = render_markdown(raw, lines) + closeness_markdown(document.target, estimate)
+    if alignment is not None:
+        markdown += f"\n## Segment alignment\n\n{alignment}\n"
+    html = render_html(raw, lines)
+    apps = document.library_only
+    if apps is not None:
+        markdown = markdown.replace(STRIPPED_HEADLINE, LIBRARY_HEADLINE, 1) + (
+            "\n## Library only\n\n"
+            "This target links no runner (`runner = false`). Its figures are what the library"
+            " adds to a minimal app (runtime/size_app/minimal_app.cpp) that loads a program and"
+            f" runs a method: {apps.with_library:,} B with the library,"
+            f" {apps.without_library:,} B without it, stripped:"
+            f" **{document.report.file:,} B** added. Budgets apply to that difference.\n"
+        )
+        html = html.replace(STRIPPED_HEADLINE, LIBRARY_HEADLINE, 1).replace(
+            "the stripped runner file", "added to the minimal app's stripped file"
+        )
+    return markdown, html
 
 
 def render_markdown(document: Mapping[str, Any], change_lines: Sequence[str]) -> str:
-    return render_template("size.md.j2", _view(document, change_lines))
+    return render_template("size.md.j2", report_view(document, change_lines))
 
 
 def render_html(document: Mapping[str, Any], change_lines: Sequence[str]) -> str:
-    view = _view(document, change_lines)
+    view = report_view(document, change_lines)
     # JSON inside <script>: no `<`, `>` or `&` can end the element or start markup.
     data = json.dumps(
         [{"name": b["name"], "bytes": b["bytes"], "doc": b["doc"]} for b in document["buckets"]],
@@ -183,7 +199,7 @@ def render_html(document: Mapping[str, Any], change_lines: Sequence[str]) -> str
     return render_template("size.html.j2", view)
 
 
-def _view(document: Mapping[str, Any], change_lines: Sequence[str]) -> dict[str, Any]:
+def report_view(document: Mapping[str, Any], change_lines: Sequence[str]) -> dict[str, Any]:
     file = document["file"]
     budgets = [
         {

@@ -21,15 +21,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from codegen.size_dtypes import template_dtypes
-from codegen.size_elf import SHF_EXECINSTR, ObjectSymbols, Section, Symbol
+from codegen.size.buckets import (
+    KERNEL_PREFIX,
+    OVERHEAD,
+    SHARED_KERNELS,
+    TOOLCHAIN,
+    UNNAMED,
+    kernel_bucket,
+)
+from codegen.size.dtypes import template_dtypes
+from codegen.size.elf import SHF_EXECINSTR, ObjectSymbols, Section, Symbol
 
-SHARED_KERNELS = "kernels:shared"
-TOOLCHAIN = "libc"
-UNNAMED = "unnamed"
-OVERHEAD = "overhead"
-KERNEL_PREFIX = "kernel:"
-REGISTRY_SLOT_BYTES = 32  # rt::Kernel on 64-bit: name, key, function and layout pointers
 _RUNTIME_PARTS = {
     "core": "core",
     "loader": "loader",
@@ -37,41 +39,7 @@ _RUNTIME_PARTS = {
     "kernel": "registry",
     "runner": "runner",
 }
-# Buckets that exist whatever the target selects (kernel buckets are per source file).
-FIXED_BUCKETS = (
-    "core",
-    "loader",
-    "executor",
-    "registry",
-    "runner",
-    "registration",
-    SHARED_KERNELS,
-    TOOLCHAIN,
-    UNNAMED,
-    OVERHEAD,
-)
-BUCKET_DOC = {
-    "core": "runtime core: tensors, scalar types, arena (runtime/core)",
-    "loader": ".pte loader (runtime/loader)",
-    "executor": "executor (runtime/executor)",
-    "registry": "kernel registry and argument access (runtime/kernel)",
-    "runner": "runner command line and .npy I/O (runtime/runner)",
-    "registration": "generated registration table (gen/selected_kernels.cpp)",
-    SHARED_KERNELS: "helpers several kernels share (inline functions, templates)",
-    TOOLCHAIN: "startup code and static parts of libc/libstdc++/libgcc",
-    UNNAMED: "code and data without a symbol: string literals, alignment",
-    OVERHEAD: "ELF overhead/padding: headers, dynamic linking tables, PLT/GOT, unwind",
-}
 _CONTENT_SECTIONS = (".text", ".rodata", ".data", ".tdata")
-
-
-def kernel_bucket(library: str, source: Path) -> str:
-    """`kernel:portable/op_add`: one bucket per kernel source file (all its overloads)."""
-    return f"{KERNEL_PREFIX}{library}/{source.stem}"
-
-
-def is_known_bucket(name: str) -> bool:
-    return name in FIXED_BUCKETS or (name.startswith(KERNEL_PREFIX) and "/" in name)
 
 
 def bucket_of_source(source: Path, kernel_libraries: Mapping[Path, str]) -> str:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from codegen.size_attribution import KERNEL_PREFIX, REGISTRY_SLOT_BYTES
+from codegen.size.buckets import KERNEL_PREFIX, REGISTRY_SLOT_BYTES
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,6 @@ from dataclasses import dataclass
 
 from codegen.units import format_size
 
-TOTALS = ("file", "text", "data", "bss")
-
 
 @dataclass(frozen=True)
 class Contributor:
@@ -26,6 +24,15 @@ class Breach:
     measure: str
     actual: int
     budget: int
+
+
+def target_budgets(size_budget: int | None, size_budgets: Mapping[str, int]) -> dict[str, int]:
+    """Every budget of a target by measure or bucket: `size_budgets`, and `size_budget` as
+    the budget on `file` (the manifest keeps them apart; the report holds them together)."""
+    budgets = dict(size_budgets)
+    if size_budget is not None:
+        budgets["file"] = size_budget
+    return budgets
 
 
 def breaches(actuals: Mapping[str, int], budgets: Mapping[str, int]) -> list[Breach]:

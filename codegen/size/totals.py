@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codegen.errors import InputError
-from codegen.size_elf import SHF_WRITE, Section, sections_of
+from codegen.size.elf import SHF_WRITE, Section, sections_of
 
 
 @dataclass(frozen=True)

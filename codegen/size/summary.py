@@ -1,0 +1,64 @@
+"""The few lines a build prints per target about its size, from the size document (not
+from size.md): what it weighs, the budgets, the largest buckets, what the all-operators
+baseline weighs, what changed since the previous build and how close the estimate was."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from codegen.size.diff import change_lines
+from codegen.size.document import SizeDocument
+from codegen.size.estimate import closeness_line
+from codegen.size.report import LIBRARY_HEADLINE, STRIPPED_HEADLINE, report_view
+from codegen.units import format_size
+
+DIGEST_LINES = 7
+
+
+def size_phrase(document: SizeDocument) -> str:
+    """`runner 35.2 KiB (budget 40 KiB)`: the size part of the build's summary line."""
+    report = document.report
+    budget = "no budget" if report.budget is None else f"budget {format_size(report.budget)}"
+    measured = f"runner {format_size(report.file)}"
+    if document.is_library_only:
+        measured = f"library adds {format_size(report.file)} to an app"
+    return f"{measured} ({budget})"
+
+
+def digest(document: SizeDocument) -> list[str]:
+    """3 to 7 lines, each what size.md says in its section, without the markup."""
+    lines = [] if document.change is None else change_lines(document.target, document.change)
+    view = report_view(document.to_dict(), lines)
+    headline = LIBRARY_HEADLINE if document.is_library_only else STRIPPED_HEADLINE
+    result = [
+        f"{headline} {view['file']}. {view['operators']} operators, {view['kernels']} kernels,"
+        f" registry {view['registry']}."
+    ]
+    budgets = view["budgets"]
+    result.append(
+        "Budgets: "
+        + "; ".join(
+            f"{r['measure']} {r['actual']} of {r['budget']}, {r['verdict']}" for r in budgets
+        )
+        if budgets
+        else "Budget: none."
+    )
+    largest = [f"{b.name} {b.bytes:,} B ({b.share}%)" for b in document.buckets[:3]]
+    if largest:
+        result.append("Largest: " + ", ".join(largest))
+    baseline = view["baseline"]
+    if baseline is not None:
+        result.append(
+            f"All-operators baseline (target {baseline['target']}): {baseline['file']}; this"
+            f" runner is {baseline['ratio']}× of it, {baseline['saved']} smaller."
+        )
+    if lines:
+        result.append("Changed: runner " + (lines[0].partition(": runner ")[2] or lines[0]))
+        reasons = [line.strip() for line in lines[1:] if line.strip().startswith("because")]
+        if reasons or len(lines) > 1:
+            result.append("  " + (reasons or [line.strip() for line in lines[1:]])[0])
+    if document.estimate is not None:
+        text = closeness_line(document.target, asdict(document.estimate))
+        text = text.removeprefix(f"size: target {document.target}: ")
+        result.append(text[0].upper() + text[1:])
+    return result[:DIGEST_LINES]

@@ -1,0 +1,48 @@
+"""The size digest a build prints, computed from the size document."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from codegen.size.diff import size_change
+from codegen.size.document import BaselineFigures, Closeness, LibraryOnly
+from codegen.size.report import size_document, to_document
+from codegen.size.summary import digest, size_phrase
+from tests.codegen.test_size_report import analysis
+
+
+def test_digest_of_a_runner() -> None:
+    assert digest(size_document(analysis())) == [
+        "Stripped runner: 11.6 KiB (11,900 B). 2 operators, 2 kernels, registry 2 slots, 64 B.",
+        "Budgets: file 11.6 KiB (11,900 B) of 24.0 KiB (24,576 B), ok",
+        "Largest: overhead 8,000 B (67.2%), loader 3,000 B (25.2%), "
+        "kernel:portable/op_add 600 B (5.0%)",
+    ]
+    assert size_phrase(size_document(analysis())) == (
+        "runner 11.6 KiB (11,900 B) (budget 24.0 KiB (24,576 B))"
+    )
+
+
+def test_digest_with_baseline_change_and_estimate() -> None:
+    change = size_change(to_document(analysis()), to_document(analysis(extra_sub=True)))
+    document = replace(
+        size_document(analysis(extra_sub=True, budget=None)),
+        baseline=BaselineFigures("all", 40_000, 23_100, 0.42),
+        change=change,
+        estimate=Closeness(16_000, 16_900, -900, -5.3, ()),
+    )
+    lines = digest(document)
+    assert lines[1] == "Budget: none."
+    assert lines[3:] == [
+        "All-operators baseline (target all): 39.1 KiB (40,000 B); this runner is 0.42× of it, "
+        "22.6 KiB (23,100 B) smaller.",
+        "Changed: runner 11.6 KiB (11,900 B) -> 16.5 KiB (16,900 B) (+5,000 B)",
+        "  because aten::sub.out is now selected by selective.toml:targets.t.extra_ops",
+        "Estimated 15.6 KiB, measured 16.5 KiB (-5%)",
+    ]
+
+
+def test_digest_of_a_library_only_target() -> None:
+    document = replace(size_document(analysis()), library_only=LibraryOnly(30_000, 18_100))
+    assert digest(document)[0].startswith("Added to a minimal app (stripped): 11.6 KiB")
+    assert size_phrase(document).startswith("library adds 11.6 KiB (11,900 B) to an app")
