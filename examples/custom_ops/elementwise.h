@@ -12,7 +12,8 @@
 namespace my_ops {
 
 // False after failing `context` (naming `op`) when out cannot hold op(input).
-inline bool prepare_out(rt::KernelContext& context, const char* op, const rt::Tensor& input, rt::Tensor& out) {
+inline bool prepare_out(rt::KernelContext& context, const char* op, const rt::Tensor& input,
+                        rt::Tensor& out) {
   if (out.dtype() != input.dtype()) {
     context.fail(rt::Error::InvalidArgument, op, "out must have the dtype of input");
     return false;

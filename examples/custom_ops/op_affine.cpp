@@ -15,7 +15,8 @@ namespace my_ops {
 namespace {
 
 constexpr const char* kOp = "my_ops::affine.out";
-constexpr rt::DtypeSet kImplemented = rt::DtypeSet::of(rt::ScalarType::Float) | rt::DtypeSet::of(rt::ScalarType::Double);
+constexpr rt::DtypeSet kImplemented =
+    rt::DtypeSet::of(rt::ScalarType::Float) | rt::DtypeSet::of(rt::ScalarType::Double);
 using Dtypes = rt::DtypeDispatch<kImplemented.bits(), rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace
@@ -23,8 +24,8 @@ using Dtypes = rt::DtypeDispatch<kImplemented.bits(), rt::selected_dtypes(kOp).b
 // affine.out(Tensor input, float scale, float bias, *, Tensor(a!) out) -> Tensor(a!): the
 // schema's `float` arguments arrive as doubles, already checked and converted by the
 // generated unboxing.
-rt::Tensor& affine_out(rt::KernelContext& context, const rt::Tensor& input, double scale, double bias,
-                       rt::Tensor& out) {
+rt::Tensor& affine_out(rt::KernelContext& context, const rt::Tensor& input, double scale,
+                       double bias, rt::Tensor& out) {
   if (!prepare_out(context, kOp, input, out)) return out;
   Dtypes::run(context, kOp, input.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

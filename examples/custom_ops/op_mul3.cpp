@@ -15,9 +15,9 @@ namespace {
 constexpr const char* kOp = "my_ops::mul3.out";
 // The dtypes custom_ops.yaml declares; a dtype-selective build compiles only those of them
 // its models call the operator with (selected_dtypes reads the generated header).
-constexpr rt::DtypeSet kImplemented = rt::DtypeSet::of(rt::ScalarType::Int) | rt::DtypeSet::of(rt::ScalarType::Long) |
-                                      rt::DtypeSet::of(rt::ScalarType::Float) |
-                                      rt::DtypeSet::of(rt::ScalarType::Double);
+constexpr rt::DtypeSet kImplemented =
+    rt::DtypeSet::of(rt::ScalarType::Int) | rt::DtypeSet::of(rt::ScalarType::Long) |
+    rt::DtypeSet::of(rt::ScalarType::Float) | rt::DtypeSet::of(rt::ScalarType::Double);
 using Dtypes = rt::DtypeDispatch<kImplemented.bits(), rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace

@@ -16,7 +16,8 @@ namespace kernels {
 // kMaxDims entries, a negative (or second -1) entry, or does not fit `numel`;
 // a -1 with the other entries' product 0 is ambiguous and fails too, as in
 // torch (even for an empty self).
-inline bool view_sizes(const rt::OpContext& in, const rt::IntList& size, int64_t numel, int32_t* sizes) {
+inline bool view_sizes(const rt::OpContext& in, const rt::IntList& size, int64_t numel,
+                       int32_t* sizes) {
   if (size.size() > static_cast<size_t>(rt::Tensor::kMaxDims)) {
     in.fail("size has too many dims");
     return false;

@@ -48,11 +48,12 @@ constexpr int64_t kTileCols = 256;  // likewise, for outputs wider than tall (a 
 
 // A map of T's data (const T: read only) in one storage order.
 template <typename T, int kOrder>
-using EigenMap = Eigen::Map<
-    std::conditional_t<std::is_const<T>::value,
-                       const Eigen::Matrix<std::remove_const_t<T>, Eigen::Dynamic, Eigen::Dynamic, kOrder>,
-                       Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, kOrder>>,
-    Eigen::Unaligned, Eigen::OuterStride<>>;
+using EigenMap =
+    Eigen::Map<std::conditional_t<std::is_const<T>::value,
+                                  const Eigen::Matrix<std::remove_const_t<T>, Eigen::Dynamic,
+                                                      Eigen::Dynamic, kOrder>,
+                                  Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, kOrder>>,
+               Eigen::Unaligned, Eigen::OuterStride<>>;
 template <typename T>
 using RowMajorMap = EigenMap<T, Eigen::RowMajor>;
 template <typename T>
@@ -61,11 +62,13 @@ using ColMajorMap = EigenMap<T, Eigen::ColMajor>;
 template <typename T>
 RowMajorMap<T> row_major_map(const Matrix<T>& m) {
   // A single row's outer stride is never read; Eigen still asserts nothing on it.
-  return RowMajorMap<T>(m.data, m.rows, m.cols, Eigen::OuterStride<>(m.rows <= 1 ? m.cols : m.row_stride));
+  return RowMajorMap<T>(m.data, m.rows, m.cols,
+                        Eigen::OuterStride<>(m.rows <= 1 ? m.cols : m.row_stride));
 }
 template <typename T>
 ColMajorMap<T> col_major_map(const Matrix<T>& m) {
-  return ColMajorMap<T>(m.data, m.rows, m.cols, Eigen::OuterStride<>(m.cols <= 1 ? m.rows : m.col_stride));
+  return ColMajorMap<T>(m.data, m.rows, m.cols,
+                        Eigen::OuterStride<>(m.cols <= 1 ? m.rows : m.col_stride));
 }
 
 // c = a @ b for one tile, c row-major. Each operand mapped by its layout.
@@ -97,7 +100,9 @@ void product(const Matrix<const T>& a, const Matrix<const T>& b, const Matrix<T>
     for (int64_t i = 0; i < c.rows; ++i) {
       for (int64_t j = 0; j < c.cols; ++j) {
         T sum = T(0);
-        for (int64_t p = 0; p < a.cols; ++p) sum += a.data[i * a.row_stride + p * a.col_stride] * b.data[p * b.row_stride + j * b.col_stride];
+        for (int64_t p = 0; p < a.cols; ++p)
+          sum += a.data[i * a.row_stride + p * a.col_stride] *
+                 b.data[p * b.row_stride + j * b.col_stride];
         c.data[i * c.row_stride + j * c.col_stride] = sum;
       }
     }
@@ -121,14 +126,16 @@ struct Tiling {
 // c[b] = a[b] @ bm[b] for b in [0, batch), then epilogue(c tile) on each tile once it is
 // computed. Batches and tiles are split over the pool's threads.
 template <typename T, typename Epilogue>
-void batched_gemm(int64_t batch, const Matrix<const T>& a0, int64_t a_batch_stride, const Matrix<const T>& b0,
-                  int64_t b_batch_stride, const Matrix<T>& c0, int64_t c_batch_stride, const Epilogue& epilogue) {
+void batched_gemm(int64_t batch, const Matrix<const T>& a0, int64_t a_batch_stride,
+                  const Matrix<const T>& b0, int64_t b_batch_stride, const Matrix<T>& c0,
+                  int64_t c_batch_stride, const Epilogue& epilogue) {
   const Tiling tiling = Tiling::of(c0.rows, c0.cols);
   if (batch == 0 || tiling.count == 0) return;
   const int64_t k = a0.cols;
   // A tile per worker only when it is worth a wake-up (~2^17 multiply-adds).
   const int64_t tile_work = (tiling.by_rows ? tiling.size * c0.cols : tiling.size * c0.rows) * k;
-  const int64_t grain = tile_work >= (int64_t{1} << 17) ? 1 : ((int64_t{1} << 17) + tile_work) / (tile_work + 1);
+  const int64_t grain =
+      tile_work >= (int64_t{1} << 17) ? 1 : ((int64_t{1} << 17) + tile_work) / (tile_work + 1);
   parallel_for(batch * tiling.count, grain, [&](int64_t begin, int64_t end) {
     for (int64_t index = begin; index < end; ++index) {
       const int64_t b = index / tiling.count;

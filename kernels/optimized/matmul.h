@@ -13,8 +13,8 @@ namespace opt {
 // A whole kernel `mm.out` (rank 2) or `bmm.out` (rank 3), Dtypes a DtypeDispatch over
 // what it computes (Float, Double).
 template <typename Dtypes>
-void matmul_kernel(rt::KernelContext& context, const char* op, const rt::Tensor& self, const rt::Tensor& mat2,
-                   rt::Tensor& out, int rank) {
+void matmul_kernel(rt::KernelContext& context, const char* op, const rt::Tensor& self,
+                   const rt::Tensor& mat2, rt::Tensor& out, int rank) {
   const rt::OpContext in(context, op);
   if (!Dtypes::check(context, op, out.dtype())) return;
   portable::MatmulShape s;

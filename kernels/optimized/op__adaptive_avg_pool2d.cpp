@@ -26,11 +26,13 @@ int64_t bin_start(int64_t o, int64_t in, int64_t out) { return o * in / out; }
 int64_t bin_end(int64_t o, int64_t in, int64_t out) { return ((o + 1) * in + out - 1) / out; }
 
 // False when the row of column sums cannot be had.
-bool adaptive_avg_pool(const portable::Planes4& x, const portable::Planes4& y, const float* px, float* py) {
+bool adaptive_avg_pool(const portable::Planes4& x, const portable::Planes4& y, const float* px,
+                       float* py) {
   const int64_t height = x.size[2], width = x.size[3], channels = y.size[1];
   bool ok = true;
   opt::parallel_for(y.size[0] * channels, 1, [&](int64_t begin, int64_t end) {
-    float* sums = static_cast<float*>(opt::thread_scratch().get(static_cast<size_t>(width) * sizeof(float)));
+    float* sums =
+        static_cast<float*>(opt::thread_scratch().get(static_cast<size_t>(width) * sizeof(float)));
     if (sums == nullptr) {
       ok = false;  // every writer stores false: no ordering needed
       return;
@@ -64,8 +66,8 @@ bool adaptive_avg_pool(const portable::Planes4& x, const portable::Planes4& y, c
 }  // namespace
 
 // _adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& _adaptive_avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList output_size,
-                                     rt::Tensor& out) {
+rt::Tensor& _adaptive_avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self,
+                                     rt::IntList output_size, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!Dtypes::check(context, kOp, self.dtype())) return out;
   if (out.dtype() != self.dtype()) {
@@ -75,7 +77,8 @@ rt::Tensor& _adaptive_avg_pool2d_out(rt::KernelContext& context, const rt::Tenso
   if (!portable::plan_adaptive_pool2d(in, self, output_size, out) || out.numel() == 0) return out;
   const portable::Planes4 x(self), y(out);
   Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
-    static_assert(std::is_same<typename decltype(tag)::type, float>::value, "only Float is claimed");
+    static_assert(std::is_same<typename decltype(tag)::type, float>::value,
+                  "only Float is claimed");
     if (!adaptive_avg_pool(x, y, self.data_as<const float>(), out.data_as<float>())) {
       in.fail("out of memory for a row of column sums");
     }

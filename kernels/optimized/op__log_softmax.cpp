@@ -25,9 +25,10 @@ struct LogSoftmax {
 }  // namespace
 
 // _log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& _log_softmax_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool half_to_float,
-                             rt::Tensor& out) {
-  normalise_kernel<FloatDtypes<&kOp>, LogSoftmax>(context, kOp, self, dim, half_to_float, out, log_softmax_row);
+rt::Tensor& _log_softmax_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim,
+                             bool half_to_float, rt::Tensor& out) {
+  normalise_kernel<FloatDtypes<&kOp>, LogSoftmax>(context, kOp, self, dim, half_to_float, out,
+                                                  log_softmax_row);
   return out;
 }
 

@@ -25,9 +25,10 @@ struct Softmax {
 }  // namespace
 
 // _softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& _softmax_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool half_to_float,
-                         rt::Tensor& out) {
-  normalise_kernel<FloatDtypes<&kOp>, Softmax>(context, kOp, self, dim, half_to_float, out, softmax_row);
+rt::Tensor& _softmax_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim,
+                         bool half_to_float, rt::Tensor& out) {
+  normalise_kernel<FloatDtypes<&kOp>, Softmax>(context, kOp, self, dim, half_to_float, out,
+                                               softmax_row);
   return out;
 }
 

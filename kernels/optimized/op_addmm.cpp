@@ -8,13 +8,15 @@ namespace optimized {
 namespace {
 
 constexpr const char* kOp = "aten::addmm.out";
-constexpr rt::DtypeSet kFast = rt::DtypeSet::of(rt::ScalarType::Float) | rt::DtypeSet::of(rt::ScalarType::Double);
+constexpr rt::DtypeSet kFast =
+    rt::DtypeSet::of(rt::ScalarType::Float) | rt::DtypeSet::of(rt::ScalarType::Double);
 using Dtypes = rt::DtypeDispatch<kFast.bits(), rt::selected_dtypes(kOp).bits()>;
 
 // out = beta * self + alpha * (mat1 @ mat2), self broadcast to out's shape (a matrix, a
 // row, or one value): the product first, then this on each tile while it is in cache.
 template <typename T>
-void addmm(const rt::Tensor& self, const rt::Tensor& mat1, const rt::Tensor& mat2, rt::Tensor& out, T beta, T alpha) {
+void addmm(const rt::Tensor& self, const rt::Tensor& mat1, const rt::Tensor& mat2, rt::Tensor& out,
+           T beta, T alpha) {
   const int64_t n = mat1.size(0), k = mat1.size(1), m = mat2.size(1);
   const opt::Matrix<const T> a{mat1.data_as<const T>(), n, k, mat1.stride(0), mat1.stride(1)};
   const opt::Matrix<const T> b{mat2.data_as<const T>(), k, m, mat2.stride(0), mat2.stride(1)};
@@ -24,29 +26,34 @@ void addmm(const rt::Tensor& self, const rt::Tensor& mat1, const rt::Tensor& mat
   const int64_t bias_row = dim == 2 && self.size(0) != 1 ? self.stride(0) : 0;
   const int64_t bias_col = dim >= 1 && self.size(dim - 1) != 1 ? self.stride(dim - 1) : 0;
   const T* bias = self.data_as<const T>();
-  opt::batched_gemm(1, a, 0, b, 0, c, 0, [&](const opt::Matrix<T>& tile, int64_t start, bool by_rows) {
-    const int64_t row0 = by_rows ? start : 0, col0 = by_rows ? 0 : start;
-    for (int64_t i = 0; i < tile.rows; ++i) {
-      T* row = tile.data + i * tile.row_stride;
-      const T* bias_at = bias + (row0 + i) * bias_row + col0 * bias_col;
-      if (beta == T(0)) {  // torch ignores self (even its NaNs) when beta is 0
-        if (alpha != T(1)) {
-          for (int64_t j = 0; j < tile.cols; ++j) row[j * tile.col_stride] *= alpha;
-        }
-      } else if (alpha == T(1) && beta == T(1)) {  // linear: add the bias
-        for (int64_t j = 0; j < tile.cols; ++j) row[j * tile.col_stride] += bias_at[j * bias_col];
-      } else {
-        for (int64_t j = 0; j < tile.cols; ++j) {
-          row[j * tile.col_stride] = alpha * row[j * tile.col_stride] + beta * bias_at[j * bias_col];
-        }
-      }
-    }
-  });
+  opt::batched_gemm(1, a, 0, b, 0, c, 0,
+                    [&](const opt::Matrix<T>& tile, int64_t start, bool by_rows) {
+                      const int64_t row0 = by_rows ? start : 0, col0 = by_rows ? 0 : start;
+                      for (int64_t i = 0; i < tile.rows; ++i) {
+                        T* row = tile.data + i * tile.row_stride;
+                        const T* bias_at = bias + (row0 + i) * bias_row + col0 * bias_col;
+                        if (beta == T(0)) {  // torch ignores self (even its NaNs) when beta is 0
+                          if (alpha != T(1)) {
+                            for (int64_t j = 0; j < tile.cols; ++j)
+                              row[j * tile.col_stride] *= alpha;
+                          }
+                        } else if (alpha == T(1) && beta == T(1)) {  // linear: add the bias
+                          for (int64_t j = 0; j < tile.cols; ++j)
+                            row[j * tile.col_stride] += bias_at[j * bias_col];
+                        } else {
+                          for (int64_t j = 0; j < tile.cols; ++j) {
+                            row[j * tile.col_stride] =
+                                alpha * row[j * tile.col_stride] + beta * bias_at[j * bias_col];
+                          }
+                        }
+                      }
+                    });
 }
 
 }  // namespace
 
-// addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out)
+// addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!)
+// out)
 rt::Tensor& addmm_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& mat1,
                       const rt::Tensor& mat2, rt::Scalar beta, rt::Scalar alpha, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);

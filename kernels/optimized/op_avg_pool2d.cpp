@@ -41,7 +41,8 @@ void add_taps(const AvgPoolCall& c, const float* x_row, float* y_row) {
       float* dst = y_row + lo;
       for (int64_t i = 0; i < hi - lo; ++i) dst[i] += src[i];
     } else {
-      for (int64_t ox = lo; ox < hi; ++ox) y_row[ox * yc] += x_row[(ox * c.win.stride[1] + offset) * xc];
+      for (int64_t ox = lo; ox < hi; ++ox)
+        y_row[ox * yc] += x_row[(ox * c.win.stride[1] + offset) * xc];
     }
   }
 }
@@ -56,7 +57,8 @@ int64_t window_count(const AvgPoolCall& c, int64_t oy, int64_t ox) {
     const int64_t size = c.x.size[2 + d];
     const int64_t first = at[d] * c.win.stride[d] - c.win.padding[d];
     const int64_t last = std::min(first + c.win.kernel[d], size + c.win.padding[d]);
-    count *= c.count_include_pad ? last - first : std::min(last, size) - std::max(first, int64_t{0});
+    count *=
+        c.count_include_pad ? last - first : std::min(last, size) - std::max(first, int64_t{0});
   }
   return count == 0 ? 1 : count;
 }
@@ -90,10 +92,12 @@ void avg_pool(const AvgPoolCall& c, const float* px, float* py) {
 
 }  // namespace
 
-// avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False,
+// avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool
+// ceil_mode=False,
 //     bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out)
-rt::Tensor& avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList kernel_size,
-                           rt::IntList stride, rt::IntList padding, bool ceil_mode, bool count_include_pad,
+rt::Tensor& avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self,
+                           rt::IntList kernel_size, rt::IntList stride, rt::IntList padding,
+                           bool ceil_mode, bool count_include_pad,
                            rt::Optional<int64_t> divisor_override, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   const int64_t divisor = divisor_override.value_or(0);
@@ -108,11 +112,15 @@ rt::Tensor& avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self, r
   }
   portable::PoolWindow win;
   rt::Tensor* const outs[] = {&out};
-  if (!portable::plan_pool2d(in, self, kernel_size, stride, padding, nullptr, ceil_mode, outs, 1, &win)) return out;
+  if (!portable::plan_pool2d(in, self, kernel_size, stride, padding, nullptr, ceil_mode, outs, 1,
+                             &win))
+    return out;
   if (out.numel() == 0) return out;
-  const AvgPoolCall c{win, portable::Planes4(self), portable::Planes4(out), count_include_pad, divisor};
+  const AvgPoolCall c{win, portable::Planes4(self), portable::Planes4(out), count_include_pad,
+                      divisor};
   Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
-    static_assert(std::is_same<typename decltype(tag)::type, float>::value, "only Float is claimed");
+    static_assert(std::is_same<typename decltype(tag)::type, float>::value,
+                  "only Float is claimed");
     avg_pool(c, self.data_as<const float>(), out.data_as<float>());
   });
   return out;

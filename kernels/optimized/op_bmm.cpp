@@ -6,13 +6,15 @@ namespace optimized {
 namespace {
 
 constexpr const char* kOp = "aten::bmm.out";
-constexpr rt::DtypeSet kFast = rt::DtypeSet::of(rt::ScalarType::Float) | rt::DtypeSet::of(rt::ScalarType::Double);
+constexpr rt::DtypeSet kFast =
+    rt::DtypeSet::of(rt::ScalarType::Float) | rt::DtypeSet::of(rt::ScalarType::Double);
 using Dtypes = rt::DtypeDispatch<kFast.bits(), rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace
 
 // bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& bmm_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& mat2, rt::Tensor& out) {
+rt::Tensor& bmm_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& mat2,
+                    rt::Tensor& out) {
   opt::matmul_kernel<Dtypes>(context, kOp, self, mat2, out, 3);
   return out;
 }

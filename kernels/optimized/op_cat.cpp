@@ -25,7 +25,8 @@ void place_blocks(rt::Tensor& out, const rt::Tensor& part, int at, int64_t offse
   const int64_t block = part.size(at) * inner, out_row = out.size(at) * inner;
   const float* from = part.data_as<const float>();
   float* to = out.data_as<float>() + offset * inner;
-  for (int64_t r = 0; r < outer; ++r) memcpy(to + r * out_row, from + r * block, static_cast<size_t>(block) * 4);
+  for (int64_t r = 0; r < outer; ++r)
+    memcpy(to + r * out_row, from + r * block, static_cast<size_t>(block) * 4);
 }
 
 }  // namespace
@@ -33,7 +34,8 @@ void place_blocks(rt::Tensor& out, const rt::Tensor& part, int at, int64_t offse
 // cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)
 // portable's checks; blocks copied with memcpy when out and the parts are
 // contiguous (RoPE's halves, a KV cache step), portable's strided placing otherwise.
-rt::Tensor& cat_out(rt::KernelContext& context, rt::TensorList tensor_list, int64_t dim_arg, rt::Tensor& out) {
+rt::Tensor& cat_out(rt::KernelContext& context, rt::TensorList tensor_list, int64_t dim_arg,
+                    rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   const rt::BoxedList tensors = tensor_list.boxed();
   if (tensors.size == 0) {

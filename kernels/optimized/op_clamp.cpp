@@ -15,8 +15,8 @@ using Dtypes = FloatDtypes<&kOp>;
 
 // clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)
 // A Float self stays Float whatever the bounds' kinds (torch's result_type).
-rt::Tensor& clamp_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::Scalar> min,
-                      rt::Optional<rt::Scalar> max, rt::Tensor& out) {
+rt::Tensor& clamp_out(rt::KernelContext& context, const rt::Tensor& self,
+                      rt::Optional<rt::Scalar> min, rt::Optional<rt::Scalar> max, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!min.has_value() && !max.has_value()) {
     in.fail("at least one of min and max must not be None");

@@ -98,7 +98,8 @@ Layer layer_of(const portable::ConvCall& c) {
 }
 
 // Out rows [0, rows) of one pixel block start as bias[oc0 + r] (or 0): the GEMM adds to them.
-void start_with_bias(const Layer& l, const float* bias, int64_t oc0, float* y, int64_t rows, int64_t width) {
+void start_with_bias(const Layer& l, const float* bias, int64_t oc0, float* y, int64_t rows,
+                     int64_t width) {
   for (int64_t r = 0; r < rows; ++r) {
     float* row = y + r * l.y_c;
     std::fill(row, row + width, bias != nullptr ? bias[(oc0 + r) * l.bias_stride] : 0.0f);
@@ -121,13 +122,16 @@ auto tap_columns(const float* in_row, int64_t a, int64_t b, int64_t offset, int6
 // input, from `taps[ky][kx]`, the input under column a of each tap (rows outside the input
 // are nullptr; consecutive columns are consecutive floats): one fused vectorised pass per
 // kernel row (or one for all nine taps), not a read-modify-write pass per tap.
-void depthwise_row3(int64_t k_h, const float* const (*taps)[3], const float* w, float b, int64_t a, int64_t e,
-                    float* row) {
+void depthwise_row3(int64_t k_h, const float* const (*taps)[3], const float* w, float b, int64_t a,
+                    int64_t e, float* row) {
   Eigen::Map<Eigen::ArrayXf> dst(row + a, e - a);
-  auto tap = [&](int64_t ky, int kx) { return Eigen::Map<const Eigen::ArrayXf>(taps[ky][kx], e - a); };
+  auto tap = [&](int64_t ky, int kx) {
+    return Eigen::Map<const Eigen::ArrayXf>(taps[ky][kx], e - a);
+  };
   if (k_h == 3 && taps[0][0] != nullptr && taps[1][0] != nullptr && taps[2][0] != nullptr) {
-    dst = b + w[0] * tap(0, 0) + w[1] * tap(0, 1) + w[2] * tap(0, 2) + w[3] * tap(1, 0) + w[4] * tap(1, 1) +
-          w[5] * tap(1, 2) + w[6] * tap(2, 0) + w[7] * tap(2, 1) + w[8] * tap(2, 2);
+    dst = b + w[0] * tap(0, 0) + w[1] * tap(0, 1) + w[2] * tap(0, 2) + w[3] * tap(1, 0) +
+          w[4] * tap(1, 1) + w[5] * tap(1, 2) + w[6] * tap(2, 0) + w[7] * tap(2, 1) +
+          w[8] * tap(2, 2);
     return;
   }
   dst = b;
@@ -170,11 +174,13 @@ struct Phases {
            ((l.in_w + l.stride_w - 1) / l.stride_w);
   }
   static Phases split(const Layer& l, const float* plane, float* scratch) {
-    const Phases p{scratch, (l.in_w + l.stride_w - 1) / l.stride_w, (l.in_h + l.stride_h - 1) / l.stride_h};
+    const Phases p{scratch, (l.in_w + l.stride_w - 1) / l.stride_w,
+                   (l.in_h + l.stride_h - 1) / l.stride_h};
     for (int64_t iy = 0; iy < l.in_h; ++iy) {
       const float* src = plane + iy * l.in_w;
       int64_t done = 0;  // phase columns written
-      if (l.stride_w == 2) done = split_pairs(src, l.in_w, scratch + p.offset(l, iy, 0), scratch + p.offset(l, iy, 1));
+      if (l.stride_w == 2)
+        done = split_pairs(src, l.in_w, scratch + p.offset(l, iy, 0), scratch + p.offset(l, iy, 1));
       for (int64_t qx = 0; qx < l.stride_w; ++qx) {
         float* dst = scratch + p.offset(l, iy, qx);
         for (int64_t j = done; j * l.stride_w + qx < l.in_w; ++j) dst[j] = src[j * l.stride_w + qx];
@@ -187,7 +193,9 @@ struct Phases {
     const int64_t phase = iy % l.stride_h * l.stride_w + col % l.stride_w;
     return (phase * rows + iy / l.stride_h) * width + col / l.stride_w;
   }
-  const float* at(const Layer& l, int64_t iy, int64_t col) const { return data + offset(l, iy, col); }
+  const float* at(const Layer& l, int64_t iy, int64_t col) const {
+    return data + offset(l, iy, col);
+  }
 };
 
 // Kernel heights up to this take depthwise_plane's fused path (a tap table on the stack).
@@ -211,8 +219,8 @@ struct Interior {
 // One output channel plane of a depthwise convolution (its group's single input channel).
 // Per output row: the columns every tap sees go through depthwise_row3 (3-wide kernels) or
 // one vectorised pass per tap; the few border columns are summed one by one.
-void depthwise_plane(const Layer& l, const Interior& in, const float* x, const Phases* phases, const float* w, float b,
-                     float* y) {
+void depthwise_plane(const Layer& l, const Interior& in, const float* x, const Phases* phases,
+                     const float* w, float b, float* y) {
   const float* rows[kMaxFusedRows];
   const float* taps[kMaxFusedRows][3];
   const int64_t a = in.a, e = in.e;
@@ -223,8 +231,9 @@ void depthwise_plane(const Layer& l, const Interior& in, const float* x, const P
   // inside the input are one vectorised run from (r0, a) to (r1 - 1, e). The border columns
   // of those rows read a neighbouring row (wrong) and are redone below.
   int64_t r0 = 0, r1 = 0, unused;
-  const bool flat_rows =
-      phases != nullptr ? phases->width == l.out_w : l.stride_h == 1 && l.stride_w == 1 && l.out_w == l.in_w;
+  const bool flat_rows = phases != nullptr
+                             ? phases->width == l.out_w
+                             : l.stride_h == 1 && l.stride_w == 1 && l.out_w == l.in_w;
   if (in.fused && l.k_h == 3 && flat_rows) {
     opt::valid_outputs(-l.pad_h, l.stride_h, l.in_h, l.out_h, &r0, &unused);
     opt::valid_outputs(2 * l.dil_h - l.pad_h, l.stride_h, l.in_h, l.out_h, &unused, &r1);
@@ -252,7 +261,9 @@ void depthwise_plane(const Layer& l, const Interior& in, const float* x, const P
         const int64_t iy = oy * l.stride_h - l.pad_h + ky * l.dil_h;
         for (int kx = 0; kx < 3; ++kx) {
           const int64_t col = a * l.stride_w + kx * l.dil_w - l.pad_w;  // >= 0: a is interior
-          taps[ky][kx] = rows[ky] == nullptr ? nullptr : phases != nullptr ? phases->at(l, iy, col) : rows[ky] + col;
+          taps[ky][kx] = rows[ky] == nullptr ? nullptr
+                         : phases != nullptr ? phases->at(l, iy, col)
+                                             : rows[ky] + col;
         }
       }
       if (!flat) depthwise_row3(l.k_h, taps, w, b, a, e, row);
@@ -306,7 +317,8 @@ bool depthwise(const Layer& l, const float* x, const float* w, const float* bias
   opt::parallel_for(l.batch * channels, 1, [&](int64_t begin, int64_t end) {
     float* scratch = nullptr;
     if (phased) {
-      scratch = static_cast<float*>(opt::thread_scratch().get(static_cast<size_t>(phase_floats) * sizeof(float)));
+      scratch = static_cast<float*>(
+          opt::thread_scratch().get(static_cast<size_t>(phase_floats) * sizeof(float)));
       if (scratch == nullptr) {
         ok = false;  // every writer stores false: no ordering needed
         return;
@@ -317,7 +329,8 @@ bool depthwise(const Layer& l, const float* x, const float* w, const float* bias
       const float b = bias != nullptr ? bias[oc * l.bias_stride] : 0.0f;
       const float* plane = x + n * l.x_n + oc / l.cout_g * l.x_c;
       const Phases phases = phased ? Phases::split(l, plane, scratch) : Phases{};
-      depthwise_plane(l, interior, plane, phased ? &phases : nullptr, w + oc * l.w_row, b, y + n * l.y_n + oc * l.y_c);
+      depthwise_plane(l, interior, plane, phased ? &phases : nullptr, w + oc * l.w_row, b,
+                      y + n * l.y_n + oc * l.y_c);
     }
   });
   return ok;
@@ -349,7 +362,8 @@ void im2col(const Layer& l, const float* x, int64_t p0, int64_t width, float* co
             // Input column of ox: ox * stride + offset, inside the row for ox in [a, b).
             const float* in_row = plane + iy * l.in_w;
             if (l.stride_w == 1) {
-              std::memcpy(out + (a - first), in_row + (a + offset), static_cast<size_t>(b - a) * sizeof(float));
+              std::memcpy(out + (a - first), in_row + (a + offset),
+                          static_cast<size_t>(b - a) * sizeof(float));
             } else {
               for (int64_t ox = a; ox < b; ++ox) out[ox - first] = in_row[ox * l.stride_w + offset];
             }
@@ -364,7 +378,8 @@ void im2col(const Layer& l, const float* x, int64_t p0, int64_t width, float* co
 
 // The general and 1x1 paths: per (batch, group, pixel tile), out = weight x columns.
 // False when the scratch cannot be had.
-bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, const float* bias, float* y) {
+bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, const float* bias,
+               float* y) {
   const int64_t k = l.k(), pixels = l.pixels();
   const int64_t tile = one_by_one ? kDirectTileWidth : std::max(kMinTileWidth, kTileFloats / k);
   const int64_t tiles = (pixels + tile - 1) / tile;
@@ -384,7 +399,8 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
       const int64_t p0 = t * tile, width = std::min(tile, pixels - p0);
       const float* xg = x + n * l.x_n + g * l.cin_g * l.x_c;
       float* yg = y + n * l.y_n + g * l.cout_g * l.y_c + p0;
-      const ConstRows weight(w + g * l.cout_g * l.w_row, l.cout_g, k, Eigen::OuterStride<>(l.w_row));
+      const ConstRows weight(w + g * l.cout_g * l.w_row, l.cout_g, k,
+                             Eigen::OuterStride<>(l.w_row));
       Rows out(yg, l.cout_g, width, Eigen::OuterStride<>(l.y_c));
       start_with_bias(l, bias, g * l.cout_g, yg, l.cout_g, width);
       if (one_by_one) {
@@ -398,10 +414,11 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
   return ok;
 }
 
-void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float* x, const float* w, const float* bias,
-              float* y) {
+void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float* x, const float* w,
+              const float* bias, float* y) {
   const Layer l = layer_of(c);
-  const bool fast = !c.transposed && l.k() > 0 && dense_from(c.x, 2) && dense_from(c.y, 2) && dense_from(c.w, 1);
+  const bool fast =
+      !c.transposed && l.k() > 0 && dense_from(c.x, 2) && dense_from(c.y, 2) && dense_from(c.w, 1);
   if (!fast) {
     if (c.transposed) {
       portable::transposed_convolution<float>(c, x, w, bias, y);
@@ -414,25 +431,27 @@ void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float*
     if (!depthwise(l, x, w, bias, y)) in.fail("out of memory for the depthwise scratch");
     return;
   }
-  const bool one_by_one =
-      l.k_h == 1 && l.k_w == 1 && l.stride_h == 1 && l.stride_w == 1 && l.pad_h == 0 && l.pad_w == 0;
+  const bool one_by_one = l.k_h == 1 && l.k_w == 1 && l.stride_h == 1 && l.stride_w == 1 &&
+                          l.pad_h == 0 && l.pad_w == 0;
   if (!gemm_conv(l, one_by_one, x, w, bias, y)) in.fail("out of memory for the im2col scratch");
 }
 
 }  // namespace
 
 // convolution.out(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding,
-//                 SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, *, Tensor(a!) out)
-rt::Tensor& convolution_out(rt::KernelContext& context, const rt::Tensor& input, const rt::Tensor& weight,
-                            rt::Optional<rt::Tensor> bias_arg, rt::IntList stride, rt::IntList padding,
-                            rt::IntList dilation, bool transposed, rt::IntList output_padding, int64_t groups,
+//                 SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, *,
+//                 Tensor(a!) out)
+rt::Tensor& convolution_out(rt::KernelContext& context, const rt::Tensor& input,
+                            const rt::Tensor& weight, rt::Optional<rt::Tensor> bias_arg,
+                            rt::IntList stride, rt::IntList padding, rt::IntList dilation,
+                            bool transposed, rt::IntList output_padding, int64_t groups,
                             rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   const rt::Tensor* bias = bias_arg.get();
   if (!Dtypes::check(context, kOp, input.dtype())) return out;
   portable::ConvCall c;
-  if (!portable::plan_convolution(in, input, weight, bias, stride, padding, dilation, transposed, output_padding,
-                                  groups, out, &c)) {
+  if (!portable::plan_convolution(in, input, weight, bias, stride, padding, dilation, transposed,
+                                  output_padding, groups, out, &c)) {
     return out;
   }
   if (out.numel() == 0) return out;

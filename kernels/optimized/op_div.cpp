@@ -25,7 +25,8 @@ struct Div {
 }  // namespace
 
 // div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& div_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other, rt::Tensor& out) {
+rt::Tensor& div_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                    rt::Tensor& out) {
   binary_kernel<FloatDtypes<&kOp>, Div>(context, kOp, self, other, nullptr, out);
   return out;
 }

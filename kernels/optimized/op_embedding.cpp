@@ -14,21 +14,26 @@ namespace {
 constexpr const char* kOp = "aten::embedding.out";
 // Rows move as bytes, so every dtype the entry declares for weight and out
 // (Float, and the index dtypes Int and Long that a key always carries) works.
-using Dtypes = rt::DtypeDispatch<(rt::DtypeSet::of(rt::ScalarType::Float) | rt::DtypeSet::of(rt::ScalarType::Int) |
+using Dtypes = rt::DtypeDispatch<(rt::DtypeSet::of(rt::ScalarType::Float) |
+                                  rt::DtypeSet::of(rt::ScalarType::Int) |
                                   rt::DtypeSet::of(rt::ScalarType::Long))
                                      .bits(),
                                  rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace
 
-// embedding.out(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False,
+// embedding.out(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool
+// scale_grad_by_freq=False,
 //               bool sparse=False, *, Tensor(a!) out) -> Tensor(a!)
 // portable's checks; one memcpy per looked-up row when weight and out are
 // contiguous (portable's strided row copy otherwise).
-rt::Tensor& embedding_out(rt::KernelContext& context, const rt::Tensor& weight, const rt::Tensor& indices,
-                          int64_t /*padding_idx*/, bool /*scale_grad_by_freq*/, bool /*sparse*/, rt::Tensor& out) {
+rt::Tensor& embedding_out(rt::KernelContext& context, const rt::Tensor& weight,
+                          const rt::Tensor& indices, int64_t /*padding_idx*/,
+                          bool /*scale_grad_by_freq*/, bool /*sparse*/, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  if (!portable::shape_same_dtype<Dtypes>(in, weight, out) || !portable::shape_check_index_dtype(in, indices)) return out;
+  if (!portable::shape_same_dtype<Dtypes>(in, weight, out) ||
+      !portable::shape_check_index_dtype(in, indices))
+    return out;
   if (weight.dim() != 2) {
     in.fail("weight must have 2 dims");
     return out;
@@ -49,12 +54,15 @@ rt::Tensor& embedding_out(rt::KernelContext& context, const rt::Tensor& weight, 
   for (int64_t i = 0; i < indices.numel(); ++i) {
     const int64_t row = portable::shape_index_at(in, indices, i, weight.size(0));
     if (row < 0) return out;
-    const uint8_t* from = static_cast<const uint8_t*>(weight.data()) + row * weight.stride(0) * element;
+    const uint8_t* from =
+        static_cast<const uint8_t*>(weight.data()) + row * weight.stride(0) * element;
     if (rows) {
-      memcpy(static_cast<uint8_t*>(out.data()) + i * width * element, from, static_cast<size_t>(width * element));
+      memcpy(static_cast<uint8_t*>(out.data()) + i * width * element, from,
+             static_cast<size_t>(width * element));
     } else {
       uint8_t* to = static_cast<uint8_t*>(out.data()) + out.offset_of(i * width) * element;
-      portable::copy_strided(&width, 1, static_cast<size_t>(element), to, &out_stride, from, &weight_stride);
+      portable::copy_strided(&width, 1, static_cast<size_t>(element), to, &out_stride, from,
+                             &weight_stride);
     }
   }
   return out;

@@ -23,7 +23,8 @@ struct Gelu {
   struct Fn {
     bool tanh;
     M operator()(M x) const {
-      if (tanh) return M(0.5) * x * (M(1) + std::tanh(M(kSqrtTwoOverPi) * (x + M(0.044715) * x * x * x)));
+      if (tanh)
+        return M(0.5) * x * (M(1) + std::tanh(M(kSqrtTwoOverPi) * (x + M(0.044715) * x * x * x)));
       return M(0.5) * x * (M(1) + std::erf(x * M(kSqrtHalf)));
     }
   };
@@ -36,22 +37,28 @@ struct Gelu {
 }  // namespace
 
 // gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& gelu_out(rt::KernelContext& context, const rt::Tensor& self, rt::StringRef approximate, rt::Tensor& out) {
+rt::Tensor& gelu_out(rt::KernelContext& context, const rt::Tensor& self, rt::StringRef approximate,
+                     rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   const bool tanh = portable::string_is(approximate, "tanh");
   if (!tanh && !portable::string_is(approximate, "none")) {
     in.fail("approximate must be 'none' or 'tanh'");
     return out;
   }
-  const auto portable_path = [&] { portable::unary_map<Dtypes, Dtypes>(in, self, out, self.dtype(), Gelu{tanh}); };
+  const auto portable_path = [&] {
+    portable::unary_map<Dtypes, Dtypes>(in, self, out, self.dtype(), Gelu{tanh});
+  };
   if (tanh) {
     unary_kernel<Dtypes>(
         in, self, out,
-        [](Vec x) { return 0.5f * x * (1.0f + tanh_approx(kSqrtTwoOverPi * (x + 0.044715f * x * x * x))); },
+        [](Vec x) {
+          return 0.5f * x * (1.0f + tanh_approx(kSqrtTwoOverPi * (x + 0.044715f * x * x * x)));
+        },
         portable_path);
   } else {
     unary_kernel<Dtypes>(
-        in, self, out, [](Vec x) { return 0.5f * x * (1.0f + erf_approx(x * kSqrtHalf)); }, portable_path);
+        in, self, out, [](Vec x) { return 0.5f * x * (1.0f + erf_approx(x * kSqrtHalf)); },
+        portable_path);
   }
   return out;
 }

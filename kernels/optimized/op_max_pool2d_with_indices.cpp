@@ -29,8 +29,8 @@ struct PlaneStrides {
 // One output row: taps along the row, where the dense case (every column stride 1) lets the
 // compiler keep the row in registers and drop the multiplications.
 template <bool kDense>
-void pool_row(const portable::PoolWindow& win, const PlaneStrides& s, int64_t width, int64_t out_w, int64_t h,
-              const float* x_row, float* y_row, int64_t* i_row) {
+void pool_row(const portable::PoolWindow& win, const PlaneStrides& s, int64_t width, int64_t out_w,
+              int64_t h, const float* x_row, float* y_row, int64_t* i_row) {
   const int64_t xc = kDense ? 1 : s.x_col, yc = kDense ? 1 : s.y_col, ic = kDense ? 1 : s.i_col;
   for (int64_t kx = 0; kx < win.kernel[1]; ++kx) {
     const int64_t offset = kx * win.dilation[1] - win.padding[1];
@@ -50,10 +50,12 @@ void pool_row(const portable::PoolWindow& win, const PlaneStrides& s, int64_t wi
   }
 }
 
-void max_pool(const portable::PoolWindow& win, const portable::Planes4& x, const portable::Planes4& y,
-              const portable::Planes4& ix, const float* px, float* py, int64_t* pi) {
+void max_pool(const portable::PoolWindow& win, const portable::Planes4& x,
+              const portable::Planes4& y, const portable::Planes4& ix, const float* px, float* py,
+              int64_t* pi) {
   const int64_t height = x.size[2], width = x.size[3], channels = y.size[1];
-  const PlaneStrides s{x.stride[2], x.stride[3], y.stride[2], y.stride[3], ix.stride[2], ix.stride[3]};
+  const PlaneStrides s{x.stride[2], x.stride[3],  y.stride[2],
+                       y.stride[3], ix.stride[2], ix.stride[3]};
   const bool dense = s.x_col == 1 && s.y_col == 1 && s.i_col == 1;
   opt::parallel_for(y.size[0] * channels, 1, [&](int64_t begin, int64_t end) {
     for (int64_t plane = begin; plane < end; ++plane) {
@@ -84,21 +86,26 @@ void max_pool(const portable::PoolWindow& win, const portable::Planes4& x, const
 
 // max_pool2d_with_indices.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0,
 //     int[2] dilation=1, bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices)
-void max_pool2d_with_indices_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList kernel_size,
-                                 rt::IntList stride, rt::IntList padding, rt::IntList dilation, bool ceil_mode,
-                                 rt::Tensor& out, rt::Tensor& indices) {
+void max_pool2d_with_indices_out(rt::KernelContext& context, const rt::Tensor& self,
+                                 rt::IntList kernel_size, rt::IntList stride, rt::IntList padding,
+                                 rt::IntList dilation, bool ceil_mode, rt::Tensor& out,
+                                 rt::Tensor& indices) {
   const rt::OpContext in(context, kOp);
   if (!Dtypes::check(context, kOp, self.dtype())) return;
   if (out.dtype() != self.dtype()) return in.fail("out must have self's dtype");
   if (indices.dtype() != rt::ScalarType::Long) return in.fail("indices must be int64");
   portable::PoolWindow win;
   rt::Tensor* const outs[] = {&out, &indices};
-  if (!portable::plan_pool2d(in, self, kernel_size, stride, padding, &dilation, ceil_mode, outs, 2, &win)) return;
+  if (!portable::plan_pool2d(in, self, kernel_size, stride, padding, &dilation, ceil_mode, outs, 2,
+                             &win))
+    return;
   if (out.numel() == 0) return;
   const portable::Planes4 x(self), y(out), ix(indices);
   Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
-    static_assert(std::is_same<typename decltype(tag)::type, float>::value, "only Float is claimed");
-    max_pool(win, x, y, ix, self.data_as<const float>(), out.data_as<float>(), indices.data_as<int64_t>());
+    static_assert(std::is_same<typename decltype(tag)::type, float>::value,
+                  "only Float is claimed");
+    max_pool(win, x, y, ix, self.data_as<const float>(), out.data_as<float>(),
+             indices.data_as<int64_t>());
   });
 }
 

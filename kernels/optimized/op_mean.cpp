@@ -29,7 +29,8 @@ struct Mean {
 
 // mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out)
 // See reduce_kernel (elem/reduce.h).
-rt::Tensor& mean_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::IntList> dim, bool keepdim,
+rt::Tensor& mean_out(rt::KernelContext& context, const rt::Tensor& self,
+                     rt::Optional<rt::IntList> dim, bool keepdim,
                      rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out) {
   reduce_kernel<Dtypes, Mean>(context, kOp, self, dim, keepdim, dtype_arg, out, true);
   return out;

@@ -22,7 +22,8 @@ struct Mul {
 }  // namespace
 
 // mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& mul_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other, rt::Tensor& out) {
+rt::Tensor& mul_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                    rt::Tensor& out) {
   binary_kernel<FloatDtypes<&kOp>, Mul>(context, kOp, self, other, nullptr, out);
   return out;
 }

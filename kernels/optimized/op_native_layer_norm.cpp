@@ -45,7 +45,8 @@ void layer_norm_rows(const portable::LayerNormCall& c) {
     const float* x = c.input->data_as<const float>() + r * n;
     float* y = c.out->data_as<float>() + r * n;
     const float mean = row_sum(x, n) / static_cast<float>(n);
-    const float rstd = 1.0f / std::sqrt(row_squares(x, mean, n) / static_cast<float>(n) + static_cast<float>(c.eps));
+    const float rstd = 1.0f / std::sqrt(row_squares(x, mean, n) / static_cast<float>(n) +
+                                        static_cast<float>(c.eps));
     int64_t i = 0;
     const auto normalise = [&](Vec v, int64_t at, int64_t lanes) {
       v = (v - mean) * rstd;
@@ -62,17 +63,21 @@ void layer_norm_rows(const portable::LayerNormCall& c) {
 
 }  // namespace
 
-// native_layer_norm.out(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps, *,
+// native_layer_norm.out(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias,
+// float eps, *,
 //                       Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2)
 // portable's checks and plan; the vector rows when every tensor is contiguous,
 // portable's rows (any layout) otherwise.
-void native_layer_norm_out(rt::KernelContext& context, const rt::Tensor& input, rt::IntList normalized_shape,
-                           rt::Optional<rt::Tensor> weight, rt::Optional<rt::Tensor> bias, double eps,
-                           rt::Tensor& out0, rt::Tensor& out1, rt::Tensor& out2) {
+void native_layer_norm_out(rt::KernelContext& context, const rt::Tensor& input,
+                           rt::IntList normalized_shape, rt::Optional<rt::Tensor> weight,
+                           rt::Optional<rt::Tensor> bias, double eps, rt::Tensor& out0,
+                           rt::Tensor& out1, rt::Tensor& out2) {
   const rt::OpContext in(context, kOp);
   if (!Dtypes::check(context, kOp, input.dtype())) return;
   portable::LayerNormCall c;
-  if (!portable::plan_layer_norm(in, input, normalized_shape, weight, bias, eps, out0, out1, out2, &c)) return;
+  if (!portable::plan_layer_norm(in, input, normalized_shape, weight, bias, eps, out0, out1, out2,
+                                 &c))
+    return;
   const rt::Tensor* const tensors[] = {c.input, c.weight, c.bias, c.out, c.mean, c.rstd};
   bool contiguous = true;
   for (const rt::Tensor* t : tensors) contiguous = contiguous && contiguous_or_absent(t);

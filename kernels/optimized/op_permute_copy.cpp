@@ -17,7 +17,8 @@ using Dtypes = FloatDtypes<&kOp>;
 // permute_copy.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)
 // portable's checks; a contiguous out is written in blocks (Note [Permute as
 // blocks]), another goes through portable's strided copy.
-rt::Tensor& permute_copy_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList dims, rt::Tensor& out) {
+rt::Tensor& permute_copy_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList dims,
+                             rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!Dtypes::check(context, kOp, self.dtype())) return out;
   if (out.dtype() != self.dtype()) {
@@ -46,7 +47,8 @@ rt::Tensor& permute_copy_out(rt::KernelContext& context, const rt::Tensor& self,
   }
   if (!rt::resize_out(in, out, sizes, dim) || out.numel() == 0) return out;
   if (out.is_contiguous()) {
-    permute_blocks(simplify_permute(sizes, strides, dim), self.data_as<const float>(), out.data_as<float>());
+    permute_blocks(simplify_permute(sizes, strides, dim), self.data_as<const float>(),
+                   out.data_as<float>());
     return out;
   }
   int64_t out_strides[rt::Tensor::kMaxDims];

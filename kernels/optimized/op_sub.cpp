@@ -19,7 +19,9 @@ struct Sub {
   }
   // torch has no bool subtraction; with Float tensors only a Scalar other can be bool.
   static const char* validate(const portable::BinaryCall& call) {
-    return call.b_is_scalar && call.other->is_bool() ? "subtraction with bool operands is not supported" : nullptr;
+    return call.b_is_scalar && call.other->is_bool()
+               ? "subtraction with bool operands is not supported"
+               : nullptr;
   }
   static const char* check(rt::ScalarType, rt::Scalar alpha) {
     return alpha.is_bool() ? "a bool alpha needs bool tensors" : nullptr;

@@ -86,7 +86,8 @@ class ThreadPool {
 
  private:
   ThreadPool() {
-    for (int index = 1; index < kThreads; ++index) workers_[index - 1] = std::thread([this, index] { serve(index); });
+    for (int index = 1; index < kThreads; ++index)
+      workers_[index - 1] = std::thread([this, index] { serve(index); });
   }
 
   void serve(int index) {
@@ -150,7 +151,8 @@ void parallel_for(int64_t n, int64_t grain, const F& body) {
   const int64_t chunks = most < kThreads ? most : kThreads;
   if (chunks > 1 && !detail::inside_parallel()) {
     const detail::ParallelJob<F> job{&body, n, chunks};
-    detail::ThreadPool::instance().run(&detail::ParallelJob<F>::run_chunk, &job, static_cast<int>(chunks));
+    detail::ThreadPool::instance().run(&detail::ParallelJob<F>::run_chunk, &job,
+                                       static_cast<int>(chunks));
     return;
   }
 #else

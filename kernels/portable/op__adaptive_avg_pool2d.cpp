@@ -23,9 +23,11 @@ void adaptive_avg_pool(const Planes4& x, const Planes4& y, const T* px, T* py) {
     for (int64_t c = 0; c < y.size[1]; ++c) {
       for (int64_t oh = 0; oh < oh_count; ++oh) {
         // Output bin o covers [floor(o * in / out), ceil((o + 1) * in / out)).
-        const int64_t h0 = oh * height / oh_count, h1 = ((oh + 1) * height + oh_count - 1) / oh_count;
+        const int64_t h0 = oh * height / oh_count,
+                      h1 = ((oh + 1) * height + oh_count - 1) / oh_count;
         for (int64_t ow = 0; ow < ow_count; ++ow) {
-          const int64_t w0 = ow * width / ow_count, w1 = ((ow + 1) * width + ow_count - 1) / ow_count;
+          const int64_t w0 = ow * width / ow_count,
+                        w1 = ((ow + 1) * width + ow_count - 1) / ow_count;
           M sum = M(0);
           for (int64_t h = h0; h < h1; ++h) {
             for (int64_t w = w0; w < w1; ++w) sum += static_cast<M>(px[x.at(n, c, h, w)]);
@@ -40,8 +42,8 @@ void adaptive_avg_pool(const Planes4& x, const Planes4& y, const T* px, T* py) {
 }  // namespace
 
 // _adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& _adaptive_avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList output_size,
-                                     rt::Tensor& out) {
+rt::Tensor& _adaptive_avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self,
+                                     rt::IntList output_size, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!Dtypes::check(context, kOp, self.dtype())) return out;
   if (out.dtype() != self.dtype()) {

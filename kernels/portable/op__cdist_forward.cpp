@@ -37,7 +37,8 @@ void cdist(const rt::Tensor& x1, const rt::Tensor& x2, rt::Tensor& out, double p
   const T* b = x2.data_as<const T>();
   T* y = out.data_as<T>();
   const int batch_dim = out.dim() - 2;
-  const int64_t rows = out.size(batch_dim), cols = out.size(batch_dim + 1), m = x1.size(x1.dim() - 1);
+  const int64_t rows = out.size(batch_dim), cols = out.size(batch_dim + 1),
+                m = x1.size(x1.dim() - 1);
   int64_t batches = 1;
   for (int d = 0; d < batch_dim; ++d) batches *= out.size(d);
   const NormKind kind = norm_kind(p);
@@ -58,11 +59,12 @@ void cdist(const rt::Tensor& x1, const rt::Tensor& x2, rt::Tensor& out, double p
 
 }  // namespace
 
-// _cdist_forward.out(Tensor x1, Tensor x2, float p, int? compute_mode, *, Tensor(a!) out) -> Tensor(a!)
-// compute_mode only chooses torch's algorithm (a matrix product for p = 2 on
-// large inputs); every mode gets the direct sum here.
-rt::Tensor& _cdist_forward_out(rt::KernelContext& context, const rt::Tensor& x1, const rt::Tensor& x2, double p,
-                               rt::Optional<int64_t> compute_mode, rt::Tensor& out) {
+// _cdist_forward.out(Tensor x1, Tensor x2, float p, int? compute_mode, *, Tensor(a!) out) ->
+// Tensor(a!) compute_mode only chooses torch's algorithm (a matrix product for p = 2 on large
+// inputs); every mode gets the direct sum here.
+rt::Tensor& _cdist_forward_out(rt::KernelContext& context, const rt::Tensor& x1,
+                               const rt::Tensor& x2, double p, rt::Optional<int64_t> compute_mode,
+                               rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!Dtypes::check(context, kOp, x1.dtype())) return out;
   if (x2.dtype() != x1.dtype() || out.dtype() != x1.dtype()) {
@@ -87,14 +89,16 @@ rt::Tensor& _cdist_forward_out(rt::KernelContext& context, const rt::Tensor& x1,
   }
   int32_t sizes[rt::Tensor::kMaxDims];
   int batch_dim = 0;
-  if (!broadcast_sizes(x1.sizes().data(), x1.dim() - 2, x2.sizes().data(), x2.dim() - 2, sizes, &batch_dim)) {
+  if (!broadcast_sizes(x1.sizes().data(), x1.dim() - 2, x2.sizes().data(), x2.dim() - 2, sizes,
+                       &batch_dim)) {
     in.fail("the batch dims of x1 and x2 do not broadcast");
     return out;
   }
   sizes[batch_dim] = x1.size(x1.dim() - 2);
   sizes[batch_dim + 1] = x2.size(x2.dim() - 2);
   if (!resize_out(in, out, sizes, batch_dim + 2) || out.numel() == 0) return out;
-  Dtypes::run(context, kOp, x1.dtype(), [&](auto tag) { cdist<typename decltype(tag)::type>(x1, x2, out, p); });
+  Dtypes::run(context, kOp, x1.dtype(),
+              [&](auto tag) { cdist<typename decltype(tag)::type>(x1, x2, out, p); });
   return out;
 }
 

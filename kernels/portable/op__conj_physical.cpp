@@ -17,9 +17,11 @@ constexpr rt::DtypeSet kComplex = rt::DtypeSet::of(rt::ScalarType::ComplexHalf) 
 
 // _conj_physical.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
 // out = self with every imaginary part negated; complex dtypes only, as ExecuTorch's kernel.
-rt::Tensor& _conj_physical_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+rt::Tensor& _conj_physical_out(rt::KernelContext& context, const rt::Tensor& self,
+                               rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  if (!context.check_dtype(kOp, self.dtype(), kComplex.bits(), (kComplex & rt::selected_dtypes(kOp)).bits())) {
+  if (!context.check_dtype(kOp, self.dtype(), kComplex.bits(),
+                           (kComplex & rt::selected_dtypes(kOp)).bits())) {
     return out;
   }
   if (out.dtype() != self.dtype()) {

@@ -27,8 +27,8 @@ bool has_dim_order(const rt::Tensor& out, rt::Optional<rt::IntList> dim_order, s
 
 // _empty_dim_order.out(int[] size, *, int[]? dim_order=None, Tensor(a!) out) -> Tensor(a!)
 // Gives out its shape only, as empty.out.
-rt::Tensor& _empty_dim_order_out(rt::KernelContext& context, rt::IntList size, rt::Optional<rt::IntList> dim_order,
-                                 rt::Tensor& out) {
+rt::Tensor& _empty_dim_order_out(rt::KernelContext& context, rt::IntList size,
+                                 rt::Optional<rt::IntList> dim_order, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!Dtypes::check(context, kOp, out.dtype())) return out;
   if (dim_order.has_value() && dim_order.value().size() != size.size()) {

@@ -27,8 +27,8 @@ struct LogSoftmax {
 }  // namespace
 
 // _log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& _log_softmax_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool half_to_float,
-                             rt::Tensor& out) {
+rt::Tensor& _log_softmax_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim,
+                             bool half_to_float, rt::Tensor& out) {
   normalise_along_dim<Dtypes, LogSoftmax>(context, kOp, self, dim, half_to_float, out);
   return out;
 }

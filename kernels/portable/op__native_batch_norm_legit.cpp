@@ -14,7 +14,8 @@ namespace {
 constexpr const char* kOut = "aten::_native_batch_norm_legit.out";
 constexpr const char* kNoStats = "aten::_native_batch_norm_legit.no_stats_out";
 using DtypesOut = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), rt::selected_dtypes(kOut).bits()>;
-using DtypesNoStats = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), rt::selected_dtypes(kNoStats).bits()>;
+using DtypesNoStats =
+    rt::DtypeDispatch<rt::kFloatingDtypes.bits(), rt::selected_dtypes(kNoStats).bits()>;
 
 // One call: input (N, C, *) normalized per channel. `stats` are the running
 // mean and variance (inference), or nullptr: then the batch's own statistics
@@ -72,7 +73,8 @@ void batch_norm(const LegitCall& c) {
     for (int64_t n = 0; n < c.batch; ++n) {
       const int64_t base = (n * c.channels + ch) * c.inner;
       for (int64_t i = 0; i < c.inner; ++i) {
-        y[at_y(base + i)] = rt::value_cast<T>(rt::value_cast<double>(x[at_x(base + i)]) * scale + shift);
+        y[at_y(base + i)] =
+            rt::value_cast<T>(rt::value_cast<double>(x[at_x(base + i)]) * scale + shift);
       }
     }
   }
@@ -94,37 +96,53 @@ void run(const rt::OpContext& in, LegitCall& c) {
   const rt::Tensor* const params[] = {c.weight, c.bias, c.stats[0], c.stats[1]};
   for (const rt::Tensor* p : params) {
     if (p == nullptr) continue;
-    if (p->dtype() != dtype) return in.fail("weight, bias, running_mean and running_var must have input's dtype");
-    if (p->dim() != 1 || p->size(0) != c.channels) return in.fail("parameters must have one entry per channel");
+    if (p->dtype() != dtype)
+      return in.fail("weight, bias, running_mean and running_var must have input's dtype");
+    if (p->dim() != 1 || p->size(0) != c.channels)
+      return in.fail("parameters must have one entry per channel");
   }
   if (c.out->dtype() != dtype || c.save_mean->dtype() != dtype || c.save_invstd->dtype() != dtype) {
     return in.fail("out, save_mean and save_invstd must have input's dtype");
   }
   const bool batch_stats = c.stats[0] == nullptr;
-  if (batch_stats && c.batch * c.inner == 0) return in.fail("batch statistics need at least one value per channel");
+  if (batch_stats && c.batch * c.inner == 0)
+    return in.fail("batch statistics need at least one value per channel");
   const int32_t stat_size[1] = {batch_stats ? static_cast<int32_t>(c.channels) : 0};
-  if (!resize_out(in, *c.out, c.input->sizes().data(), rank) || !resize_out(in, *c.save_mean, stat_size, 1) ||
+  if (!resize_out(in, *c.out, c.input->sizes().data(), rank) ||
+      !resize_out(in, *c.save_mean, stat_size, 1) ||
       !resize_out(in, *c.save_invstd, stat_size, 1)) {
     return;
   }
-  Dtypes::run(context, in.op(), dtype, [&](auto tag) { batch_norm<typename decltype(tag)::type>(c); });
+  Dtypes::run(context, in.op(), dtype,
+              [&](auto tag) { batch_norm<typename decltype(tag)::type>(c); });
 }
 
 }  // namespace
 
 // _native_batch_norm_legit.out(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean,
-//     Tensor(b!) running_var, bool training, float momentum, float eps, *, Tensor(d!) out, Tensor(e!) save_mean,
-//     Tensor(f!) save_invstd) -> (Tensor(d!), Tensor(e!), Tensor(f!))
+//     Tensor(b!) running_var, bool training, float momentum, float eps, *, Tensor(d!) out,
+//     Tensor(e!) save_mean, Tensor(f!) save_invstd) -> (Tensor(d!), Tensor(e!), Tensor(f!))
 // Inference only, as ExecuTorch's portable kernel: training would update the
 // running statistics, which it refuses.
-void _native_batch_norm_legit_out(rt::KernelContext& context, const rt::Tensor& input, rt::Optional<rt::Tensor> weight,
-                                  rt::Optional<rt::Tensor> bias, rt::Tensor& running_mean, rt::Tensor& running_var,
-                                  bool training, double /*momentum*/, double eps, rt::Tensor& out,
+void _native_batch_norm_legit_out(rt::KernelContext& context, const rt::Tensor& input,
+                                  rt::Optional<rt::Tensor> weight, rt::Optional<rt::Tensor> bias,
+                                  rt::Tensor& running_mean, rt::Tensor& running_var, bool training,
+                                  double /*momentum*/, double eps, rt::Tensor& out,
                                   rt::Tensor& save_mean, rt::Tensor& save_invstd) {
   const rt::OpContext in(context, kOut);
-  if (training) return in.fail("training mode is not supported (running statistics are not updated)");
-  LegitCall c{&input, weight.get(), bias.get(), {&running_mean, &running_var}, &out, &save_mean, &save_invstd, 0, 0,
-              0,      eps};
+  if (training)
+    return in.fail("training mode is not supported (running statistics are not updated)");
+  LegitCall c{&input,
+              weight.get(),
+              bias.get(),
+              {&running_mean, &running_var},
+              &out,
+              &save_mean,
+              &save_invstd,
+              0,
+              0,
+              0,
+              eps};
   run<DtypesOut>(in, c);
 }
 
@@ -134,11 +152,14 @@ void _native_batch_norm_legit_out(rt::KernelContext& context, const rt::Tensor& 
 // Without running statistics the batch's own are used whatever `training`
 // says, as torch and ExecuTorch do.
 void _native_batch_norm_legit_no_stats_out(rt::KernelContext& context, const rt::Tensor& input,
-                                           rt::Optional<rt::Tensor> weight, rt::Optional<rt::Tensor> bias,
-                                           bool /*training*/, double /*momentum*/, double eps, rt::Tensor& out,
+                                           rt::Optional<rt::Tensor> weight,
+                                           rt::Optional<rt::Tensor> bias, bool /*training*/,
+                                           double /*momentum*/, double eps, rt::Tensor& out,
                                            rt::Tensor& save_mean, rt::Tensor& save_invstd) {
   const rt::OpContext in(context, kNoStats);
-  LegitCall c{&input, weight.get(), bias.get(), {nullptr, nullptr}, &out, &save_mean, &save_invstd, 0, 0, 0, eps};
+  LegitCall c{
+      &input, weight.get(), bias.get(), {nullptr, nullptr}, &out, &save_mean, &save_invstd, 0, 0,
+      0,      eps};
   run<DtypesNoStats>(in, c);
 }
 

@@ -43,21 +43,24 @@ void batch_norm(const BatchNormCall& c) {
 
 }  // namespace
 
-// _native_batch_norm_legit_no_training.out(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean,
-//     Tensor running_var, float momentum, float eps, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2)
-void _native_batch_norm_legit_no_training_out(rt::KernelContext& context, const rt::Tensor& input,
-                                              rt::Optional<rt::Tensor> weight, rt::Optional<rt::Tensor> bias,
-                                              const rt::Tensor& running_mean, const rt::Tensor& running_var,
-                                              double /*momentum*/, double eps, rt::Tensor& out0, rt::Tensor& out1,
-                                              rt::Tensor& out2) {
+// _native_batch_norm_legit_no_training.out(Tensor input, Tensor? weight, Tensor? bias, Tensor
+// running_mean,
+//     Tensor running_var, float momentum, float eps, *, Tensor(a!) out0, Tensor(b!) out1,
+//     Tensor(c!) out2)
+void _native_batch_norm_legit_no_training_out(
+    rt::KernelContext& context, const rt::Tensor& input, rt::Optional<rt::Tensor> weight,
+    rt::Optional<rt::Tensor> bias, const rt::Tensor& running_mean, const rt::Tensor& running_var,
+    double /*momentum*/, double eps, rt::Tensor& out0, rt::Tensor& out1, rt::Tensor& out2) {
   const rt::OpContext in(context, kOp);
   if (!Dtypes::check(context, kOp, input.dtype())) return;
   BatchNormCall c;
-  if (!plan_batch_norm(in, input, weight.get(), bias.get(), running_mean, running_var, eps, out0, out1, out2, &c)) {
+  if (!plan_batch_norm(in, input, weight.get(), bias.get(), running_mean, running_var, eps, out0,
+                       out1, out2, &c)) {
     return;
   }
   if (c.input->numel() == 0) return;
-  Dtypes::run(context, kOp, c.input->dtype(), [&](auto tag) { batch_norm<typename decltype(tag)::type>(c); });
+  Dtypes::run(context, kOp, c.input->dtype(),
+              [&](auto tag) { batch_norm<typename decltype(tag)::type>(c); });
 }
 
 }  // namespace portable

@@ -26,7 +26,8 @@ void pdist(const rt::Tensor& self, rt::Tensor& out, double p) {
   int64_t k = 0;
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t j = i + 1; j < n; ++j) {
-      y[k++ * out.stride(0)] = rt::value_cast<T>(row_distance(x + i * rs, cs, x + j * rs, cs, m, kind, p));
+      y[k++ * out.stride(0)] =
+          rt::value_cast<T>(row_distance(x + i * rs, cs, x + j * rs, cs, m, kind, p));
     }
   }
 }
@@ -34,7 +35,8 @@ void pdist(const rt::Tensor& self, rt::Tensor& out, double p) {
 }  // namespace
 
 // _pdist_forward.out(Tensor self, float p=2., *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& _pdist_forward_out(rt::KernelContext& context, const rt::Tensor& self, double p, rt::Tensor& out) {
+rt::Tensor& _pdist_forward_out(rt::KernelContext& context, const rt::Tensor& self, double p,
+                               rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!Dtypes::check(context, kOp, self.dtype())) return out;
   if (out.dtype() != self.dtype()) {
@@ -57,7 +59,8 @@ rt::Tensor& _pdist_forward_out(rt::KernelContext& context, const rt::Tensor& sel
   }
   const int32_t size[1] = {static_cast<int32_t>(pairs)};
   if (!resize_out(in, out, size, 1) || pairs == 0) return out;
-  Dtypes::run(context, kOp, self.dtype(), [&](auto tag) { pdist<typename decltype(tag)::type>(self, out, p); });
+  Dtypes::run(context, kOp, self.dtype(),
+              [&](auto tag) { pdist<typename decltype(tag)::type>(self, out, p); });
   return out;
 }
 

@@ -26,8 +26,8 @@ struct Softmax {
 }  // namespace
 
 // _softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& _softmax_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool half_to_float,
-                         rt::Tensor& out) {
+rt::Tensor& _softmax_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim,
+                         bool half_to_float, rt::Tensor& out) {
   normalise_along_dim<Dtypes, Softmax>(context, kOp, self, dim, half_to_float, out);
   return out;
 }

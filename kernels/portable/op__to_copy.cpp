@@ -20,7 +20,8 @@ constexpr int64_t kPreserve = 1;
 
 }  // namespace
 
-// _to_copy.out(Tensor self, *, bool non_blocking=False, MemoryFormat? memory_format=None, Tensor(a!) out)
+// _to_copy.out(Tensor self, *, bool non_blocking=False, MemoryFormat? memory_format=None,
+// Tensor(a!) out)
 //     -> Tensor(a!)
 // out = self converted to out's dtype (the program gives out the dtype `to` asked for).
 // out's layout is the program's: elements are copied by index, so memory_format may only
@@ -33,13 +34,16 @@ rt::Tensor& _to_copy_out(rt::KernelContext& context, const rt::Tensor& self, boo
     in.fail("non_blocking copies are not supported");
     return out;
   }
-  if (memory_format.has_value() && memory_format.value() != kContiguous && memory_format.value() != kPreserve) {
+  if (memory_format.has_value() && memory_format.value() != kContiguous &&
+      memory_format.value() != kPreserve) {
     in.fail("memory_format must be contiguous_format or preserve_format");
     return out;
   }
   CopyConverter converter;
-  if (!Dtypes::run(context, kOp, self.dtype(), [&](auto t) { copy_set_source<typename decltype(t)::type>(converter); }) ||
-      !Dtypes::run(context, kOp, out.dtype(), [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
+  if (!Dtypes::run(context, kOp, self.dtype(),
+                   [&](auto t) { copy_set_source<typename decltype(t)::type>(converter); }) ||
+      !Dtypes::run(context, kOp, out.dtype(),
+                   [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
     return out;
   }
   if (!resize_out(in, out, self.sizes().data(), self.dim())) return out;

@@ -16,15 +16,19 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 
 }  // namespace
 
-// _to_dim_order_copy.out(Tensor self, *, bool non_blocking=False, int[]? dim_order=None, Tensor(a!) out)
+// _to_dim_order_copy.out(Tensor self, *, bool non_blocking=False, int[]? dim_order=None, Tensor(a!)
+// out)
 //     -> Tensor(a!)
-rt::Tensor& _to_dim_order_copy_out(rt::KernelContext& context, const rt::Tensor& self, bool /*non_blocking*/,
-                                   rt::Optional<rt::IntList> dim_order, rt::Tensor& out) {
+rt::Tensor& _to_dim_order_copy_out(rt::KernelContext& context, const rt::Tensor& self,
+                                   bool /*non_blocking*/, rt::Optional<rt::IntList> dim_order,
+                                   rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_check_dim_order(in, dim_order, self, out)) return out;
   CopyConverter converter;
-  if (!Dtypes::run(context, kOp, self.dtype(), [&](auto t) { copy_set_source<typename decltype(t)::type>(converter); }) ||
-      !Dtypes::run(context, kOp, out.dtype(), [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
+  if (!Dtypes::run(context, kOp, self.dtype(),
+                   [&](auto t) { copy_set_source<typename decltype(t)::type>(converter); }) ||
+      !Dtypes::run(context, kOp, out.dtype(),
+                   [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
     return out;
   }
   if (!resize_out(in, out, self.sizes().data(), self.dim())) return out;

@@ -44,7 +44,8 @@ struct AxisWindow {
 
 template <typename M>
 M axis_step(int64_t input, int64_t output, bool align_corners, rt::Optional<double> scale) {
-  if (align_corners) return output > 1 ? static_cast<M>(input - 1) / static_cast<M>(output - 1) : M(0);
+  if (align_corners)
+    return output > 1 ? static_cast<M>(input - 1) / static_cast<M>(output - 1) : M(0);
   if (scale.has_value() && scale.value() > 0) return static_cast<M>(1.0 / scale.value());
   return static_cast<M>(input) / static_cast<M>(output);
 }
@@ -73,7 +74,8 @@ T store(double value) {
     const double r = std::nearbyint(value);
     constexpr double lo = static_cast<double>(std::numeric_limits<T>::min());
     constexpr double hi = static_cast<double>(std::numeric_limits<T>::max());
-    return r < lo ? std::numeric_limits<T>::min() : (r > hi ? std::numeric_limits<T>::max() : static_cast<T>(r));
+    return r < lo ? std::numeric_limits<T>::min()
+                  : (r > hi ? std::numeric_limits<T>::max() : static_cast<T>(r));
   } else {
     return rt::value_cast<T>(value);
   }
@@ -100,10 +102,13 @@ FixedAxis fixed_axis(double step, int64_t input, int64_t output) {
   double largest = 0;
   for (int64_t o = 0; o < output; ++o) {
     const AxisWindow<double> w = axis_window(o, step, input);
-    for (int64_t i = w.first; i < w.last; ++i) largest = w.weight(i) > largest ? w.weight(i) : largest;
+    for (int64_t i = w.first; i < w.last; ++i)
+      largest = w.weight(i) > largest ? w.weight(i) : largest;
   }
   int shift = 0;
-  while (shift < 22 && static_cast<int64_t>(0.5 + largest * static_cast<double>(int64_t{1} << (shift + 1))) < 32768) {
+  while (shift < 22 &&
+         static_cast<int64_t>(0.5 + largest * static_cast<double>(int64_t{1} << (shift + 1))) <
+             32768) {
     ++shift;
   }
   return FixedAxis{step, shift};
@@ -114,13 +119,15 @@ uint8_t fixed_round(int64_t sum, int shift) {
   return static_cast<uint8_t>(r < 0 ? 0 : (r > 255 ? 255 : r));
 }
 
-void resample_uint8(const rt::Tensor& in, rt::Tensor& out, bool align_corners, rt::Optional<double> scale_h,
-                    rt::Optional<double> scale_w) {
+void resample_uint8(const rt::Tensor& in, rt::Tensor& out, bool align_corners,
+                    rt::Optional<double> scale_h, rt::Optional<double> scale_w) {
   const uint8_t* x = in.data_as<const uint8_t>();
   uint8_t* y = out.data_as<uint8_t>();
   const int64_t in_h = in.size(2), in_w = in.size(3), out_h = out.size(2), out_w = out.size(3);
-  const FixedAxis fh = fixed_axis(axis_step<double>(in_h, out_h, align_corners, scale_h), in_h, out_h);
-  const FixedAxis fw = fixed_axis(axis_step<double>(in_w, out_w, align_corners, scale_w), in_w, out_w);
+  const FixedAxis fh =
+      fixed_axis(axis_step<double>(in_h, out_h, align_corners, scale_h), in_h, out_h);
+  const FixedAxis fw =
+      fixed_axis(axis_step<double>(in_w, out_w, align_corners, scale_w), in_w, out_w);
   const bool resize_h = in_h != out_h, resize_w = in_w != out_w;
   for (int64_t oh = 0; oh < out_h; ++oh) {
     const AxisWindow<double> wh = axis_window(oh, fh.step, in_h);
@@ -136,7 +143,8 @@ void resample_uint8(const rt::Tensor& in, rt::Tensor& out, bool align_corners, r
             const uint8_t* row = plane + ih * in.stride(2);
             if (resize_w) {
               int64_t row_sum = 0;
-              for (int64_t iw = ww.first; iw < ww.last; ++iw) row_sum += row[iw * in.stride(3)] * fw.weight(ww, iw);
+              for (int64_t iw = ww.first; iw < ww.last; ++iw)
+                row_sum += row[iw * in.stride(3)] * fw.weight(ww, iw);
               value = fixed_round(row_sum, fw.shift);
             } else {
               value = row[ow * in.stride(3)];
@@ -152,8 +160,8 @@ void resample_uint8(const rt::Tensor& in, rt::Tensor& out, bool align_corners, r
 }
 
 template <typename T>
-void resample(const rt::Tensor& in, rt::Tensor& out, bool align_corners, rt::Optional<double> scale_h,
-              rt::Optional<double> scale_w) {
+void resample(const rt::Tensor& in, rt::Tensor& out, bool align_corners,
+              rt::Optional<double> scale_h, rt::Optional<double> scale_w) {
   using M = std::conditional_t<std::is_same<T, double>::value, double, float>;
   const T* x = in.data_as<const T>();
   T* y = out.data_as<T>();
@@ -171,7 +179,8 @@ void resample(const rt::Tensor& in, rt::Tensor& out, bool align_corners, rt::Opt
           for (int64_t ih = wh.first; ih < wh.last; ++ih) {
             M row = M(0);
             for (int64_t iw = ww.first; iw < ww.last; ++iw) {
-              row += rt::value_cast<M>(plane[ih * in.stride(2) + iw * in.stride(3)]) * ww.weight(iw);
+              row +=
+                  rt::value_cast<M>(plane[ih * in.stride(2) + iw * in.stride(3)]) * ww.weight(iw);
             }
             sum += row * wh.weight(ih);
           }
@@ -185,10 +194,12 @@ void resample(const rt::Tensor& in, rt::Tensor& out, bool align_corners, rt::Opt
 
 }  // namespace
 
-// _upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None,
+// _upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float?
+// scales_h=None,
 //     float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& _upsample_bilinear2d_aa_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList output_size,
-                                        bool align_corners, rt::Optional<double> scales_h,
+rt::Tensor& _upsample_bilinear2d_aa_out(rt::KernelContext& context, const rt::Tensor& self,
+                                        rt::IntList output_size, bool align_corners,
+                                        rt::Optional<double> scales_h,
                                         rt::Optional<double> scales_w, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!Dtypes::check(context, kOp, self.dtype())) return out;
@@ -200,8 +211,8 @@ rt::Tensor& _upsample_bilinear2d_aa_out(rt::KernelContext& context, const rt::Te
     in.fail("self must have 4 dims (N, C, H, W)");
     return out;
   }
-  if (output_size.size() != 2 || output_size[0] <= 0 || output_size[1] <= 0 || output_size[0] > INT32_MAX ||
-      output_size[1] > INT32_MAX) {
+  if (output_size.size() != 2 || output_size[0] <= 0 || output_size[1] <= 0 ||
+      output_size[0] > INT32_MAX || output_size[1] > INT32_MAX) {
     in.fail("output_size must be two positive sizes");
     return out;
   }

@@ -27,7 +27,8 @@ struct Add {
   // torch's rules for alpha, judged on the compute dtype.
   static const char* check(ScalarType common, rt::Scalar alpha) {
     if (alpha.is_bool() && common != ScalarType::Bool) return "a bool alpha needs bool tensors";
-    if (alpha.is_floating() && !rt::is_floating_type(common)) return "alpha must be an integer for integer tensors";
+    if (alpha.is_floating() && !rt::is_floating_type(common))
+      return "alpha must be an integer for integer tensors";
     return nullptr;
   }
 };

@@ -44,7 +44,8 @@ void addmm(const rt::Tensor& self, const rt::Tensor& mat1, const rt::Tensor& mat
       for (int64_t j = 0; j < m; ++j) po[o.at(i, j)] = M(0);
       for (int64_t p = 0; p < k; ++p) {
         const M scale = pa[a.at(i, p)];
-        for (int64_t j = 0; j < m; ++j) po[o.at(i, j)] = op_add(po[o.at(i, j)], op_mul(scale, pb[b.at(p, j)]));
+        for (int64_t j = 0; j < m; ++j)
+          po[o.at(i, j)] = op_add(po[o.at(i, j)], op_mul(scale, pb[b.at(p, j)]));
       }
     }
     for (int64_t j = 0; j < m; ++j) {
@@ -52,7 +53,8 @@ void addmm(const rt::Tensor& self, const rt::Tensor& mat1, const rt::Tensor& mat
       if constexpr (std::is_same<T, M>::value) {
         sum = po[o.at(i, j)];
       } else {  // 16-bit floats: accumulate in float, not in out
-        for (int64_t p = 0; p < k; ++p) sum += static_cast<M>(pa[a.at(i, p)]) * static_cast<M>(pb[b.at(p, j)]);
+        for (int64_t p = 0; p < k; ++p)
+          sum += static_cast<M>(pa[a.at(i, p)]) * static_cast<M>(pb[b.at(p, j)]);
       }
       // torch ignores self (even its NaNs) when beta is 0.
       const M bias = beta == M(0) ? M(0) : op_mul(beta, static_cast<M>(pc[c.at(i, j)]));
@@ -63,7 +65,8 @@ void addmm(const rt::Tensor& self, const rt::Tensor& mat1, const rt::Tensor& mat
 
 }  // namespace
 
-// addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out)
+// addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!)
+// out)
 rt::Tensor& addmm_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& mat1,
                       const rt::Tensor& mat2, rt::Scalar beta, rt::Scalar alpha, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);

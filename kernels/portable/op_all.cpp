@@ -24,8 +24,8 @@ rt::Tensor& all_all_out(rt::KernelContext& context, const rt::Tensor& self, rt::
 }
 
 // all.dims_out(Tensor self, int[1]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& all_dims_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::IntList> dim,
-                         bool keepdim, rt::Tensor& out) {
+rt::Tensor& all_dims_out(rt::KernelContext& context, const rt::Tensor& self,
+                         rt::Optional<rt::IntList> dim, bool keepdim, rt::Tensor& out) {
   const rt::OpContext in(context, kDimsOut);
   uint32_t mask = 0;
   if (!reduce_dims_arg(in, dim, self, true, &mask)) return out;

@@ -12,8 +12,8 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 }  // namespace
 
 // amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& amax_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList dim, bool keepdim,
-                     rt::Tensor& out) {
+rt::Tensor& amax_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList dim,
+                     bool keepdim, rt::Tensor& out) {
   extreme_values_out<true, Dtypes>(context, kOp, self, dim, keepdim, out);
   return out;
 }

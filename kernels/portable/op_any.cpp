@@ -27,8 +27,8 @@ rt::Tensor& any_all_out(rt::KernelContext& context, const rt::Tensor& self, rt::
 }
 
 // any.dims_out(Tensor self, int[1]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& any_dims_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::IntList> dim,
-                         bool keepdim, rt::Tensor& out) {
+rt::Tensor& any_dims_out(rt::KernelContext& context, const rt::Tensor& self,
+                         rt::Optional<rt::IntList> dim, bool keepdim, rt::Tensor& out) {
   const rt::OpContext in(context, kDimsOut);
   uint32_t mask = 0;
   if (!reduce_dims_arg(in, dim, self, true, &mask)) return out;
@@ -37,7 +37,8 @@ rt::Tensor& any_dims_out(rt::KernelContext& context, const rt::Tensor& self, rt:
 }
 
 // any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& any_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool keepdim, rt::Tensor& out) {
+rt::Tensor& any_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool keepdim,
+                    rt::Tensor& out) {
   const rt::OpContext in(context, kOut);
   uint32_t mask = 0;
   if (!reduce_dims_arg(in, rt::Optional<int64_t>(dim), self, &mask)) return out;

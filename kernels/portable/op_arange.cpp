@@ -19,13 +19,14 @@ using StartDtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), rt::selected_dtype
 // start, end and step in the dtype torch computes a range of T in: int64 for
 // integers, float for 16-bit floats, double otherwise.
 struct Range {
-  int64_t start, end, step;  // integer outs
+  int64_t start, end, step;    // integer outs
   double fstart, fend, fstep;  // floating point outs
 };
 
 template <typename T>
-using range_t = std::conditional_t<std::is_integral<T>::value, int64_t,
-                                   std::conditional_t<rt::is_reduced_float<T>::value, float, double>>;
+using range_t =
+    std::conditional_t<std::is_integral<T>::value, int64_t,
+                       std::conditional_t<rt::is_reduced_float<T>::value, float, double>>;
 
 template <typename T>
 void fill_range(const Range& range, rt::Tensor& out) {
@@ -34,19 +35,21 @@ void fill_range(const Range& range, rt::Tensor& out) {
   if constexpr (std::is_integral<T>::value) {
     for (int64_t i = 0; i < out.numel(); ++i) {
       // Wraps like torch's int64 arithmetic, without signed overflow.
-      const uint64_t value = static_cast<uint64_t>(range.start) + static_cast<uint64_t>(range.step) * static_cast<uint64_t>(i);
+      const uint64_t value = static_cast<uint64_t>(range.start) +
+                             static_cast<uint64_t>(range.step) * static_cast<uint64_t>(i);
       data[i] = static_cast<T>(static_cast<int64_t>(value));
     }
   } else {
     const A start = static_cast<A>(range.fstart), step = static_cast<A>(range.fstep);
-    for (int64_t i = 0; i < out.numel(); ++i) data[i] = rt::value_cast<T>(start + step * static_cast<A>(i));
+    for (int64_t i = 0; i < out.numel(); ++i)
+      data[i] = rt::value_cast<T>(start + step * static_cast<A>(i));
   }
 }
 
 // The checks and the length of a range, then out filled with it.
 template <typename Dispatch>
-void arange(const rt::OpContext& in, const rt::Scalar* start, rt::Scalar end, const rt::Scalar* step,
-            rt::Tensor& out) {
+void arange(const rt::OpContext& in, const rt::Scalar* start, rt::Scalar end,
+            const rt::Scalar* step, rt::Tensor& out) {
   const rt::ScalarType dtype = out.dtype();
   if (!Dispatch::check(in.context(), in.op(), dtype)) return;
   Range range;
@@ -66,14 +69,17 @@ void arange(const rt::OpContext& in, const rt::Scalar* start, rt::Scalar end, co
   const double hi = floating ? range.fend : static_cast<double>(range.end);
   const double by = floating ? range.fstep : static_cast<double>(range.step);
   if (by == 0) return in.fail("step must be nonzero");
-  if ((by > 0 && hi < lo) || (by < 0 && hi > lo)) return in.fail("start and end are inconsistent with step's sign");
+  if ((by > 0 && hi < lo) || (by < 0 && hi > lo))
+    return in.fail("start and end are inconsistent with step's sign");
   const double length = dtype == rt::ScalarType::Long
-                            ? std::ceil(static_cast<double>(range.end - range.start) / static_cast<double>(range.step))
+                            ? std::ceil(static_cast<double>(range.end - range.start) /
+                                        static_cast<double>(range.step))
                             : std::ceil((range.fend - range.fstart) / range.fstep);
   if (!(length >= 0 && length <= INT32_MAX)) return in.fail("the range is too long");
   const int32_t size = static_cast<int32_t>(length);
   if (!resize_out(in, out, &size, 1)) return;
-  Dispatch::run(in.context(), in.op(), dtype, [&](auto tag) { fill_range<typename decltype(tag)::type>(range, out); });
+  Dispatch::run(in.context(), in.op(), dtype,
+                [&](auto tag) { fill_range<typename decltype(tag)::type>(range, out); });
 }
 
 }  // namespace

@@ -13,8 +13,8 @@ using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
 }  // namespace
 
 // argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& argmin_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<int64_t> dim, bool keepdim,
-                       rt::Tensor& out) {
+rt::Tensor& argmin_out(rt::KernelContext& context, const rt::Tensor& self,
+                       rt::Optional<int64_t> dim, bool keepdim, rt::Tensor& out) {
   extreme_indices_out<false, Dtypes>(context, kOp, self, dim, keepdim, out);
   return out;
 }

@@ -20,8 +20,9 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 // out[i0, i1, ...] = the element of self's storage at storage_offset + sum(i_d * stride[d]).
 // The storage is self's elements in memory order, so self must be laid out contiguously
 // (as ExecuTorch's kernel requires); every element the view reaches must lie in it.
-rt::Tensor& as_strided_copy_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList size,
-                                rt::IntList stride, rt::Optional<int64_t> storage_offset, rt::Tensor& out) {
+rt::Tensor& as_strided_copy_out(rt::KernelContext& context, const rt::Tensor& self,
+                                rt::IntList size, rt::IntList stride,
+                                rt::Optional<int64_t> storage_offset, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   if (!self.is_contiguous()) {

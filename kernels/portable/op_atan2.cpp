@@ -27,7 +27,8 @@ struct Atan2 {
 }  // namespace
 
 // atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& atan2_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other, rt::Tensor& out) {
+rt::Tensor& atan2_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                      rt::Tensor& out) {
   binary_tensor_kernel<Dtypes, Atan2>(context, kOp, self, other, out);
   return out;
 }

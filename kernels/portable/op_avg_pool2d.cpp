@@ -18,8 +18,8 @@ constexpr rt::DtypeSet kSupported = rt::kFloatingDtypes | rt::DtypeSet::of(rt::S
 using Dtypes = rt::DtypeDispatch<kSupported.bits(), kSelected.bits()>;
 
 template <typename T>
-void avg_pool(const PoolWindow& win, const Planes4& x, const Planes4& y, bool count_include_pad, int64_t divisor,
-              const T* px, T* py) {
+void avg_pool(const PoolWindow& win, const Planes4& x, const Planes4& y, bool count_include_pad,
+              int64_t divisor, const T* px, T* py) {
   using M = opmath_t<T>;
   const int64_t height = x.size[2], width = x.size[3];
   for (int64_t n = 0; n < y.size[0]; ++n) {
@@ -27,7 +27,8 @@ void avg_pool(const PoolWindow& win, const Planes4& x, const Planes4& y, bool co
       for (int64_t oh = 0; oh < y.size[2]; ++oh) {
         for (int64_t ow = 0; ow < y.size[3]; ++ow) {
           // The window clipped to the padded input, then to the input.
-          int64_t h0 = oh * win.stride[0] - win.padding[0], w0 = ow * win.stride[1] - win.padding[1];
+          int64_t h0 = oh * win.stride[0] - win.padding[0],
+                  w0 = ow * win.stride[1] - win.padding[1];
           int64_t h1 = h0 + win.kernel[0], w1 = w0 + win.kernel[1];
           if (h1 > height + win.padding[0]) h1 = height + win.padding[0];
           if (w1 > width + win.padding[1]) w1 = width + win.padding[1];
@@ -40,7 +41,9 @@ void avg_pool(const PoolWindow& win, const Planes4& x, const Planes4& y, bool co
           for (int64_t h = h0; h < h1; ++h) {
             for (int64_t w = w0; w < w1; ++w) sum += static_cast<M>(px[x.at(n, c, h, w)]);
           }
-          int64_t count = divisor != 0 ? divisor : count_include_pad ? padded_count : (h1 - h0) * (w1 - w0);
+          int64_t count = divisor != 0        ? divisor
+                          : count_include_pad ? padded_count
+                                              : (h1 - h0) * (w1 - w0);
           if (count == 0) count = 1;  // a window wholly in the padding averages nothing: 0
           py[y.at(n, c, oh, ow)] = rt::value_cast<T>(sum / static_cast<M>(count));
         }
@@ -51,10 +54,12 @@ void avg_pool(const PoolWindow& win, const Planes4& x, const Planes4& y, bool co
 
 }  // namespace
 
-// avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False,
+// avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool
+// ceil_mode=False,
 //     bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out)
-rt::Tensor& avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList kernel_size,
-                           rt::IntList stride, rt::IntList padding, bool ceil_mode, bool count_include_pad,
+rt::Tensor& avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self,
+                           rt::IntList kernel_size, rt::IntList stride, rt::IntList padding,
+                           bool ceil_mode, bool count_include_pad,
                            rt::Optional<int64_t> divisor_override, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   const int64_t divisor = divisor_override.value_or(0);
@@ -69,7 +74,8 @@ rt::Tensor& avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self, r
   }
   PoolWindow win;
   rt::Tensor* const outs[] = {&out};
-  if (!plan_pool2d(in, self, kernel_size, stride, padding, nullptr, ceil_mode, outs, 1, &win)) return out;
+  if (!plan_pool2d(in, self, kernel_size, stride, padding, nullptr, ceil_mode, outs, 1, &win))
+    return out;
   const Planes4 x(self), y(out);
   Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -18,7 +18,8 @@ constexpr const char* kOp = "aten::bitwise_left_shift.Tensor_out";
 using Dtypes = rt::DtypeDispatch<kIntegersAndBool.bits(), rt::selected_dtypes(kOp).bits()>;
 
 constexpr const char* kScalarOp = "aten::bitwise_left_shift.Tensor_Scalar_out";
-using ScalarDtypes = rt::DtypeDispatch<kIntegersAndBool.bits(), rt::selected_dtypes(kScalarOp).bits()>;
+using ScalarDtypes =
+    rt::DtypeDispatch<kIntegersAndBool.bits(), rt::selected_dtypes(kScalarOp).bits()>;
 
 template <typename M>
 bool is_negative(M x) {

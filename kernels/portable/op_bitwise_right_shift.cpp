@@ -18,7 +18,8 @@ constexpr const char* kOp = "aten::bitwise_right_shift.Tensor_out";
 using Dtypes = rt::DtypeDispatch<kIntegersAndBool.bits(), rt::selected_dtypes(kOp).bits()>;
 
 constexpr const char* kScalarOp = "aten::bitwise_right_shift.Tensor_Scalar_out";
-using ScalarDtypes = rt::DtypeDispatch<kIntegersAndBool.bits(), rt::selected_dtypes(kScalarOp).bits()>;
+using ScalarDtypes =
+    rt::DtypeDispatch<kIntegersAndBool.bits(), rt::selected_dtypes(kScalarOp).bits()>;
 
 template <typename M>
 bool is_negative(M x) {
@@ -58,14 +59,15 @@ struct ShiftRight {
 
 // bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& bitwise_right_shift_Tensor_out(rt::KernelContext& context, const rt::Tensor& self,
-                                          const rt::Tensor& other, rt::Tensor& out) {
+                                           const rt::Tensor& other, rt::Tensor& out) {
   binary_tensor_kernel<Dtypes, ShiftRight>(context, kOp, self, other, out);
   return out;
 }
 
 // bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& bitwise_right_shift_Tensor_Scalar_out(rt::KernelContext& context, const rt::Tensor& self,
-                                                 rt::Scalar other, rt::Tensor& out) {
+rt::Tensor& bitwise_right_shift_Tensor_Scalar_out(rt::KernelContext& context,
+                                                  const rt::Tensor& self, rt::Scalar other,
+                                                  rt::Tensor& out) {
   binary_scalar_kernel<ScalarDtypes, ShiftRight>(context, kScalarOp, self, other, out);
   return out;
 }

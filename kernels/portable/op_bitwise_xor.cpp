@@ -12,8 +12,9 @@ using Dtypes = rt::DtypeDispatch<(rt::kIntegralDtypes | rt::DtypeSet::of(ScalarT
                                  rt::selected_dtypes(kOp).bits()>;
 
 constexpr const char* kScalarOp = "aten::bitwise_xor.Scalar_out";
-using ScalarDtypes = rt::DtypeDispatch<(rt::kIntegralDtypes | rt::DtypeSet::of(ScalarType::Bool)).bits(),
-                                       rt::selected_dtypes(kScalarOp).bits()>;
+using ScalarDtypes =
+    rt::DtypeDispatch<(rt::kIntegralDtypes | rt::DtypeSet::of(ScalarType::Bool)).bits(),
+                      rt::selected_dtypes(kScalarOp).bits()>;
 
 // self ^ other on integers and bools (a float scalar promotes to Float,
 // which is not supported).
@@ -29,15 +30,15 @@ struct BitwiseXor {
 }  // namespace
 
 // bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& bitwise_xor_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
-                                   rt::Tensor& out) {
+rt::Tensor& bitwise_xor_Tensor_out(rt::KernelContext& context, const rt::Tensor& self,
+                                   const rt::Tensor& other, rt::Tensor& out) {
   binary_tensor_kernel<Dtypes, BitwiseXor>(context, kOp, self, other, out);
   return out;
 }
 
 // bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& bitwise_xor_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
-                                   rt::Tensor& out) {
+rt::Tensor& bitwise_xor_Scalar_out(rt::KernelContext& context, const rt::Tensor& self,
+                                   rt::Scalar other, rt::Tensor& out) {
   binary_scalar_kernel<ScalarDtypes, BitwiseXor>(context, kScalarOp, self, other, out);
   return out;
 }

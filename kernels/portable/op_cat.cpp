@@ -19,7 +19,8 @@ bool skipped(const rt::Tensor& t) { return t.dim() == 1 && t.size(0) == 0; }
 }  // namespace
 
 // cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& cat_out(rt::KernelContext& context, rt::TensorList tensor_list, int64_t dim_arg, rt::Tensor& out) {
+rt::Tensor& cat_out(rt::KernelContext& context, rt::TensorList tensor_list, int64_t dim_arg,
+                    rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   const rt::BoxedList tensors = tensor_list.boxed();
   if (tensors.size == 0) {
@@ -60,8 +61,8 @@ rt::Tensor& cat_out(rt::KernelContext& context, rt::TensorList tensor_list, int6
     if (skipped(t)) continue;
     int64_t strides[rt::Tensor::kMaxDims];
     shape_strides(t, strides);
-    if (!shape_place_part<Dtypes>(in, out, offset * out.stride(static_cast<int>(at)), t, t.sizes().data(), strides,
-                                  dim)) {
+    if (!shape_place_part<Dtypes>(in, out, offset * out.stride(static_cast<int>(at)), t,
+                                  t.sizes().data(), strides, dim)) {
       return out;
     }
     offset += t.size(static_cast<int>(at));

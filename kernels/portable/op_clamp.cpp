@@ -30,8 +30,10 @@ ScalarType promote_with_bound(ScalarType common, rt::Scalar bound) {
 }
 
 constexpr const char* kTensorOp = "aten::clamp.Tensor_out";
-using TensorDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kTensorOp).bits()>;
-using TensorCompute = rt::DtypeDispatch<rt::kRealDtypes.bits(), rt::selected_dtypes(kTensorOp).bits()>;
+using TensorDtypes =
+    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kTensorOp).bits()>;
+using TensorCompute =
+    rt::DtypeDispatch<rt::kRealDtypes.bits(), rt::selected_dtypes(kTensorOp).bits()>;
 
 // clamp.Tensor_out: operands of the walk are out, self, min, max; a None
 // bound is null (walked with stride 0, never read).
@@ -54,7 +56,9 @@ void clamp_tensors(rt::KernelContext& context, ClampCall& call) {
                       [&](auto t) { load[k] = &load_as<T, typename decltype(t)::type>; });
   }
   TensorDtypes::run(context, kTensorOp, call.out->dtype(), [&](auto t) {
-    store = [](uint8_t* target, M value) { store_as<T, typename decltype(t)::type>(target, rt::value_cast<T>(value)); };
+    store = [](uint8_t* target, M value) {
+      store_as<T, typename decltype(t)::type>(target, rt::value_cast<T>(value));
+    };
   });
   if (context.failed()) return;
   StridedWalk<4>& walk = call.walk;
@@ -70,7 +74,8 @@ void clamp_tensors(rt::KernelContext& context, ClampCall& call) {
     uint8_t* o = static_cast<uint8_t*>(call.out->data()) + walk.offset(0) * size[0];
     for (int64_t i = 0; i < n; ++i) {
       const uint8_t* at[3];
-      for (int k = 0; k < 3; ++k) at[k] = base[k] + (walk.offset(k + 1) + i * walk.row_stride(k + 1)) * size[k + 1];
+      for (int k = 0; k < 3; ++k)
+        at[k] = base[k] + (walk.offset(k + 1) + i * walk.row_stride(k + 1)) * size[k + 1];
       M x = rt::value_cast<M>(load[0](at[0]));
       for (int k = 1; k < 3 && x == x; ++k) {
         if (load[k] == nullptr) continue;
@@ -103,8 +108,8 @@ ScalarType clamp_result_type(const rt::Tensor* const* tensors) {
 }  // namespace
 
 // clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& clamp_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::Scalar> min,
-                      rt::Optional<rt::Scalar> max, rt::Tensor& out) {
+rt::Tensor& clamp_out(rt::KernelContext& context, const rt::Tensor& self,
+                      rt::Optional<rt::Scalar> min, rt::Optional<rt::Scalar> max, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   UnaryClamp clamp;
   clamp.has_lo = min.has_value();
@@ -128,9 +133,11 @@ rt::Tensor& clamp_out(rt::KernelContext& context, const rt::Tensor& self, rt::Op
   return out;
 }
 
-// clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& clamp_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::Tensor> min,
-                             rt::Optional<rt::Tensor> max, rt::Tensor& out) {
+// clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) ->
+// Tensor(a!)
+rt::Tensor& clamp_Tensor_out(rt::KernelContext& context, const rt::Tensor& self,
+                             rt::Optional<rt::Tensor> min, rt::Optional<rt::Tensor> max,
+                             rt::Tensor& out) {
   const rt::OpContext in(context, kTensorOp);
   ClampCall call;
   call.operands[0] = &self;
@@ -178,7 +185,8 @@ rt::Tensor& clamp_Tensor_out(rt::KernelContext& context, const rt::Tensor& self,
       call.walk.set_operand_strides(k + 1, none);
     }
   }
-  TensorCompute::run(context, kTensorOp, common, [&](auto tag) { clamp_tensors<typename decltype(tag)::type>(context, call); });
+  TensorCompute::run(context, kTensorOp, common,
+                     [&](auto tag) { clamp_tensors<typename decltype(tag)::type>(context, call); });
   return out;
 }
 

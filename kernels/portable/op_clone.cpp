@@ -22,10 +22,11 @@ constexpr int64_t kPreserve = 1;
 // clone.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out) -> Tensor(a!)
 // out = self. out's layout is the program's and elements are copied by index, so
 // memory_format may only ask for what any layout gives (none, contiguous, preserve).
-rt::Tensor& clone_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<int64_t> memory_format,
-                      rt::Tensor& out) {
+rt::Tensor& clone_out(rt::KernelContext& context, const rt::Tensor& self,
+                      rt::Optional<int64_t> memory_format, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  if (memory_format.has_value() && memory_format.value() != kContiguous && memory_format.value() != kPreserve) {
+  if (memory_format.has_value() && memory_format.value() != kContiguous &&
+      memory_format.value() != kPreserve) {
     in.fail("memory_format must be contiguous_format or preserve_format");
     return out;
   }

@@ -60,7 +60,8 @@ rt::Tensor& constant_pad_nd_out(rt::KernelContext& context, const rt::Tensor& se
   }
   if (!resize_out(in, out, sizes, dim)) return out;
   CopyConverter converter;
-  if (!Dtypes::run(context, kOp, out.dtype(), [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
+  if (!Dtypes::run(context, kOp, out.dtype(),
+                   [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
     return out;
   }
   alignas(8) uint8_t fill[8];
@@ -83,7 +84,8 @@ rt::Tensor& constant_pad_nd_out(rt::KernelContext& context, const rt::Tensor& se
     out_base += to * out_strides[d];
   }
   const int64_t element = static_cast<int64_t>(out.element_size());
-  copy_strided(block, dim, out.element_size(), static_cast<uint8_t*>(out.data()) + out_base * element, out_strides,
+  copy_strided(block, dim, out.element_size(),
+               static_cast<uint8_t*>(out.data()) + out_base * element, out_strides,
                static_cast<const uint8_t*>(self.data()) + self_base * element, self_strides);
   return out;
 }

@@ -19,10 +19,11 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 // copy.out(Tensor self, Tensor src, bool non_blocking=False, *, Tensor(a!) out) -> Tensor(a!)
 // out gets self's shape and dtype and src's values (src broadcast to self's shape,
 // converted to self's dtype).
-rt::Tensor& copy_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& src, bool non_blocking,
-                     rt::Tensor& out) {
+rt::Tensor& copy_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& src,
+                     bool non_blocking, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  if (!copy_check_blocking(in, non_blocking) || !shape_same_dtype<Dtypes>(in, self, out)) return out;
+  if (!copy_check_blocking(in, non_blocking) || !shape_same_dtype<Dtypes>(in, self, out))
+    return out;
   if (!resize_out(in, out, self.sizes().data(), self.dim())) return out;
   copy_broadcast_into<Dtypes>(in, out, src);
   return out;

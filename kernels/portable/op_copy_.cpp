@@ -20,11 +20,13 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 // Writes src (broadcast, converted) into self. The exporter emits it to write a mutated
 // input back; the call's return slot (`result`) is self's value again, or another tensor,
 // which then gets a copy of self.
-rt::Tensor& copy_(rt::KernelContext& context, rt::Tensor& self, const rt::Tensor& src, bool non_blocking,
-                  rt::Tensor& result) {
+rt::Tensor& copy_(rt::KernelContext& context, rt::Tensor& self, const rt::Tensor& src,
+                  bool non_blocking, rt::Tensor& result) {
   const rt::OpContext in(context, kOp);
-  if (!copy_check_blocking(in, non_blocking) || !copy_broadcast_into<Dtypes>(in, self, src)) return result;
-  if (&result == &self || (result.data() == self.data() && result.numel() == self.numel())) return result;
+  if (!copy_check_blocking(in, non_blocking) || !copy_broadcast_into<Dtypes>(in, self, src))
+    return result;
+  if (&result == &self || (result.data() == self.data() && result.numel() == self.numel()))
+    return result;
   if (result.dtype() != self.dtype()) {
     in.fail("the returned tensor must have self's dtype");
     return result;

@@ -26,7 +26,8 @@ void cumsum(rt::KernelContext& context, DimRows& rows, const rt::Tensor& self, T
   StridedWalk<2>& walk = rows.walk;
   const int64_t n = rows.n, ss = rows.self_stride, so = rows.out_stride;
   M (*load)(const uint8_t*) = nullptr;
-  Dtypes::run(context, kOp, self.dtype(), [&](auto t) { load = &load_as<M, typename decltype(t)::type>; });
+  Dtypes::run(context, kOp, self.dtype(),
+              [&](auto t) { load = &load_as<M, typename decltype(t)::type>; });
   if (load == nullptr) return;
   const uint8_t* base = static_cast<const uint8_t*>(self.data());
   const int64_t element = static_cast<int64_t>(self.element_size());

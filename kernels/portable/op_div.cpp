@@ -12,7 +12,8 @@ namespace portable {
 namespace {
 
 template <const char* const* kName>
-using DtypesOf = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(*kName).bits()>;
+using DtypesOf =
+    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(*kName).bits()>;
 
 constexpr const char* kOp = "aten::div.out";
 constexpr const char* kModeOp = "aten::div.out_mode";
@@ -42,7 +43,8 @@ struct Rounding {
     return binary_divides_by_zero(call) ? "integer division by zero" : nullptr;
   }
   static const char* check(ScalarType common, const rt::Scalar&) {
-    return common == ScalarType::Bool ? "rounding division of bool tensors is not supported" : nullptr;
+    return common == ScalarType::Bool ? "rounding division of bool tensors is not supported"
+                                      : nullptr;
   }
 };
 
@@ -78,7 +80,8 @@ int rounding_mode(rt::Optional<rt::StringRef> value) {
 }
 
 template <typename Dtypes>
-void div_mode(const rt::OpContext& in, BinaryCall& call, const rt::Scalar* other, rt::Optional<rt::StringRef> mode) {
+void div_mode(const rt::OpContext& in, BinaryCall& call, const rt::Scalar* other,
+              rt::Optional<rt::StringRef> mode) {
   auto run = [&](auto op) {
     using Op = decltype(op);
     if (other != nullptr) {
@@ -102,14 +105,16 @@ void div_mode(const rt::OpContext& in, BinaryCall& call, const rt::Scalar* other
 }  // namespace
 
 // div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& div_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other, rt::Tensor& out) {
+rt::Tensor& div_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                    rt::Tensor& out) {
   binary_tensor_kernel<DtypesOf<&kOp>, Div>(context, kOp, self, other, out);
   return out;
 }
 
 // div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& div_out_mode(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
-                         rt::Optional<rt::StringRef> rounding_mode, rt::Tensor& out) {
+rt::Tensor& div_out_mode(rt::KernelContext& context, const rt::Tensor& self,
+                         const rt::Tensor& other, rt::Optional<rt::StringRef> rounding_mode,
+                         rt::Tensor& out) {
   const rt::OpContext in(context, kModeOp);
   BinaryCall call;
   call.a = &self;
@@ -126,9 +131,11 @@ rt::Tensor& div_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, r
   return out;
 }
 
-// div.Scalar_mode_out(Tensor self, Scalar other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& div_Scalar_mode_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
-                                rt::Optional<rt::StringRef> rounding_mode, rt::Tensor& out) {
+// div.Scalar_mode_out(Tensor self, Scalar other, *, str? rounding_mode, Tensor(a!) out) ->
+// Tensor(a!)
+rt::Tensor& div_Scalar_mode_out(rt::KernelContext& context, const rt::Tensor& self,
+                                rt::Scalar other, rt::Optional<rt::StringRef> rounding_mode,
+                                rt::Tensor& out) {
   const rt::OpContext in(context, kScalarModeOp);
   BinaryCall call;
   call.a = &self;

@@ -17,12 +17,15 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 
 }  // namespace
 
-// embedding.out(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False,
+// embedding.out(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool
+// scale_grad_by_freq=False,
 //               bool sparse=False, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& embedding_out(rt::KernelContext& context, const rt::Tensor& weight, const rt::Tensor& indices,
-                          int64_t /*padding_idx*/, bool /*scale_grad_by_freq*/, bool /*sparse*/, rt::Tensor& out) {
+rt::Tensor& embedding_out(rt::KernelContext& context, const rt::Tensor& weight,
+                          const rt::Tensor& indices, int64_t /*padding_idx*/,
+                          bool /*scale_grad_by_freq*/, bool /*sparse*/, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  if (!shape_same_dtype<Dtypes>(in, weight, out) || !shape_check_index_dtype(in, indices)) return out;
+  if (!shape_same_dtype<Dtypes>(in, weight, out) || !shape_check_index_dtype(in, indices))
+    return out;
   if (weight.dim() != 2) {
     in.fail("weight must have 2 dims");
     return out;
@@ -42,8 +45,10 @@ rt::Tensor& embedding_out(rt::KernelContext& context, const rt::Tensor& weight, 
   for (int64_t i = 0; i < indices.numel(); ++i) {
     const int64_t row = shape_index_at(in, indices, i, weight.size(0));
     if (row < 0) return out;
-    uint8_t* to = static_cast<uint8_t*>(out.data()) + out.offset_of(i * width) * static_cast<int64_t>(element);
-    const uint8_t* from = static_cast<const uint8_t*>(weight.data()) + row * weight.stride(0) * static_cast<int64_t>(element);
+    uint8_t* to = static_cast<uint8_t*>(out.data()) +
+                  out.offset_of(i * width) * static_cast<int64_t>(element);
+    const uint8_t* from = static_cast<const uint8_t*>(weight.data()) +
+                          row * weight.stride(0) * static_cast<int64_t>(element);
     copy_strided(&width, 1, element, to, &out_stride, from, &weight_stride);
   }
   return out;

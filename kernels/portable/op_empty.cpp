@@ -18,8 +18,8 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dty
 // Only gives out its shape: the values are whatever its memory holds, as in torch.
 // memory_format is ignored, as by ExecuTorch's kernel: out's dim order was fixed when
 // the program was made.
-rt::Tensor& empty_out(rt::KernelContext& context, rt::IntList size, rt::Optional<int64_t> /*memory_format*/,
-                      rt::Tensor& out) {
+rt::Tensor& empty_out(rt::KernelContext& context, rt::IntList size,
+                      rt::Optional<int64_t> /*memory_format*/, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (Dtypes::check(context, kOp, out.dtype())) resize_to_size_arg(in, size, out);
   return out;

@@ -16,8 +16,8 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 }  // namespace
 
 // expand_copy.out(Tensor self, SymInt[] size, *, bool implicit=False, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& expand_copy_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList size, bool /*implicit*/,
-                            rt::Tensor& out) {
+rt::Tensor& expand_copy_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList size,
+                            bool /*implicit*/, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   const int dim = static_cast<int>(size.size());

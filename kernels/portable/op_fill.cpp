@@ -11,10 +11,12 @@ namespace portable {
 namespace {
 
 constexpr const char* kScalarOp = "aten::fill.Scalar_out";
-using ScalarDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
+using ScalarDtypes =
+    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
 
 constexpr const char* kTensorOp = "aten::fill.Tensor_out";
-using TensorDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kTensorOp).bits()>;
+using TensorDtypes =
+    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kTensorOp).bits()>;
 
 // The checks both overloads share: out has self's dtype and takes its shape.
 bool plan_fill(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out) {
@@ -29,7 +31,8 @@ bool plan_fill(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out)
 
 // fill.Scalar_out(Tensor self, Scalar value, *, Tensor(a!) out) -> Tensor(a!)
 // out = self's shape, every element `value` (which must fit self's dtype, as in torch).
-rt::Tensor& fill_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar value, rt::Tensor& out) {
+rt::Tensor& fill_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar value,
+                            rt::Tensor& out) {
   const rt::OpContext in(context, kScalarOp);
   CopyConverter converter;
   if (!ScalarDtypes::run(context, kScalarOp, out.dtype(),
@@ -49,8 +52,8 @@ rt::Tensor& fill_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, 
 
 // fill.Tensor_out(Tensor self, Tensor value, *, Tensor(a!) out) -> Tensor(a!)
 // The same with the value of a 0-dim tensor, converted to self's dtype as a cast.
-rt::Tensor& fill_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& value,
-                            rt::Tensor& out) {
+rt::Tensor& fill_Tensor_out(rt::KernelContext& context, const rt::Tensor& self,
+                            const rt::Tensor& value, rt::Tensor& out) {
   const rt::OpContext in(context, kTensorOp);
   CopyConverter converter;
   auto set = [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); };

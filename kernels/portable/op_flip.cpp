@@ -16,7 +16,8 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 }  // namespace
 
 // flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& flip_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList dims, rt::Tensor& out) {
+rt::Tensor& flip_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList dims,
+                     rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   uint32_t flipped = 0;

@@ -31,8 +31,8 @@ struct FloorDivide {
 }  // namespace
 
 // floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& floor_divide_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
-                             rt::Tensor& out) {
+rt::Tensor& floor_divide_out(rt::KernelContext& context, const rt::Tensor& self,
+                             const rt::Tensor& other, rt::Tensor& out) {
   binary_tensor_kernel<Dtypes, FloorDivide>(context, kOp, self, other, out);
   return out;
 }

@@ -12,9 +12,11 @@ constexpr const char* kOp = "aten::fmod.Tensor_out";
 using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
 
 constexpr const char* kScalarOp = "aten::fmod.Scalar_out";
-using ScalarDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
+using ScalarDtypes =
+    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
 
-// C's fmod: the result takes the dividend's sign. Integer division by zero is an error, as in torch.
+// C's fmod: the result takes the dividend's sign. Integer division by zero is an error, as in
+// torch.
 struct Fmod {
   static constexpr bool kHasScalar = false;
   static constexpr rt::DtypeSet kComputeDtypes = rt::kRealDtypes;
@@ -33,8 +35,8 @@ struct Fmod {
 }  // namespace
 
 // fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& fmod_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
-                            rt::Tensor& out) {
+rt::Tensor& fmod_Tensor_out(rt::KernelContext& context, const rt::Tensor& self,
+                            const rt::Tensor& other, rt::Tensor& out) {
   binary_tensor_kernel<Dtypes, Fmod>(context, kOp, self, other, out);
   return out;
 }

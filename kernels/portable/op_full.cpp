@@ -16,11 +16,13 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 }  // namespace
 
 // full.out(SymInt[] size, Scalar fill_value, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& full_out(rt::KernelContext& context, rt::IntList size, rt::Scalar fill_value, rt::Tensor& out) {
+rt::Tensor& full_out(rt::KernelContext& context, rt::IntList size, rt::Scalar fill_value,
+                     rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   const rt::Scalar fill = fill_value;
   CopyConverter converter;
-  if (!Dtypes::run(context, kOp, out.dtype(), [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
+  if (!Dtypes::run(context, kOp, out.dtype(),
+                   [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
     return out;
   }
   if (size.size() > static_cast<size_t>(rt::Tensor::kMaxDims)) {

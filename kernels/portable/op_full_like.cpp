@@ -15,7 +15,8 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 
 }  // namespace
 
-// full_like.out(Tensor self, Scalar fill_value, *, MemoryFormat? memory_format=None, Tensor(a!) out)
+// full_like.out(Tensor self, Scalar fill_value, *, MemoryFormat? memory_format=None, Tensor(a!)
+// out)
 //     -> Tensor(a!)
 rt::Tensor& full_like_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar fill_value,
                           rt::Optional<int64_t> /*memory_format*/, rt::Tensor& out) {
@@ -23,7 +24,8 @@ rt::Tensor& full_like_out(rt::KernelContext& context, const rt::Tensor& self, rt
   rt::Scalar fill = fill_value;
   CopyConverter converter;
   if (!Dtypes::check(context, kOp, self.dtype()) ||
-      !Dtypes::run(context, kOp, out.dtype(), [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
+      !Dtypes::run(context, kOp, out.dtype(),
+                   [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
     return out;
   }
   if (!resize_out(in, out, self.sizes().data(), self.dim())) return out;

@@ -17,9 +17,10 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 
 }  // namespace
 
-// gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& gather_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim_arg, const rt::Tensor& index,
-                       bool /*sparse_grad*/, rt::Tensor& out) {
+// gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) ->
+// Tensor(a!)
+rt::Tensor& gather_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim_arg,
+                       const rt::Tensor& index, bool /*sparse_grad*/, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out) || !shape_check_index_dtype(in, index)) return out;
   const int dim = self.dim();
@@ -50,8 +51,8 @@ rt::Tensor& gather_out(rt::KernelContext& context, const rt::Tensor& self, int64
       rest /= index.size(d);
       offset += (d == at ? k : c) * self.stride(d);
     }
-    memcpy(to + out.offset_of(i) * static_cast<int64_t>(element), from + offset * static_cast<int64_t>(element),
-           element);
+    memcpy(to + out.offset_of(i) * static_cast<int64_t>(element),
+           from + offset * static_cast<int64_t>(element), element);
   }
   return out;
 }

@@ -39,7 +39,8 @@ struct Gelu {
 }  // namespace
 
 // gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& gelu_out(rt::KernelContext& context, const rt::Tensor& self, rt::StringRef approximate, rt::Tensor& out) {
+rt::Tensor& gelu_out(rt::KernelContext& context, const rt::Tensor& self, rt::StringRef approximate,
+                     rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   const bool none = string_is(approximate, "none");
   const bool tanh = string_is(approximate, "tanh");

@@ -45,9 +45,11 @@ void glu(const GluCall& c) {
 }  // namespace
 
 // glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& glu_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, rt::Tensor& out) {
+rt::Tensor& glu_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim,
+                    rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  if (!Dtypes::check(context, kOp, self.dtype()) || !Dtypes::check(context, kOp, out.dtype())) return out;
+  if (!Dtypes::check(context, kOp, self.dtype()) || !Dtypes::check(context, kOp, out.dtype()))
+    return out;
   if (self.dim() == 0) {
     in.fail("glu needs a tensor of at least one dim");
     return out;

@@ -32,7 +32,8 @@ enum Padding : int64_t { kZeros = 0, kBorder = 1, kReflection = 2 };
 
 template <typename M>
 M unnormalize(M coord, int64_t size, bool align_corners) {
-  return align_corners ? (coord + 1) / 2 * static_cast<M>(size - 1) : ((coord + 1) * static_cast<M>(size) - 1) / 2;
+  return align_corners ? (coord + 1) / 2 * static_cast<M>(size - 1)
+                       : ((coord + 1) * static_cast<M>(size) - 1) / 2;
 }
 
 template <typename M>
@@ -60,7 +61,8 @@ template <typename M>
 M apply_padding(M position, int64_t size, int64_t padding, bool align_corners) {
   if (padding == kBorder) return clip(position, size);
   if (padding == kReflection) {
-    position = align_corners ? reflect(position, 0, 2 * (size - 1)) : reflect(position, -1, 2 * size - 1);
+    position =
+        align_corners ? reflect(position, 0, 2 * (size - 1)) : reflect(position, -1, 2 * size - 1);
     return clip(position, size);
   }
   return position;
@@ -71,7 +73,8 @@ M apply_padding(M position, int64_t size, int64_t padding, bool align_corners) {
 template <typename M>
 int64_t index_of(M position) {
   constexpr int64_t kOutside = -(int64_t{1} << 40);
-  return position > M(-2147483648.0) && position < M(2147483647.0) ? static_cast<int64_t>(position) : kOutside;
+  return position > M(-2147483648.0) && position < M(2147483647.0) ? static_cast<int64_t>(position)
+                                                                   : kOutside;
 }
 
 struct GridCall {
@@ -102,13 +105,16 @@ opmath_t<T> unnormalize_rounded(opmath_t<T> coord, int64_t size, bool align_corn
 }
 
 template <typename T>
-opmath_t<T> cubic_inner(opmath_t<T> x, opmath_t<T> a) {  // ((a + 2) x - (a + 3)) x x + 1, for |x| <= 1
+opmath_t<T> cubic_inner(opmath_t<T> x,
+                        opmath_t<T> a) {  // ((a + 2) x - (a + 3)) x x + 1, for |x| <= 1
   return R<T>(R<T>(R<T>(R<T>(R<T>(R<T>(a + 2) * x) - R<T>(a + 3)) * x) * x) + 1);
 }
 
 template <typename T>
-opmath_t<T> cubic_outer(opmath_t<T> x, opmath_t<T> a) {  // ((a x - 5 a) x + 8 a) x - 4 a, for 1 < |x| < 2
-  return R<T>(R<T>(R<T>(R<T>(R<T>(R<T>(a * x) - R<T>(5 * a)) * x) + R<T>(8 * a)) * x) - R<T>(4 * a));
+opmath_t<T> cubic_outer(opmath_t<T> x,
+                        opmath_t<T> a) {  // ((a x - 5 a) x + 8 a) x - 4 a, for 1 < |x| < 2
+  return R<T>(R<T>(R<T>(R<T>(R<T>(R<T>(a * x) - R<T>(5 * a)) * x) + R<T>(8 * a)) * x) -
+              R<T>(4 * a));
 }
 
 // Cubic convolution (a = -0.75, as torch) of four samples at offset t from the second.
@@ -118,7 +124,8 @@ opmath_t<T> cubic(opmath_t<T> p0, opmath_t<T> p1, opmath_t<T> p2, opmath_t<T> p3
   const M a = static_cast<M>(-0.75);
   const M u = R<T>(1 - t);
   const M sum = R<T>(R<T>(p0 * cubic_outer<T>(R<T>(t + 1), a)) + R<T>(p1 * cubic_inner<T>(t, a)));
-  return R<T>(R<T>(sum + R<T>(p2 * cubic_inner<T>(u, a))) + R<T>(p3 * cubic_outer<T>(R<T>(u + 1), a)));
+  return R<T>(R<T>(sum + R<T>(p2 * cubic_inner<T>(u, a))) +
+              R<T>(p3 * cubic_outer<T>(R<T>(u + 1), a)));
 }
 
 template <typename T>
@@ -148,7 +155,8 @@ void grid_sample(const GridCall& c) {
           M value;
           if (c.mode == kBicubic) {
             const M bx = unnormalize_rounded<T>(static_cast<M>(g[gi]), width, c.align_corners);
-            const M by = unnormalize_rounded<T>(static_cast<M>(g[gi + grid.stride(3)]), height, c.align_corners);
+            const M by = unnormalize_rounded<T>(static_cast<M>(g[gi + grid.stride(3)]), height,
+                                                c.align_corners);
             const int64_t x0 = index_of(std::floor(bx)), y0 = index_of(std::floor(by));
             const M tx = R<T>(bx - std::floor(bx)), ty = R<T>(by - std::floor(by));
             // A tap's value after the padding mode, applied to its own position.
@@ -160,7 +168,8 @@ void grid_sample(const GridCall& c) {
             M rows[4];
             for (int64_t i = 0; i < 4; ++i) {
               const int64_t iy = y0 - 1 + i;
-              rows[i] = cubic<T>(tap(iy, x0 - 1), tap(iy, x0), tap(iy, x0 + 1), tap(iy, x0 + 2), tx);
+              rows[i] =
+                  cubic<T>(tap(iy, x0 - 1), tap(iy, x0), tap(iy, x0 + 1), tap(iy, x0 + 2), tx);
             }
             value = cubic<T>(rows[0], rows[1], rows[2], rows[3], ty);
           } else {
@@ -172,11 +181,13 @@ void grid_sample(const GridCall& c) {
               const M fx = std::floor(px), fy = std::floor(py);
               const int64_t ix = index_of(fx), iy = index_of(fy);
               const M tx = px - fx, ty = py - fy;
-              value = at(base, iy, ix) * (1 - tx) * (1 - ty) + at(base, iy, ix + 1) * tx * (1 - ty) +
-                      at(base, iy + 1, ix) * (1 - tx) * ty + at(base, iy + 1, ix + 1) * tx * ty;
+              value = at(base, iy, ix) * (1 - tx) * (1 - ty) +
+                      at(base, iy, ix + 1) * tx * (1 - ty) + at(base, iy + 1, ix) * (1 - tx) * ty +
+                      at(base, iy + 1, ix + 1) * tx * ty;
             }
           }
-          y[n * out.stride(0) + ch * out.stride(1) + h * out.stride(2) + w * out.stride(3)] = rt::value_cast<T>(value);
+          y[n * out.stride(0) + ch * out.stride(1) + h * out.stride(2) + w * out.stride(3)] =
+              rt::value_cast<T>(value);
         }
       }
     }
@@ -185,10 +196,12 @@ void grid_sample(const GridCall& c) {
 
 }  // namespace
 
-// grid_sampler_2d.out(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, *,
+// grid_sampler_2d.out(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool
+// align_corners, *,
 //     Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& grid_sampler_2d_out(rt::KernelContext& context, const rt::Tensor& input, const rt::Tensor& grid,
-                                int64_t interpolation_mode, int64_t padding_mode, bool align_corners, rt::Tensor& out) {
+rt::Tensor& grid_sampler_2d_out(rt::KernelContext& context, const rt::Tensor& input,
+                                const rt::Tensor& grid, int64_t interpolation_mode,
+                                int64_t padding_mode, bool align_corners, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!Dtypes::check(context, kOp, input.dtype())) return out;
   if (input.dim() != 4) {
@@ -218,7 +231,8 @@ rt::Tensor& grid_sampler_2d_out(rt::KernelContext& context, const rt::Tensor& in
   const int32_t sizes[4] = {input.size(0), input.size(1), grid.size(1), grid.size(2)};
   if (!resize_out(in, out, sizes, 4) || out.numel() == 0) return out;
   const GridCall c{&input, &grid, &out, interpolation_mode, padding_mode, align_corners};
-  Dtypes::run(context, kOp, input.dtype(), [&](auto tag) { grid_sample<typename decltype(tag)::type>(c); });
+  Dtypes::run(context, kOp, input.dtype(),
+              [&](auto tag) { grid_sample<typename decltype(tag)::type>(c); });
   return out;
 }
 

@@ -19,13 +19,14 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 }  // namespace
 
 // index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& index_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, rt::OptionalTensorList index_list,
-                             rt::Tensor& out) {
+rt::Tensor& index_Tensor_out(rt::KernelContext& context, const rt::Tensor& self,
+                             rt::OptionalTensorList index_list, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   AdvancedIndex plan;
   int32_t sizes[rt::Tensor::kMaxDims];
   int dim = 0;
-  if (!shape_same_dtype<Dtypes>(in, self, out) || !advanced_index_plan(in, self, index_list, plan, sizes, &dim)) {
+  if (!shape_same_dtype<Dtypes>(in, self, out) ||
+      !advanced_index_plan(in, self, index_list, plan, sizes, &dim)) {
     return out;
   }
   if (!resize_out(in, out, sizes, dim) || out.numel() == 0) return out;
@@ -35,8 +36,9 @@ rt::Tensor& index_Tensor_out(rt::KernelContext& context, const rt::Tensor& self,
   advanced_index_walk(in, self, plan, [&](const int64_t* coords, int64_t from) {
     int64_t to = 0;
     for (int d = 0; d < plan.dim; ++d) to += coords[d] * out.stride(plan.insert + d);
-    copy_strided(plan.slab, plan.slab_dim, out.element_size(), static_cast<uint8_t*>(out.data()) + to * element,
-                 slab_strides, static_cast<const uint8_t*>(self.data()) + from * element, plan.slab_strides);
+    copy_strided(plan.slab, plan.slab_dim, out.element_size(),
+                 static_cast<uint8_t*>(out.data()) + to * element, slab_strides,
+                 static_cast<const uint8_t*>(self.data()) + from * element, plan.slab_strides);
   });
   return out;
 }

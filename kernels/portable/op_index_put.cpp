@@ -16,11 +16,13 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 
 }  // namespace
 
-// index_put.out(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out)
+// index_put.out(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False, *, Tensor(a!)
+// out)
 //     -> Tensor(a!)
 // out = self, with out[indices] = values (broadcast), or += with accumulate.
-rt::Tensor& index_put_out(rt::KernelContext& context, const rt::Tensor& self, rt::OptionalTensorList indices,
-                          const rt::Tensor& values, bool accumulate, rt::Tensor& out) {
+rt::Tensor& index_put_out(rt::KernelContext& context, const rt::Tensor& self,
+                          rt::OptionalTensorList indices, const rt::Tensor& values, bool accumulate,
+                          rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   if (!resize_out(in, out, self.sizes().data(), self.dim())) return out;

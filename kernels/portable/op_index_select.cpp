@@ -52,8 +52,9 @@ rt::Tensor& index_select_out(rt::KernelContext& context, const rt::Tensor& self,
   for (int64_t i = 0; i < index.numel(); ++i) {
     const int64_t k = shape_index_at(in, index, i, extent);
     if (k < 0) return out;
-    copy_strided(slab, dim, static_cast<size_t>(element), static_cast<uint8_t*>(out.data()) + i * out_step * element,
-                 out_strides, static_cast<const uint8_t*>(self.data()) + k * self_step * element, self_strides);
+    copy_strided(slab, dim, static_cast<size_t>(element),
+                 static_cast<uint8_t*>(out.data()) + i * out_step * element, out_strides,
+                 static_cast<const uint8_t*>(self.data()) + k * self_step * element, self_strides);
   }
   return out;
 }

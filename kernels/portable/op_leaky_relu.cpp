@@ -29,8 +29,8 @@ struct LeakyRelu {
 }  // namespace
 
 // leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& leaky_relu_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar negative_slope,
-                           rt::Tensor& out) {
+rt::Tensor& leaky_relu_out(rt::KernelContext& context, const rt::Tensor& self,
+                           rt::Scalar negative_slope, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   const rt::Scalar slope = negative_slope;
   if (slope.is_bool()) {

@@ -17,7 +17,8 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 
 // lift_fresh_copy.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
 // Lifting a constant into a fresh tensor is, at run time, a copy of self.
-rt::Tensor& lift_fresh_copy_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+rt::Tensor& lift_fresh_copy_out(rt::KernelContext& context, const rt::Tensor& self,
+                                rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   if (!resize_out(in, out, self.sizes().data(), self.dim())) return out;

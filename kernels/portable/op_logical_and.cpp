@@ -26,8 +26,8 @@ struct LogicalAnd {
 }  // namespace
 
 // logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& logical_and_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
-                            rt::Tensor& out) {
+rt::Tensor& logical_and_out(rt::KernelContext& context, const rt::Tensor& self,
+                            const rt::Tensor& other, rt::Tensor& out) {
   binary_tensor_kernel<Dtypes, LogicalAnd>(context, kOp, self, other, out);
   return out;
 }

@@ -9,7 +9,8 @@ namespace {
 
 constexpr const char* kOp = "aten::logical_not.out";
 using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
-using Compute = rt::DtypeDispatch<rt::DtypeSet::of(ScalarType::Bool).bits(), rt::selected_dtypes(kOp).bits()>;
+using Compute =
+    rt::DtypeDispatch<rt::DtypeSet::of(ScalarType::Bool).bits(), rt::selected_dtypes(kOp).bits()>;
 
 // self read as bool (nonzero, NaN included, is true), negated; out may have
 // any dtype.

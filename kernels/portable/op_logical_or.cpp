@@ -26,8 +26,8 @@ struct LogicalOr {
 }  // namespace
 
 // logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& logical_or_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
-                           rt::Tensor& out) {
+rt::Tensor& logical_or_out(rt::KernelContext& context, const rt::Tensor& self,
+                           const rt::Tensor& other, rt::Tensor& out) {
   binary_tensor_kernel<Dtypes, LogicalOr>(context, kOp, self, other, out);
   return out;
 }

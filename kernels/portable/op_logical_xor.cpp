@@ -26,8 +26,8 @@ struct LogicalXor {
 }  // namespace
 
 // logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& logical_xor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
-                            rt::Tensor& out) {
+rt::Tensor& logical_xor_out(rt::KernelContext& context, const rt::Tensor& self,
+                            const rt::Tensor& other, rt::Tensor& out) {
   binary_tensor_kernel<Dtypes, LogicalXor>(context, kOp, self, other, out);
   return out;
 }

@@ -15,7 +15,8 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 // ExecuTorch's portable logit computes in out's dtype and accepts only Float
 // and Double outs (so a Half or BFloat16 self, whose torch result is Half or
 // BFloat16, is refused): we follow it.
-constexpr rt::DtypeSet kOutDtypes = rt::DtypeSet::of(ScalarType::Float) | rt::DtypeSet::of(ScalarType::Double);
+constexpr rt::DtypeSet kOutDtypes =
+    rt::DtypeSet::of(ScalarType::Float) | rt::DtypeSet::of(ScalarType::Double);
 using Compute = rt::DtypeDispatch<kOutDtypes.bits(), kSelected.bits()>;
 
 // log(x / (1 - x)), x first clamped to [eps, 1 - eps] when eps is given.
@@ -44,7 +45,8 @@ struct Logit {
 }  // namespace
 
 // logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& logit_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<double> eps, rt::Tensor& out) {
+rt::Tensor& logit_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<double> eps,
+                      rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!kOutDtypes.contains(out.dtype())) {
     in.fail("out must be Float or Double");

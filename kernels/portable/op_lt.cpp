@@ -11,7 +11,8 @@ constexpr const char* kOp = "aten::lt.Tensor_out";
 using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
 
 constexpr const char* kScalarOp = "aten::lt.Scalar_out";
-using ScalarDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
+using ScalarDtypes =
+    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
 
 // self < other in the promoted dtype (a scalar is converted to it first);
 // bool results, stored into out of any dtype.
@@ -28,8 +29,8 @@ struct Less {
 }  // namespace
 
 // lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& lt_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
-                          rt::Tensor& out) {
+rt::Tensor& lt_Tensor_out(rt::KernelContext& context, const rt::Tensor& self,
+                          const rt::Tensor& other, rt::Tensor& out) {
   binary_tensor_kernel<Dtypes, Less>(context, kOp, self, other, out);
   return out;
 }

@@ -26,7 +26,7 @@ bool value_fits(rt::Scalar value, ScalarType dtype) {
   const double v = value.to<double>();
   if (rt::is_floating_type(dtype)) {
     if (!value.is_floating() || !std::isfinite(v)) return true;
-    const double max = dtype == ScalarType::Half ? 65504.0
+    const double max = dtype == ScalarType::Half       ? 65504.0
                        : dtype == ScalarType::BFloat16 ? 3.3895313892515355e38
                        : dtype == ScalarType::Float    ? 3.4028234663852886e38
                                                        : 1.7976931348623157e308;
@@ -41,8 +41,9 @@ bool value_fits(rt::Scalar value, ScalarType dtype) {
 }
 
 // out = mask ? value : self, by bytes: value was converted to self's dtype.
-__attribute__((noinline)) void masked_fill_rows(StridedWalk<3>& walk, const rt::Tensor& self, const rt::Tensor& mask,
-                                                rt::Tensor& out, const uint8_t* value) {
+__attribute__((noinline)) void masked_fill_rows(StridedWalk<3>& walk, const rt::Tensor& self,
+                                                const rt::Tensor& mask, rt::Tensor& out,
+                                                const uint8_t* value) {
   const size_t size = out.element_size();
   const int64_t n = walk.row_size();
   const int64_t so = walk.row_stride(0) * static_cast<int64_t>(size);
@@ -59,8 +60,8 @@ __attribute__((noinline)) void masked_fill_rows(StridedWalk<3>& walk, const rt::
 }  // namespace
 
 // masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& masked_fill_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& mask,
-                                   rt::Scalar value, rt::Tensor& out) {
+rt::Tensor& masked_fill_Scalar_out(rt::KernelContext& context, const rt::Tensor& self,
+                                   const rt::Tensor& mask, rt::Scalar value, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!context.check_dtype(kOp, mask.dtype(), kMaskBits, kMaskBits & Dtypes::kEnabled.bits()) ||
       !Dtypes::check(context, kOp, self.dtype())) {

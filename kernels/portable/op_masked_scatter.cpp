@@ -19,8 +19,8 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 // masked_scatter.out(Tensor self, Tensor mask, Tensor source, *, Tensor(a!) out) -> Tensor(a!)
 // out has the shape self and mask broadcast to: where mask is true, the next element of
 // source (in source's row-major order); elsewhere self's element.
-rt::Tensor& masked_scatter_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& mask,
-                               const rt::Tensor& source, rt::Tensor& out) {
+rt::Tensor& masked_scatter_out(rt::KernelContext& context, const rt::Tensor& self,
+                               const rt::Tensor& mask, const rt::Tensor& source, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!Dtypes::check(context, kOp, self.dtype())) return out;
   if (source.dtype() != self.dtype() || out.dtype() != self.dtype()) {

@@ -20,8 +20,8 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 // out (1-dim) = the elements of self (broadcast with mask) where mask is true, in
 // row-major order. Its length depends on the mask's values: the program plans out with
 // an upper bound and the kernel resizes it.
-rt::Tensor& masked_select_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& mask,
-                              rt::Tensor& out) {
+rt::Tensor& masked_select_out(rt::KernelContext& context, const rt::Tensor& self,
+                              const rt::Tensor& mask, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!Dtypes::check(context, kOp, self.dtype())) return out;
   if (out.dtype() != self.dtype()) {
@@ -44,7 +44,9 @@ rt::Tensor& masked_select_out(rt::KernelContext& context, const rt::Tensor& self
   uint8_t* to = static_cast<uint8_t*>(out.data());
   int64_t k = 0;
   mask_walk(sizes, dim, self, mask, [&](int64_t at, bool on) {
-    if (on) memcpy(to + out.offset_of(k++) * static_cast<int64_t>(element), from + at * static_cast<int64_t>(element), element);
+    if (on)
+      memcpy(to + out.offset_of(k++) * static_cast<int64_t>(element),
+             from + at * static_cast<int64_t>(element), element);
   });
   return out;
 }

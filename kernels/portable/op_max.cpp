@@ -11,14 +11,15 @@ constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
 
 constexpr const char* kUnaryOp = "aten::max.unary_out";
-using UnaryDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kUnaryOp).bits()>;
+using UnaryDtypes =
+    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kUnaryOp).bits()>;
 
 }  // namespace
 
 // max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values)
 //     -> (Tensor(a!) values, Tensor(b!) indices)
-void max_dim_max(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool keepdim, rt::Tensor& max,
-                 rt::Tensor& max_values) {
+void max_dim_max(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool keepdim,
+                 rt::Tensor& max, rt::Tensor& max_values) {
   extremes_along_dim<true, Dtypes>(context, kOp, self, dim, keepdim, max, max_values);
 }
 

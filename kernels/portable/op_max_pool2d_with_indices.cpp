@@ -17,8 +17,8 @@ constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
 
 template <typename T>
-void max_pool(const PoolWindow& win, const Planes4& x, const Planes4& y, const Planes4& ix, const T* px, T* py,
-              int64_t* pi) {
+void max_pool(const PoolWindow& win, const Planes4& x, const Planes4& y, const Planes4& ix,
+              const T* px, T* py, int64_t* pi) {
   using M = opmath_t<T>;
   const int64_t height = x.size[2], width = x.size[3];
   for (int64_t n = 0; n < y.size[0]; ++n) {
@@ -33,7 +33,7 @@ void max_pool(const PoolWindow& win, const Planes4& x, const Planes4& y, const P
           while (h0 < 0) h0 += win.dilation[0];
           while (w0 < 0) w0 += win.dilation[1];
           M best = std::numeric_limits<M>::has_infinity ? -std::numeric_limits<M>::infinity()
-                                                         : std::numeric_limits<M>::lowest();
+                                                        : std::numeric_limits<M>::lowest();
           int64_t best_index = h0 * width + w0;
           for (int64_t h = h0; h < h1 && h < height; h += win.dilation[0]) {
             for (int64_t w = w0; w < w1 && w < width; w += win.dilation[1]) {
@@ -57,20 +57,23 @@ void max_pool(const PoolWindow& win, const Planes4& x, const Planes4& y, const P
 
 // max_pool2d_with_indices.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0,
 //     int[2] dilation=1, bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices)
-void max_pool2d_with_indices_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList kernel_size,
-                                 rt::IntList stride, rt::IntList padding, rt::IntList dilation, bool ceil_mode,
-                                 rt::Tensor& out, rt::Tensor& indices) {
+void max_pool2d_with_indices_out(rt::KernelContext& context, const rt::Tensor& self,
+                                 rt::IntList kernel_size, rt::IntList stride, rt::IntList padding,
+                                 rt::IntList dilation, bool ceil_mode, rt::Tensor& out,
+                                 rt::Tensor& indices) {
   const rt::OpContext in(context, kOp);
   if (!Dtypes::check(context, kOp, self.dtype())) return;
   if (out.dtype() != self.dtype()) return in.fail("out must have self's dtype");
   if (indices.dtype() != rt::ScalarType::Long) return in.fail("indices must be int64");
   PoolWindow win;
   rt::Tensor* const outs[] = {&out, &indices};
-  if (!plan_pool2d(in, self, kernel_size, stride, padding, &dilation, ceil_mode, outs, 2, &win)) return;
+  if (!plan_pool2d(in, self, kernel_size, stride, padding, &dilation, ceil_mode, outs, 2, &win))
+    return;
   const Planes4 x(self), y(out), ix(indices);
   Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    max_pool<T>(win, x, y, ix, self.data_as<const T>(), out.data_as<T>(), indices.data_as<int64_t>());
+    max_pool<T>(win, x, y, ix, self.data_as<const T>(), out.data_as<T>(),
+                indices.data_as<int64_t>());
   });
 }
 

@@ -19,7 +19,8 @@ using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
 // position its index names (flat within its (n, c) plane), as torch does:
 // overlapping windows add up, each addition rounded to T.
 template <typename T>
-void scatter(const Planes4& gi, const Planes4& go, const Planes4& ix, T* pgi, const T* pgo, const int64_t* pix) {
+void scatter(const Planes4& gi, const Planes4& go, const Planes4& ix, T* pgi, const T* pgo,
+             const int64_t* pix) {
   using M = opmath_t<T>;
   const int64_t width = gi.size[3];
   for (int64_t n = 0; n < gi.size[0]; ++n) {
@@ -31,7 +32,8 @@ void scatter(const Planes4& gi, const Planes4& go, const Planes4& ix, T* pgi, co
         for (int64_t w = 0; w < go.size[3]; ++w) {
           const int64_t index = pix[ix.at(n, c, h, w)];
           T& target = pgi[gi.at(n, c, index / width, index % width)];
-          target = rt::value_cast<T>(static_cast<M>(target) + static_cast<M>(pgo[go.at(n, c, h, w)]));
+          target =
+              rt::value_cast<T>(static_cast<M>(target) + static_cast<M>(pgo[go.at(n, c, h, w)]));
         }
       }
     }
@@ -48,13 +50,14 @@ bool same_sizes(const rt::Tensor& a, const rt::Tensor& b) {
 
 }  // namespace
 
-// max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride,
-//     int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!)
-rt::Tensor& max_pool2d_with_indices_backward_grad_input(rt::KernelContext& context, const rt::Tensor& grad_output,
-                                                        const rt::Tensor& self, rt::IntList kernel_size,
-                                                        rt::IntList stride, rt::IntList padding, rt::IntList dilation,
-                                                        bool ceil_mode, const rt::Tensor& indices,
-                                                        rt::Tensor& grad_input) {
+// max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size,
+// int[2] stride,
+//     int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) ->
+//     Tensor(a!)
+rt::Tensor& max_pool2d_with_indices_backward_grad_input(
+    rt::KernelContext& context, const rt::Tensor& grad_output, const rt::Tensor& self,
+    rt::IntList kernel_size, rt::IntList stride, rt::IntList padding, rt::IntList dilation,
+    bool ceil_mode, const rt::Tensor& indices, rt::Tensor& grad_input) {
   const rt::OpContext in(context, kOp);
   if (!Dtypes::check(context, kOp, self.dtype())) return grad_input;
   if (grad_output.dtype() != self.dtype() || grad_input.dtype() != self.dtype()) {
@@ -72,18 +75,21 @@ rt::Tensor& max_pool2d_with_indices_backward_grad_input(rt::KernelContext& conte
   uint8_t order[4] = {0, 1, 2, 3};
   for (int d = 0; d < self.dim() && d < 4; ++d) bound[d] = 2 * self.size(d) + 2;
   if (self.dim() > 4 ||
-      !pooled.init(rt::ScalarType::Byte, bound, order, self.dim(), rt::ShapeDynamism::DynamicBound).ok()) {
+      !pooled.init(rt::ScalarType::Byte, bound, order, self.dim(), rt::ShapeDynamism::DynamicBound)
+           .ok()) {
     in.fail("self must be 3-D or 4-D with nonzero height and width");
     return grad_input;
   }
   PoolWindow win;
   rt::Tensor* const outs[] = {&pooled};
-  if (!plan_pool2d(in, self, kernel_size, stride, padding, &dilation, ceil_mode, outs, 1, &win)) return grad_input;
+  if (!plan_pool2d(in, self, kernel_size, stride, padding, &dilation, ceil_mode, outs, 1, &win))
+    return grad_input;
   if (!same_sizes(grad_output, pooled) || !same_sizes(indices, pooled)) {
     in.fail("grad_output and indices must have the pooled shape");
     return grad_input;
   }
-  if (!resize_out(in, grad_input, self.sizes().data(), self.dim()) || grad_input.numel() == 0) return grad_input;
+  if (!resize_out(in, grad_input, self.sizes().data(), self.dim()) || grad_input.numel() == 0)
+    return grad_input;
   // Every index must name a position of its plane: they come from the program.
   const Planes4 gi(grad_input), go(grad_output), ix(indices);
   const int64_t plane = gi.size[2] * gi.size[3];

@@ -24,7 +24,8 @@ struct Maximum {
 }  // namespace
 
 // maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& maximum_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other, rt::Tensor& out) {
+rt::Tensor& maximum_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                        rt::Tensor& out) {
   binary_tensor_kernel<Dtypes, Maximum>(context, kOp, self, other, out);
   return out;
 }

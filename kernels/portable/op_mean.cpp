@@ -15,9 +15,11 @@ constexpr const char* kOp = "aten::mean.out";
 constexpr const char* kAllOp = "aten::mean.dtype_out";
 // self may be any real or bool dtype when dtype= names a floating out.
 template <const char* const* kName>
-using DtypesOf = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(*kName).bits()>;
+using DtypesOf =
+    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(*kName).bits()>;
 template <const char* const* kName>
-using OutDtypesOf = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), rt::selected_dtypes(*kName).bits()>;
+using OutDtypesOf =
+    rt::DtypeDispatch<rt::kFloatingDtypes.bits(), rt::selected_dtypes(*kName).bits()>;
 
 struct Mean {
   template <typename M>
@@ -37,8 +39,8 @@ struct Mean {
 
 // Both overloads: the mean over `dim` (every dim when absent or empty).
 template <const char* const* kName>
-void mean(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::IntList> dim, bool keepdim,
-          rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out) {
+void mean(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::IntList> dim,
+          bool keepdim, rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out) {
   using Dtypes = DtypesOf<kName>;
   using OutDtypes = OutDtypesOf<kName>;
   const char* op = *kName;
@@ -46,8 +48,10 @@ void mean(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::I
   const int64_t dtype = optional_dtype_arg(dtype_arg);
   uint32_t mask = 0;
   if (!reduce_dims_arg(in, dim, self, true, &mask)) return;
-  if (!Dtypes::check(context, op, self.dtype()) || !OutDtypes::check(context, op, out.dtype())) return;
-  if (dtype >= 0 && dtype != static_cast<int64_t>(out.dtype())) return in.fail("out must have the dtype asked for");
+  if (!Dtypes::check(context, op, self.dtype()) || !OutDtypes::check(context, op, out.dtype()))
+    return;
+  if (dtype >= 0 && dtype != static_cast<int64_t>(out.dtype()))
+    return in.fail("out must have the dtype asked for");
   if (dtype < 0 && !rt::is_floating_type(self.dtype())) {
     return in.fail("self must be floating point unless dtype names a floating point type");
   }
@@ -61,15 +65,16 @@ void mean(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::I
 }  // namespace
 
 // mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out)
-rt::Tensor& mean_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::IntList> dim, bool keepdim,
+rt::Tensor& mean_out(rt::KernelContext& context, const rt::Tensor& self,
+                     rt::Optional<rt::IntList> dim, bool keepdim,
                      rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out) {
   mean<&kOp>(context, self, dim, keepdim, dtype_arg, out);
   return out;
 }
 
 // mean.dtype_out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& mean_dtype_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::ScalarType> dtype_arg,
-                           rt::Tensor& out) {
+rt::Tensor& mean_dtype_out(rt::KernelContext& context, const rt::Tensor& self,
+                           rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out) {
   mean<&kAllOp>(context, self, rt::Optional<rt::IntList>(), false, dtype_arg, out);
   return out;
 }

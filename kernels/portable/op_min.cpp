@@ -11,14 +11,15 @@ constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
 
 constexpr const char* kUnaryOp = "aten::min.unary_out";
-using UnaryDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kUnaryOp).bits()>;
+using UnaryDtypes =
+    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kUnaryOp).bits()>;
 
 }  // namespace
 
 // min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_values)
 //     -> (Tensor(a!) values, Tensor(b!) indices)
-void min_dim_min(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool keepdim, rt::Tensor& min,
-                 rt::Tensor& min_indices) {
+void min_dim_min(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool keepdim,
+                 rt::Tensor& min, rt::Tensor& min_indices) {
   extremes_along_dim<false, Dtypes>(context, kOp, self, dim, keepdim, min, min_indices);
 }
 

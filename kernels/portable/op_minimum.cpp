@@ -24,7 +24,8 @@ struct Minimum {
 }  // namespace
 
 // minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& minimum_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other, rt::Tensor& out) {
+rt::Tensor& minimum_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                        rt::Tensor& out) {
   binary_tensor_kernel<Dtypes, Minimum>(context, kOp, self, other, out);
   return out;
 }

@@ -14,7 +14,8 @@ using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
 }  // namespace
 
 // mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& mm_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& mat2, rt::Tensor& out) {
+rt::Tensor& mm_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& mat2,
+                   rt::Tensor& out) {
   matmul_kernel<Dtypes>(context, kOp, self, mat2, out, 2);
   return out;
 }

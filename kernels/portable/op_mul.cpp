@@ -29,7 +29,8 @@ struct Mul {
 }  // namespace
 
 // mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& mul_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other, rt::Tensor& out) {
+rt::Tensor& mul_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
+                    rt::Tensor& out) {
   binary_tensor_kernel<Dtypes, Mul>(context, kOp, self, other, out);
   return out;
 }

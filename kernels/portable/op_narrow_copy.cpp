@@ -15,11 +15,11 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 
 }  // namespace
 
-// narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out) -> Tensor(a!)
-// out = entries start .. start + length - 1 of self's dim (a negative start counts from
+// narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out) ->
+// Tensor(a!) out = entries start .. start + length - 1 of self's dim (a negative start counts from
 // the end, as torch.narrow's does).
-rt::Tensor& narrow_copy_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim_arg, int64_t start,
-                            int64_t length, rt::Tensor& out) {
+rt::Tensor& narrow_copy_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim_arg,
+                            int64_t start, int64_t length, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   if (self.dim() == 0) {

@@ -25,8 +25,8 @@ using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), rt::selected_dtypes
 // is PyTorch's rule; ExecuTorch's portable kernel keeps the elements unscaled. The draws
 // come from the runner's generator (Note [Random kernels]). Otherwise out0 = input and
 // out1 is all true.
-void native_dropout_out(rt::KernelContext& context, const rt::Tensor& input, double p, rt::Optional<bool> train,
-                        rt::Tensor& out0, rt::Tensor& out1) {
+void native_dropout_out(rt::KernelContext& context, const rt::Tensor& input, double p,
+                        rt::Optional<bool> train, rt::Tensor& out0, rt::Tensor& out1) {
   const rt::OpContext in(context, kOp);
   if (!Dtypes::check(context, kOp, input.dtype())) return;
   if (out0.dtype() != input.dtype()) return in.fail("out0 must have input's dtype");

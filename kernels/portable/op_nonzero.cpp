@@ -31,7 +31,8 @@ rt::Tensor& nonzero_out(rt::KernelContext& context, const rt::Tensor& self, rt::
     return out;
   }
   bool (*nonzero)(const rt::Tensor&, int64_t) = nullptr;
-  if (!Dtypes::run(context, kOp, self.dtype(), [&](auto t) { nonzero = &is_nonzero<typename decltype(t)::type>; })) {
+  if (!Dtypes::run(context, kOp, self.dtype(),
+                   [&](auto t) { nonzero = &is_nonzero<typename decltype(t)::type>; })) {
     return out;
   }
   int64_t count = 0;

@@ -19,7 +19,8 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dty
 rt::Tensor& ones_out(rt::KernelContext& context, rt::IntList size, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   CopyConverter converter;
-  if (!Dtypes::run(context, kOp, out.dtype(), [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
+  if (!Dtypes::run(context, kOp, out.dtype(),
+                   [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
     return out;
   }
   if (!resize_to_size_arg(in, size, out)) return out;

@@ -29,7 +29,8 @@ void copy_rows(StridedWalk<2>& walk, uint8_t* out, const uint8_t* self) {
 }  // namespace
 
 // permute_copy.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& permute_copy_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList dims, rt::Tensor& out) {
+rt::Tensor& permute_copy_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList dims,
+                             rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!Dtypes::check(context, kOp, self.dtype())) return out;
   if (out.dtype() != self.dtype()) {
@@ -65,31 +66,26 @@ rt::Tensor& permute_copy_out(rt::KernelContext& context, const rt::Tensor& self,
   uint8_t* to = static_cast<uint8_t*>(out.data());
   const uint8_t* from = static_cast<const uint8_t*>(self.data());
   switch (self.element_size()) {
-    case 1:
-      {
-        copy_rows<uint8_t>(walk, to, from);
-        return out;
-      }
-    case 2:
-      {
-        copy_rows<uint16_t>(walk, to, from);
-        return out;
-      }
-    case 4:
-      {
-        copy_rows<uint32_t>(walk, to, from);
-        return out;
-      }
-    case 8:
-      {
-        copy_rows<uint64_t>(walk, to, from);
-        return out;
-      }
-    default:
-      {
-        in.fail("dtype has an unsupported element size");
-        return out;
-      }
+    case 1: {
+      copy_rows<uint8_t>(walk, to, from);
+      return out;
+    }
+    case 2: {
+      copy_rows<uint16_t>(walk, to, from);
+      return out;
+    }
+    case 4: {
+      copy_rows<uint32_t>(walk, to, from);
+      return out;
+    }
+    case 8: {
+      copy_rows<uint64_t>(walk, to, from);
+      return out;
+    }
+    default: {
+      in.fail("dtype has an unsupported element size");
+      return out;
+    }
   }
   return out;
 }

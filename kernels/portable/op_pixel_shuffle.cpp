@@ -19,10 +19,11 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 // pixel_shuffle.out(Tensor self, int upscale_factor, *, Tensor(a!) out) -> Tensor(a!)
 // (*, C*r*r, H, W) -> (*, C, H*r, W*r): out[..., c, h*r + i, w*r + j] =
 // self[..., c*r*r + i*r + j, h, w].
-rt::Tensor& pixel_shuffle_out(rt::KernelContext& context, const rt::Tensor& self, int64_t upscale_factor,
-                              rt::Tensor& out) {
+rt::Tensor& pixel_shuffle_out(rt::KernelContext& context, const rt::Tensor& self,
+                              int64_t upscale_factor, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  if (!shape_same_dtype<Dtypes>(in, self, out) || !pixel_check(in, self, upscale_factor)) return out;
+  if (!shape_same_dtype<Dtypes>(in, self, out) || !pixel_check(in, self, upscale_factor))
+    return out;
   const int64_t r = upscale_factor;
   const int c = self.dim() - 3;
   if (self.size(c) % (r * r) != 0) {

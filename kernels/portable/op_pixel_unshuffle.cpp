@@ -18,10 +18,11 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 
 // pixel_unshuffle.out(Tensor self, int downscale_factor, *, Tensor(a!) out) -> Tensor(a!)
 // (*, C, H*r, W*r) -> (*, C*r*r, H, W), the inverse of pixel_shuffle.
-rt::Tensor& pixel_unshuffle_out(rt::KernelContext& context, const rt::Tensor& self, int64_t downscale_factor,
-                                rt::Tensor& out) {
+rt::Tensor& pixel_unshuffle_out(rt::KernelContext& context, const rt::Tensor& self,
+                                int64_t downscale_factor, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  if (!shape_same_dtype<Dtypes>(in, self, out) || !pixel_check(in, self, downscale_factor)) return out;
+  if (!shape_same_dtype<Dtypes>(in, self, out) || !pixel_check(in, self, downscale_factor))
+    return out;
   const int64_t r = downscale_factor;
   const int c = self.dim() - 3;
   if (self.size(c + 1) % r != 0 || self.size(c + 2) % r != 0) {

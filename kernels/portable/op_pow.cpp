@@ -14,10 +14,12 @@ constexpr const char* kOp = "aten::pow.Tensor_Tensor_out";
 using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
 
 constexpr const char* kScalarOp = "aten::pow.Tensor_Scalar_out";
-using ScalarDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
+using ScalarDtypes =
+    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
 
 constexpr const char* kScalarBaseOp = "aten::pow.Scalar_out";
-using ScalarBaseDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarBaseOp).bits()>;
+using ScalarBaseDtypes =
+    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarBaseOp).bits()>;
 
 // std::pow for floating point; integers by squaring (see op_pow).
 struct Pow {
@@ -71,8 +73,8 @@ struct PowScalarBase {
 }  // namespace
 
 // pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& pow_Tensor_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& exponent,
-                                  rt::Tensor& out) {
+rt::Tensor& pow_Tensor_Tensor_out(rt::KernelContext& context, const rt::Tensor& self,
+                                  const rt::Tensor& exponent, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   BinaryCall call;
   call.a = &self;
@@ -83,13 +85,14 @@ rt::Tensor& pow_Tensor_Tensor_out(rt::KernelContext& context, const rt::Tensor& 
 }
 
 // pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& pow_Tensor_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar exponent,
-                                  rt::Tensor& out) {
+rt::Tensor& pow_Tensor_Scalar_out(rt::KernelContext& context, const rt::Tensor& self,
+                                  rt::Scalar exponent, rt::Tensor& out) {
   const rt::OpContext in(context, kScalarOp);
   BinaryCall call;
   call.a = &self;
   call.out = &out;
-  if (rt::is_integral_type(call.a->dtype(), true) && !exponent.is_floating() && exponent.to<int64_t>() < 0) {
+  if (rt::is_integral_type(call.a->dtype(), true) && !exponent.is_floating() &&
+      exponent.to<int64_t>() < 0) {
     in.fail("integers to negative integer powers are not allowed");
     return out;
   }
@@ -98,7 +101,8 @@ rt::Tensor& pow_Tensor_Scalar_out(rt::KernelContext& context, const rt::Tensor& 
 }
 
 // pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& pow_Scalar_out(rt::KernelContext& context, rt::Scalar self, const rt::Tensor& exponent, rt::Tensor& out) {
+rt::Tensor& pow_Scalar_out(rt::KernelContext& context, rt::Scalar self, const rt::Tensor& exponent,
+                           rt::Tensor& out) {
   const rt::OpContext in(context, kScalarBaseOp);
   BinaryCall call;
   call.a = &exponent;

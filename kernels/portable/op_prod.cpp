@@ -35,22 +35,24 @@ struct Prod {
 
 // The product over `mask` (a dim, or every dim) in out's dtype.
 template <typename Dtypes>
-void prod(const rt::OpContext& in, const rt::Tensor& self, uint32_t mask, bool keepdim, int64_t dtype,
-          rt::Tensor& out) {
+void prod(const rt::OpContext& in, const rt::Tensor& self, uint32_t mask, bool keepdim,
+          int64_t dtype, rt::Tensor& out) {
   if (!Dtypes::check(in.context(), in.op(), self.dtype())) return;
-  if (dtype >= 0 && dtype != static_cast<int64_t>(out.dtype())) return in.fail("out must have the dtype asked for");
+  if (dtype >= 0 && dtype != static_cast<int64_t>(out.dtype()))
+    return in.fail("out must have the dtype asked for");
   ReducePlan plan;
   if (!plan_reduce(in, self, mask, keepdim, out, &plan)) return;
   Dtypes::run(in.context(), in.op(), out.dtype(), [&](auto tag) {
-    accumulate_reduce<Dtypes, Prod, typename decltype(tag)::type>(in.context(), in.op(), self, plan, out);
+    accumulate_reduce<Dtypes, Prod, typename decltype(tag)::type>(in.context(), in.op(), self, plan,
+                                                                  out);
   });
 }
 
 }  // namespace
 
 // prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out)
-rt::Tensor& prod_int_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool keepdim,
-                         rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out) {
+rt::Tensor& prod_int_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim,
+                         bool keepdim, rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out) {
   const rt::OpContext in(context, kIntOut);
   const int64_t dtype = optional_dtype_arg(dtype_arg);
   uint32_t mask = 0;
@@ -60,8 +62,8 @@ rt::Tensor& prod_int_out(rt::KernelContext& context, const rt::Tensor& self, int
 }
 
 // prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& prod_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::ScalarType> dtype_arg,
-                     rt::Tensor& out) {
+rt::Tensor& prod_out(rt::KernelContext& context, const rt::Tensor& self,
+                     rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out) {
   const rt::OpContext in(context, kOut);
   const int64_t dtype = optional_dtype_arg(dtype_arg);
   prod<DtypesOut>(in, self, self.dim() > 0 ? (1u << self.dim()) - 1 : 0, false, dtype, out);

@@ -14,10 +14,11 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 }  // namespace
 
 // reflection_pad1d.out(Tensor self, SymInt[2] padding, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& reflection_pad1d_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList padding,
-                                 rt::Tensor& out) {
+rt::Tensor& reflection_pad1d_out(rt::KernelContext& context, const rt::Tensor& self,
+                                 rt::IntList padding, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  if (Dtypes::check(context, kOp, self.dtype())) pad_nd(in, self, padding, 1, PadMode::Reflection, out);
+  if (Dtypes::check(context, kOp, self.dtype()))
+    pad_nd(in, self, padding, 1, PadMode::Reflection, out);
   return out;
 }
 

@@ -12,9 +12,11 @@ constexpr const char* kOp = "aten::remainder.Tensor_out";
 using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
 
 constexpr const char* kScalarOp = "aten::remainder.Scalar_out";
-using ScalarDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
+using ScalarDtypes =
+    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
 
-// Python's %: the result takes the divisor's sign. Integer division by zero is an error, as in torch.
+// Python's %: the result takes the divisor's sign. Integer division by zero is an error, as in
+// torch.
 struct Remainder {
   static constexpr bool kHasScalar = false;
   static constexpr rt::DtypeSet kComputeDtypes = rt::kRealDtypes;
@@ -33,15 +35,15 @@ struct Remainder {
 }  // namespace
 
 // remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& remainder_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
-                                 rt::Tensor& out) {
+rt::Tensor& remainder_Tensor_out(rt::KernelContext& context, const rt::Tensor& self,
+                                 const rt::Tensor& other, rt::Tensor& out) {
   binary_tensor_kernel<Dtypes, Remainder>(context, kOp, self, other, out);
   return out;
 }
 
 // remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& remainder_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
-                                 rt::Tensor& out) {
+rt::Tensor& remainder_Scalar_out(rt::KernelContext& context, const rt::Tensor& self,
+                                 rt::Scalar other, rt::Tensor& out) {
   binary_scalar_kernel<ScalarDtypes, Remainder>(context, kScalarOp, self, other, out);
   return out;
 }

@@ -16,7 +16,8 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 }  // namespace
 
 // repeat.out(Tensor self, SymInt[] repeats, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& repeat_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList repeats, rt::Tensor& out) {
+rt::Tensor& repeat_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList repeats,
+                       rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   const int dim = static_cast<int>(repeats.size());
@@ -61,8 +62,8 @@ rt::Tensor& repeat_out(rt::KernelContext& context, const rt::Tensor& self, rt::I
       base += rest % repeats[d] * block[d] * out_strides[d];
       rest /= repeats[d];
     }
-    copy_strided(block, dim, out.element_size(), static_cast<uint8_t*>(out.data()) + base * element, out_strides,
-                 self.data(), self_strides);
+    copy_strided(block, dim, out.element_size(), static_cast<uint8_t*>(out.data()) + base * element,
+                 out_strides, self.data(), self_strides);
   }
   return out;
 }

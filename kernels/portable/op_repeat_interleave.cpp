@@ -10,9 +10,9 @@ namespace {
 
 constexpr const char* kOp = "aten::repeat_interleave.Tensor_out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes =
-    rt::DtypeDispatch<(rt::DtypeSet::of(rt::ScalarType::Int) | rt::DtypeSet::of(rt::ScalarType::Long)).bits(),
-                      kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<
+    (rt::DtypeSet::of(rt::ScalarType::Int) | rt::DtypeSet::of(rt::ScalarType::Long)).bits(),
+    kSelected.bits()>;
 
 template <typename T>
 void fill(const rt::Tensor& repeats, rt::Tensor& out) {
@@ -37,8 +37,8 @@ int64_t total(const rt::Tensor& repeats) {
 
 }  // namespace
 
-// repeat_interleave.Tensor_out(Tensor repeats, *, SymInt? output_size=None, Tensor(a!) out) -> Tensor(a!)
-// out (repeats' dtype, 1-dim) = i repeated repeats[i] times, for each i in order. Its
+// repeat_interleave.Tensor_out(Tensor repeats, *, SymInt? output_size=None, Tensor(a!) out) ->
+// Tensor(a!) out (repeats' dtype, 1-dim) = i repeated repeats[i] times, for each i in order. Its
 // length is the sum of repeats, a value: the program plans out with an upper bound (or
 // passes output_size, which must then be that sum) and the kernel resizes it.
 rt::Tensor& repeat_interleave_Tensor_out(rt::KernelContext& context, const rt::Tensor& repeats,
@@ -53,7 +53,8 @@ rt::Tensor& repeat_interleave_Tensor_out(rt::KernelContext& context, const rt::T
     return out;
   }
   int64_t sum = 0;
-  if (!Dtypes::run(context, kOp, repeats.dtype(), [&](auto t) { sum = total<typename decltype(t)::type>(repeats); })) {
+  if (!Dtypes::run(context, kOp, repeats.dtype(),
+                   [&](auto t) { sum = total<typename decltype(t)::type>(repeats); })) {
     return out;
   }
   if (sum < 0) {
@@ -66,7 +67,8 @@ rt::Tensor& repeat_interleave_Tensor_out(rt::KernelContext& context, const rt::T
   }
   const int32_t length = static_cast<int32_t>(sum);
   if (!resize_out(in, out, &length, 1)) return out;
-  Dtypes::run(context, kOp, repeats.dtype(), [&](auto t) { fill<typename decltype(t)::type>(repeats, out); });
+  Dtypes::run(context, kOp, repeats.dtype(),
+              [&](auto t) { fill<typename decltype(t)::type>(repeats, out); });
   return out;
 }
 

@@ -14,10 +14,11 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 }  // namespace
 
 // replication_pad3d.out(Tensor self, SymInt[6] padding, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& replication_pad3d_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList padding,
-                                  rt::Tensor& out) {
+rt::Tensor& replication_pad3d_out(rt::KernelContext& context, const rt::Tensor& self,
+                                  rt::IntList padding, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  if (Dtypes::check(context, kOp, self.dtype())) pad_nd(in, self, padding, 3, PadMode::Replication, out);
+  if (Dtypes::check(context, kOp, self.dtype()))
+    pad_nd(in, self, padding, 3, PadMode::Replication, out);
   return out;
 }
 

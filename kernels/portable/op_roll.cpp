@@ -25,8 +25,8 @@ int64_t wrap_shift(int64_t shift, int64_t extent) {
 // roll.out(Tensor self, SymInt[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!)
 // Every element moves `shifts[k]` places along dims[k], wrapping around. Without dims,
 // self is rolled as one flat row-major sequence by the one shift.
-rt::Tensor& roll_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList shifts, rt::IntList dims,
-                     rt::Tensor& out) {
+rt::Tensor& roll_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList shifts,
+                     rt::IntList dims, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   if (dims.size() == 0 ? shifts.size() != 1 : shifts.size() != dims.size()) {
@@ -63,7 +63,8 @@ rt::Tensor& roll_out(rt::KernelContext& context, const rt::Tensor& self, rt::Int
         step *= extent;
       }
     }
-    memcpy(to + out.offset_of(i) * element, from + self.offset_of(source) * element, static_cast<size_t>(element));
+    memcpy(to + out.offset_of(i) * element, from + self.offset_of(source) * element,
+           static_cast<size_t>(element));
   }
   return out;
 }

@@ -15,7 +15,8 @@ constexpr const char* kOp = "aten::round.out";
 constexpr const char* kDecimalsOp = "aten::round.decimals_out";
 // Integers are already whole (torch copies them); bool is not supported.
 using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
-using DecimalsDtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), rt::selected_dtypes(kDecimalsOp).bits()>;
+using DecimalsDtypes =
+    rt::DtypeDispatch<rt::kRealDtypes.bits(), rt::selected_dtypes(kDecimalsOp).bits()>;
 
 // To the nearest integer, halves to even (under the default rounding mode).
 template <typename M>
@@ -55,7 +56,8 @@ struct RoundDecimals {
   Fn<M> bind() const {
     M scale = M(1);
     if constexpr (!std::is_integral<M>::value) {
-      scale = static_cast<M>(std::pow(10.0, static_cast<double>(decimals < 0 ? -decimals : decimals)));
+      scale =
+          static_cast<M>(std::pow(10.0, static_cast<double>(decimals < 0 ? -decimals : decimals)));
     }
     return Fn<M>{scale, decimals < 0};
   }
@@ -70,7 +72,8 @@ rt::Tensor& round_out(rt::KernelContext& context, const rt::Tensor& self, rt::Te
 }
 
 // round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& round_decimals_out(rt::KernelContext& context, const rt::Tensor& self, int64_t decimals, rt::Tensor& out) {
+rt::Tensor& round_decimals_out(rt::KernelContext& context, const rt::Tensor& self, int64_t decimals,
+                               rt::Tensor& out) {
   const rt::OpContext in(context, kDecimalsOp);
   if (decimals != 0 && !rt::is_floating_type(self.dtype())) {
     in.fail("decimals other than 0 need a floating point tensor");

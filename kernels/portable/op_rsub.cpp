@@ -27,7 +27,8 @@ struct Rsub {
   }
   static const char* check(ScalarType common, rt::Scalar alpha) {
     if (alpha.is_bool()) return "alpha must not be bool";
-    if (alpha.is_floating() && !rt::is_floating_type(common)) return "alpha must be an integer for integer tensors";
+    if (alpha.is_floating() && !rt::is_floating_type(common))
+      return "alpha must be an integer for integer tensors";
     return nullptr;
   }
 };
@@ -35,8 +36,8 @@ struct Rsub {
 }  // namespace
 
 // rsub.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& rsub_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other, rt::Scalar alpha,
-                            rt::Tensor& out) {
+rt::Tensor& rsub_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
+                            rt::Scalar alpha, rt::Tensor& out) {
   binary_scalar_alpha_kernel<Dtypes, Rsub>(context, kOp, self, other, alpha, out);
   return out;
 }

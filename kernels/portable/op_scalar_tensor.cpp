@@ -22,7 +22,8 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 rt::Tensor& scalar_tensor_out(rt::KernelContext& context, rt::Scalar s, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   CopyConverter converter;
-  if (!Dtypes::run(context, kOp, out.dtype(), [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
+  if (!Dtypes::run(context, kOp, out.dtype(),
+                   [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
     return out;
   }
   const int32_t no_sizes[1] = {0};  // resize compares 0 bytes, but never through a null pointer

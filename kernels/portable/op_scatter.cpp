@@ -14,16 +14,18 @@ namespace {
 
 constexpr const char* kSrc = "aten::scatter.src_out";
 constexpr const char* kValue = "aten::scatter.value_out";
-using SrcDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kSrc).bits()>;
-using ValueDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kValue).bits()>;
+using SrcDtypes =
+    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kSrc).bits()>;
+using ValueDtypes =
+    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kValue).bits()>;
 
 }  // namespace
 
 // scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)
 // out = self, with out[c with dim replaced by index[c]] = src[c] for every coordinate c of
 // index (a later write to the same element wins).
-rt::Tensor& scatter_src_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, const rt::Tensor& index,
-                            const rt::Tensor& src, rt::Tensor& out) {
+rt::Tensor& scatter_src_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim,
+                            const rt::Tensor& index, const rt::Tensor& src, rt::Tensor& out) {
   const rt::OpContext in(context, kSrc);
   if (!shape_same_dtype<SrcDtypes>(in, self, out)) return out;
   const int64_t element = static_cast<int64_t>(self.element_size());
@@ -35,8 +37,8 @@ rt::Tensor& scatter_src_out(rt::KernelContext& context, const rt::Tensor& self, 
   return out;
 }
 
-// scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)
-// As scatter.src_out with every src element `value` (converted to self's dtype).
+// scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) ->
+// Tensor(a!) As scatter.src_out with every src element `value` (converted to self's dtype).
 rt::Tensor& scatter_value_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim,
                               const rt::Tensor& index, rt::Scalar value, rt::Tensor& out) {
   const rt::OpContext in(context, kValue);
@@ -50,8 +52,9 @@ rt::Tensor& scatter_value_out(rt::KernelContext& context, const rt::Tensor& self
   copy_store_scalar(converter, value, bytes);
   const int64_t element = static_cast<int64_t>(self.element_size());
   uint8_t* to = static_cast<uint8_t*>(out.data());
-  scatter_walk(in, self, dim, index, nullptr, out,
-               [&](int64_t o, int64_t) { memcpy(to + o * element, bytes, static_cast<size_t>(element)); });
+  scatter_walk(in, self, dim, index, nullptr, out, [&](int64_t o, int64_t) {
+    memcpy(to + o * element, bytes, static_cast<size_t>(element));
+  });
   return out;
 }
 

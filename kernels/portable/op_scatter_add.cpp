@@ -20,8 +20,8 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 // scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)
 // out = self, with src[c] added to out[c with dim replaced by index[c]] for every
 // coordinate c of index, in row-major order (bool adds as "or").
-rt::Tensor& scatter_add_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, const rt::Tensor& index,
-                            const rt::Tensor& src, rt::Tensor& out) {
+rt::Tensor& scatter_add_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim,
+                            const rt::Tensor& index, const rt::Tensor& src, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   Dtypes::run(context, kOp, self.dtype(), [&](auto t) {

@@ -16,8 +16,8 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 }  // namespace
 
 // select_copy.int_out(Tensor self, int dim, SymInt index, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& select_copy_int_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim_arg, int64_t index,
-                                rt::Tensor& out) {
+rt::Tensor& select_copy_int_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim_arg,
+                                int64_t index, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   if (self.dim() == 0) {

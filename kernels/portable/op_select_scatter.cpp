@@ -15,11 +15,12 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 
 }  // namespace
 
-// select_scatter.out(Tensor self, Tensor src, int dim, SymInt index, *, Tensor(a!) out) -> Tensor(a!)
-// out = self with entry `index` of `dim` replaced by src (self's shape without dim; a
+// select_scatter.out(Tensor self, Tensor src, int dim, SymInt index, *, Tensor(a!) out) ->
+// Tensor(a!) out = self with entry `index` of `dim` replaced by src (self's shape without dim; a
 // negative index counts from the end).
-rt::Tensor& select_scatter_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& src,
-                               int64_t dim_arg, int64_t index, rt::Tensor& out) {
+rt::Tensor& select_scatter_out(rt::KernelContext& context, const rt::Tensor& self,
+                               const rt::Tensor& src, int64_t dim_arg, int64_t index,
+                               rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   if (src.dtype() != self.dtype()) {
@@ -56,7 +57,8 @@ rt::Tensor& select_scatter_out(rt::KernelContext& context, const rt::Tensor& sel
   }
   copy_same_shape(out, self);
   copy_strided(sizes, src.dim(), out.element_size(),
-               static_cast<uint8_t*>(out.data()) + index * out.stride(d_at) * static_cast<int64_t>(out.element_size()),
+               static_cast<uint8_t*>(out.data()) +
+                   index * out.stride(d_at) * static_cast<int64_t>(out.element_size()),
                out_strides, src.data(), src_strides);
   return out;
 }

@@ -21,11 +21,12 @@ int64_t clamp_bound(int64_t bound, int64_t extent) {
 
 }  // namespace
 
-// slice_copy.Tensor_out(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1, *,
+// slice_copy.Tensor_out(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt
+// step=1, *,
 //                       Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& slice_copy_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim_arg,
-                                  rt::Optional<int64_t> start_arg, rt::Optional<int64_t> end_arg, int64_t step,
-                                  rt::Tensor& out) {
+rt::Tensor& slice_copy_Tensor_out(rt::KernelContext& context, const rt::Tensor& self,
+                                  int64_t dim_arg, rt::Optional<int64_t> start_arg,
+                                  rt::Optional<int64_t> end_arg, int64_t step, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   int64_t start = start_arg.value_or(0), end = end_arg.value_or(INT64_MAX);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;

@@ -21,12 +21,14 @@ int64_t clamp_bound(int64_t bound, int64_t extent) {
 
 }  // namespace
 
-// slice_scatter.out(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1, *,
+// slice_scatter.out(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None,
+// SymInt step=1, *,
 //     Tensor(a!) out) -> Tensor(a!)
 // out = self with the slice start:end:step of dim replaced by src (self's shape with that
 // dim the slice's length).
-rt::Tensor& slice_scatter_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& src,
-                              int64_t dim_arg, rt::Optional<int64_t> start_arg, rt::Optional<int64_t> end_arg,
+rt::Tensor& slice_scatter_out(rt::KernelContext& context, const rt::Tensor& self,
+                              const rt::Tensor& src, int64_t dim_arg,
+                              rt::Optional<int64_t> start_arg, rt::Optional<int64_t> end_arg,
                               int64_t step, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
@@ -50,7 +52,8 @@ rt::Tensor& slice_scatter_out(rt::KernelContext& context, const rt::Tensor& self
   const int64_t end = clamp_bound(end_arg.value_or(INT64_MAX), extent);
   const int64_t length = end > start ? (end - start + step - 1) / step : 0;
   bool same = src.dim() == self.dim();
-  for (int d = 0; same && d < self.dim(); ++d) same = src.size(d) == (d == d_at ? length : self.size(d));
+  for (int d = 0; same && d < self.dim(); ++d)
+    same = src.size(d) == (d == d_at ? length : self.size(d));
   if (!same) {
     in.fail("src must have self's shape with dim the slice's length");
     return out;
@@ -62,7 +65,8 @@ rt::Tensor& slice_scatter_out(rt::KernelContext& context, const rt::Tensor& self
   shape_strides(src, src_strides);
   out_strides[d_at] *= step;
   copy_strided(src.sizes().data(), src.dim(), out.element_size(),
-               static_cast<uint8_t*>(out.data()) + start * out.stride(d_at) * static_cast<int64_t>(out.element_size()),
+               static_cast<uint8_t*>(out.data()) +
+                   start * out.stride(d_at) * static_cast<int64_t>(out.element_size()),
                out_strides, src.data(), src_strides);
   return out;
 }

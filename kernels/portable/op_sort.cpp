@@ -13,7 +13,8 @@ constexpr const char* kOp = "aten::sort.values";
 constexpr const char* kStableOp = "aten::sort.values_stable";
 // Dtypes of self and values; indices are int64.
 using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
-using StableDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kStableOp).bits()>;
+using StableDtypes =
+    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kStableOp).bits()>;
 
 // Every sort is stable (see shape_sort.h), whatever `stable` says.
 template <typename Dispatch>
@@ -26,7 +27,8 @@ void sort(const rt::OpContext& in, SortPlan& plan, int64_t dim) {
 
 }  // namespace
 
-// sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices)
+// sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!)
+// indices)
 //     -> (Tensor(a!) values, Tensor(b!) indices)
 void sort_values(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool descending,
                  rt::Tensor& values, rt::Tensor& indices) {
@@ -39,10 +41,12 @@ void sort_values(rt::KernelContext& context, const rt::Tensor& self, int64_t dim
   sort<Dtypes>(in, plan, dim);
 }
 
-// sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values,
+// sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!)
+// values,
 //     Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
-void sort_values_stable(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<bool> /*stable*/, int64_t dim,
-                        bool descending, rt::Tensor& values, rt::Tensor& indices) {
+void sort_values_stable(rt::KernelContext& context, const rt::Tensor& self,
+                        rt::Optional<bool> /*stable*/, int64_t dim, bool descending,
+                        rt::Tensor& values, rt::Tensor& indices) {
   const rt::OpContext in(context, kStableOp);
   SortPlan plan;
   plan.self = &self;

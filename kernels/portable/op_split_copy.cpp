@@ -17,10 +17,11 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 }  // namespace
 
 // split_copy.Tensor_out(Tensor self, SymInt split_size, int dim=0, *, Tensor(a!)[] out) -> ()
-void split_copy_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, int64_t split_size, int64_t dim,
-                           rt::TensorList out) {
+void split_copy_Tensor_out(rt::KernelContext& context, const rt::Tensor& self, int64_t split_size,
+                           int64_t dim, rt::TensorList out) {
   const rt::OpContext in(context, kOp);
-  shape_split(in, Dtypes::kSupported.bits(), Dtypes::kEnabled.bits(), self, dim, out.boxed(), nullptr, split_size);
+  shape_split(in, Dtypes::kSupported.bits(), Dtypes::kEnabled.bits(), self, dim, out.boxed(),
+              nullptr, split_size);
 }
 
 }  // namespace portable

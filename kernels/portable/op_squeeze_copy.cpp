@@ -18,8 +18,8 @@ using DimDtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), rt::selected_dty
 }  // namespace
 
 // squeeze_copy.dims_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& squeeze_copy_dims_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList dims,
-                                  rt::Tensor& out) {
+rt::Tensor& squeeze_copy_dims_out(rt::KernelContext& context, const rt::Tensor& self,
+                                  rt::IntList dims, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   uint32_t squeezed = 0;
@@ -43,8 +43,8 @@ rt::Tensor& squeeze_copy_dims_out(rt::KernelContext& context, const rt::Tensor& 
 
 // squeeze_copy.dim_out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)
 // self without `dim` when its size is 1; else self unchanged.
-rt::Tensor& squeeze_copy_dim_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim_arg,
-                                 rt::Tensor& out) {
+rt::Tensor& squeeze_copy_dim_out(rt::KernelContext& context, const rt::Tensor& self,
+                                 int64_t dim_arg, rt::Tensor& out) {
   const rt::OpContext in(context, kDimOp);
   if (!shape_same_dtype<DimDtypes>(in, self, out)) return out;
   const int64_t at = shape_wrap_dim(in, dim_arg, self.dim());

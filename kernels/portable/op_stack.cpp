@@ -16,7 +16,8 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 }  // namespace
 
 // stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& stack_out(rt::KernelContext& context, rt::TensorList tensor_list, int64_t dim_arg, rt::Tensor& out) {
+rt::Tensor& stack_out(rt::KernelContext& context, rt::TensorList tensor_list, int64_t dim_arg,
+                      rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   const rt::BoxedList tensors = tensor_list.boxed();
   if (tensors.size == 0) {
@@ -57,7 +58,9 @@ rt::Tensor& stack_out(rt::KernelContext& context, rt::TensorList tensor_list, in
       strides[d] = d == at ? 0 : t.stride(s);
       s += d != at;
     }
-    if (!shape_place_part<Dtypes>(in, out, i * out.stride(static_cast<int>(at)), t, part_sizes, strides, dim)) return out;
+    if (!shape_place_part<Dtypes>(in, out, i * out.stride(static_cast<int>(at)), t, part_sizes,
+                                  strides, dim))
+      return out;
   }
   return out;
 }

@@ -28,13 +28,16 @@ struct Sub {
   }
   // torch has no bool subtraction (it points to logical_xor and logical_not).
   static const char* validate(const BinaryCall& call) {
-    const bool bool_other = call.b_is_scalar ? call.other->is_bool() : call.b->dtype() == ScalarType::Bool;
-    return call.a->dtype() == ScalarType::Bool || bool_other ? "subtraction with bool operands is not supported"
-                                                             : nullptr;
+    const bool bool_other =
+        call.b_is_scalar ? call.other->is_bool() : call.b->dtype() == ScalarType::Bool;
+    return call.a->dtype() == ScalarType::Bool || bool_other
+               ? "subtraction with bool operands is not supported"
+               : nullptr;
   }
   static const char* check(ScalarType common, rt::Scalar alpha) {
     if (alpha.is_bool()) return "a bool alpha needs bool tensors";
-    if (alpha.is_floating() && !rt::is_floating_type(common)) return "alpha must be an integer for integer tensors";
+    if (alpha.is_floating() && !rt::is_floating_type(common))
+      return "alpha must be an integer for integer tensors";
     return nullptr;
   }
 };

@@ -32,9 +32,11 @@ struct Sum {
 
 }  // namespace
 
-// sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out)
-rt::Tensor& sum_IntList_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::IntList> dim,
-                            bool keepdim, rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out) {
+// sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None,
+// Tensor(a!) out)
+rt::Tensor& sum_IntList_out(rt::KernelContext& context, const rt::Tensor& self,
+                            rt::Optional<rt::IntList> dim, bool keepdim,
+                            rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   const int64_t dtype = optional_dtype_arg(dtype_arg);
   uint32_t mask = 0;

@@ -16,20 +16,23 @@ using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
 
 }  // namespace
 
-// topk.values(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values,
+// topk.values(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!)
+// values,
 //     Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
 // The entries always come sorted (ties in self's order), which is also a
 // valid answer to sorted=False.
-void topk_values(rt::KernelContext& context, const rt::Tensor& self, int64_t k, int64_t dim, bool largest,
-                 bool /*sorted*/, rt::Tensor& values, rt::Tensor& indices) {
+void topk_values(rt::KernelContext& context, const rt::Tensor& self, int64_t k, int64_t dim,
+                 bool largest, bool /*sorted*/, rt::Tensor& values, rt::Tensor& indices) {
   const rt::OpContext in(context, kOp);
   SortPlan plan;
   plan.self = &self;
   plan.largest = largest;
   plan.values = &values;
   plan.indices = &indices;
-  if (!Dtypes::check(context, kOp, plan.self->dtype()) || !plan_sort(in, dim, k, false, &plan)) return;
-  Dtypes::run(context, kOp, plan.self->dtype(), [&](auto tag) { sort_slices<typename decltype(tag)::type>(plan); });
+  if (!Dtypes::check(context, kOp, plan.self->dtype()) || !plan_sort(in, dim, k, false, &plan))
+    return;
+  Dtypes::run(context, kOp, plan.self->dtype(),
+              [&](auto tag) { sort_slices<typename decltype(tag)::type>(plan); });
 }
 
 }  // namespace portable

@@ -16,8 +16,8 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 }  // namespace
 
 // transpose_copy.int_out(Tensor self, int dim0, int dim1, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& transpose_copy_int_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim0, int64_t dim1,
-                                   rt::Tensor& out) {
+rt::Tensor& transpose_copy_int_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim0,
+                                   int64_t dim1, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   const int64_t a = shape_wrap_dim(in, dim0, self.dim());

@@ -17,7 +17,8 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 }  // namespace
 
 // triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& triu_out(rt::KernelContext& context, const rt::Tensor& self, int64_t diagonal, rt::Tensor& out) {
+rt::Tensor& triu_out(rt::KernelContext& context, const rt::Tensor& self, int64_t diagonal,
+                     rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   shape_triangle(in, self, out, diagonal, false);

@@ -19,8 +19,8 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 // Every window of `size` entries of self's `dimension`, `step` apart: that dim becomes
 // the window count, and a last dim of `size` walks inside a window. A 0-dim self is one
 // entry: size 0 or 1.
-rt::Tensor& unfold_copy_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dimension, int64_t size,
-                            int64_t step, rt::Tensor& out) {
+rt::Tensor& unfold_copy_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dimension,
+                            int64_t size, int64_t step, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   const int64_t at = shape_wrap_dim(in, dimension, self.dim());

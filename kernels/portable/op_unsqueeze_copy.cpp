@@ -16,7 +16,8 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 }  // namespace
 
 // unsqueeze_copy.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& unsqueeze_copy_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim_arg, rt::Tensor& out) {
+rt::Tensor& unsqueeze_copy_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim_arg,
+                               rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   const int dim = self.dim();

@@ -25,7 +25,8 @@ struct Sample {
 };
 
 template <typename M>
-Sample<M> bilinear_source(int64_t o, int64_t input, int64_t output, bool align_corners, double scale) {
+Sample<M> bilinear_source(int64_t o, int64_t input, int64_t output, bool align_corners,
+                          double scale) {
   M step;
   M source;
   if (align_corners) {
@@ -45,8 +46,8 @@ Sample<M> bilinear_source(int64_t o, int64_t input, int64_t output, bool align_c
 }
 
 template <typename T>
-void upsample_bilinear(const Planes4& x, const Planes4& y, bool align_corners, const double* scales, const T* px,
-                       T* py) {
+void upsample_bilinear(const Planes4& x, const Planes4& y, bool align_corners, const double* scales,
+                       const T* px, T* py) {
   using M = opmath_t<T>;
   for (int64_t oh = 0; oh < y.size[2]; ++oh) {
     const Sample<M> h = bilinear_source<M>(oh, x.size[2], y.size[2], align_corners, scales[0]);
@@ -67,11 +68,13 @@ void upsample_bilinear(const Planes4& x, const Planes4& y, bool align_corners, c
 
 }  // namespace
 
-// upsample_bilinear2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *,
+// upsample_bilinear2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]?
+// scale_factors, *,
 //     Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& upsample_bilinear2d_vec_out(rt::KernelContext& context, const rt::Tensor& input,
                                         rt::Optional<rt::IntList> output_size, bool align_corners,
-                                        rt::Optional<rt::DoubleList> scale_factors, rt::Tensor& out) {
+                                        rt::Optional<rt::DoubleList> scale_factors,
+                                        rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   double scales[2];
   if (!Dtypes::check(context, kOp, input.dtype())) return out;

@@ -14,7 +14,8 @@ constexpr const char* kCorrectionOut = "aten::var.correction_out";
 constexpr const char* kOut = "aten::var.out";
 constexpr rt::DtypeSet kSelectedCorrectionOut = rt::selected_dtypes(kCorrectionOut);
 constexpr rt::DtypeSet kSelectedOut = rt::selected_dtypes(kOut);
-using DtypesCorrectionOut = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelectedCorrectionOut.bits()>;
+using DtypesCorrectionOut =
+    rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelectedCorrectionOut.bits()>;
 using DtypesOut = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelectedOut.bits()>;
 
 // The variance over a planned reduction: two passes in double, dividing by
@@ -24,7 +25,8 @@ void variance(ReducePlan& plan, const rt::Tensor& self, rt::Tensor& out, double 
   const T* x = self.data_as<const T>();
   T* po = out.data_as<T>();
   const int64_t n = plan.inner_numel;
-  const double divisor = static_cast<double>(n) - correction > 0 ? static_cast<double>(n) - correction : 0.0;
+  const double divisor =
+      static_cast<double>(n) - correction > 0 ? static_cast<double>(n) - correction : 0.0;
   for_each_reduced(plan, [&](int64_t so, int64_t oo) {
     double sum = 0;
     for (int64_t i = 0; i < n; ++i) {
@@ -43,33 +45,36 @@ void variance(ReducePlan& plan, const rt::Tensor& self, rt::Tensor& out, double 
 }
 
 template <typename Dtypes>
-void var(const rt::OpContext& in, const rt::Tensor& self, rt::Optional<rt::IntList> dim, bool keepdim,
-         double correction, rt::Tensor& out) {
+void var(const rt::OpContext& in, const rt::Tensor& self, rt::Optional<rt::IntList> dim,
+         bool keepdim, double correction, rt::Tensor& out) {
   uint32_t mask = 0;
   if (!reduce_dims_arg(in, dim, self, true, &mask)) return;
   if (!Dtypes::check(in.context(), in.op(), self.dtype())) return;
   if (out.dtype() != self.dtype()) return in.fail("out must have self's dtype");
   ReducePlan plan;
   if (!plan_reduce(in, self, mask, keepdim, out, &plan)) return;
-  Dtypes::run(in.context(), in.op(), self.dtype(),
-              [&](auto tag) { variance<typename decltype(tag)::type>(plan, self, out, correction); });
+  Dtypes::run(in.context(), in.op(), self.dtype(), [&](auto tag) {
+    variance<typename decltype(tag)::type>(plan, self, out, correction);
+  });
 }
 
 }  // namespace
 
 // var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False,
 //     Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& var_correction_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::IntList> dim,
-                               rt::Optional<rt::Scalar> correction, bool keepdim, rt::Tensor& out) {
+rt::Tensor& var_correction_out(rt::KernelContext& context, const rt::Tensor& self,
+                               rt::Optional<rt::IntList> dim, rt::Optional<rt::Scalar> correction,
+                               bool keepdim, rt::Tensor& out) {
   const rt::OpContext in(context, kCorrectionOut);
-  var<DtypesCorrectionOut>(in, self, dim, keepdim, correction.has_value() ? correction.value().to<double>() : 1.0,
-                           out);
+  var<DtypesCorrectionOut>(in, self, dim, keepdim,
+                           correction.has_value() ? correction.value().to<double>() : 1.0, out);
   return out;
 }
 
-// var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& var_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::IntList> dim, bool unbiased,
-                    bool keepdim, rt::Tensor& out) {
+// var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) ->
+// Tensor(a!)
+rt::Tensor& var_out(rt::KernelContext& context, const rt::Tensor& self,
+                    rt::Optional<rt::IntList> dim, bool unbiased, bool keepdim, rt::Tensor& out) {
   const rt::OpContext in(context, kOut);
   var<DtypesOut>(in, self, dim, keepdim, unbiased ? 1.0 : 0.0, out);
   return out;

@@ -19,12 +19,14 @@ using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
 // outs may have another floating dtype, as ExecuTorch's kernel allows). The
 // variance divides by max(0, n - correction), as torch's var does.
 template <typename T, typename U>
-void var_mean(ReducePlan& plan, const rt::Tensor& self, rt::Tensor& var, rt::Tensor& mean, double correction) {
+void var_mean(ReducePlan& plan, const rt::Tensor& self, rt::Tensor& var, rt::Tensor& mean,
+              double correction) {
   const T* x = self.data_as<const T>();
   U* pv = var.data_as<U>();
   U* pm = mean.data_as<U>();
   const int64_t n = plan.inner_numel;
-  const double divisor = static_cast<double>(n) - correction > 0 ? static_cast<double>(n) - correction : 0.0;
+  const double divisor =
+      static_cast<double>(n) - correction > 0 ? static_cast<double>(n) - correction : 0.0;
   for_each_reduced(plan, [&](int64_t so, int64_t oo) {
     double sum = 0;
     for (int64_t i = 0; i < n; ++i) {
@@ -52,14 +54,17 @@ bool same_dim_order(const rt::Tensor& a, const rt::Tensor& b) {
 
 }  // namespace
 
-// var_mean.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False,
+// var_mean.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool
+// keepdim=False,
 //     Tensor(a!) out0, Tensor(b!) out1) -> (Tensor(a!), Tensor(b!))
-void var_mean_correction_out(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::IntList> dim,
-                             rt::Optional<rt::Scalar> correction, bool keepdim, rt::Tensor& out0, rt::Tensor& out1) {
+void var_mean_correction_out(rt::KernelContext& context, const rt::Tensor& self,
+                             rt::Optional<rt::IntList> dim, rt::Optional<rt::Scalar> correction,
+                             bool keepdim, rt::Tensor& out0, rt::Tensor& out1) {
   const rt::OpContext in(context, kOp);
   uint32_t mask = 0;
   if (!reduce_dims_arg(in, dim, self, true, &mask)) return;
-  if (!Dtypes::check(context, kOp, self.dtype()) || !Dtypes::check(context, kOp, out0.dtype())) return;
+  if (!Dtypes::check(context, kOp, self.dtype()) || !Dtypes::check(context, kOp, out0.dtype()))
+    return;
   if (out1.dtype() != out0.dtype()) return in.fail("out0 and out1 must have the same dtype");
   ReducePlan plan;
   if (!plan_reduce(in, self, mask, keepdim, out0, &plan)) return;

@@ -17,9 +17,11 @@ constexpr rt::DtypeSet kComplex = rt::DtypeSet::of(rt::ScalarType::ComplexHalf) 
 
 // view_as_real_copy.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
 // out[..., 0] = real parts, out[..., 1] = imaginary parts, in the parts' dtype.
-rt::Tensor& view_as_real_copy_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
+rt::Tensor& view_as_real_copy_out(rt::KernelContext& context, const rt::Tensor& self,
+                                  rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  if (!context.check_dtype(kOp, self.dtype(), kComplex.bits(), (kComplex & rt::selected_dtypes(kOp)).bits())) {
+  if (!context.check_dtype(kOp, self.dtype(), kComplex.bits(),
+                           (kComplex & rt::selected_dtypes(kOp)).bits())) {
     return out;
   }
   if (out.dtype() != complex_part_type(self.dtype())) {

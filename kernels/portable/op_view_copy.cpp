@@ -17,7 +17,8 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 }  // namespace
 
 // view_copy.out(Tensor self, SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& view_copy_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList size, rt::Tensor& out) {
+rt::Tensor& view_copy_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList size,
+                          rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!shape_same_dtype<Dtypes>(in, self, out)) return out;
   int32_t sizes[rt::Tensor::kMaxDims];

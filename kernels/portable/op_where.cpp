@@ -16,7 +16,8 @@ namespace {
 constexpr const char* kOp = "aten::where.self_out";
 using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
 // torch still takes a uint8 condition (as nonzero) besides bool.
-constexpr uint32_t kConditionBits = (rt::DtypeSet::of(ScalarType::Bool) | rt::DtypeSet::of(ScalarType::Byte)).bits();
+constexpr uint32_t kConditionBits =
+    (rt::DtypeSet::of(ScalarType::Bool) | rt::DtypeSet::of(ScalarType::Byte)).bits();
 
 // Operands of the walk: out, condition, self, other.
 struct WhereCall {
@@ -41,7 +42,8 @@ __attribute__((noinline)) void where_copy(WhereCall& call) {
     const uint8_t* c = static_cast<const uint8_t*>(call.condition->data()) + walk.offset(1);
     const uint8_t* a = static_cast<const uint8_t*>(call.self->data()) + walk.offset(2) * size;
     const uint8_t* b = static_cast<const uint8_t*>(call.other->data()) + walk.offset(3) * size;
-    for (int64_t i = 0; i < n; ++i) memcpy(o + i * so, c[i * sc] != 0 ? a + i * sa : b + i * sb, size);
+    for (int64_t i = 0; i < n; ++i)
+      memcpy(o + i * so, c[i * sc] != 0 ? a + i * sa : b + i * sb, size);
   } while (walk.next_row());
 }
 
@@ -52,8 +54,10 @@ void where_convert(rt::KernelContext& context, WhereCall& call) {
   using M = opmath_t<T>;
   M (*load_a)(const uint8_t*) = nullptr;
   M (*load_b)(const uint8_t*) = nullptr;
-  Dtypes::run(context, kOp, call.self->dtype(), [&](auto t) { load_a = &load_as<M, typename decltype(t)::type>; });
-  Dtypes::run(context, kOp, call.other->dtype(), [&](auto t) { load_b = &load_as<M, typename decltype(t)::type>; });
+  Dtypes::run(context, kOp, call.self->dtype(),
+              [&](auto t) { load_a = &load_as<M, typename decltype(t)::type>; });
+  Dtypes::run(context, kOp, call.other->dtype(),
+              [&](auto t) { load_b = &load_as<M, typename decltype(t)::type>; });
   if (context.failed()) return;
   StridedWalk<4>& walk = call.walk;
   const int64_t ea = static_cast<int64_t>(call.self->element_size());
@@ -76,7 +80,8 @@ void where_convert(rt::KernelContext& context, WhereCall& call) {
 // (more) to do.
 __attribute__((noinline)) bool plan_where(const rt::OpContext& in, WhereCall& call) {
   rt::KernelContext& context = in.context();
-  if (!context.check_dtype(kOp, call.condition->dtype(), kConditionBits, kConditionBits & Dtypes::kEnabled.bits())) {
+  if (!context.check_dtype(kOp, call.condition->dtype(), kConditionBits,
+                           kConditionBits & Dtypes::kEnabled.bits())) {
     return false;
   }
   const rt::Tensor* const tensors[] = {call.self, call.other, call.out};
@@ -92,7 +97,8 @@ __attribute__((noinline)) bool plan_where(const rt::OpContext& in, WhereCall& ca
   int values_dim = 0;
   int dim = 0;
   if (!broadcast_shape(*call.self, *call.other, values, &values_dim) ||
-      !broadcast_sizes(values, values_dim, call.condition->sizes().data(), call.condition->dim(), sizes, &dim)) {
+      !broadcast_sizes(values, values_dim, call.condition->sizes().data(), call.condition->dim(),
+                       sizes, &dim)) {
     in.fail("condition, self and other cannot be broadcast together");
     return false;
   }
@@ -108,8 +114,8 @@ __attribute__((noinline)) bool plan_where(const rt::OpContext& in, WhereCall& ca
 }  // namespace
 
 // where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& where_self_out(rt::KernelContext& context, const rt::Tensor& condition, const rt::Tensor& self,
-                           const rt::Tensor& other, rt::Tensor& out) {
+rt::Tensor& where_self_out(rt::KernelContext& context, const rt::Tensor& condition,
+                           const rt::Tensor& self, const rt::Tensor& other, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   WhereCall call;
   call.condition = &condition;
@@ -122,7 +128,8 @@ rt::Tensor& where_self_out(rt::KernelContext& context, const rt::Tensor& conditi
     return out;
   }
   if constexpr (Dtypes::kEnabled.count() > 1) {
-    Dtypes::run(context, kOp, call.out->dtype(), [&](auto tag) { where_convert<typename decltype(tag)::type>(context, call); });
+    Dtypes::run(context, kOp, call.out->dtype(),
+                [&](auto tag) { where_convert<typename decltype(tag)::type>(context, call); });
   }
   return out;
 }

@@ -5,7 +5,8 @@ namespace prim {
 
 // executorch_prim::add.Scalar(Scalar a, Scalar b) -> Scalar
 rt::EValue add_Scalar(rt::KernelContext& context, rt::Scalar a, rt::Scalar b) {
-  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::add.Scalar", PrimBinary::Add);
+  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::add.Scalar",
+                     PrimBinary::Add);
 }
 
 }  // namespace prim

@@ -9,7 +9,8 @@ namespace prim {
 // executorch_prim::et_view.default(Tensor self, SymInt[] size) -> Tensor: out
 // becomes a view of self's memory with the sizes `size` (one may be -1, inferred as
 // torch does).
-rt::Tensor& et_view_default(rt::KernelContext& context, const rt::Tensor& self, rt::IntList size, rt::Tensor& out) {
+rt::Tensor& et_view_default(rt::KernelContext& context, const rt::Tensor& self, rt::IntList size,
+                            rt::Tensor& out) {
   const rt::OpContext in(context, "executorch_prim::et_view.default");
   if (out.dtype() != self.dtype()) {
     in.fail("out must have self's dtype");

@@ -5,7 +5,9 @@ namespace prim {
 
 // executorch_prim::lt.Scalar(Scalar a, Scalar b) -> Scalar
 bool lt_Scalar(rt::KernelContext& context, rt::Scalar a, rt::Scalar b) {
-  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::lt.Scalar", PrimBinary::Lt).to_bool();
+  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::lt.Scalar",
+                     PrimBinary::Lt)
+      .to_bool();
 }
 
 }  // namespace prim

@@ -5,7 +5,8 @@ namespace prim {
 
 // executorch_prim::mul.Scalar(Scalar a, Scalar b) -> Scalar
 rt::EValue mul_Scalar(rt::KernelContext& context, rt::Scalar a, rt::Scalar b) {
-  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::mul.Scalar", PrimBinary::Mul);
+  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::mul.Scalar",
+                     PrimBinary::Mul);
 }
 
 }  // namespace prim

@@ -5,7 +5,8 @@ namespace prim {
 
 // executorch_prim::sub.Scalar(Scalar a, Scalar b) -> Scalar
 rt::EValue sub_Scalar(rt::KernelContext& context, rt::Scalar a, rt::Scalar b) {
-  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::sub.Scalar", PrimBinary::Sub);
+  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::sub.Scalar",
+                     PrimBinary::Sub);
 }
 
 }  // namespace prim

@@ -5,7 +5,8 @@ namespace prim {
 
 // executorch_prim::sym_max.Scalar(Scalar a, Scalar b) -> Scalar
 rt::EValue sym_max_Scalar(rt::KernelContext& context, rt::Scalar a, rt::Scalar b) {
-  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::sym_max.Scalar", PrimBinary::Max);
+  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::sym_max.Scalar",
+                     PrimBinary::Max);
 }
 
 }  // namespace prim

@@ -4,8 +4,6 @@
 namespace prim {
 
 // aten::sym_numel(Tensor self) -> SymInt
-int64_t sym_numel(rt::KernelContext& /*context*/, const rt::Tensor& self) {
-  return self.numel();
-}
+int64_t sym_numel(rt::KernelContext& /*context*/, const rt::Tensor& self) { return self.numel(); }
 
 }  // namespace prim

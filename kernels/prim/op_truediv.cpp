@@ -5,7 +5,8 @@ namespace prim {
 
 // executorch_prim::truediv.Scalar(Scalar a, Scalar b) -> Scalar
 rt::EValue truediv_Scalar(rt::KernelContext& context, rt::Scalar a, rt::Scalar b) {
-  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::truediv.Scalar", PrimBinary::TrueDiv);
+  return prim_binary(context, prim_number(a), prim_number(b), "executorch_prim::truediv.Scalar",
+                     PrimBinary::TrueDiv);
 }
 
 }  // namespace prim

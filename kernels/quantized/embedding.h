@@ -54,7 +54,8 @@ inline int32_t weight_value(const uint8_t* row, int64_t j, int bits, bool is_sig
     case 2:
       return ((row[j >> 2] >> (2 * (j & 3))) & 3) - 2;
     default:
-      return is_signed ? static_cast<int32_t>(static_cast<int8_t>(row[j])) : static_cast<int32_t>(row[j]);
+      return is_signed ? static_cast<int32_t>(static_cast<int8_t>(row[j]))
+                       : static_cast<int32_t>(row[j]);
   }
 }
 
@@ -88,7 +89,8 @@ void quantized_embedding(const rt::OpContext& in, const EmbeddingCall& call, rt:
   }
   const int64_t rows = weight.size(0);
   const int64_t width = weight.size(1) * (8 / call.bits);
-  if ((scales.dim() != 1 && scales.dim() != 2) || !scales.is_contiguous() || scales.size(0) != rows) {
+  if ((scales.dim() != 1 && scales.dim() != 2) || !scales.is_contiguous() ||
+      scales.size(0) != rows) {
     in.fail("weight_scales must be contiguous, 1-D or 2-D, with one row per weight row");
     return;
   }
@@ -119,7 +121,8 @@ void quantized_embedding(const rt::OpContext& in, const EmbeddingCall& call, rt:
     }
   }
   const rt::Tensor& indices = call.indices;
-  if (indices.dtype() != rt::ScalarType::Long && !(call.int_indices && indices.dtype() == rt::ScalarType::Int)) {
+  if (indices.dtype() != rt::ScalarType::Long &&
+      !(call.int_indices && indices.dtype() == rt::ScalarType::Int)) {
     in.fail(call.int_indices ? "indices must be Long or Int" : "indices must be Long");
     return;
   }

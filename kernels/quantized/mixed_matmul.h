@@ -15,12 +15,14 @@
 
 namespace quantized {
 
-constexpr rt::DtypeSet kMixedInputDtypes = rt::DtypeSet::of(rt::ScalarType::Half) | rt::DtypeSet::of(rt::ScalarType::Float);
+constexpr rt::DtypeSet kMixedInputDtypes =
+    rt::DtypeSet::of(rt::ScalarType::Half) | rt::DtypeSet::of(rt::ScalarType::Float);
 
 // False after failing `in` unless the shared arguments fit: a 2-D Float or Half input,
 // 2-D Char weights, scales of the input's dtype, no zero points.
-inline bool check_mixed_args(const rt::OpContext& in, const rt::Tensor& input, const rt::Tensor& weight,
-                             const rt::Tensor& scales, const rt::Tensor* zero_points) {
+inline bool check_mixed_args(const rt::OpContext& in, const rt::Tensor& input,
+                             const rt::Tensor& weight, const rt::Tensor& scales,
+                             const rt::Tensor* zero_points) {
   if (input.dim() != 2 || weight.dim() != 2) {
     in.fail("input and weight must have 2 dims");
     return false;

@@ -25,18 +25,21 @@ bool in_uint8_range(int64_t quant_min, int64_t quant_max) {
 
 template <typename Q>
 float dequantize_to_float(Q q, int64_t zero_point, float scale) {
-  return static_cast<float>(static_cast<double>(static_cast<int64_t>(q) - zero_point) * static_cast<double>(scale));
+  return static_cast<float>(static_cast<double>(static_cast<int64_t>(q) - zero_point) *
+                            static_cast<double>(scale));
 }
 
 }  // namespace
 
-// add.out(Tensor a, float a_scale, int a_zero_point, int a_quant_min, int a_quant_max, Tensor b, float b_scale,
+// add.out(Tensor a, float a_scale, int a_zero_point, int a_quant_min, int a_quant_max, Tensor b,
+// float b_scale,
 //         int b_zero_point, int b_quant_min, int b_quant_max, float out_scale, int out_zero_point,
 //         int out_quant_min, int out_quant_max, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& add_out(rt::KernelContext& context, const rt::Tensor& a, double a_scale, int64_t a_zero_point,
-                    int64_t a_quant_min, int64_t a_quant_max, const rt::Tensor& b, double b_scale,
-                    int64_t b_zero_point, int64_t b_quant_min, int64_t b_quant_max, double out_scale,
-                    int64_t out_zero_point, int64_t out_quant_min, int64_t out_quant_max, rt::Tensor& out) {
+rt::Tensor& add_out(rt::KernelContext& context, const rt::Tensor& a, double a_scale,
+                    int64_t a_zero_point, int64_t a_quant_min, int64_t a_quant_max,
+                    const rt::Tensor& b, double b_scale, int64_t b_zero_point, int64_t b_quant_min,
+                    int64_t b_quant_max, double out_scale, int64_t out_zero_point,
+                    int64_t out_quant_min, int64_t out_quant_max, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!in_uint8_range(a_quant_min, a_quant_max) || !in_uint8_range(b_quant_min, b_quant_max) ||
       !in_uint8_range(out_quant_min, out_quant_max)) {
@@ -44,7 +47,8 @@ rt::Tensor& add_out(rt::KernelContext& context, const rt::Tensor& a, double a_sc
     return out;
   }
   bool same = a.dtype() == b.dtype() && a.dtype() == out.dtype() && a.dim() == b.dim();
-  for (int d = 0; same && d < a.dim(); ++d) same = a.size(d) == b.size(d) && a.dim_order()[d] == b.dim_order()[d];
+  for (int d = 0; same && d < a.dim(); ++d)
+    same = a.size(d) == b.size(d) && a.dim_order()[d] == b.dim_order()[d];
   if (!same) {
     in.fail("a, b and out must have the same dtype, and a and b the same shape and dim order");
     return out;

@@ -42,7 +42,8 @@ void choose_qparams_per_token_asymmetric_out(rt::KernelContext& context, const r
   int32_t sizes[rt::Tensor::kMaxDims];
   for (int d = 0; d < input.dim(); ++d) sizes[d] = input.size(d);
   sizes[input.dim() - 1] = 1;
-  if (!rt::resize_out(in, scale_out, sizes, input.dim()) || !rt::resize_out(in, zero_point_out, sizes, input.dim())) {
+  if (!rt::resize_out(in, scale_out, sizes, input.dim()) ||
+      !rt::resize_out(in, zero_point_out, sizes, input.dim())) {
     return;
   }
   const int last = input.dim() - 1;
@@ -52,7 +53,8 @@ void choose_qparams_per_token_asymmetric_out(rt::KernelContext& context, const r
   for (int64_t t = 0; t < tokens; ++t) {
     // Token t starts at row-major position t * width; its values lie input.stride(last) apart.
     float min = 0, max = 0;
-    if (width > 0) float_range(data + input.offset_of(t * width), width, input.stride(last), &min, &max);
+    if (width > 0)
+      float_range(data + input.offset_of(t * width), width, input.stride(last), &min, &max);
     const QParams qparams = choose_qparams_for(min, max, -128, 127);
     scale_out.data_as<double>()[scale_out.offset_of(t)] = qparams.scale;
     zero_point_out.data_as<int64_t>()[zero_point_out.offset_of(t)] = qparams.zero_point;

@@ -27,8 +27,8 @@ using TensorArgs = Dispatch<rt::selected_dtypes(kTensorOp).bits()>;
 
 template <typename D>
 void dequantize(const rt::OpContext& in, const rt::Tensor& input, double scale, int64_t zero_point,
-                int64_t quant_min, int64_t quant_max, ScalarType dtype, rt::Optional<ScalarType> out_dtype,
-                rt::Tensor& out) {
+                int64_t quant_min, int64_t quant_max, ScalarType dtype,
+                rt::Optional<ScalarType> out_dtype, rt::Tensor& out) {
   if (input.dtype() != dtype) {
     in.fail("input must have the dtype given by 'dtype'");
     return;
@@ -49,37 +49,47 @@ void dequantize(const rt::OpContext& in, const rt::Tensor& input, double scale, 
       const float scale_value = static_cast<float>(scale);
       const Q* from = input.data_as<Q>();
       F* to = out.data_as<F>();
-      for (int64_t i = 0; i < input.numel(); ++i) to[i] = dequantize_value<F>(from[i], zero_point, scale_value);
+      for (int64_t i = 0; i < input.numel(); ++i)
+        to[i] = dequantize_value<F>(from[i], zero_point, scale_value);
     });
   });
 }
 
 }  // namespace
 
-// dequantize_per_tensor.out(Tensor input, float scale, int zero_point, int quant_min, int quant_max,
-//                           ScalarType dtype, *, ScalarType? out_dtype=None, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& dequantize_per_tensor_out(rt::KernelContext& context, const rt::Tensor& input, double scale,
-                                      int64_t zero_point, int64_t quant_min, int64_t quant_max, rt::ScalarType dtype,
+// dequantize_per_tensor.out(Tensor input, float scale, int zero_point, int quant_min, int
+// quant_max,
+//                           ScalarType dtype, *, ScalarType? out_dtype=None, Tensor(a!) out) ->
+//                           Tensor(a!)
+rt::Tensor& dequantize_per_tensor_out(rt::KernelContext& context, const rt::Tensor& input,
+                                      double scale, int64_t zero_point, int64_t quant_min,
+                                      int64_t quant_max, rt::ScalarType dtype,
                                       rt::Optional<rt::ScalarType> out_dtype, rt::Tensor& out) {
-  dequantize<ScalarArgs>(rt::OpContext(context, kOp), input, scale, zero_point, quant_min, quant_max, dtype, out_dtype,
-                         out);
+  dequantize<ScalarArgs>(rt::OpContext(context, kOp), input, scale, zero_point, quant_min,
+                         quant_max, dtype, out_dtype, out);
   return out;
 }
 
-// dequantize_per_tensor.Tensor_out(Tensor input, Tensor scale, Tensor zero_point, int quant_min, int quant_max,
-//                                  ScalarType dtype, *, ScalarType? out_dtype=None, Tensor(a!) out) -> Tensor(a!)
+// dequantize_per_tensor.Tensor_out(Tensor input, Tensor scale, Tensor zero_point, int quant_min,
+// int quant_max,
+//                                  ScalarType dtype, *, ScalarType? out_dtype=None, Tensor(a!) out)
+//                                  -> Tensor(a!)
 rt::Tensor& dequantize_per_tensor_tensor_out(rt::KernelContext& context, const rt::Tensor& input,
                                              const rt::Tensor& scale, const rt::Tensor& zero_point,
-                                             int64_t quant_min, int64_t quant_max, rt::ScalarType dtype,
-                                             rt::Optional<rt::ScalarType> out_dtype, rt::Tensor& out) {
+                                             int64_t quant_min, int64_t quant_max,
+                                             rt::ScalarType dtype,
+                                             rt::Optional<rt::ScalarType> out_dtype,
+                                             rt::Tensor& out) {
   const rt::OpContext in(context, kTensorOp);
   double scale_value = 0;
   int64_t zero_point_value = 0;
   if (!single_double(in, scale, "scale must be a one-element Double tensor", &scale_value) ||
-      !single_long(in, zero_point, "zero_point must be a one-element Long tensor", &zero_point_value)) {
+      !single_long(in, zero_point, "zero_point must be a one-element Long tensor",
+                   &zero_point_value)) {
     return out;
   }
-  dequantize<TensorArgs>(in, input, scale_value, zero_point_value, quant_min, quant_max, dtype, out_dtype, out);
+  dequantize<TensorArgs>(in, input, scale_value, zero_point_value, quant_min, quant_max, dtype,
+                         out_dtype, out);
   return out;
 }
 

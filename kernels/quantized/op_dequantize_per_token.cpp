@@ -20,15 +20,19 @@ using OutDtypes = rt::DtypeDispatch<kQuantFloatDtypes.bits(), kSelected.bits()>;
 
 }  // namespace
 
-// dequantize_per_token.out(Tensor input, Tensor scales, Tensor zero_points, int quant_min, int quant_max,
-//                          ScalarType dtype, ScalarType output_dtype, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& dequantize_per_token_out(rt::KernelContext& context, const rt::Tensor& input, const rt::Tensor& scales,
-                                     const rt::Tensor& zero_points, int64_t quant_min, int64_t quant_max,
-                                     rt::ScalarType dtype, rt::ScalarType output_dtype, rt::Tensor& out) {
+// dequantize_per_token.out(Tensor input, Tensor scales, Tensor zero_points, int quant_min, int
+// quant_max,
+//                          ScalarType dtype, ScalarType output_dtype, *, Tensor(a!) out) ->
+//                          Tensor(a!)
+rt::Tensor& dequantize_per_token_out(rt::KernelContext& context, const rt::Tensor& input,
+                                     const rt::Tensor& scales, const rt::Tensor& zero_points,
+                                     int64_t quant_min, int64_t quant_max, rt::ScalarType dtype,
+                                     rt::ScalarType output_dtype, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   ChannelWalk tokens{};
   if (!tokens_of(in, input, &tokens)) return out;
-  dequantize_channels<InDtypes, OutDtypes>(in, input, scales, &zero_points, tokens, quant_min, quant_max, dtype,
+  dequantize_channels<InDtypes, OutDtypes>(in, input, scales, &zero_points, tokens, quant_min,
+                                           quant_max, dtype,
                                            rt::Optional<rt::ScalarType>(output_dtype), out);
   return out;
 }

@@ -1,5 +1,5 @@
-// quantized_decomposed::embedding_byte: rows of quantized weights (one Byte or Char value per element),
-// dequantized by embedding.h. The .out overload writes the scales' dtype; .dtype_out the
+// quantized_decomposed::embedding_byte: rows of quantized weights (one Byte or Char value per
+// element), dequantized by embedding.h. The .out overload writes the scales' dtype; .dtype_out the
 // dtype it is given (out's, when it is None).
 
 #include <cstdint>
@@ -19,14 +19,24 @@ constexpr bool kIntIndices = false;  // Int indices beside Long
 
 }  // namespace
 
-// embedding_byte.out(Tensor weight, Tensor weight_scales, Tensor? weight_zero_points, int weight_quant_min,
+// embedding_byte.out(Tensor weight, Tensor weight_scales, Tensor? weight_zero_points, int
+// weight_quant_min,
 //                    int weight_quant_max, Tensor indices, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& embedding_byte_out(rt::KernelContext& context, const rt::Tensor& weight,
-                               const rt::Tensor& weight_scales, rt::Optional<rt::Tensor> weight_zero_points,
-                               int64_t weight_quant_min, int64_t weight_quant_max, const rt::Tensor& indices,
-                               rt::Tensor& out) {
-  const EmbeddingCall call{weight,  weight_scales, weight_zero_points.get(), weight_quant_min, weight_quant_max,
-                           indices, {},            true,                     kIntIndices,      kBits};
+                               const rt::Tensor& weight_scales,
+                               rt::Optional<rt::Tensor> weight_zero_points,
+                               int64_t weight_quant_min, int64_t weight_quant_max,
+                               const rt::Tensor& indices, rt::Tensor& out) {
+  const EmbeddingCall call{weight,
+                           weight_scales,
+                           weight_zero_points.get(),
+                           weight_quant_min,
+                           weight_quant_max,
+                           indices,
+                           {},
+                           true,
+                           kIntIndices,
+                           kBits};
   quantized_embedding<rt::selected_dtypes(kOp).bits()>(rt::OpContext(context, kOp), call, out);
   return out;
 }
@@ -35,12 +45,23 @@ rt::Tensor& embedding_byte_out(rt::KernelContext& context, const rt::Tensor& wei
 //                          int weight_quant_min, int weight_quant_max, Tensor indices, *,
 //                          ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& embedding_byte_dtype_out(rt::KernelContext& context, const rt::Tensor& weight,
-                                     const rt::Tensor& weight_scales, rt::Optional<rt::Tensor> weight_zero_points,
-                                     int64_t weight_quant_min, int64_t weight_quant_max, const rt::Tensor& indices,
-                                     rt::Optional<rt::ScalarType> dtype, rt::Tensor& out) {
-  const EmbeddingCall call{weight,  weight_scales, weight_zero_points.get(), weight_quant_min, weight_quant_max,
-                           indices, dtype,         false,                    kIntIndices,      kBits};
-  quantized_embedding<rt::selected_dtypes(kDtypeOp).bits()>(rt::OpContext(context, kDtypeOp), call, out);
+                                     const rt::Tensor& weight_scales,
+                                     rt::Optional<rt::Tensor> weight_zero_points,
+                                     int64_t weight_quant_min, int64_t weight_quant_max,
+                                     const rt::Tensor& indices, rt::Optional<rt::ScalarType> dtype,
+                                     rt::Tensor& out) {
+  const EmbeddingCall call{weight,
+                           weight_scales,
+                           weight_zero_points.get(),
+                           weight_quant_min,
+                           weight_quant_max,
+                           indices,
+                           dtype,
+                           false,
+                           kIntIndices,
+                           kBits};
+  quantized_embedding<rt::selected_dtypes(kDtypeOp).bits()>(rt::OpContext(context, kDtypeOp), call,
+                                                            out);
   return out;
 }
 

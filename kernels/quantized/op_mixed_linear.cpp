@@ -18,14 +18,16 @@ constexpr const char* kOp = "quantized_decomposed::mixed_linear.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using InDtypes = rt::DtypeDispatch<kMixedInputDtypes.bits(), kSelected.bits()>;
 using OutDtypes =
-    rt::DtypeDispatch<(kMixedInputDtypes | rt::DtypeSet::of(rt::ScalarType::Double)).bits(), kSelected.bits()>;
+    rt::DtypeDispatch<(kMixedInputDtypes | rt::DtypeSet::of(rt::ScalarType::Double)).bits(),
+                      kSelected.bits()>;
 
 }  // namespace
 
 // mixed_linear.out(Tensor input, Tensor weight, Tensor weight_scales, Tensor? weight_zero_points,
 //                  ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& mixed_linear_out(rt::KernelContext& context, const rt::Tensor& input, const rt::Tensor& weight,
-                             const rt::Tensor& weight_scales, rt::Optional<rt::Tensor> weight_zero_points,
+rt::Tensor& mixed_linear_out(rt::KernelContext& context, const rt::Tensor& input,
+                             const rt::Tensor& weight, const rt::Tensor& weight_scales,
+                             rt::Optional<rt::Tensor> weight_zero_points,
                              rt::Optional<rt::ScalarType> dtype, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!check_mixed_args(in, input, weight, weight_scales, weight_zero_points.get())) return out;
@@ -43,8 +45,9 @@ rt::Tensor& mixed_linear_out(rt::KernelContext& context, const rt::Tensor& input
     in.fail("weight_scales must have at least one group");
     return out;
   }
-  if (dtype.has_value() && (out.dtype() != dtype.value() ||
-                            (dtype.value() != rt::ScalarType::Float && dtype.value() != rt::ScalarType::Half))) {
+  if (dtype.has_value() &&
+      (out.dtype() != dtype.value() ||
+       (dtype.value() != rt::ScalarType::Float && dtype.value() != rt::ScalarType::Half))) {
     in.fail("dtype must be Float or Half, the out's");
     return out;
   }
@@ -63,7 +66,8 @@ rt::Tensor& mixed_linear_out(rt::KernelContext& context, const rt::Tensor& input
           for (int64_t k = 0; k < n; k += group_size) {
             Acc partial = 0;
             for (int64_t k2 = k; k2 < n && k2 < k + group_size; ++k2) {
-              partial += static_cast<float>(element<T>(input, i, k2)) * static_cast<float>(element<int8_t>(weight, j, k2));
+              partial += static_cast<float>(element<T>(input, i, k2)) *
+                         static_cast<float>(element<int8_t>(weight, j, k2));
             }
             sum += partial * static_cast<float>(scales[j * groups + k / group_size]);
           }

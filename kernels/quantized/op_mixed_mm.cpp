@@ -20,9 +20,9 @@ using Dtypes = rt::DtypeDispatch<kMixedInputDtypes.bits(), rt::selected_dtypes(k
 
 // mixed_mm.out(Tensor input, Tensor weight, Tensor weight_scales, Tensor? weight_zero_points, *,
 //              Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& mixed_mm_out(rt::KernelContext& context, const rt::Tensor& input, const rt::Tensor& weight,
-                         const rt::Tensor& weight_scales, rt::Optional<rt::Tensor> weight_zero_points,
-                         rt::Tensor& out) {
+rt::Tensor& mixed_mm_out(rt::KernelContext& context, const rt::Tensor& input,
+                         const rt::Tensor& weight, const rt::Tensor& weight_scales,
+                         rt::Optional<rt::Tensor> weight_zero_points, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!check_mixed_args(in, input, weight, weight_scales, weight_zero_points.get())) return out;
   if (input.size(1) != weight.size(0)) {
@@ -46,8 +46,8 @@ rt::Tensor& mixed_mm_out(rt::KernelContext& context, const rt::Tensor& input, co
       for (int64_t j = 0; j < sizes[1]; ++j) {
         float sum = 0;
         for (int64_t k = 0; k < input.size(1); ++k) {
-          sum += static_cast<float>(element<T>(input, i, k)) * static_cast<float>(element<int8_t>(weight, k, j)) *
-                 static_cast<float>(scales[k]);
+          sum += static_cast<float>(element<T>(input, i, k)) *
+                 static_cast<float>(element<int8_t>(weight, k, j)) * static_cast<float>(scales[k]);
         }
         out.data_as<T>()[i * out.stride(0) + j * out.stride(1)] = static_cast<T>(sum);
       }

@@ -19,15 +19,17 @@ using OutDtypes = rt::DtypeDispatch<kQuantIntDtypes.bits(), kSelected.bits()>;
 
 }  // namespace
 
-// quantize_per_channel.out(Tensor input, Tensor scales, Tensor zero_points, int axis, int quant_min,
+// quantize_per_channel.out(Tensor input, Tensor scales, Tensor zero_points, int axis, int
+// quant_min,
 //                          int quant_max, ScalarType dtype, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& quantize_per_channel_out(rt::KernelContext& context, const rt::Tensor& input, const rt::Tensor& scales,
-                                     const rt::Tensor& zero_points, int64_t axis, int64_t quant_min,
-                                     int64_t quant_max, rt::ScalarType dtype, rt::Tensor& out) {
+rt::Tensor& quantize_per_channel_out(rt::KernelContext& context, const rt::Tensor& input,
+                                     const rt::Tensor& scales, const rt::Tensor& zero_points,
+                                     int64_t axis, int64_t quant_min, int64_t quant_max,
+                                     rt::ScalarType dtype, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   if (!normalize_axis(in, input, &axis)) return out;
-  quantize_channels<InDtypes, OutDtypes>(in, input, scales, zero_points, channel_walk(input, axis), quant_min,
-                                         quant_max, dtype, out);
+  quantize_channels<InDtypes, OutDtypes>(in, input, scales, zero_points, channel_walk(input, axis),
+                                         quant_min, quant_max, dtype, out);
   return out;
 }
 

@@ -25,8 +25,8 @@ using ScalarArgs = Dispatch<rt::selected_dtypes(kOp).bits()>;
 using TensorArgs = Dispatch<rt::selected_dtypes(kTensorOp).bits()>;
 
 template <typename D>
-void quantize(const rt::OpContext& in, const rt::Tensor& input, double scale, int64_t zero_point, int64_t quant_min,
-              int64_t quant_max, ScalarType dtype, rt::Tensor& out) {
+void quantize(const rt::OpContext& in, const rt::Tensor& input, double scale, int64_t zero_point,
+              int64_t quant_min, int64_t quant_max, ScalarType dtype, rt::Tensor& out) {
   if (out.dtype() != dtype) {
     in.fail("out must have the dtype given by 'dtype'");
     return;
@@ -52,23 +52,27 @@ void quantize(const rt::OpContext& in, const rt::Tensor& input, double scale, in
 
 // quantize_per_tensor.out(Tensor input, float scale, int zero_point, int quant_min, int quant_max,
 //                         ScalarType dtype, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& quantize_per_tensor_out(rt::KernelContext& context, const rt::Tensor& input, double scale,
-                                    int64_t zero_point, int64_t quant_min, int64_t quant_max, rt::ScalarType dtype,
-                                    rt::Tensor& out) {
-  quantize<ScalarArgs>(rt::OpContext(context, kOp), input, scale, zero_point, quant_min, quant_max, dtype, out);
+rt::Tensor& quantize_per_tensor_out(rt::KernelContext& context, const rt::Tensor& input,
+                                    double scale, int64_t zero_point, int64_t quant_min,
+                                    int64_t quant_max, rt::ScalarType dtype, rt::Tensor& out) {
+  quantize<ScalarArgs>(rt::OpContext(context, kOp), input, scale, zero_point, quant_min, quant_max,
+                       dtype, out);
   return out;
 }
 
-// quantize_per_tensor.Tensor_out(Tensor input, Tensor scale, Tensor zero_point, int quant_min, int quant_max,
+// quantize_per_tensor.Tensor_out(Tensor input, Tensor scale, Tensor zero_point, int quant_min, int
+// quant_max,
 //                                ScalarType dtype, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& quantize_per_tensor_tensor_out(rt::KernelContext& context, const rt::Tensor& input,
-                                           const rt::Tensor& scale, const rt::Tensor& zero_point, int64_t quant_min,
-                                           int64_t quant_max, rt::ScalarType dtype, rt::Tensor& out) {
+                                           const rt::Tensor& scale, const rt::Tensor& zero_point,
+                                           int64_t quant_min, int64_t quant_max,
+                                           rt::ScalarType dtype, rt::Tensor& out) {
   const rt::OpContext in(context, kTensorOp);
   double scale_value = 0;
   int64_t zero_point_value = 0;
   if (!single_double(in, scale, "scale must be a one-element Double tensor", &scale_value) ||
-      !single_long(in, zero_point, "zero_point must be a one-element Long tensor", &zero_point_value)) {
+      !single_long(in, zero_point, "zero_point must be a one-element Long tensor",
+                   &zero_point_value)) {
     return out;
   }
   quantize<TensorArgs>(in, input, scale_value, zero_point_value, quant_min, quant_max, dtype, out);

@@ -19,15 +19,18 @@ using OutDtypes = rt::DtypeDispatch<kQuantIntDtypes.bits(), kSelected.bits()>;
 
 }  // namespace
 
-// quantize_per_token.out(Tensor input, Tensor scales, Tensor zero_points, int quant_min, int quant_max,
+// quantize_per_token.out(Tensor input, Tensor scales, Tensor zero_points, int quant_min, int
+// quant_max,
 //                        ScalarType dtype, *, Tensor(a!) out) -> Tensor(a!)
-rt::Tensor& quantize_per_token_out(rt::KernelContext& context, const rt::Tensor& input, const rt::Tensor& scales,
-                                   const rt::Tensor& zero_points, int64_t quant_min, int64_t quant_max,
-                                   rt::ScalarType dtype, rt::Tensor& out) {
+rt::Tensor& quantize_per_token_out(rt::KernelContext& context, const rt::Tensor& input,
+                                   const rt::Tensor& scales, const rt::Tensor& zero_points,
+                                   int64_t quant_min, int64_t quant_max, rt::ScalarType dtype,
+                                   rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   ChannelWalk tokens{};
   if (!tokens_of(in, input, &tokens)) return out;
-  quantize_channels<InDtypes, OutDtypes>(in, input, scales, zero_points, tokens, quant_min, quant_max, dtype, out);
+  quantize_channels<InDtypes, OutDtypes>(in, input, scales, zero_points, tokens, quant_min,
+                                         quant_max, dtype, out);
   return out;
 }
 

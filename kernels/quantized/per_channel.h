@@ -41,7 +41,8 @@ inline ChannelWalk channel_walk(const rt::Tensor& input, int64_t axis) {
 // (through the tensor's dim order: a (C, 1) parameter tensor may come permuted).
 inline double scale_at(const rt::Tensor& scales, int64_t c) {
   const int64_t at = scales.offset_of(c);
-  return scales.dtype() == ScalarType::Double ? scales.data_as<double>()[at] : scales.data_as<float>()[at];
+  return scales.dtype() == ScalarType::Double ? scales.data_as<double>()[at]
+                                              : scales.data_as<float>()[at];
 }
 inline int64_t zero_point_at(const rt::Tensor& zero_points, int64_t c) {
   const int64_t at = zero_points.offset_of(c);
@@ -64,8 +65,8 @@ inline bool tokens_of(const rt::OpContext& in, const rt::Tensor& input, ChannelW
 
 template <typename InDtypes, typename OutDtypes>
 void quantize_channels(const rt::OpContext& in, const rt::Tensor& input, const rt::Tensor& scales,
-                       const rt::Tensor& zero_points, ChannelWalk walk, int64_t quant_min, int64_t quant_max,
-                       ScalarType dtype, rt::Tensor& out) {
+                       const rt::Tensor& zero_points, ChannelWalk walk, int64_t quant_min,
+                       int64_t quant_max, ScalarType dtype, rt::Tensor& out) {
   if (scales.dtype() != ScalarType::Double || scales.numel() != walk.channels) {
     in.fail("scales must be a Double tensor with one element per channel (or token)");
     return;
@@ -90,7 +91,8 @@ void quantize_channels(const rt::OpContext& in, const rt::Tensor& input, const r
         const int64_t c = walk.channel_of(i);
         const float inv_scale = 1.0f / static_cast<float>(scale_at(scales, c));
         const int32_t zp = static_cast<int32_t>(zero_point_at(zero_points, c));
-        to[out.offset_of(i)] = quantize_value<Q>(from[input.offset_of(i)], inv_scale, zp, quant_min, quant_max);
+        to[out.offset_of(i)] =
+            quantize_value<Q>(from[input.offset_of(i)], inv_scale, zp, quant_min, quant_max);
       }
     });
   });
@@ -101,7 +103,8 @@ void quantize_channels(const rt::OpContext& in, const rt::Tensor& input, const r
 template <typename InDtypes, typename OutDtypes>
 void dequantize_channels(const rt::OpContext& in, const rt::Tensor& input, const rt::Tensor& scales,
                          const rt::Tensor* zero_points, ChannelWalk walk, int64_t quant_min,
-                         int64_t quant_max, ScalarType dtype, rt::Optional<ScalarType> out_dtype, rt::Tensor& out) {
+                         int64_t quant_max, ScalarType dtype, rt::Optional<ScalarType> out_dtype,
+                         rt::Tensor& out) {
   if ((scales.dtype() != ScalarType::Double && scales.dtype() != ScalarType::Float) ||
       scales.numel() != walk.channels) {
     in.fail("scales must be a Double or Float tensor with one element per channel (or token)");
@@ -109,7 +112,8 @@ void dequantize_channels(const rt::OpContext& in, const rt::Tensor& input, const
   }
   if (zero_points != nullptr) {
     const rt::Tensor& zp = *zero_points;
-    if ((zp.dtype() != ScalarType::Long && zp.dtype() != ScalarType::Int) || zp.numel() != walk.channels) {
+    if ((zp.dtype() != ScalarType::Long && zp.dtype() != ScalarType::Int) ||
+        zp.numel() != walk.channels) {
       in.fail("zero_points must be a Long or Int tensor with one element per channel (or token)");
       return;
     }

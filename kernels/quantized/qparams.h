@@ -44,7 +44,8 @@ inline QParams choose_qparams_for(float min, float max, int64_t qmin, int64_t qm
   max = max > 0.f ? max : 0.f;
   const double steps = static_cast<double>(qmax - qmin);
   double scale = (static_cast<double>(max) - min) / steps;
-  if (static_cast<float>(scale) == 0.0f || std::isinf(1.0f / static_cast<float>(scale))) scale = 0.1;
+  if (static_cast<float>(scale) == 0.0f || std::isinf(1.0f / static_cast<float>(scale)))
+    scale = 0.1;
   if (scale < kSmallestScale) {
     const float original = static_cast<float>(scale);
     scale = kSmallestScale;

@@ -32,14 +32,17 @@ using rt::ScalarType;
 
 // The dtypes a quantize kernel reads and writes (ExecuTorch also writes UInt16/Bits16,
 // which this runtime's dtype dispatch does not have).
-constexpr rt::DtypeSet kQuantFloatDtypes =
-    rt::DtypeSet::of(ScalarType::Half) | rt::DtypeSet::of(ScalarType::Float) | rt::DtypeSet::of(ScalarType::Double);
-constexpr rt::DtypeSet kQuantIntDtypes = rt::DtypeSet::of(ScalarType::Byte) | rt::DtypeSet::of(ScalarType::Char) |
-                                         rt::DtypeSet::of(ScalarType::Short) | rt::DtypeSet::of(ScalarType::Int);
+constexpr rt::DtypeSet kQuantFloatDtypes = rt::DtypeSet::of(ScalarType::Half) |
+                                           rt::DtypeSet::of(ScalarType::Float) |
+                                           rt::DtypeSet::of(ScalarType::Double);
+constexpr rt::DtypeSet kQuantIntDtypes =
+    rt::DtypeSet::of(ScalarType::Byte) | rt::DtypeSet::of(ScalarType::Char) |
+    rt::DtypeSet::of(ScalarType::Short) | rt::DtypeSet::of(ScalarType::Int);
 
 // False after failing `in` unless [quant_min, quant_max] lies within the range of `dtype`,
 // one of kQuantIntDtypes (the caller checked that).
-inline bool check_quant_range(const rt::OpContext& in, ScalarType dtype, int64_t quant_min, int64_t quant_max) {
+inline bool check_quant_range(const rt::OpContext& in, ScalarType dtype, int64_t quant_min,
+                              int64_t quant_max) {
   int64_t low = 0, high = 0;
   switch (dtype) {
     case ScalarType::Byte:
@@ -68,8 +71,10 @@ inline bool check_quant_range(const rt::OpContext& in, ScalarType dtype, int64_t
 
 // Note [Quantized rounding].
 template <typename Q, typename T>
-inline Q quantize_value(T x, float inv_scale, int32_t zero_point, int64_t quant_min, int64_t quant_max) {
-  const float q = static_cast<float>(zero_point) + std::nearbyint(static_cast<float>(inv_scale * x));
+inline Q quantize_value(T x, float inv_scale, int32_t zero_point, int64_t quant_min,
+                        int64_t quant_max) {
+  const float q =
+      static_cast<float>(zero_point) + std::nearbyint(static_cast<float>(inv_scale * x));
   if (!(q >= static_cast<float>(quant_min))) return static_cast<Q>(quant_min);  // NaN too
   if (q > static_cast<float>(quant_max)) return static_cast<Q>(quant_max);
   return static_cast<Q>(static_cast<int64_t>(q));
@@ -82,7 +87,8 @@ inline F dequantize_value(Q q, int64_t zero_point, float scale) {
 
 // False after failing `in` unless `out` (resized if it is dynamic) has the shape and dim
 // order of `input`: elementwise kernels then walk both in memory order.
-inline bool prepare_elementwise_out(const rt::OpContext& in, const rt::Tensor& input, rt::Tensor& out) {
+inline bool prepare_elementwise_out(const rt::OpContext& in, const rt::Tensor& input,
+                                    rt::Tensor& out) {
   if (!rt::resize_out(in, out, input.sizes().data(), input.dim())) return false;
   for (int d = 0; d < input.dim(); ++d) {
     if (input.dim_order()[d] != out.dim_order()[d]) {
@@ -94,7 +100,8 @@ inline bool prepare_elementwise_out(const rt::OpContext& in, const rt::Tensor& i
 }
 
 // The one value of a scale (Double) or zero-point (Long) tensor of the Tensor overloads.
-inline bool single_double(const rt::OpContext& in, const rt::Tensor& t, const char* what_wrong, double* value) {
+inline bool single_double(const rt::OpContext& in, const rt::Tensor& t, const char* what_wrong,
+                          double* value) {
   if (t.dtype() != ScalarType::Double || t.numel() != 1) {
     in.fail(what_wrong);
     return false;
@@ -103,7 +110,8 @@ inline bool single_double(const rt::OpContext& in, const rt::Tensor& t, const ch
   return true;
 }
 
-inline bool single_long(const rt::OpContext& in, const rt::Tensor& t, const char* what_wrong, int64_t* value) {
+inline bool single_long(const rt::OpContext& in, const rt::Tensor& t, const char* what_wrong,
+                        int64_t* value) {
   if (t.dtype() != ScalarType::Long || t.numel() != 1) {
     in.fail(what_wrong);
     return false;

@@ -97,8 +97,12 @@ class EValue {
   double to_double() const { return double_; }
   bool to_bool() const { return bool_; }
   Tensor& to_tensor() const { return *tensor_; }
-  StringRef to_string() const { return StringRef{static_cast<const char*>(array_.items), array_.size}; }
-  BoxedList to_list() const { return BoxedList{static_cast<EValue* const*>(array_.items), array_.size}; }
+  StringRef to_string() const {
+    return StringRef{static_cast<const char*>(array_.items), array_.size};
+  }
+  BoxedList to_list() const {
+    return BoxedList{static_cast<EValue* const*>(array_.items), array_.size};
+  }
   FileArray<double> to_doubles() const {
     return FileArray<double>{static_cast<const uint8_t*>(array_.items), array_.size};
   }

@@ -43,9 +43,7 @@ enum class ScalarType : int8_t {
 
 constexpr int kNumScalarTypes = 30;
 
-constexpr bool is_valid_scalar_type(int value) {
-  return value >= 0 && value < kNumScalarTypes;
-}
+constexpr bool is_valid_scalar_type(int value) { return value >= 0 && value < kNumScalarTypes; }
 
 namespace detail {
 // Bytes per element; sub-byte packed types occupy one byte per stored element.
@@ -53,12 +51,12 @@ namespace detail {
 // on the stack at every call with a run-time dtype. alignas(1): GCC would
 // align it to 16 and pad the read-only segment of every runner.
 alignas(1) inline constexpr uint8_t kElementSizes[kNumScalarTypes] = {
-    1, 1, 2, 4, 8, 2, 4, 8,  // Byte .. Double
-    4, 8, 16,                // complex
-    1, 1, 1, 4, 2,           // Bool, QInt8, QUInt8, QInt32, BFloat16
-    1, 1, 1, 1, 1, 1, 2,     // QUInt4x2 .. Bits16
-    1, 1, 1, 1,              // Float8 variants
-    2, 4, 8,                 // UInt16 .. UInt64
+    1, 1, 2,  4, 8, 2, 4, 8,  // Byte .. Double
+    4, 8, 16,                 // complex
+    1, 1, 1,  4, 2,           // Bool, QInt8, QUInt8, QInt32, BFloat16
+    1, 1, 1,  1, 1, 1, 2,     // QUInt4x2 .. Bits16
+    1, 1, 1,  1,              // Float8 variants
+    2, 4, 8,                  // UInt16 .. UInt64
 };
 }  // namespace detail
 
@@ -72,8 +70,8 @@ constexpr size_t element_size(ScalarType type) {
 const char* scalar_type_name(ScalarType type);
 
 constexpr bool is_floating_type(ScalarType type) {
-  return type == ScalarType::Half || type == ScalarType::Float ||
-         type == ScalarType::Double || type == ScalarType::BFloat16;
+  return type == ScalarType::Half || type == ScalarType::Float || type == ScalarType::Double ||
+         type == ScalarType::BFloat16;
 }
 
 constexpr bool is_integral_type(ScalarType type, bool include_bool) {

@@ -12,8 +12,10 @@ Status Tensor::init(ScalarType dtype, const int32_t* sizes, const uint8_t* dim_o
     seen |= dim_order[d] < dim ? 1u << dim_order[d] : 0x80000000u;  // out of range: never matches
     dim_order_[d] = dim_order[d];
   }
-  if (seen != (1u << dim) - 1) return Status(Error::InvalidProgram, "tensor dim order is not a permutation");
-  if (rt::element_size(dtype) == 0) return Status(Error::InvalidProgram, "tensor has an unknown dtype");
+  if (seen != (1u << dim) - 1)
+    return Status(Error::InvalidProgram, "tensor dim order is not a permutation");
+  if (rt::element_size(dtype) == 0)
+    return Status(Error::InvalidProgram, "tensor has an unknown dtype");
   dtype_ = dtype;
   dim_ = static_cast<uint8_t>(dim);
   dynamism_ = dynamism;
@@ -24,7 +26,8 @@ Status Tensor::init(ScalarType dtype, const int32_t* sizes, const uint8_t* dim_o
 }
 
 Status Tensor::resize(const int32_t* sizes, int dim) {
-  if (dim != dim_ || (!is_dynamic() && memcmp(sizes, sizes_, static_cast<size_t>(dim) * sizeof(int32_t)) != 0)) {
+  if (dim != dim_ ||
+      (!is_dynamic() && memcmp(sizes, sizes_, static_cast<size_t>(dim) * sizeof(int32_t)) != 0)) {
     return Status(Error::InvalidArgument, "static shape or dim count differs");
   }
   return set_shape(sizes);
@@ -43,7 +46,8 @@ Status Tensor::set_shape(const int32_t* sizes) {
   }
   int64_t bytes = 0;
   fits = fits && !__builtin_mul_overflow(numel, static_cast<int64_t>(element_size()), &bytes) &&
-         static_cast<uint64_t>(bytes) <= capacity_ && static_cast<uint64_t>(bytes) <= (SIZE_MAX >> 1);
+         static_cast<uint64_t>(bytes) <= capacity_ &&
+         static_cast<uint64_t>(bytes) <= (SIZE_MAX >> 1);
   if (!fits) return Status(Error::InvalidArgument, "shape is negative or too large");
   memcpy(sizes_, sizes, static_cast<size_t>(dim_) * sizeof(int32_t));
   memcpy(strides_, strides, static_cast<size_t>(dim_) * sizeof(int64_t));

@@ -7,8 +7,8 @@
 namespace rt {
 
 template <typename T>
-struct is_reduced_float
-    : std::integral_constant<bool, std::is_same<T, Half>::value || std::is_same<T, BFloat16>::value> {};
+struct is_reduced_float : std::integral_constant<bool, std::is_same<T, Half>::value ||
+                                                           std::is_same<T, BFloat16>::value> {};
 
 // static_cast between the element types of tensors and scalars, with torch's
 // meaning: to bool is "!= 0", and 16-bit floats go through float.

@@ -35,11 +35,13 @@ bool outs_are_return_slot(const Instruction& call) {
 // Counts every write the chain and the caller can make (Note [Constant
 // folding at load] in fold.h); a call whose outs are not its return slot
 // loses its pure_out mark. Returns false if the chain has a jump.
-bool count_writes(Span<Instruction> instructions, Span<EValue> values, BoxedList inputs, uint8_t* writes) {
+bool count_writes(Span<Instruction> instructions, Span<EValue> values, BoxedList inputs,
+                  uint8_t* writes) {
   for (uint32_t i = 0; i < inputs.size; ++i) count_write(writes, values, inputs.items[i]);
   for (Instruction& instruction : instructions) {
     if (instruction.kind == Instruction::Kind::JumpFalse) return false;
-    if (instruction.kind == Instruction::Kind::Move) count_write(writes, values, &values[instruction.second]);
+    if (instruction.kind == Instruction::Kind::Move)
+      count_write(writes, values, &values[instruction.second]);
     if (instruction.kind != Instruction::Kind::Kernel) continue;
     instruction.pure_out = instruction.pure_out && outs_are_return_slot(instruction);
     const size_t count = instruction.args.size();
@@ -48,7 +50,8 @@ bool count_writes(Span<Instruction> instructions, Span<EValue> values, BoxedList
     for (size_t a = first; a < count; ++a) {
       const EValue* arg = instruction.args[a];
       count_write(writes, values, arg);
-      if (arg->tag() == Tag::TensorList || arg->tag() == Tag::OptionalTensorList || arg->tag() == Tag::IntList) {
+      if (arg->tag() == Tag::TensorList || arg->tag() == Tag::OptionalTensorList ||
+          arg->tag() == Tag::IntList) {
         const BoxedList items = arg->to_list();
         for (uint32_t k = 0; k < items.size; ++k) {
           if (items.items[k] != nullptr) count_write(writes, values, items.items[k]);
@@ -73,7 +76,8 @@ struct Folder {
     const size_t index = static_cast<size_t>(value - values.data());
     if (writes[index] != 0) return folded[index] != 0;
     if (value->is_tensor()) return program.holds(value->to_tensor().data());
-    if (value->tag() == Tag::TensorList || value->tag() == Tag::OptionalTensorList || value->tag() == Tag::IntList) {
+    if (value->tag() == Tag::TensorList || value->tag() == Tag::OptionalTensorList ||
+        value->tag() == Tag::IntList) {
       if (item) return false;
       const BoxedList items = value->to_list();
       for (uint32_t k = 0; k < items.size; ++k) {
@@ -101,7 +105,8 @@ struct Folder {
 Status fold_constants(Span<Instruction> instructions, Span<EValue> values, BoxedList inputs,
                       const Program& program, Arena& arena, KernelContext& context) {
   uint8_t* writes = arena.allocate_array<uint8_t>(values.size() * 2);
-  if (writes == nullptr) return Status(Error::OutOfMemory, "out of memory while loading the method");
+  if (writes == nullptr)
+    return Status(Error::OutOfMemory, "out of memory while loading the method");
   if (!count_writes(instructions, values, inputs, writes)) return Status();
   Folder folder{values, program, writes, writes + values.size()};
 
@@ -118,9 +123,12 @@ Status fold_constants(Span<Instruction> instructions, Span<EValue> values, Boxed
     if (!out->is_tensor() || writes[index] != 1 || folder.constant(out)) continue;
     Tensor& tensor = out->to_tensor();
     const size_t inputs_bytes = folder.constant_input_bytes(call, out);
-    if (inputs_bytes == SIZE_MAX || tensor.capacity() == 0 || tensor.capacity() > inputs_bytes || tensor.capacity() > budget) continue;
+    if (inputs_bytes == SIZE_MAX || tensor.capacity() == 0 || tensor.capacity() > inputs_bytes ||
+        tensor.capacity() > budget)
+      continue;
     void* data = arena.allocate(tensor.capacity());
-    if (data == nullptr) return Status(Error::OutOfMemory, "out of memory while loading the method");
+    if (data == nullptr)
+      return Status(Error::OutOfMemory, "out of memory while loading the method");
     tensor.set_data(data);
     context.clear();
     call.fn(context, call.args);
@@ -135,7 +143,8 @@ Status fold_constants(Span<Instruction> instructions, Span<EValue> values, Boxed
 size_t folded_bytes(Span<Instruction> instructions) {
   size_t bytes = 0;
   for (const Instruction& call : instructions) {
-    if (call.kind == Instruction::Kind::Folded) bytes += call.args[call.args.size() - 1]->to_tensor().capacity();
+    if (call.kind == Instruction::Kind::Folded)
+      bytes += call.args[call.args.size() - 1]->to_tensor().capacity();
   }
   return bytes;
 }

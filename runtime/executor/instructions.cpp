@@ -17,21 +17,24 @@ namespace ins = schema::instruction;
 static_assert(schema::kernel_call::kOpIndex == 0 && schema::delegate_call::kDelegateIndex == 0 &&
                   schema::move_call::kMoveFrom == 0 && schema::move_call::kMoveTo == 1 &&
                   schema::jump_false_call::kCondValueIndex == 0 &&
-                  schema::jump_false_call::kDestinationInstruction == 1 && schema::free_call::kValueIndex == 0,
+                  schema::jump_false_call::kDestinationInstruction == 1 &&
+                  schema::free_call::kValueIndex == 0,
               "instruction argument tables keep their indices in slots 0 and 1");
 
 // Move, JumpFalse and Free follow each other in Instruction::Kind as in the
 // file's union, so one subtraction converts (smaller than a store per case).
 constexpr uint8_t kFirstPlainCall = ins::kMoveCall - static_cast<uint8_t>(Instruction::Kind::Move);
-static_assert(ins::kJumpFalseCall - kFirstPlainCall == static_cast<uint8_t>(Instruction::Kind::JumpFalse) &&
+static_assert(ins::kJumpFalseCall - kFirstPlainCall ==
+                      static_cast<uint8_t>(Instruction::Kind::JumpFalse) &&
                   ins::kFreeCall - kFirstPlainCall == static_cast<uint8_t>(Instruction::Kind::Free),
               "Instruction::Kind keeps the union's order of MoveCall, JumpFalseCall, FreeCall");
 
 // Fills in a KernelCall: its argument values and the kernel serving it.
 void decode_kernel_call(fb::Reader& reader, fb::Table plan, fb::Table call, Span<EValue> values,
-                        const KernelRegistry& registry, Arena& arena, Message& message, Instruction* out) {
-  const BoxedList args =
-      resolve_values(reader, reader.vector(call, schema::kernel_call::kArgs, 4), false, false, values, arena);
+                        const KernelRegistry& registry, Arena& arena, Message& message,
+                        Instruction* out) {
+  const BoxedList args = resolve_values(reader, reader.vector(call, schema::kernel_call::kArgs, 4),
+                                        false, false, values, arena);
   if (!reader.ok()) return;
   out->args = Span<EValue* const>(args.items, args.size);
 
@@ -52,27 +55,32 @@ void decode_kernel_call(fb::Reader& reader, fb::Table plan, fb::Table call, Span
   // An incomplete key cannot equal a registered one; the default may still serve.
   const Kernel* kernel = registry.find(name, key_complete ? key : nullptr);
   if (kernel == nullptr) {
-    snprintf(message.text, sizeof message.text, "operator %s is not in this runner (kernel key %s)", name, key);
+    snprintf(message.text, sizeof message.text, "operator %s is not in this runner (kernel key %s)",
+             name, key);
     return reader.fail(Error::OperatorMissing, message.text);
   }
-  if (!check_kernel_call(*kernel, out->args, message)) return reader.fail(Error::InvalidProgram, message.text);
+  if (!check_kernel_call(*kernel, out->args, message))
+    return reader.fail(Error::InvalidProgram, message.text);
   out->fn = kernel->fn;
 #ifdef RT_FOLD_CONSTANTS
   // Note [Constant folding at load] in fold.h: the calls that may be folded,
   // "aten::" + base + ".out" or "..._out", so the name is longer than 10.
   const size_t length = strlen(name);
-  out->pure_out = length > 10 && strncmp(name, "aten::", 6) == 0 && strcmp(name + length - 3, "out") == 0 &&
+  out->pure_out = length > 10 && strncmp(name, "aten::", 6) == 0 &&
+                  strcmp(name + length - 3, "out") == 0 &&
                   (name[length - 4] == '.' || name[length - 4] == '_');
 #endif
 }
 
 // Delegates are not supported: the message names the backend the program wants.
 void reject_delegate_call(fb::Reader& reader, fb::Table plan, fb::Table call, Message& message) {
-  const fb::Table delegate = reader.table(reader.vector(plan, schema::execution_plan::kDelegates, 4),
-                                          reader.get<uint32_t>(call, schema::delegate_call::kDelegateIndex));
+  const fb::Table delegate =
+      reader.table(reader.vector(plan, schema::execution_plan::kDelegates, 4),
+                   reader.get<uint32_t>(call, schema::delegate_call::kDelegateIndex));
   const fb::Vector id = reader.vector(delegate, schema::backend_delegate::kId, 1);
   snprintf(message.text, sizeof message.text, "backend %.*s is not available",
-           static_cast<int>(id.size > 64 ? 64 : id.size), reinterpret_cast<const char*>(reader.bytes(id)));
+           static_cast<int>(id.size > 64 ? 64 : id.size),
+           reinterpret_cast<const char*>(reader.bytes(id)));
   reader.fail(Error::NotSupported, message.text);
 }
 
@@ -89,15 +97,17 @@ void reject_delegate_call(fb::Reader& reader, fb::Table plan, fb::Table call, Me
 }  // namespace
 
 Span<Instruction> decode_instructions(fb::Reader& reader, fb::Table plan, Span<EValue> values,
-                                            const KernelRegistry& registry, Arena& arena,
-                                            Message& message) {
+                                      const KernelRegistry& registry, Arena& arena,
+                                      Message& message) {
   reader.reading("instruction is malformed");
   // Like ExecuTorch, only chain 0 runs.
   const fb::Vector chains = reader.vector(plan, schema::execution_plan::kChains, 4);
-  const fb::Vector entries = reader.vector(reader.table(chains, 0), schema::chain::kInstructions, 4);
+  const fb::Vector entries =
+      reader.vector(reader.table(chains, 0), schema::chain::kInstructions, 4);
   const uint32_t count = entries.size;
   Instruction* instructions = arena.allocate_array<Instruction>(count);
-  if (instructions == nullptr) reader.fail(Error::OutOfMemory, "out of memory while loading the method");
+  if (instructions == nullptr)
+    reader.fail(Error::OutOfMemory, "out of memory while loading the method");
   for (uint32_t i = 0; reader.ok() && i < count; ++i) {
     const fb::Table entry = reader.table(entries, i);
     const fb::Table call = reader.table(entry, ins::kArgs);
@@ -133,8 +143,8 @@ Span<Instruction> decode_instructions(fb::Reader& reader, fb::Table plan, Span<E
     // spare for a second (Note [A move keeps a value's kind]).
     const char* problem = "instruction index is out of range";
     if (call.present() && out.first < values.size() && out.second < value_limit) {
-      const bool kind_changes =
-          out.kind == Instruction::Kind::Move && values[out.first].tag() != values[out.second].tag();
+      const bool kind_changes = out.kind == Instruction::Kind::Move &&
+                                values[out.first].tag() != values[out.second].tag();
       problem = kind_changes ? "move between kinds" : nullptr;
     }
     if (problem != nullptr) reader.invalid(problem);

@@ -22,10 +22,10 @@ struct Instruction {
   enum class Kind : uint8_t { Kernel = 0, Move, JumpFalse, Free, Folded };
 
   Kind kind;
-  bool pure_out;    // Kernel: an aten out variant, writing only its last argument
-  uint32_t first;   // Move: source value; JumpFalse: condition value
-  uint32_t second;  // Move: destination value; JumpFalse: target instruction
-  OpFunction fn;    // Kernel
+  bool pure_out;             // Kernel: an aten out variant, writing only its last argument
+  uint32_t first;            // Move: source value; JumpFalse: condition value
+  uint32_t second;           // Move: destination value; JumpFalse: target instruction
+  OpFunction fn;             // Kernel
   Span<EValue* const> args;  // Kernel: the values of KernelCall.args
 };
 
@@ -33,7 +33,7 @@ struct Instruction {
 // (exact kernel key, else the operator's default kernel). Failures go to the
 // reader; those that name an operator or backend are formatted in `message`.
 Span<Instruction> decode_instructions(fb::Reader& reader, fb::Table plan, Span<EValue> values,
-                                            const KernelRegistry& registry, Arena& arena,
-                                            Message& message);
+                                      const KernelRegistry& registry, Arena& arena,
+                                      Message& message);
 
 }  // namespace rt

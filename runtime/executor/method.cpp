@@ -17,7 +17,8 @@ constexpr uint32_t kMaxBackwardJumps = 1u << 20;
 Status Method::load(const Program& program, const char* name, const KernelRegistry& registry) {
   fb::Reader reader(program.flatbuffer());
   const fb::Table plan = program.plan(reader, name);
-  if (!plan.present() && reader.ok()) return Status(Error::InvalidInput, "the program has no method of that name");
+  if (!plan.present() && reader.ok())
+    return Status(Error::InvalidInput, "the program has no method of that name");
   // After a failure the steps below stop early (their loops check the
   // reader; absent tables read as empty) and keep the first failure.
   memory_.allocate(reader, plan, arena_);
@@ -30,7 +31,8 @@ Status Method::load(const Program& program, const char* name, const KernelRegist
   // After a failure it reads nothing (chain 0 reads as empty).
   instructions_ = decode_instructions(reader, plan, values_, registry, arena_, message_);
 #ifdef RT_FOLD_CONSTANTS
-  if (reader.ok()) return fold_constants(instructions_, values_, inputs_, program, arena_, context_);
+  if (reader.ok())
+    return fold_constants(instructions_, values_, inputs_, program, arena_, context_);
 #endif
   return reader.status();
 }
@@ -40,7 +42,8 @@ Status Method::set_input(size_t index, const Tensor& source) {
     return Status(Error::InvalidInput, "input is not a tensor");
   }
   Tensor& target = inputs_.items[index]->to_tensor();
-  if (source.dtype() != target.dtype()) return Status(Error::InvalidInput, "input has the wrong dtype");
+  if (source.dtype() != target.dtype())
+    return Status(Error::InvalidInput, "input has the wrong dtype");
   if (!target.resize(source.sizes().data(), source.dim()).ok()) {
     return Status(Error::InvalidInput, "input has the wrong shape");
   }
@@ -48,7 +51,8 @@ Status Method::set_input(size_t index, const Tensor& source) {
   const size_t element = source.element_size();
   const uint8_t* from = static_cast<const uint8_t*>(source.data());
   uint8_t* to = static_cast<uint8_t*>(target.data());
-  for (int64_t i = 0; i < source.numel(); ++i) memcpy(to + target.offset_of(i) * element, from + i * element, element);
+  for (int64_t i = 0; i < source.numel(); ++i)
+    memcpy(to + target.offset_of(i) * element, from + i * element, element);
   return Status();
 }
 
@@ -64,7 +68,8 @@ Status Method::execute() {
       values_[instruction.second] = values_[instruction.first];
     } else if (instruction.kind == Instruction::Kind::JumpFalse) {
       const EValue& condition = values_[instruction.first];
-      if (condition.tag() != Tag::Bool) return Status(Error::InvalidProgram, "jump condition is not a bool");
+      if (condition.tag() != Tag::Bool)
+        return Status(Error::InvalidProgram, "jump condition is not a bool");
       if (condition.to_bool()) continue;
       if (instruction.second < pc && ++backward_jumps > kMaxBackwardJumps) {
         return Status(Error::InvalidProgram, "program loops without end");

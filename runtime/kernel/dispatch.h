@@ -26,14 +26,15 @@ struct DtypeDispatch {
   // or fails the context (naming op and dtype) and returns false.
   template <typename Fn>
   static bool run(KernelContext& context, const char* op, ScalarType dtype, Fn&& fn) {
-    static_assert((kSupportedBits & ~kRealAndBoolDtypes.bits()) == 0, "run() has no case for a supported dtype");
+    static_assert((kSupportedBits & ~kRealAndBoolDtypes.bits()) == 0,
+                  "run() has no case for a supported dtype");
     switch (dtype) {
-#define RT_DISPATCH_CASE(NAME, CTYPE)                   \
-  case ScalarType::NAME:                                \
+#define RT_DISPATCH_CASE(NAME, CTYPE)                    \
+  case ScalarType::NAME:                                 \
     if constexpr (kEnabled.contains(ScalarType::NAME)) { \
-      fn(TypeTag<CTYPE>{});                             \
-      return true;                                      \
-    }                                                   \
+      fn(TypeTag<CTYPE>{});                              \
+      return true;                                       \
+    }                                                    \
     break;
       RT_DISPATCH_CASE(Byte, uint8_t)
       RT_DISPATCH_CASE(Char, int8_t)

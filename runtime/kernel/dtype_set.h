@@ -40,14 +40,13 @@ struct OpDtypes {
   DtypeSet dtypes;
 };
 
-constexpr DtypeSet kFloatingDtypes = DtypeSet::of(ScalarType::Half) |
-                                     DtypeSet::of(ScalarType::Float) |
-                                     DtypeSet::of(ScalarType::Double) |
-                                     DtypeSet::of(ScalarType::BFloat16);
-constexpr DtypeSet kIntegralDtypes =
-    DtypeSet::of(ScalarType::Byte) | DtypeSet::of(ScalarType::Char) |
-    DtypeSet::of(ScalarType::Short) | DtypeSet::of(ScalarType::Int) |
-    DtypeSet::of(ScalarType::Long);
+constexpr DtypeSet kFloatingDtypes =
+    DtypeSet::of(ScalarType::Half) | DtypeSet::of(ScalarType::Float) |
+    DtypeSet::of(ScalarType::Double) | DtypeSet::of(ScalarType::BFloat16);
+constexpr DtypeSet kIntegralDtypes = DtypeSet::of(ScalarType::Byte) |
+                                     DtypeSet::of(ScalarType::Char) |
+                                     DtypeSet::of(ScalarType::Short) |
+                                     DtypeSet::of(ScalarType::Int) | DtypeSet::of(ScalarType::Long);
 // torch's "all types": the ones arithmetic kernels cover.
 constexpr DtypeSet kRealDtypes = kIntegralDtypes | kFloatingDtypes;
 constexpr DtypeSet kRealAndBoolDtypes = kRealDtypes | DtypeSet::of(ScalarType::Bool);

@@ -80,7 +80,8 @@ class OptionalTensorList {
   size_t size() const { return list_.size; }
   Optional<Tensor> operator[](size_t index) const {
     EValue* item = list_.items[index];
-    return item != nullptr && item->is_tensor() ? Optional<Tensor>(item->to_tensor()) : Optional<Tensor>();
+    return item != nullptr && item->is_tensor() ? Optional<Tensor>(item->to_tensor())
+                                                : Optional<Tensor>();
   }
 
  private:
@@ -93,7 +94,9 @@ using BoolList = FileArray<uint8_t>;   // bool[]: nonzero = true
 // Converters the generated unboxing calls, one per value kind.
 inline Tensor& tensor_arg(EValue* value) { return value->to_tensor(); }
 inline TensorList tensor_list_arg(EValue* value) { return TensorList(value->to_list()); }
-inline OptionalTensorList optional_tensor_list_arg(EValue* value) { return OptionalTensorList(value->to_list()); }
+inline OptionalTensorList optional_tensor_list_arg(EValue* value) {
+  return OptionalTensorList(value->to_list());
+}
 inline Scalar scalar_arg(EValue* value) { return Scalar(value); }
 inline int64_t int_arg(EValue* value) { return value->to_int(); }
 inline IntList int_list_arg(EValue* value) { return IntList(value->to_list()); }
@@ -105,7 +108,9 @@ inline DoubleList double_list_arg(EValue* value) { return value->to_doubles(); }
 inline bool bool_arg(EValue* value) { return value->to_bool(); }
 inline BoolList bool_list_arg(EValue* value) { return value->to_bools(); }
 inline StringRef string_arg(EValue* value) { return value->to_string(); }
-inline ScalarType scalar_type_arg(EValue* value) { return static_cast<ScalarType>(value->to_int()); }
+inline ScalarType scalar_type_arg(EValue* value) {
+  return static_cast<ScalarType>(value->to_int());
+}
 
 template <typename T, typename Convert>
 Optional<T> optional_arg(EValue* value, Convert convert) {

@@ -4,17 +4,20 @@
 
 namespace rt {
 
-void KernelContext::report(Error code, const char* format, const char* op, const char* a, const char* b) {
+void KernelContext::report(Error code, const char* format, const char* op, const char* a,
+                           const char* b) {
   if (failed()) return;
   code_ = code;
   snprintf(message_.text, sizeof message_.text, format, op, a, b);
 }
 
-bool KernelContext::check_dtype(const char* op, ScalarType dtype, uint32_t supported, uint32_t enabled) {
+bool KernelContext::check_dtype(const char* op, ScalarType dtype, uint32_t supported,
+                                uint32_t enabled) {
   const uint32_t bit = 1u << (static_cast<uint32_t>(dtype) & 31);
   if ((enabled & bit) != 0) return true;
   const bool selectable = (supported & bit) != 0;
-  report(selectable ? Error::NotSupported : Error::InvalidArgument, "%s: dtype %s %s", op, scalar_type_name(dtype),
+  report(selectable ? Error::NotSupported : Error::InvalidArgument, "%s: dtype %s %s", op,
+         scalar_type_name(dtype),
          selectable ? "was not selected in this build" : "is not supported");
   return false;
 }

@@ -30,8 +30,8 @@ bool make_kernel_key(Span<EValue* const> args, char* buffer, size_t capacity) {
                                            static_cast<int>(tensor->dtype())));
     separator = "|";
     for (int d = 0; d < tensor->dim() && length < capacity; ++d) {
-      length += static_cast<size_t>(snprintf(buffer + length, capacity - length, d == 0 ? "%d" : ",%d",
-                                             tensor->dim_order()[d]));
+      length += static_cast<size_t>(snprintf(buffer + length, capacity - length,
+                                             d == 0 ? "%d" : ",%d", tensor->dim_order()[d]));
     }
   }
   return length < capacity;

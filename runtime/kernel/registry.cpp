@@ -22,7 +22,8 @@ Status KernelRegistry::validate() const {
       if (order == 0) order = compare_keys(kernel.key, kernels_[i - 1].key);
     }
     if (kernel.fn == nullptr || order <= 0) {
-      return Status(Error::InvalidArgument, "kernel table is unsorted, has a duplicate or lacks a function");
+      return Status(Error::InvalidArgument,
+                    "kernel table is unsorted, has a duplicate or lacks a function");
     }
   }
   return Status();

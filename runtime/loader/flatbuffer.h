@@ -88,7 +88,9 @@ class Reader {
   const uint8_t* bytes(Vector vector) const { return buffer_.data() + vector.pos; }
 
  private:
-  bool fits(size_t pos, size_t bytes) const { return pos <= buffer_.size() && bytes <= buffer_.size() - pos; }
+  bool fits(size_t pos, size_t bytes) const {
+    return pos <= buffer_.size() && bytes <= buffer_.size() - pos;
+  }
   template <typename T>
   T read(size_t pos) const {  // pos was checked with fits()
     T value;

@@ -48,7 +48,8 @@ Status Program::load(Span<const uint8_t> file, Program* program) {
   }
   if (problem != nullptr) return Status(Error::InvalidProgram, problem);
   program->flatbuffer_ = Span<const uint8_t>(bytes, static_cast<size_t>(program_size));
-  program->segment_data_ = Span<const uint8_t>(bytes + segment_base, size - static_cast<size_t>(segment_base));
+  program->segment_data_ =
+      Span<const uint8_t>(bytes + segment_base, size - static_cast<size_t>(segment_base));
   return Status();  // the flatbuffer itself is checked as methods read it
 }
 
@@ -64,7 +65,8 @@ fb::Table Program::plan(fb::Reader& reader, const char* name) const {
   return fb::Table{};
 }
 
-const uint8_t* Program::constant_data(fb::Reader& reader, uint32_t buffer_index, size_t nbytes) const {
+const uint8_t* Program::constant_data(fb::Reader& reader, uint32_t buffer_index,
+                                      size_t nbytes) const {
   namespace so = schema::subsegment_offsets;
   reader.reading("constant data tables are malformed");
   const fb::Table root = reader.root();
@@ -72,7 +74,8 @@ const uint8_t* Program::constant_data(fb::Reader& reader, uint32_t buffer_index,
   const fb::Table subsegments = reader.table(root, schema::program::kConstantSegment);
   const fb::Vector offsets = reader.vector(subsegments, so::kOffsets, 8);
   const uint8_t* data = nullptr;
-  uint64_t offset = buffer_index < offsets.size ? reader.at<uint64_t>(offsets, buffer_index) : UINT64_MAX;
+  uint64_t offset =
+      buffer_index < offsets.size ? reader.at<uint64_t>(offsets, buffer_index) : UINT64_MAX;
   uint64_t size = 0;
   if (offsets.size > 0) {
     const fb::Table segment = reader.table(reader.vector(root, schema::program::kSegments, 4),
@@ -80,12 +83,14 @@ const uint8_t* Program::constant_data(fb::Reader& reader, uint32_t buffer_index,
     // Offsets count from the segment, segments from segment_base_offset.
     const uint64_t start = reader.get<uint64_t>(segment, schema::data_segment::kOffset);
     size = reader.get<uint64_t>(segment, schema::data_segment::kSize);
-    if (segment.present() && start <= segment_data_.size() && size <= segment_data_.size() - start) {
+    if (segment.present() && start <= segment_data_.size() &&
+        size <= segment_data_.size() - start) {
       data = segment_data_.data() + start;
     }
   } else {
     // Files written before segments existed keep constants inline.
-    const fb::Table buffer = reader.table(reader.vector(root, schema::program::kConstantBuffer, 4), buffer_index);
+    const fb::Table buffer =
+        reader.table(reader.vector(root, schema::program::kConstantBuffer, 4), buffer_index);
     const fb::Vector storage = reader.vector(buffer, schema::buffer::kStorage, 1);
     data = storage.pos != 0 ? reader.bytes(storage) : nullptr;
     size = storage.size;

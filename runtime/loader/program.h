@@ -41,7 +41,6 @@ class Program {
   }
 
  private:
-
   Span<const uint8_t> flatbuffer_{};    // the file up to the end of the program data
   Span<const uint8_t> segment_data_{};  // from segment_base_offset to the end of the file
 };

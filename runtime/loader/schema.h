@@ -45,7 +45,7 @@ constexpr uint8_t kFreeCall = 5;
 namespace kernel_call {
 constexpr int kOpIndex = 0;
 constexpr int kArgs = 1;
-}
+}  // namespace kernel_call
 
 namespace delegate_call {
 constexpr int kDelegateIndex = 0;
@@ -54,12 +54,12 @@ constexpr int kDelegateIndex = 0;
 namespace move_call {
 constexpr int kMoveFrom = 0;
 constexpr int kMoveTo = 1;
-}
+}  // namespace move_call
 
 namespace jump_false_call {
 constexpr int kCondValueIndex = 0;
 constexpr int kDestinationInstruction = 1;
-}
+}  // namespace jump_false_call
 
 namespace free_call {
 constexpr int kValueIndex = 0;
@@ -68,7 +68,7 @@ constexpr int kValueIndex = 0;
 namespace op {
 constexpr int kName = 0;
 constexpr int kOverload = 1;
-}
+}  // namespace op
 
 namespace backend_delegate {
 constexpr int kId = 0;
@@ -124,12 +124,12 @@ constexpr int kStorage = 0;
 namespace data_segment {
 constexpr int kOffset = 0;
 constexpr int kSize = 1;
-}
+}  // namespace data_segment
 
 namespace subsegment_offsets {
 constexpr int kSegmentIndex = 0;
 constexpr int kOffsets = 1;
-}
+}  // namespace subsegment_offsets
 
 }  // namespace schema
 }  // namespace rt

@@ -2,8 +2,8 @@
 
 namespace rt {
 
-BoxedList resolve_values(fb::Reader& reader, fb::Vector indices, bool wide, bool allow_none, Span<EValue> values,
-                         Arena& arena) {
+BoxedList resolve_values(fb::Reader& reader, fb::Vector indices, bool wide, bool allow_none,
+                         Span<EValue> values, Arena& arena) {
   EValue** entries = arena.allocate_array<EValue*>(indices.size);
   if (entries == nullptr) reader.fail(Error::OutOfMemory, "out of memory while loading the method");
   for (uint32_t i = 0; reader.ok() && i < indices.size; ++i) {

@@ -11,7 +11,7 @@ namespace rt {
 // pointers into `values`, each index checked; with `allow_none`, -1 becomes
 // null (None). Used for boxed lists, KernelCall arguments, and a plan's
 // inputs and outputs. Failures go to the reader.
-BoxedList resolve_values(fb::Reader& reader, fb::Vector indices, bool wide, bool allow_none, Span<EValue> values,
-                         Arena& arena);
+BoxedList resolve_values(fb::Reader& reader, fb::Vector indices, bool wide, bool allow_none,
+                         Span<EValue> values, Arena& arena);
 
 }  // namespace rt

@@ -14,7 +14,8 @@ namespace {
 namespace ev = schema::evalue;
 namespace ts = schema::tensor;
 
-static_assert(static_cast<int>(Tag::Int) == ev::kInt - 1 && static_cast<int>(Tag::Tensor) == ev::kTensor - 1 &&
+static_assert(static_cast<int>(Tag::Int) == ev::kInt - 1 &&
+                  static_cast<int>(Tag::Tensor) == ev::kTensor - 1 &&
                   static_cast<int>(Tag::OptionalTensorList) == ev::kOptionalTensorList - 1,
               "Tag is numbered as the file's value types minus one");
 
@@ -46,14 +47,16 @@ struct BoolConstants<true> {
     // Static: the Status points at it until the load's failure is reported.
     static Message message;
     if (tensor.dtype() != ScalarType::Bool || tensor.data() == nullptr ||
-        reader.get<uint32_t>(table, ts::kDataBufferIdx) == 0 || reader.table(table, ts::kAllocationInfo).present()) {
+        reader.get<uint32_t>(table, ts::kDataBufferIdx) == 0 ||
+        reader.table(table, ts::kAllocationInfo).present()) {
       return;
     }
     const uint8_t* bytes = static_cast<const uint8_t*>(tensor.data());
     for (size_t i = 0; i < tensor.capacity(); ++i) {
       if (bytes[i] > 1) {
         snprintf(message.text, sizeof message.text,
-                 "constant Bool tensor holds the byte %u at element %zu (a bool is 0 or 1)", bytes[i], i);
+                 "constant Bool tensor holds the byte %u at element %zu (a bool is 0 or 1)",
+                 bytes[i], i);
         return reader.invalid(message.text);
       }
     }
@@ -86,12 +89,14 @@ void* ValueLoader::tensor_memory(fb::Table table, size_t nbytes) {
   if (allocation.present()) {
     // Planned memory with initial state (InitializedMutableBufferPass)
     // would need mutable_data_segments copied in; not done here.
-    if (buffer_index > 0) reader.fail(Error::NotSupported, "tensors with an initial state are not supported");
+    if (buffer_index > 0)
+      reader.fail(Error::NotSupported, "tensors with an initial state are not supported");
     return memory.locate(reader, allocation, nbytes);
   }
   // Kernels never write their inputs; the file buffer itself is writable
   // memory, so even a program that names a constant as an output is safe.
-  if (buffer_index > 0) return const_cast<uint8_t*>(program.constant_data(reader, buffer_index, nbytes));
+  if (buffer_index > 0)
+    return const_cast<uint8_t*>(program.constant_data(reader, buffer_index, nbytes));
   void* data = arena.allocate(nbytes);
   if (data == nullptr) reader.fail(Error::OutOfMemory, "out of memory while loading the method");
   return data;
@@ -101,19 +106,23 @@ void ValueLoader::load_tensor(fb::Table table, Tensor* tensor) {
   const fb::Vector sizes = reader.vector(table, ts::kSizes, 4);
   const fb::Vector dim_order = reader.vector(table, ts::kDimOrder, 1);
   const uint8_t dynamism = reader.get<uint8_t>(table, ts::kShapeDynamism);
-  if (!table.present() || reader.get<int32_t>(table, ts::kStorageOffset) != 0 || dim_order.size != sizes.size ||
+  if (!table.present() || reader.get<int32_t>(table, ts::kStorageOffset) != 0 ||
+      dim_order.size != sizes.size ||
       dynamism > static_cast<uint8_t>(ShapeDynamism::DynamicUnbound)) {
     return reader.invalid("tensor is malformed or uses a storage offset");
   }
   // Past kMaxDims only the count matters: init() rejects it.
   int32_t size_values[Tensor::kMaxDims];
-  for (uint32_t d = 0; d < sizes.size && d < Tensor::kMaxDims; ++d) size_values[d] = reader.at<int32_t>(sizes, d);
+  for (uint32_t d = 0; d < sizes.size && d < Tensor::kMaxDims; ++d)
+    size_values[d] = reader.at<int32_t>(sizes, d);
   const int dim = sizes.size <= Tensor::kMaxDims ? static_cast<int>(sizes.size) : -1;
-  const Status status = tensor->init(static_cast<ScalarType>(reader.get<int8_t>(table, ts::kScalarType)), size_values,
-                                     reader.bytes(dim_order), dim, static_cast<ShapeDynamism>(dynamism));
+  const Status status =
+      tensor->init(static_cast<ScalarType>(reader.get<int8_t>(table, ts::kScalarType)), size_values,
+                   reader.bytes(dim_order), dim, static_cast<ShapeDynamism>(dynamism));
   if (!status.ok()) return reader.invalid(status.message());  // a shape this file should not have
   void* data = tensor_memory(table, tensor->capacity());
-  const size_t alignment = tensor->element_size() < 8 ? tensor->element_size() : 8;  // a power of two
+  const size_t alignment =
+      tensor->element_size() < 8 ? tensor->element_size() : 8;  // a power of two
   if ((reinterpret_cast<uintptr_t>(data) & (alignment - 1)) != 0) {
     return reader.invalid("tensor data is misaligned");
   }
@@ -160,8 +169,8 @@ EValue ValueLoader::load_value(fb::Table entry) {
     case ev::kIntList:
     case ev::kTensorList:
     case ev::kOptionalTensorList: {
-      const BoxedList list = resolve_values(reader, items, type == ev::kIntList, type == ev::kOptionalTensorList,
-                                            values, arena);
+      const BoxedList list = resolve_values(reader, items, type == ev::kIntList,
+                                            type == ev::kOptionalTensorList, values, arena);
       return EValue::from_array(static_cast<Tag>(type - 1), list.items, list.size);
     }
     default:
@@ -182,7 +191,8 @@ Span<EValue> load_values(fb::Reader& reader, const Program& program, fb::Table p
     return Span<EValue>();
   }
   ValueLoader loader{reader, program, memory, arena, Span<EValue>(values, entries.size)};
-  for (uint32_t i = 0; i < entries.size && reader.ok(); ++i) values[i] = loader.load_value(reader.table(entries, i));
+  for (uint32_t i = 0; i < entries.size && reader.ok(); ++i)
+    values[i] = loader.load_value(reader.table(entries, i));
   return loader.values;
 }
 

@@ -26,7 +26,8 @@ Status FileData::open(const char* path) {
   // What the path is when it is no regular file: one shared message, "is a <kind>, not a
   // file" (the runner's smallest build counts its read-only bytes). Written into a static
   // buffer: a Status holds static text, and the runner is single-threaded.
-  const char* problem = S_ISREG(mode) ? nullptr : "is not a regular file";  // a socket, or fstat failed
+  const char* problem =
+      S_ISREG(mode) ? nullptr : "is not a regular file";  // a socket, or fstat failed
   const char* kind = S_ISDIR(mode)                    ? "directory"
                      : S_ISFIFO(mode)                 ? "named pipe"
                      : S_ISCHR(mode) || S_ISBLK(mode) ? "device"
@@ -39,8 +40,9 @@ Status FileData::open(const char* path) {
   size_ = problem == nullptr ? static_cast<size_t>(info.st_size) : 0;
 #ifdef RT_HAVE_MMAP
   // size_ | 1: the same pages, and a 0-byte file maps one that is never read (bytes_ not null).
-  void* mapped = problem == nullptr ? mmap(nullptr, size_ | 1, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0)
-                                    : MAP_FAILED;
+  void* mapped = problem == nullptr
+                     ? mmap(nullptr, size_ | 1, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0)
+                     : MAP_FAILED;
   bytes_ = mapped != MAP_FAILED ? static_cast<uint8_t*>(mapped) : nullptr;
 #else
   bytes_ = problem == nullptr ? static_cast<uint8_t*>(malloc(size_ + 1)) : nullptr;

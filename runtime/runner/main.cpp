@@ -21,8 +21,8 @@
 #include "runtime/kernel/registry.h"
 #include "runtime/loader/program.h"
 #include "runtime/runner/file_io.h"
-#include "runtime/runner/npy.h"
 #include "runtime/runner/no_plt.h"
+#include "runtime/runner/npy.h"
 
 namespace {
 
@@ -116,8 +116,9 @@ int parse(int argc, char** argv, Options* options, rt::Method* method) {
     if (!status.ok()) return report(arg, status);
   }
   if (options->model != nullptr) return 0;
-  return report("usage", Status(Error::InvalidInput, "runner MODEL.pte [--method NAME] [--input FILE.npy]... "
-                                                    "[--output-dir DIR] [--iterations N]"));
+  return report("usage", Status(Error::InvalidInput,
+                                "runner MODEL.pte [--method NAME] [--input FILE.npy]... "
+                                "[--output-dir DIR] [--iterations N]"));
 }
 
 int run(int argc, char** argv, Options& options, rt::Program& program) {
@@ -144,8 +145,8 @@ int run(int argc, char** argv, Options& options, rt::Program& program) {
   }
   if (options.iterations > 0) {
     // Other tools parse the first line: keep its format.
-    printf("mean time per run: %.3f us\nmin time per run: %.3f us\n", total / (1e3 * static_cast<double>(runs)),
-           fastest / 1e3);
+    printf("mean time per run: %.3f us\nmin time per run: %.3f us\n",
+           total / (1e3 * static_cast<double>(runs)), fastest / 1e3);
 #ifdef RT_FOLD_CONSTANTS
     // The memory Note [Constant folding at load] (runtime/executor/fold.h) took.
     printf("constants folded at load: %zu B\n", method.folded_bytes());
@@ -154,7 +155,8 @@ int run(int argc, char** argv, Options& options, rt::Program& program) {
   char text[4096];
   for (size_t i = 0; i < method.num_outputs(); ++i) {
     const rt::EValue& output = method.output(i);
-    if (!output.is_tensor()) return report(options.model, Status(Error::NotSupported, "an output is not a tensor"));
+    if (!output.is_tensor())
+      return report(options.model, Status(Error::NotSupported, "an output is not a tensor"));
     if (options.output_dir == nullptr) {
       rt::format_shape(text, output.to_tensor());
       printf("%zu: %s %s\n", i, rt::scalar_type_name(output.to_tensor().dtype()), text);
@@ -175,6 +177,7 @@ int main(int argc, char** argv) {
   rt::FileData file;
   Status status = file.open(options.model);
   rt::Program program;
-  if (status.ok()) status = rt::Program::load(rt::Span<const uint8_t>(file.bytes(), file.size()), &program);
+  if (status.ok())
+    status = rt::Program::load(rt::Span<const uint8_t>(file.bytes(), file.size()), &program);
   return status.ok() ? run(argc, argv, options, program) : report(options.model, status);
 }

@@ -16,7 +16,8 @@ namespace {
 // smallest runner's read-only segment.
 alignas(1) constexpr char kDescr[] = "|u1|i1<i2<i4<i8<f2<f4<f8\0\0\0<c8\0\0\0|b1";
 constexpr int kNumDescr = (sizeof kDescr - 1) / 3;
-static_assert(kNumDescr == static_cast<int>(ScalarType::Bool) + 1, "one descr per ScalarType up to Bool");
+static_assert(kNumDescr == static_cast<int>(ScalarType::Bool) + 1,
+              "one descr per ScalarType up to Bool");
 
 // The ScalarType number of the 3-character npy descr at `descr`, or -1.
 int find_descr(const char* descr) {
@@ -68,13 +69,15 @@ Status parse_npy(uint8_t* file, size_t size, Tensor* tensor) {
   }
   static constexpr uint8_t kRowMajor[Tensor::kMaxDims] = {0, 1, 2, 3, 4, 5, 6, 7};
   uint8_t* data = file + start + length;
-  if (!tensor->init(static_cast<ScalarType>(type), sizes, kRowMajor, dim, ShapeDynamism::Static).ok() ||
+  if (!tensor->init(static_cast<ScalarType>(type), sizes, kRowMajor, dim, ShapeDynamism::Static)
+           .ok() ||
       tensor->nbytes() > size - start - length) {
     return Status(Error::InvalidInput, "npy data is truncated");
   }
   // A bool is the byte 0 or 1: a kernel reading any other as a bool is undefined behaviour.
   uint8_t bits = 0;
-  for (size_t i = 0; type == static_cast<int>(ScalarType::Bool) && i < size - start - length; ++i) bits |= data[i];
+  for (size_t i = 0; type == static_cast<int>(ScalarType::Bool) && i < size - start - length; ++i)
+    bits |= data[i];
   if (bits > 1) return Status(Error::InvalidInput, "npy bool data holds a byte other than 0 or 1");
   tensor->set_data(data);
   return Status();
@@ -84,7 +87,8 @@ int format_shape(char* buffer, const Tensor& tensor) {
   int length = 0;
   buffer[length++] = '(';
   for (int d = 0; d < tensor.dim(); ++d) {
-    length += snprintf(buffer + length, 16, d == 0 ? "%d" : ", %d", static_cast<int>(tensor.size(d)));
+    length +=
+        snprintf(buffer + length, 16, d == 0 ? "%d" : ", %d", static_cast<int>(tensor.size(d)));
   }
   if (tensor.dim() == 1) buffer[length++] = ',';
   buffer[length++] = ')';
@@ -102,8 +106,8 @@ Status write_npy(const char* path, const Tensor& tensor) {
   // Magic and version 1.0; the header length goes into bytes 8..9.
   char header[256] = "\x93NUMPY\x01";
   // kOrder ends in the shape's "(".
-  int length = 10 + snprintf(header + 10, sizeof header - 10, "%s%.3s%s%s, }", kDescrKey, kDescr + 3 * type, kOrder,
-                             shape + 1);
+  int length = 10 + snprintf(header + 10, sizeof header - 10, "%s%.3s%s%s, }", kDescrKey,
+                             kDescr + 3 * type, kOrder, shape + 1);
   // Spaces up to a 64-byte boundary, ending in '\n'.
   while (length % 64 != 63) header[length++] = ' ';
   header[length++] = '\n';
@@ -115,7 +119,8 @@ Status write_npy(const char* path, const Tensor& tensor) {
   // Row-major order whatever the dim order, element by element (stdio buffers the writes).
   const size_t element = tensor.element_size();
   for (int64_t i = 0; ok && i < tensor.numel(); ++i) {
-    ok = fwrite(static_cast<const uint8_t*>(tensor.data()) + tensor.offset_of(i) * element, element, 1, file) == 1;
+    ok = fwrite(static_cast<const uint8_t*>(tensor.data()) + tensor.offset_of(i) * element, element,
+                1, file) == 1;
   }
   ok = fclose(file) == 0 && ok;
   return ok ? Status() : Status(Error::Io, "cannot write the file");

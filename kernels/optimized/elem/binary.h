@@ -70,8 +70,8 @@ inline Operand classify(const rt::Tensor& t, const int32_t* sizes, int dim, int*
 // portable's template must take it. When true, out has been resized; `empty`
 // says there is nothing to compute. On a failed resize the error is set and
 // the plan is empty.
-inline bool plan_fast_binary(const rt::OpContext& in, const rt::Tensor& a, const rt::Tensor& b, rt::Tensor& out,
-                             BinaryPlan* plan) {
+inline bool plan_fast_binary(const rt::OpContext& in, const rt::Tensor& a, const rt::Tensor& b,
+                             rt::Tensor& out, BinaryPlan* plan) {
   if (a.dtype() != rt::ScalarType::Float || b.dtype() != rt::ScalarType::Float ||
       out.dtype() != rt::ScalarType::Float) {
     return false;
@@ -144,8 +144,8 @@ void run_fast_binary(const BinaryPlan& plan, const float* a, const float* b, flo
 // name.out(Tensor self, Tensor other, *, [Scalar alpha,] Tensor(a!) out).
 // `alpha` is null for ops without one.
 template <typename Dtypes, typename Op>
-void binary_kernel(rt::KernelContext& context, const char* op, const rt::Tensor& self, const rt::Tensor& other,
-                   const rt::Scalar* alpha, rt::Tensor& out) {
+void binary_kernel(rt::KernelContext& context, const char* op, const rt::Tensor& self,
+                   const rt::Tensor& other, const rt::Scalar* alpha, rt::Tensor& out) {
   const rt::OpContext in(context, op);
   BinaryPlan plan;
   if (Dtypes::kEnabled.contains(rt::ScalarType::Float) && (alpha == nullptr || !alpha->is_bool()) &&
@@ -170,8 +170,8 @@ void binary_scalar_kernel(rt::KernelContext& context, const char* op, const rt::
                           const rt::Scalar& other, const rt::Scalar* alpha, rt::Tensor& out) {
   const rt::OpContext in(context, op);
   bool empty = false;
-  if (Dtypes::kEnabled.contains(rt::ScalarType::Float) && !other.is_bool() && (alpha == nullptr || !alpha->is_bool()) &&
-      plan_fast_unary(in, self, out, &empty)) {
+  if (Dtypes::kEnabled.contains(rt::ScalarType::Float) && !other.is_bool() &&
+      (alpha == nullptr || !alpha->is_bool()) && plan_fast_unary(in, self, out, &empty)) {
     if (empty) return;
     const float s = alpha != nullptr ? alpha->to<float>() : 0.0f;
     const float y = other.to<float>();

@@ -11,7 +11,7 @@ namespace optimized {
 // declares `dtypes: [Float]`, so a model's other dtypes resolve to the next
 // library), narrowed to what the build selected (Note [Dtype selection]).
 template <const char* const* kName>
-using FloatDtypes =
-    rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(), rt::selected_dtypes(*kName).bits()>;
+using FloatDtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(),
+                                      rt::selected_dtypes(*kName).bits()>;
 
 }  // namespace optimized

@@ -21,7 +21,8 @@ inline bool same_layout(const rt::Tensor& x, const rt::Tensor& y) {
 // out is resized to self's sizes and true returned; `*empty` says there is
 // nothing to compute (a failed resize has reported its error). false: the
 // portable template must take the call (and does every check).
-inline bool plan_fast_unary(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out, bool* empty) {
+inline bool plan_fast_unary(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out,
+                            bool* empty) {
   if (self.dtype() != rt::ScalarType::Float || out.dtype() != rt::ScalarType::Float) return false;
   if (!(self.is_contiguous() && out.is_contiguous()) && !same_layout(self, out)) return false;
   const rt::Span<const int32_t> sizes = self.sizes();

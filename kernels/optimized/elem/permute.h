@@ -87,7 +87,8 @@ void permute_blocks(const PermuteDims& p, const T* self, T* out) {
   const int last = p.n - 1;
   if (p.from[last] == 1) {
     const size_t row = static_cast<size_t>(p.size[last]) * sizeof(T);
-    for_each_outer(p, last, -1, [&](int64_t to, int64_t from) { memcpy(out + to, self + from, row); });
+    for_each_outer(p, last, -1,
+                   [&](int64_t to, int64_t from) { memcpy(out + to, self + from, row); });
     return;
   }
   int k = -1;
@@ -102,7 +103,8 @@ void permute_blocks(const PermuteDims& p, const T* self, T* out) {
     return;
   }
   constexpr int64_t kTile = 16;
-  const int64_t rows = p.size[k], cols = p.size[last], row_stride = p.to[k], col_step = p.from[last];
+  const int64_t rows = p.size[k], cols = p.size[last], row_stride = p.to[k],
+                col_step = p.from[last];
   for_each_outer(p, k, last, [&](int64_t to, int64_t from) {
     for (int64_t i0 = 0; i0 < rows; i0 += kTile) {
       const int64_t i1 = i0 + kTile < rows ? i0 + kTile : rows;

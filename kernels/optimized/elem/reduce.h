@@ -30,19 +30,21 @@ inline float row_sum(const float* x, int64_t n) {
 // trailing dims (`mask`: the last dim, or all of them, as layer and RMS norms
 // and pooled heads reduce) with self and out contiguous: every output is
 // the sum of one contiguous run of self. False: not that case, nothing done.
-inline bool trailing_reduce(const rt::Tensor& self, uint32_t mask, const portable::ReducePlan& plan, bool mean,
-                            rt::Tensor& out) {
+inline bool trailing_reduce(const rt::Tensor& self, uint32_t mask, const portable::ReducePlan& plan,
+                            bool mean, rt::Tensor& out) {
   if (self.dtype() != rt::ScalarType::Float || out.dtype() != rt::ScalarType::Float) return false;
   if (!self.is_contiguous() || !out.is_contiguous()) return false;
   const uint32_t all = portable::all_dims_mask(self);
   const uint32_t lowest = mask & (~mask + 1u);
-  if ((mask & ~all) != 0 || ((mask + lowest) & all) != 0) return false;  // not one run ending at the last dim
+  if ((mask & ~all) != 0 || ((mask + lowest) & all) != 0)
+    return false;  // not one run ending at the last dim
   const int64_t inner = plan.inner_numel;
   const float* x = self.data_as<const float>();
   float* y = out.data_as<float>();
   for (int64_t r = 0; r < plan.outer_numel; ++r) {
     const float total = row_sum(x + r * inner, inner);
-    y[r] = mean ? total / static_cast<float>(inner) : total;  // an empty mean is 0 / 0: NaN, as torch
+    y[r] =
+        mean ? total / static_cast<float>(inner) : total;  // an empty mean is 0 / 0: NaN, as torch
   }
   return true;
 }
@@ -53,19 +55,21 @@ inline bool trailing_reduce(const rt::Tensor& self, uint32_t mask, const portabl
 // portable's walk folding with `Op` (reduce_accumulate.h) for other dim sets.
 template <typename Dtypes, typename Op>
 void reduce_kernel(rt::KernelContext& context, const char* op, const rt::Tensor& self,
-                   rt::Optional<rt::IntList> dim, bool keepdim, rt::Optional<rt::ScalarType> dtype_arg,
-                   rt::Tensor& out, bool mean) {
+                   rt::Optional<rt::IntList> dim, bool keepdim,
+                   rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out, bool mean) {
   const rt::OpContext in(context, op);
   const int64_t dtype = portable::optional_dtype_arg(dtype_arg);
   uint32_t mask = 0;
   if (!portable::reduce_dims_arg(in, dim, self, true, &mask)) return;
   if (!Dtypes::check(context, op, self.dtype()) || !Dtypes::check(context, op, out.dtype())) return;
-  if (dtype >= 0 && dtype != static_cast<int64_t>(out.dtype())) return in.fail("out must have the dtype asked for");
+  if (dtype >= 0 && dtype != static_cast<int64_t>(out.dtype()))
+    return in.fail("out must have the dtype asked for");
   portable::ReducePlan plan;
   if (!portable::plan_reduce(in, self, mask, keepdim, out, &plan)) return;
   if (trailing_reduce(self, mask, plan, mean, out)) return;
   Dtypes::run(context, op, out.dtype(), [&](auto tag) {
-    portable::accumulate_reduce<Dtypes, Op, typename decltype(tag)::type>(context, op, self, plan, out);
+    portable::accumulate_reduce<Dtypes, Op, typename decltype(tag)::type>(context, op, self, plan,
+                                                                          out);
   });
 }
 

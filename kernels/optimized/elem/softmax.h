@@ -37,7 +37,8 @@ inline float row_exp_sum(const float* x, float max, int64_t n, float* y) {
     sum += e;
   }
   if (i < n) {
-    const Vec e = exp_approx(load_partial(x + i, n - i, -__builtin_inff()) - max);  // e^-inf = 0 past the end
+    const Vec e =
+        exp_approx(load_partial(x + i, n - i, -__builtin_inff()) - max);  // e^-inf = 0 past the end
     if (y != nullptr) store_partial(y + i, e, n - i);
     sum += e;
   }
@@ -67,10 +68,12 @@ inline void log_softmax_row(const float* x, float* y, int64_t n) {
 // (the last dim of a contiguous tensor), else portable's strided rows with
 // `Normalise` (nn_softmax.h).
 template <typename Dtypes, typename Normalise, typename Row>
-void normalise_kernel(rt::KernelContext& context, const char* op, const rt::Tensor& self, int64_t dim,
-                      bool half_to_float, rt::Tensor& out, Row row) {
-  if (!(Dtypes::kEnabled.contains(rt::ScalarType::Float) && self.dtype() == rt::ScalarType::Float)) {
-    return portable::normalise_along_dim<Dtypes, Normalise>(context, op, self, dim, half_to_float, out);
+void normalise_kernel(rt::KernelContext& context, const char* op, const rt::Tensor& self,
+                      int64_t dim, bool half_to_float, rt::Tensor& out, Row row) {
+  if (!(Dtypes::kEnabled.contains(rt::ScalarType::Float) &&
+        self.dtype() == rt::ScalarType::Float)) {
+    return portable::normalise_along_dim<Dtypes, Normalise>(context, op, self, dim, half_to_float,
+                                                            out);
   }
   const rt::OpContext in(context, op);
   if (half_to_float) return in.fail("half_to_float is not supported");
@@ -79,11 +82,13 @@ void normalise_kernel(rt::KernelContext& context, const char* op, const rt::Tens
   if (!portable::plan_dim_rows(in, self, out, dim, &rows)) return;
   const float* x = self.data_as<const float>();
   float* y = out.data_as<float>();
-  if (rows.self_stride != 1 || rows.out_stride != 1) return portable::normalise_rows<Normalise, float>(rows, x, y);
+  if (rows.self_stride != 1 || rows.out_stride != 1)
+    return portable::normalise_rows<Normalise, float>(rows, x, y);
   portable::StridedWalk<2>& walk = rows.walk;
   do {
     for (int64_t r = 0; r < walk.row_size(); ++r) {
-      row(x + walk.offset(0) + r * walk.row_stride(0), y + walk.offset(1) + r * walk.row_stride(1), rows.n);
+      row(x + walk.offset(0) + r * walk.row_stride(0), y + walk.offset(1) + r * walk.row_stride(1),
+          rows.n);
     }
   } while (walk.next_row());
 }

@@ -13,7 +13,8 @@ namespace optimized {
 // for the op (strided walks, other dtypes, and every check). f: Vec -> Vec
 // (vmath.h). `Dtypes` is the op's DtypeDispatch: the fast path needs Float.
 template <typename Dtypes, typename F, typename Portable>
-void unary_kernel(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out, F f, Portable portable_path) {
+void unary_kernel(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out, F f,
+                  Portable portable_path) {
   bool empty = false;
   if (Dtypes::kEnabled.contains(rt::ScalarType::Float) && plan_fast_unary(in, self, out, &empty)) {
     if (!empty) map_vec(out.data_as<float>(), self.data_as<float>(), out.numel(), f);

@@ -45,15 +45,17 @@ struct BinaryCall {
 inline const char* promote_binary(const rt::Tensor& a, const rt::Tensor& b, const rt::Tensor& out,
                                   ScalarType* common) {
   *common = result_type(a, b);
-  return can_cast(*common, out.dtype()) ? nullptr : "the result dtype cannot be cast to out's dtype";
+  return can_cast(*common, out.dtype()) ? nullptr
+                                        : "the result dtype cannot be cast to out's dtype";
 }
 
 // BinaryKind::kTrueDivision.
-inline const char* promote_true_division(const rt::Tensor& a, const rt::Tensor& b, const rt::Tensor& out,
-                                         ScalarType* common) {
+inline const char* promote_true_division(const rt::Tensor& a, const rt::Tensor& b,
+                                         const rt::Tensor& out, ScalarType* common) {
   *common = result_type(a, b);
   if (!rt::is_floating_type(*common)) *common = ScalarType::Float;
-  return can_cast(*common, out.dtype()) ? nullptr : "the result dtype cannot be cast to out's dtype";
+  return can_cast(*common, out.dtype()) ? nullptr
+                                        : "the result dtype cannot be cast to out's dtype";
 }
 
 // BinaryKind::kComparison: bool results fit any out.
@@ -64,12 +66,14 @@ inline const char* promote_comparison(const rt::Tensor& a, const rt::Tensor& b, 
 }
 
 // BinaryKind::kLogical.
-inline const char* promote_logical(const rt::Tensor&, const rt::Tensor&, const rt::Tensor&, ScalarType* common) {
+inline const char* promote_logical(const rt::Tensor&, const rt::Tensor&, const rt::Tensor&,
+                                   ScalarType* common) {
   *common = ScalarType::Bool;
   return nullptr;
 }
 
-using BinaryPromoteFn = const char* (*)(const rt::Tensor&, const rt::Tensor&, const rt::Tensor&, ScalarType*);
+using BinaryPromoteFn = const char* (*)(const rt::Tensor&, const rt::Tensor&, const rt::Tensor&,
+                                        ScalarType*);
 
 inline BinaryPromoteFn binary_promotion(BinaryKind kind) {
   switch (kind) {
@@ -91,9 +95,9 @@ inline BinaryPromoteFn binary_promotion(BinaryKind kind) {
 // arithmetic op on two tensors: every tensor that passes the check then has
 // it, and promotion code need not be linked. A scalar stand-in for b is not
 // checked: its dtype is no tensor's.
-__attribute__((noinline)) inline bool plan_binary(const rt::OpContext& in, uint32_t supported, uint32_t enabled,
-                                                  BinaryPromoteFn promote, BinaryCall* call,
-                                                  bool b_is_scalar = false) {
+__attribute__((noinline)) inline bool plan_binary(const rt::OpContext& in, uint32_t supported,
+                                                  uint32_t enabled, BinaryPromoteFn promote,
+                                                  BinaryCall* call, bool b_is_scalar = false) {
   rt::KernelContext& context = in.context();
   const rt::Tensor& a = *call->a;
   const rt::Tensor& b = *call->b;
@@ -149,7 +153,8 @@ void store_as(uint8_t* target, M value) {
 template <typename Op, typename = void>
 struct binary_kind : std::integral_constant<BinaryKind, BinaryKind::kArithmetic> {};
 template <typename Op>
-struct binary_kind<Op, std::void_t<decltype(Op::kKind)>> : std::integral_constant<BinaryKind, Op::kKind> {};
+struct binary_kind<Op, std::void_t<decltype(Op::kKind)>>
+    : std::integral_constant<BinaryKind, Op::kKind> {};
 
 template <typename Op, typename = void>
 struct binary_compute_dtypes : std::integral_constant<uint32_t, rt::kRealAndBoolDtypes.bits()> {};
@@ -166,13 +171,14 @@ struct binary_opmath_scalar<Op, std::void_t<decltype(Op::kOpmathScalar)>>
 template <typename Op, typename = void>
 struct binary_stored_type : std::false_type {};
 template <typename Op>
-struct binary_stored_type<Op, std::void_t<decltype(Op::kStoredType)>> : std::integral_constant<bool, Op::kStoredType> {
-};
+struct binary_stored_type<Op, std::void_t<decltype(Op::kStoredType)>>
+    : std::integral_constant<bool, Op::kStoredType> {};
 
 template <typename Op, typename = void>
 struct binary_has_validate : std::false_type {};
 template <typename Op>
-struct binary_has_validate<Op, std::void_t<decltype(Op::validate(std::declval<const BinaryCall&>()))>>
+struct binary_has_validate<Op,
+                           std::void_t<decltype(Op::validate(std::declval<const BinaryCall&>()))>>
     : std::true_type {};
 
 // Op applied to opmath values of compute dtype T.
@@ -189,7 +195,9 @@ auto binary_apply(M x, M y, M s) {
 // comparison and logical ops.
 template <typename Op, typename T>
 using binary_out_t = std::conditional_t<
-    std::is_same<decltype(binary_apply<Op, T>(opmath_t<T>(), opmath_t<T>(), opmath_t<T>())), bool>::value, bool, T>;
+    std::is_same<decltype(binary_apply<Op, T>(opmath_t<T>(), opmath_t<T>(), opmath_t<T>())),
+                 bool>::value,
+    bool, T>;
 
 // One innermost row of a planned call: `n` elements at `out`, `a`, `b`,
 // strides in elements (0 where an operand is broadcast).
@@ -217,15 +225,16 @@ void binary_row(const BinaryRow& row, const rt::Scalar& scalar) {
       M y;
       memcpy(&y, row.b, sizeof y);
       for (int64_t i = 0; i < row.n; ++i) {
-        out[i * row.so] = rt::value_cast<Out>(binary_apply<Op, T>(static_cast<M>(a[i * row.sa]), y, s));
+        out[i * row.so] =
+            rt::value_cast<Out>(binary_apply<Op, T>(static_cast<M>(a[i * row.sa]), y, s));
       }
       return;
     }
   }
   const T* b = static_cast<const T*>(row.b);
   for (int64_t i = 0; i < row.n; ++i) {
-    out[i * row.so] =
-        rt::value_cast<Out>(binary_apply<Op, T>(static_cast<M>(a[i * row.sa]), static_cast<M>(b[i * row.sb]), s));
+    out[i * row.so] = rt::value_cast<Out>(
+        binary_apply<Op, T>(static_cast<M>(a[i * row.sa]), static_cast<M>(b[i * row.sb]), s));
   }
 }
 
@@ -234,8 +243,14 @@ void binary_row(const BinaryRow& row, const rt::Scalar& scalar) {
 __attribute__((noinline)) inline void run_binary_rows(BinaryCall& call, BinaryRowFn fn) {
   StridedWalk<3>& walk = call.walk;
   const size_t element = rt::element_size(call.common);
-  BinaryRow row{nullptr, nullptr, nullptr, walk.row_size(), walk.row_stride(0), walk.row_stride(1),
-                walk.row_stride(2), 0};
+  BinaryRow row{nullptr,
+                nullptr,
+                nullptr,
+                walk.row_size(),
+                walk.row_stride(0),
+                walk.row_stride(1),
+                walk.row_stride(2),
+                0};
   do {
     row.out = static_cast<uint8_t*>(call.out->data()) + walk.offset(0) * element;
     row.a = static_cast<const uint8_t*>(call.a->data()) + walk.offset(1) * element;
@@ -246,12 +261,20 @@ __attribute__((noinline)) inline void run_binary_rows(BinaryCall& call, BinaryRo
 
 // The same when out has the result dtype (bool for comparisons) and b may be
 // a scalar stand-in held at opmath precision.
-__attribute__((noinline)) inline void run_binary_rows(BinaryCall& call, BinaryRowFn fn, bool b_opmath) {
+__attribute__((noinline)) inline void run_binary_rows(BinaryCall& call, BinaryRowFn fn,
+                                                      bool b_opmath) {
   StridedWalk<3>& walk = call.walk;
   const size_t eo = call.out->element_size();
-  const size_t element = rt::element_size(call.common);  // a, and b unless a stand-in (never advanced)
-  BinaryRow row{nullptr, nullptr, nullptr, walk.row_size(), walk.row_stride(0), walk.row_stride(1),
-                walk.row_stride(2), b_opmath};
+  const size_t element =
+      rt::element_size(call.common);  // a, and b unless a stand-in (never advanced)
+  BinaryRow row{nullptr,
+                nullptr,
+                nullptr,
+                walk.row_size(),
+                walk.row_stride(0),
+                walk.row_stride(1),
+                walk.row_stride(2),
+                b_opmath};
   do {
     row.out = static_cast<uint8_t*>(call.out->data()) + walk.offset(0) * eo;
     row.a = static_cast<const uint8_t*>(call.a->data()) + walk.offset(1) * element;
@@ -273,13 +296,16 @@ void binary_mixed(rt::KernelContext& context, const char* op, BinaryCall& call) 
   M (*load_a)(const uint8_t*) = nullptr;
   M (*load_b)(const uint8_t*) = nullptr;
   void (*store)(uint8_t*, R) = nullptr;
-  Dtypes::run(context, op, a.dtype(), [&](auto t) { load_a = &load_as<M, typename decltype(t)::type>; });
+  Dtypes::run(context, op, a.dtype(),
+              [&](auto t) { load_a = &load_as<M, typename decltype(t)::type>; });
   if constexpr (kScalarOther) {
     load_b = binary_opmath_scalar<Op>::value ? &load_as<M, M> : &load_as<M, T>;
   } else {
-    Dtypes::run(context, op, b.dtype(), [&](auto t) { load_b = &load_as<M, typename decltype(t)::type>; });
+    Dtypes::run(context, op, b.dtype(),
+                [&](auto t) { load_b = &load_as<M, typename decltype(t)::type>; });
   }
-  Dtypes::run(context, op, out.dtype(), [&](auto t) { store = &store_as<R, typename decltype(t)::type>; });
+  Dtypes::run(context, op, out.dtype(),
+              [&](auto t) { store = &store_as<R, typename decltype(t)::type>; });
   if (context.failed()) return;
   StridedWalk<3>& walk = call.walk;
   const int64_t n = walk.row_size();
@@ -290,7 +316,8 @@ void binary_mixed(rt::KernelContext& context, const char* op, BinaryCall& call) 
     uint8_t* ro = static_cast<uint8_t*>(out.data()) + walk.offset(0) * out.element_size();
     const uint8_t* rx = static_cast<const uint8_t*>(a.data()) + walk.offset(1) * a.element_size();
     const uint8_t* ry = static_cast<const uint8_t*>(b.data()) + walk.offset(2) * b.element_size();
-    for (int64_t i = 0; i < n; ++i) store(ro + i * so, binary_apply<Op, T>(load_a(rx + i * sa), load_b(ry + i * sb), s));
+    for (int64_t i = 0; i < n; ++i)
+      store(ro + i * so, binary_apply<Op, T>(load_a(rx + i * sa), load_b(ry + i * sb), s));
   } while (walk.next_row());
 }
 
@@ -299,8 +326,9 @@ using BinaryMixedFn = void (*)(rt::KernelContext&, const char*, BinaryCall&);
 // The dtype-independent tail of binary_op: the direct row loop when every
 // operand has its dtype (out the result dtype), else the converting loop.
 // Not a template: shared by every binary op.
-__attribute__((noinline)) inline void run_binary(const rt::OpContext& in, BinaryCall& call, BinaryRowFn row,
-                                                 BinaryMixedFn mixed, ScalarType result, bool b_opmath,
+__attribute__((noinline)) inline void run_binary(const rt::OpContext& in, BinaryCall& call,
+                                                 BinaryRowFn row, BinaryMixedFn mixed,
+                                                 ScalarType result, bool b_opmath,
                                                  bool scalar_other) {
   if (row == nullptr) return;
   if (call.a->dtype() == call.common && call.out->dtype() == result &&
@@ -309,7 +337,8 @@ __attribute__((noinline)) inline void run_binary(const rt::OpContext& in, Binary
   } else if (mixed != nullptr) {
     mixed(in.context(), in.op(), call);
   } else {
-    in.fail("mixed dtypes are not enabled in this build");  // unreachable: one dtype means all match
+    in.fail(
+        "mixed dtypes are not enabled in this build");  // unreachable: one dtype means all match
   }
 }
 
@@ -337,8 +366,11 @@ void binary_op(const rt::OpContext& in, BinaryCall& call) {
     return;
   }
   BinaryPromoteFn promote = nullptr;
-  if constexpr (kMixed || kKind != BinaryKind::kArithmetic || kScalarOther) promote = binary_promotion(kKind);
-  if (!plan_binary(in, Dtypes::kSupported.bits(), Dtypes::kEnabled.bits(), promote, &call, kScalarOther)) return;
+  if constexpr (kMixed || kKind != BinaryKind::kArithmetic || kScalarOther)
+    promote = binary_promotion(kKind);
+  if (!plan_binary(in, Dtypes::kSupported.bits(), Dtypes::kEnabled.bits(), promote, &call,
+                   kScalarOther))
+    return;
   if constexpr (binary_has_validate<Op>::value) {
     call.b_is_scalar = kScalarOther;
     if (const char* problem = Op::validate(call)) return in.fail(problem);
@@ -352,7 +384,8 @@ void binary_op(const rt::OpContext& in, BinaryCall& call) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
     row = &binary_row<Op, T>;
-    if constexpr (kMixed || !std::is_same<binary_out_t<Op, T>, T>::value) mixed = &binary_mixed<Dtypes, Op, T, kScalarOther>;
+    if constexpr (kMixed || !std::is_same<binary_out_t<Op, T>, T>::value)
+      mixed = &binary_mixed<Dtypes, Op, T, kScalarOther>;
     if constexpr (std::is_same<binary_out_t<Op, T>, bool>::value) result = ScalarType::Bool;
     if constexpr (kScalarOther) {
       b_opmath = binary_opmath_scalar<Op>::value && !std::is_same<M, T>::value;
@@ -365,7 +398,8 @@ void binary_op(const rt::OpContext& in, BinaryCall& call) {
   });
   // With one dtype enabled, an arithmetic op that dispatched has every
   // operand (and out) in it: no decision to make.
-  if constexpr (!kMixed && (kKind == BinaryKind::kArithmetic || kKind == BinaryKind::kTrueDivision)) {
+  if constexpr (!kMixed &&
+                (kKind == BinaryKind::kArithmetic || kKind == BinaryKind::kTrueDivision)) {
     if constexpr (kScalarOther) {
       if (row != nullptr) run_binary_rows(call, row, b_opmath);
     } else {
@@ -434,8 +468,10 @@ void binary_scalar_op(const rt::OpContext& in, BinaryCall& call, const rt::Scala
 
 // A whole kernel `name.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out)`.
 template <typename Dtypes, typename Op>
-__attribute__((always_inline)) inline void binary_tensor_kernel(rt::KernelContext& context, const char* op,
-                                                                const rt::Tensor& self, const rt::Tensor& other,
+__attribute__((always_inline)) inline void binary_tensor_kernel(rt::KernelContext& context,
+                                                                const char* op,
+                                                                const rt::Tensor& self,
+                                                                const rt::Tensor& other,
                                                                 rt::Tensor& out) {
   const rt::OpContext in(context, op);
   BinaryCall call;
@@ -447,8 +483,10 @@ __attribute__((always_inline)) inline void binary_tensor_kernel(rt::KernelContex
 
 // A whole kernel `name.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out)`.
 template <typename Dtypes, typename Op>
-__attribute__((always_inline)) inline void binary_scalar_kernel(rt::KernelContext& context, const char* op,
-                                                                const rt::Tensor& self, const rt::Scalar& other,
+__attribute__((always_inline)) inline void binary_scalar_kernel(rt::KernelContext& context,
+                                                                const char* op,
+                                                                const rt::Tensor& self,
+                                                                const rt::Scalar& other,
                                                                 rt::Tensor& out) {
   const rt::OpContext in(context, op);
   BinaryCall call;
@@ -460,9 +498,9 @@ __attribute__((always_inline)) inline void binary_scalar_kernel(rt::KernelContex
 // A whole kernel `name.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out)`
 // (add, sub): the alpha goes to Op as call.scalar.
 template <typename Dtypes, typename Op>
-__attribute__((always_inline)) inline void binary_alpha_kernel(rt::KernelContext& context, const char* op,
-                                                               const rt::Tensor& self, const rt::Tensor& other,
-                                                               const rt::Scalar& alpha, rt::Tensor& out) {
+__attribute__((always_inline)) inline void binary_alpha_kernel(
+    rt::KernelContext& context, const char* op, const rt::Tensor& self, const rt::Tensor& other,
+    const rt::Scalar& alpha, rt::Tensor& out) {
   const rt::OpContext in(context, op);
   BinaryCall call;
   call.a = &self;
@@ -475,9 +513,9 @@ __attribute__((always_inline)) inline void binary_alpha_kernel(rt::KernelContext
 // A whole kernel `name.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out)`
 // (add, sub).
 template <typename Dtypes, typename Op>
-__attribute__((always_inline)) inline void binary_scalar_alpha_kernel(rt::KernelContext& context, const char* op,
-                                                                      const rt::Tensor& self, const rt::Scalar& other,
-                                                                      const rt::Scalar& alpha, rt::Tensor& out) {
+__attribute__((always_inline)) inline void binary_scalar_alpha_kernel(
+    rt::KernelContext& context, const char* op, const rt::Tensor& self, const rt::Scalar& other,
+    const rt::Scalar& alpha, rt::Tensor& out) {
   const rt::OpContext in(context, op);
   BinaryCall call;
   call.a = &self;

@@ -9,8 +9,8 @@ namespace portable {
 // The shape shapes a and b broadcast to (dims aligned to the right; a size-1
 // dim stretches). False if some dim pair differs and neither is 1. `sizes`
 // must not overlap a_sizes or b_sizes.
-inline bool broadcast_sizes(const int32_t* a_sizes, int a_dim, const int32_t* b_sizes, int b_dim, int32_t* sizes,
-                            int* dim) {
+inline bool broadcast_sizes(const int32_t* a_sizes, int a_dim, const int32_t* b_sizes, int b_dim,
+                            int32_t* sizes, int* dim) {
   const int n = a_dim > b_dim ? a_dim : b_dim;
   *dim = n;
   for (int d = 0; d < n; ++d) {

@@ -58,8 +58,9 @@ inline void negate_part(uint8_t* part, size_t size) {
 // element k of `self`'s shape starts at out_strides (in parts) and whose
 // imaginary part is `imag_stride` parts after its real part; the imaginary
 // part negated when `conjugate`.
-__attribute__((noinline)) inline void copy_complex(const rt::Tensor& self, uint8_t* out, const int64_t* out_strides,
-                                                   int64_t imag_stride, bool conjugate) {
+__attribute__((noinline)) inline void copy_complex(const rt::Tensor& self, uint8_t* out,
+                                                   const int64_t* out_strides, int64_t imag_stride,
+                                                   bool conjugate) {
   const size_t part = self.element_size() / 2;
   StridedWalk<2> walk;
   walk.init(self.sizes().data(), self.dim());

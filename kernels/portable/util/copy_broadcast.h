@@ -12,7 +12,8 @@ namespace portable {
 // Strides (in elements) that read `source` broadcast to `sizes` (dims aligned
 // to the right; a missing or size-1 dim of source repeats, stride 0). False
 // when source does not broadcast to that shape.
-inline bool broadcast_strides_to(const rt::Tensor& source, const int32_t* sizes, int dim, int64_t* strides) {
+inline bool broadcast_strides_to(const rt::Tensor& source, const int32_t* sizes, int dim,
+                                 int64_t* strides) {
   if (source.dim() > dim) return false;
   const int shift = dim - source.dim();
   for (int d = 0; d < dim; ++d) {
@@ -49,8 +50,8 @@ bool copy_broadcast_into(const rt::OpContext& in, rt::Tensor& out, const rt::Ten
   shape_strides(out, out_strides);
   if (source.dtype() == out.dtype()) {
     if (!Dtypes::check(in.context(), in.op(), out.dtype())) return false;
-    copy_strided(out.sizes().data(), out.dim(), out.element_size(), out.data(), out_strides, source.data(),
-                 source_strides);
+    copy_strided(out.sizes().data(), out.dim(), out.element_size(), out.data(), out_strides,
+                 source.data(), source_strides);
     return true;
   }
   CopyConverter converter;
@@ -61,9 +62,9 @@ bool copy_broadcast_into(const rt::OpContext& in, rt::Tensor& out, const rt::Ten
     return false;
   }
   if (out.numel() == 0) return true;
-  copy_convert_strided(out.sizes().data(), out.dim(), static_cast<uint8_t*>(out.data()), out_strides,
-                       out.element_size(), static_cast<const uint8_t*>(source.data()), source_strides,
-                       source.element_size(), converter);
+  copy_convert_strided(out.sizes().data(), out.dim(), static_cast<uint8_t*>(out.data()),
+                       out_strides, out.element_size(), static_cast<const uint8_t*>(source.data()),
+                       source_strides, source.element_size(), converter);
   return true;
 }
 

@@ -85,7 +85,8 @@ void copy_set_target(CopyConverter& converter) {
 }
 
 // Writes `scalar` converted by `converter`'s store side to `target`.
-inline void copy_store_scalar(const CopyConverter& converter, const rt::Scalar& scalar, uint8_t* target) {
+inline void copy_store_scalar(const CopyConverter& converter, const rt::Scalar& scalar,
+                              uint8_t* target) {
   if (scalar.is_floating()) {
     converter.store_double(target, scalar.to<double>());
   } else {
@@ -95,10 +96,11 @@ inline void copy_store_scalar(const CopyConverter& converter, const rt::Scalar& 
 
 // Converts a block of `sizes` between two strided layouts (strides in
 // elements; element sizes eo and es): see copy_strided in shape_copy.h.
-__attribute__((noinline)) inline void copy_convert_strided(const int32_t* sizes, int dim, uint8_t* out,
-                                                           const int64_t* out_strides, size_t eo,
-                                                           const uint8_t* source, const int64_t* source_strides,
-                                                           size_t es, const CopyConverter& converter) {
+__attribute__((noinline)) inline void copy_convert_strided(const int32_t* sizes, int dim,
+                                                           uint8_t* out, const int64_t* out_strides,
+                                                           size_t eo, const uint8_t* source,
+                                                           const int64_t* source_strides, size_t es,
+                                                           const CopyConverter& converter) {
   for (int d = 0; d < dim; ++d) {
     if (sizes[d] == 0) return;
   }
@@ -113,9 +115,11 @@ __attribute__((noinline)) inline void copy_convert_strided(const int32_t* sizes,
     uint8_t* to = out + walk.offset(0) * static_cast<int64_t>(eo);
     const uint8_t* from = source + walk.offset(1) * static_cast<int64_t>(es);
     if (converter.floating_source) {
-      for (int64_t i = 0; i < n; ++i) converter.store_double(to + i * so, converter.load_double(from + i * ss));
+      for (int64_t i = 0; i < n; ++i)
+        converter.store_double(to + i * so, converter.load_double(from + i * ss));
     } else {
-      for (int64_t i = 0; i < n; ++i) converter.store_int(to + i * so, converter.load_int(from + i * ss));
+      for (int64_t i = 0; i < n; ++i)
+        converter.store_int(to + i * so, converter.load_int(from + i * ss));
     }
   } while (walk.next_row());
 }
@@ -127,15 +131,17 @@ inline void copy_convert(rt::Tensor& out, const rt::Tensor& self, const CopyConv
     so[d] = out.stride(d);
     ss[d] = self.stride(d);
   }
-  copy_convert_strided(out.sizes().data(), out.dim(), static_cast<uint8_t*>(out.data()), so, out.element_size(),
-                       static_cast<const uint8_t*>(self.data()), ss, self.element_size(), converter);
+  copy_convert_strided(out.sizes().data(), out.dim(), static_cast<uint8_t*>(out.data()), so,
+                       out.element_size(), static_cast<const uint8_t*>(self.data()), ss,
+                       self.element_size(), converter);
 }
 
 // Fills every element of `out` with the `element_size` bytes at `value`.
 __attribute__((noinline)) inline void copy_fill(rt::Tensor& out, const uint8_t* value) {
   const size_t element = out.element_size();
   uint8_t* to = static_cast<uint8_t*>(out.data());
-  for (int64_t i = 0; i < out.numel(); ++i) memcpy(to + static_cast<size_t>(i) * element, value, element);
+  for (int64_t i = 0; i < out.numel(); ++i)
+    memcpy(to + static_cast<size_t>(i) * element, value, element);
 }
 
 }  // namespace portable

@@ -21,8 +21,8 @@ struct DimRows {
 // Checks `dim` (negative counts from the end; a 0-dim tensor is one element), resizes out to
 // self's sizes and plans the rows. False when there is nothing to do: a failure (reported)
 // or an empty out.
-inline bool plan_dim_rows(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out, int64_t dim,
-                          DimRows* rows) {
+inline bool plan_dim_rows(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out,
+                          int64_t dim, DimRows* rows) {
   const int rank = self.dim();
   const int dims = rank > 0 ? rank : 1;
   if (dim < 0) dim += dims;

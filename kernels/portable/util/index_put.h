@@ -17,8 +17,8 @@ namespace detail {
 
 // target[i] += source[i] over a strided block (bool adds as "or", integers wrap).
 template <typename T>
-void add_strided(const int32_t* sizes, int dim, T* target, const int64_t* target_strides, const T* source,
-                 const int64_t* source_strides) {
+void add_strided(const int32_t* sizes, int dim, T* target, const int64_t* target_strides,
+                 const T* source, const int64_t* source_strides) {
   for (int d = 0; d < dim; ++d) {
     if (sizes[d] == 0) return;
   }
@@ -33,7 +33,8 @@ void add_strided(const int32_t* sizes, int dim, T* target, const int64_t* target
     T* to = target + walk.offset(0);
     const T* from = source + walk.offset(1);
     for (int64_t i = 0; i < n; ++i) {
-      to[i * st] = rt::value_cast<T>(op_add<M>(rt::value_cast<M>(to[i * st]), rt::value_cast<M>(from[i * ss])));
+      to[i * st] = rt::value_cast<T>(
+          op_add<M>(rt::value_cast<M>(to[i * st]), rt::value_cast<M>(from[i * ss])));
     }
   } while (walk.next_row());
 }
@@ -74,8 +75,8 @@ bool index_put_into(const rt::OpContext& in, rt::Tensor& target, rt::OptionalTen
     return advanced_index_walk(in, target, plan, [&](const int64_t* coords, int64_t at) {
       int64_t base = 0;
       for (int d = 0; d < plan.dim; ++d) base += coords[d] * value_strides[plan.insert + d];
-      copy_strided(plan.slab, plan.slab_dim, target.element_size(), to + at * element, plan.slab_strides,
-                   from + base * element, slab_value_strides);
+      copy_strided(plan.slab, plan.slab_dim, target.element_size(), to + at * element,
+                   plan.slab_strides, from + base * element, slab_value_strides);
     });
   }
   bool ok = true;

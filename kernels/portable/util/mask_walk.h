@@ -11,8 +11,8 @@ namespace portable {
 
 // masked_select and masked_scatter: self and a bool mask broadcast together.
 // The broadcast shape goes to sizes/dim; false after failing the context.
-inline bool mask_broadcast(const rt::OpContext& in, const rt::Tensor& self, const rt::Tensor& mask, int32_t* sizes,
-                           int* dim) {
+inline bool mask_broadcast(const rt::OpContext& in, const rt::Tensor& self, const rt::Tensor& mask,
+                           int32_t* sizes, int* dim) {
   if (mask.dtype() != rt::ScalarType::Bool) {
     in.fail("mask must be a bool tensor");
     return false;
@@ -27,7 +27,8 @@ inline bool mask_broadcast(const rt::OpContext& in, const rt::Tensor& self, cons
 // Calls fn(self_offset, mask_true) for every element of the broadcast shape
 // in row-major order, with self's element offset (operands broadcast).
 template <typename Fn>
-void mask_walk(const int32_t* sizes, int dim, const rt::Tensor& self, const rt::Tensor& mask, Fn&& fn) {
+void mask_walk(const int32_t* sizes, int dim, const rt::Tensor& self, const rt::Tensor& mask,
+               Fn&& fn) {
   for (int d = 0; d < dim; ++d) {
     if (sizes[d] == 0) return;
   }

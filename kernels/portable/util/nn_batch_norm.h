@@ -21,11 +21,10 @@ struct BatchNormCall {
 // Checks the call (dtypes, one parameter per channel) and resizes the outs (out1 and out2
 // empty, as torch without training); false after failing through `in`. The caller has
 // checked input's dtype against what it supports.
-__attribute__((noinline)) inline bool plan_batch_norm(const rt::OpContext& in, const rt::Tensor& input,
-                                                      const rt::Tensor* weight, const rt::Tensor* bias,
-                                                      const rt::Tensor& running_mean, const rt::Tensor& running_var,
-                                                      double eps, rt::Tensor& out0, rt::Tensor& out1,
-                                                      rt::Tensor& out2, BatchNormCall* call) {
+__attribute__((noinline)) inline bool plan_batch_norm(
+    const rt::OpContext& in, const rt::Tensor& input, const rt::Tensor* weight,
+    const rt::Tensor* bias, const rt::Tensor& running_mean, const rt::Tensor& running_var,
+    double eps, rt::Tensor& out0, rt::Tensor& out1, rt::Tensor& out2, BatchNormCall* call) {
   BatchNormCall& c = *call;
   c.input = &input;
   c.params[0] = weight;
@@ -63,8 +62,8 @@ __attribute__((noinline)) inline bool plan_batch_norm(const rt::OpContext& in, c
   }
   // Without training nothing is saved: out1 and out2 are empty, as torch.
   const int32_t empty[1] = {0};
-  return resize_out(in, *c.out, c.input->sizes().data(), rank) && resize_out(in, *save_mean, empty, 1) &&
-         resize_out(in, *save_invstd, empty, 1);
+  return resize_out(in, *c.out, c.input->sizes().data(), rank) &&
+         resize_out(in, *save_mean, empty, 1) && resize_out(in, *save_invstd, empty, 1);
 }
 
 }  // namespace portable

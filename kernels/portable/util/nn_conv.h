@@ -114,8 +114,8 @@ void transposed_convolution(const ConvCall& c, const T* x, const T* w, const T* 
 }
 
 // A 1-d parameter list of one entry, or a 2-d one (one entry serves both).
-inline bool conv_params(const rt::OpContext& in, rt::IntList list, bool one_d, bool positive, int64_t fallback,
-                 int64_t* pair) {
+inline bool conv_params(const rt::OpContext& in, rt::IntList list, bool one_d, bool positive,
+                        int64_t fallback, int64_t* pair) {
   if (!pair_arg(in, list, fallback, fallback, positive, pair)) return false;
   if (one_d) {
     pair[1] = pair[0];
@@ -127,13 +127,13 @@ inline bool conv_params(const rt::OpContext& in, rt::IntList list, bool one_d, b
 // Checks a convolution call the way torch does (ranks, groups, bias, parameter lists,
 // output extent) and resizes `out`; false after failing through `in`. Dtypes are the
 // caller's: each library checks the ones it supports first.
-__attribute__((noinline)) inline bool plan_convolution(const rt::OpContext& in, const rt::Tensor& input,
-                                                       const rt::Tensor& weight, const rt::Tensor* bias,
-                                                       rt::IntList stride, rt::IntList padding, rt::IntList dilation,
-                                                       bool transposed, rt::IntList output_padding, int64_t groups,
-                                                       rt::Tensor& out, ConvCall* call) {
+__attribute__((noinline)) inline bool plan_convolution(
+    const rt::OpContext& in, const rt::Tensor& input, const rt::Tensor& weight,
+    const rt::Tensor* bias, rt::IntList stride, rt::IntList padding, rt::IntList dilation,
+    bool transposed, rt::IntList output_padding, int64_t groups, rt::Tensor& out, ConvCall* call) {
   const rt::ScalarType dtype = input.dtype();
-  if (weight.dtype() != dtype || out.dtype() != dtype || (bias != nullptr && bias->dtype() != dtype)) {
+  if (weight.dtype() != dtype || out.dtype() != dtype ||
+      (bias != nullptr && bias->dtype() != dtype)) {
     in.fail("input, weight, bias and out must have one dtype");
     return false;
   }
@@ -146,7 +146,8 @@ __attribute__((noinline)) inline bool plan_convolution(const rt::OpContext& in, 
   *call = ConvCall{View4(input), View4(weight), View4(input), 0, {}, {}, {}, groups, transposed};
   ConvCall& c = *call;
   int64_t extra[2];  // output_padding: transposed only, added to the bottom and right
-  if (!conv_params(in, stride, one_d, true, 1, c.stride) || !conv_params(in, padding, one_d, false, 0, c.padding) ||
+  if (!conv_params(in, stride, one_d, true, 1, c.stride) ||
+      !conv_params(in, padding, one_d, false, 0, c.padding) ||
       !conv_params(in, dilation, one_d, true, 1, c.dilation) ||
       !conv_params(in, output_padding, one_d, false, 0, extra)) {
     return false;
@@ -156,7 +157,8 @@ __attribute__((noinline)) inline bool plan_convolution(const rt::OpContext& in, 
   const int64_t out_channels = transposed ? c.w.size[1] * groups : c.w.size[0];
   const bool groups_fit =
       groups >= 1 && channels % groups == 0 &&
-      (transposed ? c.w.size[0] == channels : out_channels % groups == 0 && c.w.size[1] * groups == channels);
+      (transposed ? c.w.size[0] == channels
+                  : out_channels % groups == 0 && c.w.size[1] * groups == channels);
   if (!groups_fit) {
     in.fail("groups must divide the channels of input and weight");
     return false;
@@ -175,7 +177,8 @@ __attribute__((noinline)) inline bool plan_convolution(const rt::OpContext& in, 
         in.fail("output_padding must be smaller than stride or dilation");
         return false;
       }
-      const int64_t extent = (c.x.size[2 + d] - 1) * c.stride[d] - 2 * c.padding[d] + span + extra[d];
+      const int64_t extent =
+          (c.x.size[2 + d] - 1) * c.stride[d] - 2 * c.padding[d] + span + extra[d];
       if (extent <= 0 || extent > INT32_MAX) {
         in.fail("the padding leaves no output");
         return false;

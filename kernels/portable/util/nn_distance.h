@@ -27,7 +27,8 @@ inline NormKind norm_kind(double p) {
 
 // The p-norm of a - b over `m` elements (strides in elements).
 template <typename T>
-opmath_t<T> row_distance(const T* a, int64_t sa, const T* b, int64_t sb, int64_t m, NormKind kind, double p) {
+opmath_t<T> row_distance(const T* a, int64_t sa, const T* b, int64_t sb, int64_t m, NormKind kind,
+                         double p) {
   using M = opmath_t<T>;
   const M mp = static_cast<M>(p);
   M acc = M(0);

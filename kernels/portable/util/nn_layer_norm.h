@@ -34,7 +34,8 @@ void layer_norm(const LayerNormCall& c) {
   const T* w = c.weight != nullptr ? c.weight->data_as<const T>() : nullptr;
   const T* b = c.bias != nullptr ? c.bias->data_as<const T>() : nullptr;
   T* y = c.out->data_as<T>();
-  const ElementOffsets at_x(c.input), at_y(c.out), at_mean(c.mean), at_rstd(c.rstd), at_w(c.weight), at_b(c.bias);
+  const ElementOffsets at_x(c.input), at_y(c.out), at_mean(c.mean), at_rstd(c.rstd), at_w(c.weight),
+      at_b(c.bias);
   for (int64_t r = 0; r < c.rows; ++r) {
     const int64_t base = r * c.n;
     M sum = M(0);
@@ -65,10 +66,10 @@ inline bool layer_norm_fail(const rt::OpContext& in, const char* what) {
 
 // Checks a call (input's dtype already checked against the op's dtypes),
 // resizes the outs and plans it into `c`. False when it failed (reported).
-__attribute__((noinline)) inline bool plan_layer_norm(const rt::OpContext& in, const rt::Tensor& input,
-                                                      rt::IntList normalized_shape, rt::Optional<rt::Tensor> weight,
-                                                      rt::Optional<rt::Tensor> bias, double eps, rt::Tensor& out0,
-                                                      rt::Tensor& out1, rt::Tensor& out2, LayerNormCall* call) {
+__attribute__((noinline)) inline bool plan_layer_norm(
+    const rt::OpContext& in, const rt::Tensor& input, rt::IntList normalized_shape,
+    rt::Optional<rt::Tensor> weight, rt::Optional<rt::Tensor> bias, double eps, rt::Tensor& out0,
+    rt::Tensor& out1, rt::Tensor& out2, LayerNormCall* call) {
   LayerNormCall& c = *call;
   c.input = &input;
   const rt::IntList shape = normalized_shape;
@@ -81,17 +82,20 @@ __attribute__((noinline)) inline bool plan_layer_norm(const rt::OpContext& in, c
   const rt::ScalarType dtype = c.input->dtype();
   const int rank = c.input->dim();
   const int k = static_cast<int>(shape.size());
-  if (k < 1 || k > rank) return layer_norm_fail(in, "normalized_shape must name 1 to input.dim() trailing dims");
+  if (k < 1 || k > rank)
+    return layer_norm_fail(in, "normalized_shape must name 1 to input.dim() trailing dims");
   c.n = 1;
   for (int i = 0; i < k; ++i) {
-    if (shape[i] != c.input->size(rank - k + i)) return layer_norm_fail(in, "normalized_shape must match input's trailing sizes");
+    if (shape[i] != c.input->size(rank - k + i))
+      return layer_norm_fail(in, "normalized_shape must match input's trailing sizes");
     c.n *= shape[i];
   }
   const rt::Tensor* const params[] = {c.weight, c.bias};
   for (const rt::Tensor* p : params) {
     if (p == nullptr) continue;
     if (p->dtype() != dtype) return layer_norm_fail(in, "weight and bias must have input's dtype");
-    if (p->numel() != c.n || p->dim() != k) return layer_norm_fail(in, "weight and bias must have normalized_shape");
+    if (p->numel() != c.n || p->dim() != k)
+      return layer_norm_fail(in, "weight and bias must have normalized_shape");
   }
   if (c.out->dtype() != dtype || c.mean->dtype() != dtype || c.rstd->dtype() != dtype) {
     return layer_norm_fail(in, "out0, out1 and out2 must have input's dtype");
@@ -102,8 +106,8 @@ __attribute__((noinline)) inline bool plan_layer_norm(const rt::OpContext& in, c
     stat_sizes[d] = d < rank - k ? c.input->size(d) : 1;
     c.rows *= stat_sizes[d];
   }
-  if (!resize_out(in, *c.out, c.input->sizes().data(), rank) || !resize_out(in, *c.mean, stat_sizes, rank) ||
-      !resize_out(in, *c.rstd, stat_sizes, rank)) {
+  if (!resize_out(in, *c.out, c.input->sizes().data(), rank) ||
+      !resize_out(in, *c.mean, stat_sizes, rank) || !resize_out(in, *c.rstd, stat_sizes, rank)) {
     return false;
   }
   if (c.input->numel() == 0) c.rows = 0;

@@ -27,14 +27,16 @@ inline void matmul_strides(const rt::Tensor& t, int64_t* strides) {
 
 // Checks a @ c for mm (2-D) or bmm (3-D, `rank` 3), resizes out and fills
 // `shape`. Not a template: shared by both ops.
-__attribute__((noinline)) inline bool plan_matmul(const rt::OpContext& in, const rt::Tensor& a, const rt::Tensor& c,
-                                                  rt::Tensor& out, int rank, MatmulShape* shape) {
+__attribute__((noinline)) inline bool plan_matmul(const rt::OpContext& in, const rt::Tensor& a,
+                                                  const rt::Tensor& c, rt::Tensor& out, int rank,
+                                                  MatmulShape* shape) {
   if (a.dtype() != out.dtype() || c.dtype() != out.dtype()) {
     in.fail("self, mat2 and out must have one dtype");
     return false;
   }
   const int s = rank - 2;
-  if (a.dim() != rank || c.dim() != rank || a.size(s + 1) != c.size(s) || (rank == 3 && a.size(0) != c.size(0))) {
+  if (a.dim() != rank || c.dim() != rank || a.size(s + 1) != c.size(s) ||
+      (rank == 3 && a.size(0) != c.size(0))) {
     in.fail(rank == 3 ? "self and mat2 must be batches of matrices that can be multiplied"
                       : "self and mat2 must be matrices that can be multiplied");
     return false;
@@ -62,7 +64,8 @@ void matmul(const MatmulShape& s, const T* a, const T* c, T* out) {
         const T* col = c + b * s.c_strides[0] + j * s.c_strides[2];
         M sum = M(0);
         for (int64_t p = 0; p < s.k; ++p) {
-          sum = op_add(sum, op_mul(static_cast<M>(row[p * s.a_strides[2]]), static_cast<M>(col[p * s.c_strides[1]])));
+          sum = op_add(sum, op_mul(static_cast<M>(row[p * s.a_strides[2]]),
+                                   static_cast<M>(col[p * s.c_strides[1]])));
         }
         out[b * s.o_strides[0] + i * s.o_strides[1] + j * s.o_strides[2]] = rt::value_cast<T>(sum);
       }
@@ -75,7 +78,8 @@ void matmul(const MatmulShape& s, const T* a, const T* c, T* out) {
 // outlined copy only adds a call frame.
 template <typename Dtypes>
 __attribute__((always_inline)) inline void matmul_kernel(rt::KernelContext& context, const char* op,
-                                                         const rt::Tensor& self, const rt::Tensor& mat2, rt::Tensor& out,
+                                                         const rt::Tensor& self,
+                                                         const rt::Tensor& mat2, rt::Tensor& out,
                                                          int rank) {
   const rt::OpContext in(context, op);
   if (!Dtypes::check(context, op, out.dtype())) return;

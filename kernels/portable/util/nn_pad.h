@@ -36,7 +36,8 @@ inline int64_t pad_source_index(int64_t o, int64_t before, int64_t size, PadMode
 }
 
 template <typename W>
-void pad_copy_elements(const rt::Tensor& self, rt::Tensor& out, const int64_t* before, PadMode mode) {
+void pad_copy_elements(const rt::Tensor& self, rt::Tensor& out, const int64_t* before,
+                       PadMode mode) {
   const int rank = out.dim();
   const W* from = self.data_as<const W>();
   W* to = out.data_as<W>();
@@ -61,11 +62,14 @@ void pad_copy_elements(const rt::Tensor& self, rt::Tensor& out, const int64_t* b
 // Checks a call of an n-d reflection or replication pad, resizes out and
 // copies (Note [Reflection and replication padding]). The dtype is checked by
 // the caller. Not a template: every pad kernel shares it.
-__attribute__((noinline)) inline void pad_nd(const rt::OpContext& in, const rt::Tensor& self, rt::IntList padding,
-                                             int n, PadMode mode, rt::Tensor& out) {
+__attribute__((noinline)) inline void pad_nd(const rt::OpContext& in, const rt::Tensor& self,
+                                             rt::IntList padding, int n, PadMode mode,
+                                             rt::Tensor& out) {
   const int rank = self.dim();
-  if (padding.size() != static_cast<size_t>(2 * n)) return in.fail("padding must have two entries per padded dim");
-  if (rank != n + 1 && rank != n + 2) return in.fail("self must have one or two dims more than the padded ones");
+  if (padding.size() != static_cast<size_t>(2 * n))
+    return in.fail("padding must have two entries per padded dim");
+  if (rank != n + 1 && rank != n + 2)
+    return in.fail("self must have one or two dims more than the padded ones");
   if (out.dtype() != self.dtype()) return in.fail("out must have self's dtype");
   int32_t sizes[rt::Tensor::kMaxDims];
   int64_t before[rt::Tensor::kMaxDims];

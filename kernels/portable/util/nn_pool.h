@@ -36,8 +36,9 @@ struct PoolWindow {
 // (none: 1), checks self (3-D or 4-D, with no empty plane) and torch's
 // limits, and resizes `outs` to the pooled shape.
 __attribute__((noinline)) inline bool plan_pool2d(const rt::OpContext& in, const rt::Tensor& self,
-                                                  rt::IntList kernel_size, rt::IntList stride, rt::IntList padding,
-                                                  const rt::IntList* dilation, bool ceil_mode, rt::Tensor* const* outs,
+                                                  rt::IntList kernel_size, rt::IntList stride,
+                                                  rt::IntList padding, const rt::IntList* dilation,
+                                                  bool ceil_mode, rt::Tensor* const* outs,
                                                   int out_count, PoolWindow* w) {
   if (!pair_arg(in, kernel_size, 0, 0, true, w->kernel) ||
       !pair_arg(in, stride, w->kernel[0], w->kernel[1], true, w->stride) ||
@@ -61,7 +62,8 @@ __attribute__((noinline)) inline bool plan_pool2d(const rt::OpContext& in, const
     }
     const int64_t input = sizes[rank - 2 + d];
     const int64_t room = input + 2 * w->padding[d] - span + (ceil_mode ? w->stride[d] - 1 : 0);
-    int64_t pooled = (room >= 0 ? room / w->stride[d] : -((-room + w->stride[d] - 1) / w->stride[d])) + 1;
+    int64_t pooled =
+        (room >= 0 ? room / w->stride[d] : -((-room + w->stride[d] - 1) / w->stride[d])) + 1;
     // With ceil_mode, the last window must start inside the input or its left padding.
     if (ceil_mode && (pooled - 1) * w->stride[d] >= input + w->padding[d]) --pooled;
     if (pooled < 1) {
@@ -78,15 +80,17 @@ __attribute__((noinline)) inline bool plan_pool2d(const rt::OpContext& in, const
 
 // Checks self (3-D or 4-D, no empty plane) and output_size (two sizes) of an adaptive
 // pooling call and resizes `out` to them.
-__attribute__((noinline)) inline bool plan_adaptive_pool2d(const rt::OpContext& in, const rt::Tensor& self,
-                                                           rt::IntList output_size, rt::Tensor& out) {
+__attribute__((noinline)) inline bool plan_adaptive_pool2d(const rt::OpContext& in,
+                                                           const rt::Tensor& self,
+                                                           rt::IntList output_size,
+                                                           rt::Tensor& out) {
   const int rank = self.dim();
   if ((rank != 3 && rank != 4) || self.size(rank - 1) == 0 || self.size(rank - 2) == 0) {
     in.fail("self must be 3-D or 4-D with nonzero height and width");
     return false;
   }
-  if (output_size.size() != 2 || output_size[0] < 0 || output_size[1] < 0 || output_size[0] > INT32_MAX ||
-      output_size[1] > INT32_MAX) {
+  if (output_size.size() != 2 || output_size[0] < 0 || output_size[1] < 0 ||
+      output_size[0] > INT32_MAX || output_size[1] > INT32_MAX) {
     in.fail("output_size must be two sizes");
     return false;
   }

@@ -25,11 +25,13 @@ void normalise_rows(DimRows& rows, const T* self, T* out) {
       const T* x = self + walk.offset(0) + r * walk.row_stride(0);
       T* y = out + walk.offset(1) + r * walk.row_stride(1);
       M max = static_cast<M>(x[0]);
-      for (int64_t i = 1; i < n; ++i) max = static_cast<M>(x[i * ss]) > max ? static_cast<M>(x[i * ss]) : max;
+      for (int64_t i = 1; i < n; ++i)
+        max = static_cast<M>(x[i * ss]) > max ? static_cast<M>(x[i * ss]) : max;
       M sum = M(0);
       for (int64_t i = 0; i < n; ++i) sum += std::exp(static_cast<M>(x[i * ss]) - max);
       const M row = Normalise::row(max, sum);
-      for (int64_t i = 0; i < n; ++i) y[i * so] = rt::value_cast<T>(Normalise::element(static_cast<M>(x[i * ss]), max, row));
+      for (int64_t i = 0; i < n; ++i)
+        y[i * so] = rt::value_cast<T>(Normalise::element(static_cast<M>(x[i * ss]), max, row));
     }
   } while (walk.next_row());
 }
@@ -37,8 +39,8 @@ void normalise_rows(DimRows& rows, const T* self, T* out) {
 // The kernel of `op`: `op`(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out).
 // `Dtypes` is the op's own DtypeDispatch (its selected dtypes come from its own header).
 template <typename Dtypes, typename Normalise>
-void normalise_along_dim(rt::KernelContext& context, const char* op, const rt::Tensor& self, int64_t dim,
-                         bool half_to_float, rt::Tensor& out) {
+void normalise_along_dim(rt::KernelContext& context, const char* op, const rt::Tensor& self,
+                         int64_t dim, bool half_to_float, rt::Tensor& out) {
   const rt::OpContext in(context, op);
   if (!Dtypes::check(context, op, self.dtype())) return;
   if (half_to_float) return in.fail("half_to_float is not supported");

@@ -14,9 +14,11 @@ namespace portable {
 // present, two entries), checks input (3-D or 4-D, floating or as the op
 // allows) and resizes out: given sizes, or floor(input size * scale).
 // `scales` receives the scale factors, 0 where only sizes were given.
-__attribute__((noinline)) inline bool plan_upsample2d(const rt::OpContext& in, rt::Optional<rt::IntList> output_size,
+__attribute__((noinline)) inline bool plan_upsample2d(const rt::OpContext& in,
+                                                      rt::Optional<rt::IntList> output_size,
                                                       rt::Optional<rt::DoubleList> scale_factors,
-                                                      const rt::Tensor& input, rt::Tensor& out, double* scales) {
+                                                      const rt::Tensor& input, rt::Tensor& out,
+                                                      double* scales) {
   const int rank = input.dim();
   if ((rank != 3 && rank != 4) || input.size(rank - 1) == 0 || input.size(rank - 2) == 0) {
     in.fail("input must be 3-D or 4-D with nonzero height and width");
@@ -37,7 +39,8 @@ __attribute__((noinline)) inline bool plan_upsample2d(const rt::OpContext& in, r
   scales[0] = scales[1] = 0;
   if (has_size) {
     const rt::IntList size = output_size.value();
-    if (size.size() != 2 || size[0] <= 0 || size[1] <= 0 || size[0] > INT32_MAX || size[1] > INT32_MAX) {
+    if (size.size() != 2 || size[0] <= 0 || size[1] <= 0 || size[0] > INT32_MAX ||
+        size[1] > INT32_MAX) {
       in.fail("output_size must be two positive sizes");
       return false;
     }

@@ -15,15 +15,19 @@ struct ElementOffsets {
   const rt::Tensor* tensor;
   bool contiguous;
 
-  explicit ElementOffsets(const rt::Tensor* t) : tensor(t), contiguous(t == nullptr || t->is_contiguous()) {}
-  int64_t operator()(int64_t linear) const { return contiguous ? linear : tensor->offset_of(linear); }
+  explicit ElementOffsets(const rt::Tensor* t)
+      : tensor(t), contiguous(t == nullptr || t->is_contiguous()) {}
+  int64_t operator()(int64_t linear) const {
+    return contiguous ? linear : tensor->offset_of(linear);
+  }
 };
 
 // A 2-D pooling or convolution parameter list (`int[2]`): one entry is used
 // for both dims, none gives `fallback`. False when there are more than 2 or
 // `positive` and one is not.
-__attribute__((noinline)) inline bool pair_arg(const rt::OpContext& in, rt::IntList list, int64_t fallback0,
-                                               int64_t fallback1, bool positive, int64_t* pair) {
+__attribute__((noinline)) inline bool pair_arg(const rt::OpContext& in, rt::IntList list,
+                                               int64_t fallback0, int64_t fallback1, bool positive,
+                                               int64_t* pair) {
   if (list.size() > 2) {
     in.fail("a 2-d parameter list has more than 2 entries");
     return false;
@@ -31,7 +35,8 @@ __attribute__((noinline)) inline bool pair_arg(const rt::OpContext& in, rt::IntL
   pair[0] = list.size() == 0 ? fallback0 : list[0];
   pair[1] = list.size() == 0 ? fallback1 : list.size() == 1 ? list[0] : list[1];
   if ((positive && (pair[0] <= 0 || pair[1] <= 0)) || pair[0] < 0 || pair[1] < 0) {
-    in.fail(positive ? "kernel size, stride and dilation must be positive" : "padding must not be negative");
+    in.fail(positive ? "kernel size, stride and dilation must be positive"
+                     : "padding must not be negative");
     return false;
   }
   return true;

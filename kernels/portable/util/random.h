@@ -51,7 +51,8 @@ template <typename T>
 T random_uniform() {
   constexpr int kDigits = random_digits<T>();
   const uint64_t k = random_bits() >> (64 - kDigits);
-  return rt::value_cast<T>(static_cast<double>(k) * (1.0 / static_cast<double>(uint64_t{1} << kDigits)));
+  return rt::value_cast<T>(static_cast<double>(k) *
+                           (1.0 / static_cast<double>(uint64_t{1} << kDigits)));
 }
 
 // Standard normal by Box-Muller, in double (u1 in (0, 1], so the log is finite).

@@ -16,11 +16,12 @@ namespace portable {
 // converted to it as they are loaded); Op::finish(acc, count) gives the
 // result. One loop per out dtype; loads go through a pointer per self dtype.
 template <typename Dtypes, typename Op, typename T>
-void accumulate_reduce(rt::KernelContext& context, const char* op, const rt::Tensor& self, ReducePlan& plan,
-                       rt::Tensor& out) {
+void accumulate_reduce(rt::KernelContext& context, const char* op, const rt::Tensor& self,
+                       ReducePlan& plan, rt::Tensor& out) {
   using M = opmath_t<T>;
   M (*load)(const uint8_t*) = nullptr;
-  Dtypes::run(context, op, self.dtype(), [&](auto t) { load = &load_as<M, typename decltype(t)::type>; });
+  Dtypes::run(context, op, self.dtype(),
+              [&](auto t) { load = &load_as<M, typename decltype(t)::type>; });
   if (load == nullptr) return;
   const uint8_t* base = static_cast<const uint8_t*>(self.data());
   const int64_t element = static_cast<int64_t>(self.element_size());

@@ -18,7 +18,8 @@ namespace portable {
 // `indices` at row-major output positions, or to plan's out operand when
 // there are no values.
 template <bool kMax, typename T>
-void find_extremes(ReducePlan& plan, const rt::Tensor& self, rt::Tensor* values, rt::Tensor* indices) {
+void find_extremes(ReducePlan& plan, const rt::Tensor& self, rt::Tensor* values,
+                   rt::Tensor* indices) {
   using M = opmath_t<T>;
   const T* x = self.data_as<const T>();
   T* pv = values != nullptr ? values->data_as<T>() : nullptr;
@@ -52,12 +53,14 @@ void find_extremes(ReducePlan& plan, const rt::Tensor& self, rt::Tensor* values,
 // (its selected dtypes come from the op's own header). Each plans the reduction and
 // refuses an empty reduced part, which has no extreme.
 template <bool kMax, typename Dtypes>
-void run_extremes(const rt::OpContext& in, rt::KernelContext& context, const char* op, const rt::Tensor& self,
-                  uint32_t mask, bool keepdim, rt::Tensor* values, rt::Tensor* indices) {
+void run_extremes(const rt::OpContext& in, rt::KernelContext& context, const char* op,
+                  const rt::Tensor& self, uint32_t mask, bool keepdim, rt::Tensor* values,
+                  rt::Tensor* indices) {
   ReducePlan plan;
   if (indices != nullptr && !plan_reduce(in, self, mask, keepdim, *indices, &plan)) return;
   if (values != nullptr && !plan_reduce(in, self, mask, keepdim, *values, &plan)) return;
-  if (plan.inner_numel == 0 && plan.outer_numel != 0) return in.fail("cannot reduce over a dim of size 0");
+  if (plan.inner_numel == 0 && plan.outer_numel != 0)
+    return in.fail("cannot reduce over a dim of size 0");
   Dtypes::run(context, op, self.dtype(), [&](auto tag) {
     find_extremes<kMax, typename decltype(tag)::type>(plan, self, values, indices);
   });
@@ -65,8 +68,8 @@ void run_extremes(const rt::OpContext& in, rt::KernelContext& context, const cha
 
 // amax.out / amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out)
 template <bool kMax, typename Dtypes>
-void extreme_values_out(rt::KernelContext& context, const char* op, const rt::Tensor& self, rt::IntList dim,
-                        bool keepdim, rt::Tensor& out) {
+void extreme_values_out(rt::KernelContext& context, const char* op, const rt::Tensor& self,
+                        rt::IntList dim, bool keepdim, rt::Tensor& out) {
   const rt::OpContext in(context, op);
   uint32_t mask = 0;
   if (!reduce_dims_arg(in, dim, self, true, &mask)) return;
@@ -91,8 +94,8 @@ void extreme_indices_out(rt::KernelContext& context, const char* op, const rt::T
 // max.dim_max / min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) <values>,
 // Tensor(b!) <indices>).
 template <bool kMax, typename Dtypes>
-void extremes_along_dim(rt::KernelContext& context, const char* op, const rt::Tensor& self, int64_t dim,
-                        bool keepdim, rt::Tensor& values, rt::Tensor& indices) {
+void extremes_along_dim(rt::KernelContext& context, const char* op, const rt::Tensor& self,
+                        int64_t dim, bool keepdim, rt::Tensor& values, rt::Tensor& indices) {
   const rt::OpContext in(context, op);
   uint32_t mask = 0;
   if (!reduce_dims_arg(in, rt::Optional<int64_t>(dim), self, &mask)) return;

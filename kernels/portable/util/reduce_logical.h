@@ -29,8 +29,8 @@ void logical_reduce(ReducePlan& plan, const rt::Tensor& self, rt::Tensor& out, b
 
 // The shared body of the any/all overloads, reducing over the dims in `mask`.
 template <typename Dtypes>
-void any_all(const rt::OpContext& in, const rt::Tensor& self, uint32_t mask, bool keepdim, rt::Tensor& out,
-             bool is_all) {
+void any_all(const rt::OpContext& in, const rt::Tensor& self, uint32_t mask, bool keepdim,
+             rt::Tensor& out, bool is_all) {
   if (!Dtypes::check(in.context(), in.op(), self.dtype())) return;
   if (out.dtype() != rt::ScalarType::Bool &&
       !(out.dtype() == rt::ScalarType::Byte && self.dtype() == rt::ScalarType::Byte)) {

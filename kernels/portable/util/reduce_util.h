@@ -77,8 +77,10 @@ inline bool add_reduce_dim(int64_t d, int rank, uint32_t* mask) {
 
 // The dims an `int[1]? dim` argument names: None or an empty list mean
 // every dim (when `empty_is_all`). Fails naming the op.
-__attribute__((noinline)) inline bool reduce_dims_arg(const rt::OpContext& in, rt::Optional<rt::IntList> dim,
-                                                      const rt::Tensor& self, bool empty_is_all, uint32_t* mask) {
+__attribute__((noinline)) inline bool reduce_dims_arg(const rt::OpContext& in,
+                                                      rt::Optional<rt::IntList> dim,
+                                                      const rt::Tensor& self, bool empty_is_all,
+                                                      uint32_t* mask) {
   const int rank = self.dim();
   const uint32_t all = rank > 0 ? (1u << rank) - 1 : 0;
   *mask = 0;
@@ -98,11 +100,13 @@ __attribute__((noinline)) inline bool reduce_dims_arg(const rt::OpContext& in, r
 }
 
 // Every dim of self, as a reduction mask.
-inline uint32_t all_dims_mask(const rt::Tensor& self) { return self.dim() > 0 ? (1u << self.dim()) - 1 : 0; }
+inline uint32_t all_dims_mask(const rt::Tensor& self) {
+  return self.dim() > 0 ? (1u << self.dim()) - 1 : 0;
+}
 
 // An `int? dim` argument: None means every dim, an int that one dim.
-inline bool reduce_dims_arg(const rt::OpContext& in, rt::Optional<int64_t> dim, const rt::Tensor& self,
-                            uint32_t* mask) {
+inline bool reduce_dims_arg(const rt::OpContext& in, rt::Optional<int64_t> dim,
+                            const rt::Tensor& self, uint32_t* mask) {
   const int rank = self.dim();
   *mask = 0;
   if (!dim.has_value()) {
@@ -116,8 +120,9 @@ inline bool reduce_dims_arg(const rt::OpContext& in, rt::Optional<int64_t> dim, 
 
 // Resizes out to self's shape reduced over `mask` (reduced dims dropped, or
 // kept as 1 with keepdim) and plans the walk. Not a template: shared.
-__attribute__((noinline)) inline bool plan_reduce(const rt::OpContext& in, const rt::Tensor& self, uint32_t mask,
-                                                  bool keepdim, rt::Tensor& out, ReducePlan* plan) {
+__attribute__((noinline)) inline bool plan_reduce(const rt::OpContext& in, const rt::Tensor& self,
+                                                  uint32_t mask, bool keepdim, rt::Tensor& out,
+                                                  ReducePlan* plan) {
   const int rank = self.dim();
   int32_t sizes[rt::Tensor::kMaxDims];
   int out_dims = 0;

@@ -21,11 +21,11 @@ constexpr int kIndexMax = rt::Tensor::kMaxDims;
 struct IndexEntry {
   const rt::Tensor* tensor;
   bool mask;
-  int first;                  // the (first) dim of self it indexes
-  int width;                  // how many dims of self: 1, or the mask's dims
-  int64_t count;              // a mask's number of true elements
-  int64_t step[kIndexMax];    // element step per dim of the broadcast index shape
-  int64_t seen, where;        // a mask's last found true element: its number and position
+  int first;                // the (first) dim of self it indexes
+  int width;                // how many dims of self: 1, or the mask's dims
+  int64_t count;            // a mask's number of true elements
+  int64_t step[kIndexMax];  // element step per dim of the broadcast index shape
+  int64_t seen, where;      // a mask's last found true element: its number and position
 };
 
 inline bool mask_at(const rt::Tensor& mask, int64_t position) {
@@ -61,8 +61,9 @@ struct AdvancedIndex {
 
 // Reads `list` against self (its shape and strides) into `plan`, and the
 // result's shape into sizes/result_dim; false after failing the context.
-inline bool advanced_index_plan(const rt::OpContext& in, const rt::Tensor& self, rt::OptionalTensorList list,
-                                AdvancedIndex& plan, int32_t* sizes, int* result_dim) {
+inline bool advanced_index_plan(const rt::OpContext& in, const rt::Tensor& self,
+                                rt::OptionalTensorList list, AdvancedIndex& plan, int32_t* sizes,
+                                int* result_dim) {
   constexpr int kMax = detail::kIndexMax;
   if (list.size() > static_cast<size_t>(kMax)) {
     in.fail("too many indices for self");
@@ -114,8 +115,8 @@ inline bool advanced_index_plan(const rt::OpContext& in, const rt::Tensor& self,
     const int32_t* index_sizes = index.mask ? &mask_size : index.tensor->sizes().data();
     int32_t merged[kMax];
     int merged_dim = 0;
-    if (!broadcast_sizes(plan.shape, plan.dim, index_sizes, index.mask ? 1 : index.tensor->dim(), merged,
-                         &merged_dim)) {
+    if (!broadcast_sizes(plan.shape, plan.dim, index_sizes, index.mask ? 1 : index.tensor->dim(),
+                         merged, &merged_dim)) {
       in.fail("indices cannot be broadcast together");
       return false;
     }
@@ -126,7 +127,8 @@ inline bool advanced_index_plan(const rt::OpContext& in, const rt::Tensor& self,
   // place; otherwise the index shape comes first (numpy's rule).
   bool adjacent = true;
   for (int i = 1; i < plan.count; ++i) {
-    adjacent = adjacent && plan.entries[i].first == plan.entries[i - 1].first + plan.entries[i - 1].width;
+    adjacent =
+        adjacent && plan.entries[i].first == plan.entries[i - 1].first + plan.entries[i - 1].width;
   }
   plan.insert = plan.count > 0 && adjacent ? plan.entries[0].first : 0;
   bool indexed[kMax] = {};
@@ -136,7 +138,8 @@ inline bool advanced_index_plan(const rt::OpContext& in, const rt::Tensor& self,
   plan.slab_dim = 0;
   for (int d = 0; d < self.dim(); ++d) {
     if (indexed[d]) continue;
-    plan.slab_at[plan.slab_dim] = plan.slab_dim < plan.insert ? plan.slab_dim : plan.slab_dim + plan.dim;
+    plan.slab_at[plan.slab_dim] =
+        plan.slab_dim < plan.insert ? plan.slab_dim : plan.slab_dim + plan.dim;
     plan.slab[plan.slab_dim] = self.size(d);
     plan.slab_strides[plan.slab_dim++] = self.stride(d);
   }
@@ -152,7 +155,9 @@ inline bool advanced_index_plan(const rt::OpContext& in, const rt::Tensor& self,
     const int own = index.mask ? 1 : index.tensor->dim();
     for (int d = 0; d < plan.dim; ++d) {
       const int source = d - (plan.dim - own);
-      const int32_t size = source < 0 ? 1 : index.mask ? static_cast<int32_t>(index.count) : index.tensor->size(source);
+      const int32_t size = source < 0   ? 1
+                           : index.mask ? static_cast<int32_t>(index.count)
+                                        : index.tensor->size(source);
       index.step[d] = source < 0 || size == 1 ? 0 : index.mask ? 1 : index.tensor->stride(source);
     }
   }
@@ -164,7 +169,8 @@ inline bool advanced_index_plan(const rt::OpContext& in, const rt::Tensor& self,
 // in self (the strides the plan was made with) of the slab it picks. Negative
 // integer indices count from the end; false after failing (out of range).
 template <typename Fn>
-bool advanced_index_walk(const rt::OpContext& in, const rt::Tensor& self, AdvancedIndex& plan, Fn&& fn) {
+bool advanced_index_walk(const rt::OpContext& in, const rt::Tensor& self, AdvancedIndex& plan,
+                         Fn&& fn) {
   int64_t positions = 1;
   for (int d = 0; d < plan.dim; ++d) positions *= plan.shape[d];
   for (int64_t p = 0; p < positions; ++p) {
@@ -187,8 +193,9 @@ bool advanced_index_walk(const rt::OpContext& in, const rt::Tensor& self, Advanc
         }
         continue;
       }
-      int64_t value = index.tensor->dtype() == rt::ScalarType::Long ? index.tensor->data_as<const int64_t>()[at]
-                                                                     : index.tensor->data_as<const int32_t>()[at];
+      int64_t value = index.tensor->dtype() == rt::ScalarType::Long
+                          ? index.tensor->data_as<const int64_t>()[at]
+                          : index.tensor->data_as<const int32_t>()[at];
       const int64_t extent = self.size(index.first);
       if (value < 0) value += extent;
       if (value < 0 || value >= extent) {

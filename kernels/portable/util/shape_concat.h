@@ -13,8 +13,9 @@ namespace portable {
 // out's layout), converting when the dtypes differ. `sizes`/`part_strides`
 // describe part in out's dim numbering (stack passes a size-1 dim).
 template <typename Dtypes>
-bool shape_place_part(const rt::OpContext& in, rt::Tensor& out, int64_t base, const rt::Tensor& part,
-                      const int32_t* sizes, const int64_t* part_strides, int dim) {
+bool shape_place_part(const rt::OpContext& in, rt::Tensor& out, int64_t base,
+                      const rt::Tensor& part, const int32_t* sizes, const int64_t* part_strides,
+                      int dim) {
   int64_t out_strides[rt::Tensor::kMaxDims] = {};
   shape_strides(out, out_strides);
   uint8_t* to = static_cast<uint8_t*>(out.data()) + base * static_cast<int64_t>(out.element_size());
@@ -24,19 +25,23 @@ bool shape_place_part(const rt::OpContext& in, rt::Tensor& out, int64_t base, co
   }
   CopyConverter converter;
   rt::KernelContext& context = in.context();
-  if (!Dtypes::run(context, in.op(), part.dtype(), [&](auto t) { copy_set_source<typename decltype(t)::type>(converter); }) ||
-      !Dtypes::run(context, in.op(), out.dtype(), [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
+  if (!Dtypes::run(context, in.op(), part.dtype(),
+                   [&](auto t) { copy_set_source<typename decltype(t)::type>(converter); }) ||
+      !Dtypes::run(context, in.op(), out.dtype(),
+                   [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
     return false;
   }
-  copy_convert_strided(sizes, dim, to, out_strides, out.element_size(), static_cast<const uint8_t*>(part.data()),
-                       part_strides, part.element_size(), converter);
+  copy_convert_strided(sizes, dim, to, out_strides, out.element_size(),
+                       static_cast<const uint8_t*>(part.data()), part_strides, part.element_size(),
+                       converter);
   return true;
 }
 
 // Checks every tensor's dtype against Dtypes and that torch's promoted
 // dtype of `tensors` can be cast to out's.
 template <typename Dtypes>
-bool shape_check_list_dtypes(const rt::OpContext& in, rt::BoxedList tensors, const rt::Tensor& out) {
+bool shape_check_list_dtypes(const rt::OpContext& in, rt::BoxedList tensors,
+                             const rt::Tensor& out) {
   if (!Dtypes::check(in.context(), in.op(), out.dtype())) return false;
   ScalarType common = out.dtype();
   for (uint32_t i = 0; i < tensors.size; ++i) {

@@ -31,8 +31,9 @@ void copy_walk_rows(StridedWalk<2>& walk, uint8_t* out, const uint8_t* source) {
 // element (i0, i1, ...) goes from source + sum(i_d * source_strides[d]) to
 // out + sum(i_d * out_strides[d]) (strides in elements; zero or negative
 // allowed on the source). Element size 1, 2, 4 or 8.
-__attribute__((noinline)) inline void copy_strided(const int32_t* sizes, int dim, size_t element, void* out,
-                                                   const int64_t* out_strides, const void* source,
+__attribute__((noinline)) inline void copy_strided(const int32_t* sizes, int dim, size_t element,
+                                                   void* out, const int64_t* out_strides,
+                                                   const void* source,
                                                    const int64_t* source_strides) {
   int64_t so[rt::Tensor::kMaxDims] = {}, ss[rt::Tensor::kMaxDims] = {};  // 0-dim: one element
   for (int d = 0; d < dim; ++d) {
@@ -87,7 +88,8 @@ inline void copy_same_shape(rt::Tensor& out, const rt::Tensor& self) {
 __attribute__((noinline)) inline void copy_reshape(rt::Tensor& out, const rt::Tensor& self) {
   const size_t element = out.element_size();
   if (self.is_contiguous() && out.is_contiguous()) {
-    if (out.numel() > 0) memmove(out.data(), self.data(), static_cast<size_t>(out.numel()) * element);
+    if (out.numel() > 0)
+      memmove(out.data(), self.data(), static_cast<size_t>(out.numel()) * element);
     return;
   }
   uint8_t* to = static_cast<uint8_t*>(out.data());

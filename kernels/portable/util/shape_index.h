@@ -17,7 +17,8 @@ inline bool shape_check_index_dtype(const rt::OpContext& in, const rt::Tensor& i
 
 // The index at row-major position `i` of `index`, checked to lie in
 // [0, limit) (torch rejects negative indices here); -1 after failing.
-inline int64_t shape_index_at(const rt::OpContext& in, const rt::Tensor& index, int64_t i, int64_t limit) {
+inline int64_t shape_index_at(const rt::OpContext& in, const rt::Tensor& index, int64_t i,
+                              int64_t limit) {
   const int64_t at = index.offset_of(i);
   int64_t value;
   if (index.dtype() == rt::ScalarType::Long) {

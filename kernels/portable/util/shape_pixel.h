@@ -13,7 +13,8 @@ namespace portable {
 // packed[..., c*r*r + i*r + j, h, w] is spread[..., c, h*r + i, w*r + j].
 // Both are walked as the 6-dim view (*, C, H, r, W, r) of spread; `to_spread`
 // says which one is written. Their shapes are checked by the callers.
-inline void pixel_move(const rt::Tensor& packed, const rt::Tensor& spread, int64_t r, bool to_spread) {
+inline void pixel_move(const rt::Tensor& packed, const rt::Tensor& spread, int64_t r,
+                       bool to_spread) {
   const int batch = spread.dim() - 3;
   int32_t sizes[rt::Tensor::kMaxDims];
   int64_t packed_strides[rt::Tensor::kMaxDims], spread_strides[rt::Tensor::kMaxDims];
@@ -22,10 +23,13 @@ inline void pixel_move(const rt::Tensor& packed, const rt::Tensor& spread, int64
     packed_strides[d] = packed.stride(d);
     spread_strides[d] = spread.stride(d);
   }
-  const int64_t pc = packed.stride(batch), ph = packed.stride(batch + 1), pw = packed.stride(batch + 2);
-  const int64_t sc = spread.stride(batch), sh = spread.stride(batch + 1), sw = spread.stride(batch + 2);
+  const int64_t pc = packed.stride(batch), ph = packed.stride(batch + 1),
+                pw = packed.stride(batch + 2);
+  const int64_t sc = spread.stride(batch), sh = spread.stride(batch + 1),
+                sw = spread.stride(batch + 2);
   const int32_t rr = static_cast<int32_t>(r);
-  const int32_t view[5] = {spread.size(batch), packed.size(batch + 1), rr, packed.size(batch + 2), rr};
+  const int32_t view[5] = {spread.size(batch), packed.size(batch + 1), rr, packed.size(batch + 2),
+                           rr};
   const int64_t from_packed[5] = {pc * r * r, ph, pc * r, pw, pc};
   const int64_t from_spread[5] = {sc, sh * r, sh, sw * r, sw};
   for (int k = 0; k < 5; ++k) {
@@ -34,9 +38,11 @@ inline void pixel_move(const rt::Tensor& packed, const rt::Tensor& spread, int64
     spread_strides[batch + k] = from_spread[k];
   }
   if (to_spread) {
-    copy_strided(sizes, batch + 5, spread.element_size(), spread.data(), spread_strides, packed.data(), packed_strides);
+    copy_strided(sizes, batch + 5, spread.element_size(), spread.data(), spread_strides,
+                 packed.data(), packed_strides);
   } else {
-    copy_strided(sizes, batch + 5, packed.element_size(), packed.data(), packed_strides, spread.data(), spread_strides);
+    copy_strided(sizes, batch + 5, packed.element_size(), packed.data(), packed_strides,
+                 spread.data(), spread_strides);
   }
 }
 

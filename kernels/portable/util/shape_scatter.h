@@ -17,8 +17,8 @@ namespace portable {
 // anywhere. Calls fn(out_offset, src_offset) per element, in order, after
 // the checks; false after failing the context.
 template <typename Fn>
-bool scatter_walk(const rt::OpContext& in, const rt::Tensor& self, int64_t dim_arg, const rt::Tensor& index,
-                  const rt::Tensor* src, rt::Tensor& out, Fn&& fn) {
+bool scatter_walk(const rt::OpContext& in, const rt::Tensor& self, int64_t dim_arg,
+                  const rt::Tensor& index, const rt::Tensor* src, rt::Tensor& out, Fn&& fn) {
   if (!shape_check_index_dtype(in, index)) return false;
   if (src != nullptr && src->dtype() != self.dtype()) {
     in.fail("src must have self's dtype");
@@ -36,7 +36,8 @@ bool scatter_walk(const rt::OpContext& in, const rt::Tensor& self, int64_t dim_a
   }
   if (src != nullptr && index.numel() > 0) {
     bool within = src->dim() == index_dim || (dim == 0 && src->dim() <= 1);
-    for (int d = 0; within && src->dim() == index_dim && d < index_dim; ++d) within = index.size(d) <= src->size(d);
+    for (int d = 0; within && src->dim() == index_dim && d < index_dim; ++d)
+      within = index.size(d) <= src->size(d);
     if (!within) {
       in.fail("index must have src's dims and no larger size");
       return false;

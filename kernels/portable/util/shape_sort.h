@@ -48,7 +48,8 @@ struct SortSlice {
     return i < j;
   }
   bool first(int64_t x, int64_t y) const {
-    return first(rt::value_cast<M>(values[x * vs]), indices[x * is], rt::value_cast<M>(values[y * vs]), indices[y * is]);
+    return first(rt::value_cast<M>(values[x * vs]), indices[x * is],
+                 rt::value_cast<M>(values[y * vs]), indices[y * is]);
   }
   void swap(int64_t x, int64_t y) {
     const T v = values[x * vs];
@@ -116,8 +117,8 @@ void sort_slices(const SortPlan& plan) {
         slice.values[i * slice.vs] = value;
         slice.indices[i * slice.is] = i;
         slice.sift_up(i);
-      } else if (slice.first(rt::value_cast<opmath_t<T>>(value), i, rt::value_cast<opmath_t<T>>(slice.values[0]),
-                             slice.indices[0])) {
+      } else if (slice.first(rt::value_cast<opmath_t<T>>(value), i,
+                             rt::value_cast<opmath_t<T>>(slice.values[0]), slice.indices[0])) {
         slice.values[0] = value;
         slice.indices[0] = i;
         slice.sift_down(0, plan.k);
@@ -134,8 +135,8 @@ void sort_slices(const SortPlan& plan) {
 // The checks of sort and topk and the out tensors' shapes (self's, k in
 // dim; `whole`: k is the slice length, as for sort); false when the call
 // failed. Not a template.
-__attribute__((noinline)) inline bool plan_sort(const rt::OpContext& in, int64_t dim_arg, int64_t k, bool whole,
-                                                SortPlan* plan) {
+__attribute__((noinline)) inline bool plan_sort(const rt::OpContext& in, int64_t dim_arg, int64_t k,
+                                                bool whole, SortPlan* plan) {
   const rt::Tensor& self = *plan->self;
   if (plan->values->dtype() != self.dtype()) {
     in.fail("values must have self's dtype");
@@ -156,8 +157,10 @@ __attribute__((noinline)) inline bool plan_sort(const rt::OpContext& in, int64_t
   }
   plan->k = self.dim() == 0 ? 1 : k;  // torch copies a 0-dim self whatever k is
   int32_t sizes[rt::Tensor::kMaxDims];
-  for (int d = 0; d < self.dim(); ++d) sizes[d] = d == plan->dim ? static_cast<int32_t>(k) : self.size(d);
-  return resize_out(in, *plan->values, sizes, self.dim()) && resize_out(in, *plan->indices, sizes, self.dim());
+  for (int d = 0; d < self.dim(); ++d)
+    sizes[d] = d == plan->dim ? static_cast<int32_t>(k) : self.size(d);
+  return resize_out(in, *plan->values, sizes, self.dim()) &&
+         resize_out(in, *plan->indices, sizes, self.dim());
 }
 
 }  // namespace portable

@@ -13,8 +13,9 @@ namespace portable {
 // without a sizes list every part has `chunk` entries but the last, which
 // has what is left. Dtypes are masks as in DtypeDispatch. Moves bytes only,
 // so one copy serves every dtype.
-__attribute__((noinline)) inline void shape_split(const rt::OpContext& in, uint32_t supported, uint32_t enabled,
-                                                  const rt::Tensor& self, int64_t dim_arg, rt::BoxedList outs,
+__attribute__((noinline)) inline void shape_split(const rt::OpContext& in, uint32_t supported,
+                                                  uint32_t enabled, const rt::Tensor& self,
+                                                  int64_t dim_arg, rt::BoxedList outs,
                                                   const rt::IntList* sizes, int64_t chunk) {
   if (!in.context().check_dtype(in.op(), self.dtype(), supported, enabled)) return;
   if (self.dim() == 0) return in.fail("self must have at least 1 dim");
@@ -37,7 +38,8 @@ __attribute__((noinline)) inline void shape_split(const rt::OpContext& in, uint3
   }
   if (parts != static_cast<int64_t>(outs.size)) return in.fail("out must have one tensor per part");
   for (uint32_t i = 0; i < outs.size; ++i) {
-    if (outs.items[i]->to_tensor().dtype() != self.dtype()) return in.fail("out tensors must have self's dtype");
+    if (outs.items[i]->to_tensor().dtype() != self.dtype())
+      return in.fail("out tensors must have self's dtype");
   }
   int32_t part_sizes[rt::Tensor::kMaxDims];
   int64_t self_strides[rt::Tensor::kMaxDims];
@@ -54,7 +56,8 @@ __attribute__((noinline)) inline void shape_split(const rt::OpContext& in, uint3
     if (!resize_out(in, out, part_sizes, self.dim())) return;
     shape_strides(out, out_strides);
     copy_strided(part_sizes, self.dim(), self.element_size(), out.data(), out_strides,
-                 static_cast<const uint8_t*>(self.data()) + offset * self_strides[d_at] * element, self_strides);
+                 static_cast<const uint8_t*>(self.data()) + offset * self_strides[d_at] * element,
+                 self_strides);
     offset += length;
   }
 }

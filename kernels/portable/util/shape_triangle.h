@@ -14,7 +14,8 @@ namespace portable {
 // diagonal (tril), else column - row >= diagonal (triu). Zero is all-zero
 // bytes in every dtype, so one copy of this serves all of them; the caller
 // checks the dtypes.
-__attribute__((noinline)) inline void shape_triangle(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out,
+__attribute__((noinline)) inline void shape_triangle(const rt::OpContext& in,
+                                                     const rt::Tensor& self, rt::Tensor& out,
                                                      int64_t diagonal, bool lower) {
   const int dim = self.dim();
   if (dim < 2) return in.fail("self must have at least 2 dims");
@@ -37,7 +38,9 @@ __attribute__((noinline)) inline void shape_triangle(const rt::OpContext& in, co
     for (int64_t i = 0; i < rows; ++i) {
       for (int64_t j = 0; j < cols; ++j) {
         const bool keep = lower ? j - i <= diagonal : j - i >= diagonal;
-        if (!keep) memset(data + (base + i * row_stride + j * col_stride) * static_cast<int64_t>(element), 0, element);
+        if (!keep)
+          memset(data + (base + i * row_stride + j * col_stride) * static_cast<int64_t>(element), 0,
+                 element);
       }
     }
   }

@@ -58,7 +58,8 @@ void unary_row(const UnaryRow& row, const void* op) {
   const auto fn = static_cast<const Op*>(op)->template bind<M>();
   const T* in = static_cast<const T*>(row.in);
   T* out = static_cast<T*>(row.out);
-  for (int64_t i = 0; i < row.n; ++i) out[i * row.so] = rt::value_cast<T>(fn(rt::value_cast<M>(in[i * row.si])));
+  for (int64_t i = 0; i < row.n; ++i)
+    out[i * row.so] = rt::value_cast<T>(fn(rt::value_cast<M>(in[i * row.si])));
 }
 
 // An element on its way between dtypes: integers and bools in `i`, floating
@@ -106,8 +107,9 @@ struct UnaryPlan {
 // The dtype-independent checks of a unary call: dtypes (masks as in
 // DtypeDispatch), out castable from the compute dtype, out resized to
 // self's shape. False when the call failed or has nothing to compute.
-__attribute__((noinline)) inline bool plan_unary(const rt::OpContext& in, uint32_t supported, uint32_t enabled,
-                                                 const rt::Tensor& self, rt::Tensor& out, ScalarType common) {
+__attribute__((noinline)) inline bool plan_unary(const rt::OpContext& in, uint32_t supported,
+                                                 uint32_t enabled, const rt::Tensor& self,
+                                                 rt::Tensor& out, ScalarType common) {
   rt::KernelContext& context = in.context();
   if (!context.check_dtype(in.op(), self.dtype(), supported, enabled) ||
       !context.check_dtype(in.op(), out.dtype(), supported, enabled)) {
@@ -166,7 +168,8 @@ __attribute__((noinline)) inline void run_unary_mixed(const UnaryPlan& plan) {
     uint8_t* target = static_cast<uint8_t*>(out.data()) + walk.offset(1) * eo;
     for (int64_t start = 0; start < n; start += kChunk) {
       const int64_t m = n - start < kChunk ? n - start : kChunk;
-      UnaryRow row{source + start * ss, target + start * so, m, walk.row_stride(0), walk.row_stride(1)};
+      UnaryRow row{source + start * ss, target + start * so, m, walk.row_stride(0),
+                   walk.row_stride(1)};
       if (!direct_in) {
         for (int64_t i = 0; i < m; ++i) {
           plan.read_self(source + (start + i) * ss, &value);
@@ -194,11 +197,14 @@ __attribute__((noinline)) inline void run_unary_mixed(const UnaryPlan& plan) {
 // dtypes self and out may have, Compute which compute dtypes the op has
 // (DtypeDispatch types of the op's selection).
 template <typename Dtypes, typename Compute, typename Op>
-void unary_map(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out, ScalarType common, const Op& op) {
-  if (!plan_unary(in, Dtypes::kSupported.bits(), Dtypes::kEnabled.bits(), self, out, common)) return;
+void unary_map(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out, ScalarType common,
+               const Op& op) {
+  if (!plan_unary(in, Dtypes::kSupported.bits(), Dtypes::kEnabled.bits(), self, out, common))
+    return;
   rt::KernelContext& context = in.context();
   UnaryPlan plan{&self, &out, common, nullptr, &op, nullptr, nullptr, nullptr, nullptr};
-  if (!Compute::run(context, in.op(), common, [&](auto tag) { plan.row = &unary_row<Op, typename decltype(tag)::type>; })) {
+  if (!Compute::run(context, in.op(), common,
+                    [&](auto tag) { plan.row = &unary_row<Op, typename decltype(tag)::type>; })) {
     return;
   }
   if (self.dtype() != common || out.dtype() != common) {
@@ -210,7 +216,8 @@ void unary_map(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out,
           if (write != nullptr) *write = &unary_write<T>;
         });
       };
-      if (io(self.dtype(), &plan.read_self, nullptr) && io(common, &plan.read_common, &plan.write_common) &&
+      if (io(self.dtype(), &plan.read_self, nullptr) &&
+          io(common, &plan.read_common, &plan.write_common) &&
           io(out.dtype(), nullptr, &plan.write_out)) {
         run_unary_mixed(plan);
       }
@@ -233,8 +240,8 @@ inline ScalarType unary_float_dtype(ScalarType self) {
 // A whole parameterless kernel `name.out(Tensor self, *, Tensor(a!) out)`.
 // `to_float`: compute as the floating point ops do (unary_float_dtype).
 template <typename Dtypes, typename Compute, typename Op>
-void unary_kernel(rt::KernelContext& context, const char* name, const rt::Tensor& self, rt::Tensor& out,
-                  bool to_float) {
+void unary_kernel(rt::KernelContext& context, const char* name, const rt::Tensor& self,
+                  rt::Tensor& out, bool to_float) {
   const rt::OpContext in(context, name);
   const ScalarType common = to_float ? unary_float_dtype(self.dtype()) : self.dtype();
   unary_map<Dtypes, Compute, Op>(in, self, out, common, Op());

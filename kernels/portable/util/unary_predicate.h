@@ -32,7 +32,8 @@ void unary_predicate(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor
     do {
       const T* source = static_cast<const T*>(self.data()) + walk.offset(0);
       bool* target = static_cast<bool*>(out.data()) + walk.offset(1);
-      for (int64_t i = 0; i < n; ++i) target[i * so] = Pred::test(rt::value_cast<opmath_t<T>>(source[i * si]));
+      for (int64_t i = 0; i < n; ++i)
+        target[i * so] = Pred::test(rt::value_cast<opmath_t<T>>(source[i * si]));
     } while (walk.next_row());
   });
 }

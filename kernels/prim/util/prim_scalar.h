@@ -15,7 +15,21 @@ namespace prim {
 // Bool counts as an int), the result is written into the call's last value.
 // Ints combine as Python ints in int64 (wrapping on overflow); with a Double
 // operand the result is a Double, as in Python.
-enum class PrimBinary : uint8_t { Add, Sub, Mul, FloorDiv, TrueDiv, Mod, Eq, Gt, Lt, Ge, Le, Max, Min };
+enum class PrimBinary : uint8_t {
+  Add,
+  Sub,
+  Mul,
+  FloorDiv,
+  TrueDiv,
+  Mod,
+  Eq,
+  Gt,
+  Lt,
+  Ge,
+  Le,
+  Max,
+  Min
+};
 enum class PrimUnary : uint8_t { Neg, Float, Int, Ceil, Round, Trunc };
 
 struct PrimNumber {
@@ -27,7 +41,8 @@ struct PrimNumber {
 
 // A Scalar operand (Int, Double or Bool; a Bool counts as an int).
 inline PrimNumber prim_number(const rt::Scalar& value) {
-  return value.is_floating() ? PrimNumber{true, 0, value.to<double>()} : PrimNumber{false, value.to<int64_t>(), 0.0};
+  return value.is_floating() ? PrimNumber{true, 0, value.to<double>()}
+                             : PrimNumber{false, value.to<int64_t>(), 0.0};
 }
 
 // A SymInt operand.
@@ -58,22 +73,26 @@ inline double floor_mod(double a, double b) {
 }  // namespace detail
 
 // The result of `a kind b` (a None value after failing).
-__attribute__((noinline)) inline rt::EValue prim_binary(rt::KernelContext& context, PrimNumber a, PrimNumber b,
-                                                        const char* op, PrimBinary kind) {
+__attribute__((noinline)) inline rt::EValue prim_binary(rt::KernelContext& context, PrimNumber a,
+                                                        PrimNumber b, const char* op,
+                                                        PrimBinary kind) {
   const rt::OpContext in(context, op);
   rt::EValue result = rt::EValue();
   const bool ints = !a.is_double && !b.is_double;
   const double x = a.as_double(), y = b.as_double();
   switch (kind) {
     case PrimBinary::Add:
-      result = ints ? rt::EValue::from_int(detail::wrap_add(a.i, b.i)) : rt::EValue::from_double(x + y);
+      result =
+          ints ? rt::EValue::from_int(detail::wrap_add(a.i, b.i)) : rt::EValue::from_double(x + y);
       return result;
     case PrimBinary::Sub:
-      result = ints ? rt::EValue::from_int(detail::wrap_add(a.i, static_cast<int64_t>(0 - static_cast<uint64_t>(b.i))))
+      result = ints ? rt::EValue::from_int(detail::wrap_add(
+                          a.i, static_cast<int64_t>(0 - static_cast<uint64_t>(b.i))))
                     : rt::EValue::from_double(x - y);
       return result;
     case PrimBinary::Mul:
-      result = ints ? rt::EValue::from_int(static_cast<int64_t>(static_cast<uint64_t>(a.i) * static_cast<uint64_t>(b.i)))
+      result = ints ? rt::EValue::from_int(static_cast<int64_t>(static_cast<uint64_t>(a.i) *
+                                                                static_cast<uint64_t>(b.i)))
                     : rt::EValue::from_double(x * y);
       return result;
     case PrimBinary::FloorDiv:
@@ -83,9 +102,11 @@ __attribute__((noinline)) inline rt::EValue prim_binary(rt::KernelContext& conte
         return result;
       }
       if (kind == PrimBinary::FloorDiv) {
-        result = ints ? rt::EValue::from_int(detail::floor_div(a.i, b.i)) : rt::EValue::from_double(std::floor(x / y));
+        result = ints ? rt::EValue::from_int(detail::floor_div(a.i, b.i))
+                      : rt::EValue::from_double(std::floor(x / y));
       } else {
-        result = ints ? rt::EValue::from_int(detail::floor_mod(a.i, b.i)) : rt::EValue::from_double(detail::floor_mod(x, y));
+        result = ints ? rt::EValue::from_int(detail::floor_mod(a.i, b.i))
+                      : rt::EValue::from_double(detail::floor_mod(x, y));
       }
       return result;
     case PrimBinary::TrueDiv:
@@ -134,13 +155,14 @@ __attribute__((noinline)) inline rt::EValue prim_binary(rt::KernelContext& conte
 }
 
 // The result of `kind a` (a None value after failing).
-__attribute__((noinline)) inline rt::EValue prim_unary(rt::KernelContext& context, PrimNumber a, const char* op,
-                                                       PrimUnary kind) {
+__attribute__((noinline)) inline rt::EValue prim_unary(rt::KernelContext& context, PrimNumber a,
+                                                       const char* op, PrimUnary kind) {
   const rt::OpContext in(context, op);
   rt::EValue result = rt::EValue();
   if (kind == PrimUnary::Neg) {
-    result = a.is_double ? rt::EValue::from_double(-a.d)
-                         : rt::EValue::from_int(static_cast<int64_t>(0 - static_cast<uint64_t>(a.i)));
+    result = a.is_double
+                 ? rt::EValue::from_double(-a.d)
+                 : rt::EValue::from_int(static_cast<int64_t>(0 - static_cast<uint64_t>(a.i)));
     return result;
   }
   if (kind == PrimUnary::Float) {

@@ -7,11 +7,12 @@
 // runner's arguments. The case's stdout and stderr go to FOLDER/stdout and FOLDER/stderr;
 // then one line "<exit code> <leaked 0|1>" is written to stdout. With "1" the driver then
 // checks that every allocation of the cases since the last check was freed, and "leaked"
-// says whether one was not (the report is in FOLDER/leaks) (a check stops every thread and scans the heap: after every
-// case it halved the rate, so the harness asks for one now and then and finds the case). A sanitizer report ends the process (-fno-sanitize-recover=all): the
-// harness sees no line, reads the report in FOLDER/stderr and confirms the case in a
-// process of its own. Between cases nothing is kept: main() builds its registry, program
-// and method on its stack, and unmaps its files before it returns.
+// says whether one was not (the report is in FOLDER/leaks) (a check stops every thread and scans
+// the heap: after every case it halved the rate, so the harness asks for one now and then and finds
+// the case). A sanitizer report ends the process (-fno-sanitize-recover=all): the harness sees no
+// line, reads the report in FOLDER/stderr and confirms the case in a process of its own. Between
+// cases nothing is kept: main() builds its registry, program and method on its stack, and unmaps
+// its files before it returns.
 
 #include <fcntl.h>
 #include <sanitizer/lsan_interface.h>
@@ -32,7 +33,8 @@ constexpr int kMaxArguments = 64;
 // Points `fd` at FOLDER/NAME (created or emptied); false when it cannot be opened.
 bool redirect(int fd, const char* folder, const char* name) {
   char path[4096];
-  if (snprintf(path, sizeof path, "%s/%s", folder, name) >= static_cast<int>(sizeof path)) return false;
+  if (snprintf(path, sizeof path, "%s/%s", folder, name) >= static_cast<int>(sizeof path))
+    return false;
   const int file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (file < 0) return false;
   const bool moved = dup2(file, fd) == fd;
@@ -54,7 +56,8 @@ int main() {
     if (line[length - 1] == '\n') line[length - 1] = '\0';
     char* arguments[kMaxArguments + 1];
     int count = 0;
-    for (char* field = strtok(line, "\t"); field != nullptr && count < kMaxArguments; field = strtok(nullptr, "\t")) {
+    for (char* field = strtok(line, "\t"); field != nullptr && count < kMaxArguments;
+         field = strtok(nullptr, "\t")) {
       arguments[count++] = field;
     }
     arguments[count] = nullptr;
@@ -73,7 +76,8 @@ int main() {
     fflush(stdout);
     fflush(stderr);
     // The report, if any, to FOLDER/leaks: the case's stderr stays what the runner wrote.
-    const int leaked = check && redirect(STDERR_FILENO, folder, "leaks") ? __lsan_do_recoverable_leak_check() : 0;
+    const int leaked =
+        check && redirect(STDERR_FILENO, folder, "leaks") ? __lsan_do_recoverable_leak_check() : 0;
     fflush(stderr);
     dup2(protocol_out, STDOUT_FILENO);
     dup2(protocol_err, STDERR_FILENO);
