@@ -10,15 +10,12 @@
 
 namespace testlib {
 // aten::add.out
-rt::Tensor& add_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
-                    rt::Scalar alpha, rt::Tensor& out);
+rt::Tensor& add_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other, rt::Scalar alpha, rt::Tensor& out);
 // custom::scale.out
-rt::Tensor& scale_out(rt::KernelContext& context, const rt::Tensor& self, double factor,
-                      rt::Tensor& out);
+rt::Tensor& scale_out(rt::KernelContext& context, const rt::Tensor& self, double factor, rt::Tensor& out);
 }  // namespace testlib
 
 namespace testlib::fast {
 // aten::mul.out
-rt::Tensor& mul_out_float(rt::KernelContext& context, const rt::Tensor& self,
-                          const rt::Tensor& other, rt::Tensor& out);
+rt::Tensor& mul_out_float(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other, rt::Tensor& out);
 }  // namespace testlib::fast

@@ -6,8 +6,8 @@ namespace rt {
 namespace selected {
 // Per operator, the dtypes the target's models use (bit n = ScalarType n).
 inline constexpr OpDtypes kOpDtypes[] = {
-    {"aten::add.out", DtypeSet(0x00000040u)},      // Float
-    {"aten::mul.out", DtypeSet(0x00000040u)},      // Float
+    {"aten::add.out", DtypeSet(0x00000040u)},  // Float
+    {"aten::mul.out", DtypeSet(0x00000040u)},  // Float
     {"custom::scale.out", DtypeSet(0xffffffffu)},  // every dtype
 };
 }  // namespace selected
