@@ -31,13 +31,73 @@ def _declared_entries() -> list[KernelEntry]:
 
 ENTRIES = _declared_entries()
 
+# Entries this check cannot hold yet, each a strict xfail (it fails the day it passes, so the
+# list only shrinks): the optimized and quantized libraries and four new portable kernels
+# spell their dispatch lists in forms the text reader (tests/kernels/dtype_lists.py) does
+# not understand yet (alias templates over the op, helper-made sets), and native_dropout's
+# YAML names the Bool of its mask, which the union rule does not count. Issue 14, item 5.
+PENDING = {
+    "optimized:aten::_log_softmax.out",
+    "optimized:aten::_softmax.out",
+    "optimized:aten::add.Scalar_out",
+    "optimized:aten::add.out",
+    "optimized:aten::cat.out",
+    "optimized:aten::clamp.out",
+    "optimized:aten::div.Scalar_out",
+    "optimized:aten::div.out",
+    "optimized:aten::gelu.out",
+    "optimized:aten::hardtanh.out",
+    "optimized:aten::mean.out",
+    "optimized:aten::mul.Scalar_out",
+    "optimized:aten::mul.out",
+    "optimized:aten::native_layer_norm.out",
+    "optimized:aten::permute_copy.out",
+    "optimized:aten::relu.out",
+    "optimized:aten::sigmoid.out",
+    "optimized:aten::sub.Scalar_out",
+    "optimized:aten::sub.out",
+    "optimized:aten::sum.IntList_out",
+    "optimized:aten::tanh.out",
+    "optimized:dim_order_ops::_clone_dim_order.out",
+    "portable:aten::_conj_physical.out",
+    "portable:aten::mean.dtype_out",
+    "portable:aten::native_dropout.out",
+    "portable:aten::view_as_real_copy.out",
+    "quantized:quantized_decomposed::choose_qparams.Tensor_out",
+    "quantized:quantized_decomposed::choose_qparams_per_token_asymmetric.out",
+    "quantized:quantized_decomposed::dequantize_per_channel.out",
+    "quantized:quantized_decomposed::dequantize_per_tensor.Tensor_out",
+    "quantized:quantized_decomposed::dequantize_per_tensor.out",
+    "quantized:quantized_decomposed::dequantize_per_token.out",
+    "quantized:quantized_decomposed::embedding_2bit.dtype_out",
+    "quantized:quantized_decomposed::embedding_2bit.out",
+    "quantized:quantized_decomposed::embedding_4bit.dtype_out",
+    "quantized:quantized_decomposed::embedding_4bit.out",
+    "quantized:quantized_decomposed::embedding_byte.dtype_out",
+    "quantized:quantized_decomposed::embedding_byte.out",
+    "quantized:quantized_decomposed::mixed_linear.out",
+    "quantized:quantized_decomposed::mixed_mm.out",
+    "quantized:quantized_decomposed::quantize_per_channel.out",
+    "quantized:quantized_decomposed::quantize_per_tensor.Tensor_out",
+    "quantized:quantized_decomposed::quantize_per_tensor.out",
+    "quantized:quantized_decomposed::quantize_per_token.out",
+}
+
+
+def _param(kernel: KernelEntry) -> object:
+    key = f"{kernel.library}:{kernel.op}"
+    if key in PENDING:
+        reason = "dispatch list not yet read or not yet equal (PENDING)"
+        return pytest.param(kernel, id=key, marks=pytest.mark.xfail(strict=True, reason=reason))
+    return pytest.param(kernel, id=key)
+
 
 def test_some_entries_declare_dtypes() -> None:
     # The parametrised test below must have something to check.
     assert len(ENTRIES) >= 40
 
 
-@pytest.mark.parametrize("kernel", ENTRIES, ids=lambda k: f"{k.library}:{k.op}")
+@pytest.mark.parametrize("kernel", [_param(k) for k in ENTRIES])
 def test_yaml_dtypes_equal_the_kernels_dispatch_lists(kernel: KernelEntry) -> None:
     assert kernel.dtypes is not None
     dispatched = dispatched_dtypes(kernel.source, named_sets(DTYPE_SET_H))
