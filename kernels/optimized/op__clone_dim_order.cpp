@@ -14,8 +14,7 @@ using Dtypes = FloatDtypes<&kOp>;
 
 }  // namespace
 
-// _clone_dim_order.out(Tensor self, *, bool non_blocking=False, int[]? dim_order=None, Tensor(a!)
-// out)
+// _clone_dim_order.out(Tensor self, *, bool non_blocking=False, int[]? dim_order=None, Tensor(a!) out)
 //     -> Tensor(a!)
 // portable's checks; one memcpy when out keeps self's layout (the exporter's
 // clone before a view), portable's strided copy when it changes the dim order.

@@ -56,10 +56,8 @@ void batch_norm(const portable::BatchNormCall& c) {
 
 }  // namespace
 
-// _native_batch_norm_legit_no_training.out(Tensor input, Tensor? weight, Tensor? bias, Tensor
-// running_mean,
-//     Tensor running_var, float momentum, float eps, *, Tensor(a!) out0, Tensor(b!) out1,
-//     Tensor(c!) out2)
+// _native_batch_norm_legit_no_training.out(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean,
+//     Tensor running_var, float momentum, float eps, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2)
 void _native_batch_norm_legit_no_training_out(
     rt::KernelContext& context, const rt::Tensor& input, rt::Optional<rt::Tensor> weight,
     rt::Optional<rt::Tensor> bias, const rt::Tensor& running_mean, const rt::Tensor& running_var,

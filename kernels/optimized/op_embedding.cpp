@@ -22,8 +22,7 @@ using Dtypes = rt::DtypeDispatch<(rt::DtypeSet::of(rt::ScalarType::Float) |
 
 }  // namespace
 
-// embedding.out(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool
-// scale_grad_by_freq=False,
+// embedding.out(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False,
 //               bool sparse=False, *, Tensor(a!) out) -> Tensor(a!)
 // portable's checks; one memcpy per looked-up row when weight and out are
 // contiguous (portable's strided row copy otherwise).

@@ -63,8 +63,7 @@ void layer_norm_rows(const portable::LayerNormCall& c) {
 
 }  // namespace
 
-// native_layer_norm.out(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias,
-// float eps, *,
+// native_layer_norm.out(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps, *,
 //                       Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2)
 // portable's checks and plan; the vector rows when every tensor is contiguous,
 // portable's rows (any layout) otherwise.

@@ -27,8 +27,8 @@ struct Sum {
 
 }  // namespace
 
-// sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None,
-// Tensor(a!) out) See reduce_kernel (elem/reduce.h).
+// sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out)
+// See reduce_kernel (elem/reduce.h).
 rt::Tensor& sum_IntList_out(rt::KernelContext& context, const rt::Tensor& self,
                             rt::Optional<rt::IntList> dim, bool keepdim,
                             rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out) {

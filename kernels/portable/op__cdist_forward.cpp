@@ -59,9 +59,9 @@ void cdist(const rt::Tensor& x1, const rt::Tensor& x2, rt::Tensor& out, double p
 
 }  // namespace
 
-// _cdist_forward.out(Tensor x1, Tensor x2, float p, int? compute_mode, *, Tensor(a!) out) ->
-// Tensor(a!) compute_mode only chooses torch's algorithm (a matrix product for p = 2 on large
-// inputs); every mode gets the direct sum here.
+// _cdist_forward.out(Tensor x1, Tensor x2, float p, int? compute_mode, *, Tensor(a!) out) -> Tensor(a!)
+// compute_mode only chooses torch's algorithm (a matrix product for p = 2 on
+// large inputs); every mode gets the direct sum here.
 rt::Tensor& _cdist_forward_out(rt::KernelContext& context, const rt::Tensor& x1,
                                const rt::Tensor& x2, double p, rt::Optional<int64_t> compute_mode,
                                rt::Tensor& out) {

@@ -15,8 +15,7 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 
 }  // namespace
 
-// _clone_dim_order.out(Tensor self, *, bool non_blocking=False, int[]? dim_order=None, Tensor(a!)
-// out)
+// _clone_dim_order.out(Tensor self, *, bool non_blocking=False, int[]? dim_order=None, Tensor(a!) out)
 //     -> Tensor(a!)
 rt::Tensor& _clone_dim_order_out(rt::KernelContext& context, const rt::Tensor& self,
                                  bool /*non_blocking*/, rt::Optional<rt::IntList> dim_order,

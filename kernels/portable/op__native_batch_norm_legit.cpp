@@ -120,8 +120,8 @@ void run(const rt::OpContext& in, LegitCall& c) {
 }  // namespace
 
 // _native_batch_norm_legit.out(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean,
-//     Tensor(b!) running_var, bool training, float momentum, float eps, *, Tensor(d!) out,
-//     Tensor(e!) save_mean, Tensor(f!) save_invstd) -> (Tensor(d!), Tensor(e!), Tensor(f!))
+//     Tensor(b!) running_var, bool training, float momentum, float eps, *, Tensor(d!) out, Tensor(e!) save_mean,
+//     Tensor(f!) save_invstd) -> (Tensor(d!), Tensor(e!), Tensor(f!))
 // Inference only, as ExecuTorch's portable kernel: training would update the
 // running statistics, which it refuses.
 void _native_batch_norm_legit_out(rt::KernelContext& context, const rt::Tensor& input,

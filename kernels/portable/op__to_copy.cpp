@@ -20,8 +20,7 @@ constexpr int64_t kPreserve = 1;
 
 }  // namespace
 
-// _to_copy.out(Tensor self, *, bool non_blocking=False, MemoryFormat? memory_format=None,
-// Tensor(a!) out)
+// _to_copy.out(Tensor self, *, bool non_blocking=False, MemoryFormat? memory_format=None, Tensor(a!) out)
 //     -> Tensor(a!)
 // out = self converted to out's dtype (the program gives out the dtype `to` asked for).
 // out's layout is the program's: elements are copied by index, so memory_format may only

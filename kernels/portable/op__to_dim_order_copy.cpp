@@ -16,8 +16,7 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 
 }  // namespace
 
-// _to_dim_order_copy.out(Tensor self, *, bool non_blocking=False, int[]? dim_order=None, Tensor(a!)
-// out)
+// _to_dim_order_copy.out(Tensor self, *, bool non_blocking=False, int[]? dim_order=None, Tensor(a!) out)
 //     -> Tensor(a!)
 rt::Tensor& _to_dim_order_copy_out(rt::KernelContext& context, const rt::Tensor& self,
                                    bool /*non_blocking*/, rt::Optional<rt::IntList> dim_order,

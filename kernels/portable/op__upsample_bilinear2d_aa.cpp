@@ -194,8 +194,7 @@ void resample(const rt::Tensor& in, rt::Tensor& out, bool align_corners,
 
 }  // namespace
 
-// _upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float?
-// scales_h=None,
+// _upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None,
 //     float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& _upsample_bilinear2d_aa_out(rt::KernelContext& context, const rt::Tensor& self,
                                         rt::IntList output_size, bool align_corners,

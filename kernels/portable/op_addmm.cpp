@@ -65,8 +65,7 @@ void addmm(const rt::Tensor& self, const rt::Tensor& mat1, const rt::Tensor& mat
 
 }  // namespace
 
-// addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!)
-// out)
+// addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out)
 rt::Tensor& addmm_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& mat1,
                       const rt::Tensor& mat2, rt::Scalar beta, rt::Scalar alpha, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);

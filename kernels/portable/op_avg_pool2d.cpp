@@ -54,8 +54,7 @@ void avg_pool(const PoolWindow& win, const Planes4& x, const Planes4& y, bool co
 
 }  // namespace
 
-// avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool
-// ceil_mode=False,
+// avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False,
 //     bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out)
 rt::Tensor& avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self,
                            rt::IntList kernel_size, rt::IntList stride, rt::IntList padding,

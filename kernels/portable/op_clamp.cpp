@@ -133,8 +133,7 @@ rt::Tensor& clamp_out(rt::KernelContext& context, const rt::Tensor& self,
   return out;
 }
 
-// clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) ->
-// Tensor(a!)
+// clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& clamp_Tensor_out(rt::KernelContext& context, const rt::Tensor& self,
                              rt::Optional<rt::Tensor> min, rt::Optional<rt::Tensor> max,
                              rt::Tensor& out) {

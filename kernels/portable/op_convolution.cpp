@@ -16,8 +16,7 @@ using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
 }  // namespace
 
 // convolution.out(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding,
-//                 SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, *,
-//                 Tensor(a!) out)
+//                 SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, *, Tensor(a!) out)
 rt::Tensor& convolution_out(rt::KernelContext& context, const rt::Tensor& input,
                             const rt::Tensor& weight, rt::Optional<rt::Tensor> bias_arg,
                             rt::IntList stride, rt::IntList padding, rt::IntList dilation,

@@ -172,8 +172,7 @@ bool plan_conv_backward(const rt::OpContext& in, const rt::Tensor& dy, const rt:
 
 }  // namespace
 
-// convolution_backward.out(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes,
-// SymInt[] stride,
+// convolution_backward.out(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride,
 //     SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups,
 //     bool[3] output_mask, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2)
 //     -> (Tensor(a!), Tensor(b!), Tensor(c!))

@@ -15,8 +15,8 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 
 }  // namespace
 
-// diagonal_copy.out(Tensor self, int offset=0, int dim1=0, int dim2=1, *, Tensor(a!) out) ->
-// Tensor(a!) out has self's dims other than dim1 and dim2, then the diagonal: element k of it is
+// diagonal_copy.out(Tensor self, int offset=0, int dim1=0, int dim2=1, *, Tensor(a!) out) -> Tensor(a!)
+// out has self's dims other than dim1 and dim2, then the diagonal: element k of it is
 // self[..., k + max(0, -offset) in dim1, k + max(0, offset) in dim2, ...].
 rt::Tensor& diagonal_copy_out(rt::KernelContext& context, const rt::Tensor& self, int64_t offset,
                               int64_t dim1_arg, int64_t dim2_arg, rt::Tensor& out) {

@@ -131,8 +131,7 @@ rt::Tensor& div_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, r
   return out;
 }
 
-// div.Scalar_mode_out(Tensor self, Scalar other, *, str? rounding_mode, Tensor(a!) out) ->
-// Tensor(a!)
+// div.Scalar_mode_out(Tensor self, Scalar other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& div_Scalar_mode_out(rt::KernelContext& context, const rt::Tensor& self,
                                 rt::Scalar other, rt::Optional<rt::StringRef> rounding_mode,
                                 rt::Tensor& out) {

@@ -30,8 +30,7 @@ struct Elu {
 
 }  // namespace
 
-// elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) ->
-// Tensor(a!)
+// elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& elu_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar alpha,
                     rt::Scalar scale, rt::Scalar input_scale, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);

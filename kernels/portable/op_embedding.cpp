@@ -17,8 +17,7 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 
 }  // namespace
 
-// embedding.out(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool
-// scale_grad_by_freq=False,
+// embedding.out(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False,
 //               bool sparse=False, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& embedding_out(rt::KernelContext& context, const rt::Tensor& weight,
                           const rt::Tensor& indices, int64_t /*padding_idx*/,

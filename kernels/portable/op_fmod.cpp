@@ -15,8 +15,7 @@ constexpr const char* kScalarOp = "aten::fmod.Scalar_out";
 using ScalarDtypes =
     rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
 
-// C's fmod: the result takes the dividend's sign. Integer division by zero is an error, as in
-// torch.
+// C's fmod: the result takes the dividend's sign. Integer division by zero is an error, as in torch.
 struct Fmod {
   static constexpr bool kHasScalar = false;
   static constexpr rt::DtypeSet kComputeDtypes = rt::kRealDtypes;

@@ -15,8 +15,7 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 
 }  // namespace
 
-// full_like.out(Tensor self, Scalar fill_value, *, MemoryFormat? memory_format=None, Tensor(a!)
-// out)
+// full_like.out(Tensor self, Scalar fill_value, *, MemoryFormat? memory_format=None, Tensor(a!) out)
 //     -> Tensor(a!)
 rt::Tensor& full_like_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar fill_value,
                           rt::Optional<int64_t> /*memory_format*/, rt::Tensor& out) {

@@ -17,8 +17,7 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 
 }  // namespace
 
-// gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) ->
-// Tensor(a!)
+// gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& gather_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim_arg,
                        const rt::Tensor& index, bool /*sparse_grad*/, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);

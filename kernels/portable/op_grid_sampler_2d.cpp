@@ -196,8 +196,7 @@ void grid_sample(const GridCall& c) {
 
 }  // namespace
 
-// grid_sampler_2d.out(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool
-// align_corners, *,
+// grid_sampler_2d.out(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, *,
 //     Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& grid_sampler_2d_out(rt::KernelContext& context, const rt::Tensor& input,
                                 const rt::Tensor& grid, int64_t interpolation_mode,

@@ -16,8 +16,7 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 
 }  // namespace
 
-// index_put.out(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False, *, Tensor(a!)
-// out)
+// index_put.out(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out)
 //     -> Tensor(a!)
 // out = self, with out[indices] = values (broadcast), or += with accumulate.
 rt::Tensor& index_put_out(rt::KernelContext& context, const rt::Tensor& self,

@@ -16,8 +16,8 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 
 }  // namespace
 
-// index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) ->
-// Tensor(a!) self[indices] = values (broadcast), or += with accumulate, in place. The call's return
+// index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)
+// self[indices] = values (broadcast), or += with accumulate, in place. The call's return
 // slot (`result`) is self's value again, or another tensor, which then gets a copy of self.
 rt::Tensor& index_put_(rt::KernelContext& context, rt::Tensor& self, rt::OptionalTensorList indices,
                        const rt::Tensor& values, bool accumulate, rt::Tensor& result) {

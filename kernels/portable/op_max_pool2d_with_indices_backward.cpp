@@ -50,10 +50,8 @@ bool same_sizes(const rt::Tensor& a, const rt::Tensor& b) {
 
 }  // namespace
 
-// max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size,
-// int[2] stride,
-//     int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) ->
-//     Tensor(a!)
+// max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride,
+//     int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!)
 rt::Tensor& max_pool2d_with_indices_backward_grad_input(
     rt::KernelContext& context, const rt::Tensor& grad_output, const rt::Tensor& self,
     rt::IntList kernel_size, rt::IntList stride, rt::IntList padding, rt::IntList dilation,

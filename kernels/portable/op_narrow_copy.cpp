@@ -15,8 +15,8 @@ using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 
 }  // namespace
 
-// narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out) ->
-// Tensor(a!) out = entries start .. start + length - 1 of self's dim (a negative start counts from
+// narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out) -> Tensor(a!)
+// out = entries start .. start + length - 1 of self's dim (a negative start counts from
 // the end, as torch.narrow's does).
 rt::Tensor& narrow_copy_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim_arg,
                             int64_t start, int64_t length, rt::Tensor& out) {

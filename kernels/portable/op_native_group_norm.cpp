@@ -75,10 +75,8 @@ void group_norm(const GroupNormCall& c) {
 
 }  // namespace
 
-// native_group_norm.out(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW,
-// int group,
-//     float eps, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!),
-//     Tensor(c!))
+// native_group_norm.out(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group,
+//     float eps, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!))
 void native_group_norm_out(rt::KernelContext& context, const rt::Tensor& input,
                            rt::Optional<rt::Tensor> weight, rt::Optional<rt::Tensor> bias,
                            int64_t N, int64_t C, int64_t HxW, int64_t group, double eps,

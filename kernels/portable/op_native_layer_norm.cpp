@@ -13,8 +13,7 @@ using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
 
 }  // namespace
 
-// native_layer_norm.out(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias,
-// float eps, *,
+// native_layer_norm.out(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps, *,
 //                       Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2)
 void native_layer_norm_out(rt::KernelContext& context, const rt::Tensor& input,
                            rt::IntList normalized_shape, rt::Optional<rt::Tensor> weight,

@@ -15,8 +15,7 @@ constexpr const char* kScalarOp = "aten::remainder.Scalar_out";
 using ScalarDtypes =
     rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
 
-// Python's %: the result takes the divisor's sign. Integer division by zero is an error, as in
-// torch.
+// Python's %: the result takes the divisor's sign. Integer division by zero is an error, as in torch.
 struct Remainder {
   static constexpr bool kHasScalar = false;
   static constexpr rt::DtypeSet kComputeDtypes = rt::kRealDtypes;

@@ -37,8 +37,8 @@ int64_t total(const rt::Tensor& repeats) {
 
 }  // namespace
 
-// repeat_interleave.Tensor_out(Tensor repeats, *, SymInt? output_size=None, Tensor(a!) out) ->
-// Tensor(a!) out (repeats' dtype, 1-dim) = i repeated repeats[i] times, for each i in order. Its
+// repeat_interleave.Tensor_out(Tensor repeats, *, SymInt? output_size=None, Tensor(a!) out) -> Tensor(a!)
+// out (repeats' dtype, 1-dim) = i repeated repeats[i] times, for each i in order. Its
 // length is the sum of repeats, a value: the program plans out with an upper bound (or
 // passes output_size, which must then be that sum) and the kernel resizes it.
 rt::Tensor& repeat_interleave_Tensor_out(rt::KernelContext& context, const rt::Tensor& repeats,

@@ -37,8 +37,8 @@ rt::Tensor& scatter_src_out(rt::KernelContext& context, const rt::Tensor& self, 
   return out;
 }
 
-// scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) ->
-// Tensor(a!) As scatter.src_out with every src element `value` (converted to self's dtype).
+// scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)
+// As scatter.src_out with every src element `value` (converted to self's dtype).
 rt::Tensor& scatter_value_out(rt::KernelContext& context, const rt::Tensor& self, int64_t dim,
                               const rt::Tensor& index, rt::Scalar value, rt::Tensor& out) {
   const rt::OpContext in(context, kValue);

@@ -15,8 +15,8 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 
 }  // namespace
 
-// select_scatter.out(Tensor self, Tensor src, int dim, SymInt index, *, Tensor(a!) out) ->
-// Tensor(a!) out = self with entry `index` of `dim` replaced by src (self's shape without dim; a
+// select_scatter.out(Tensor self, Tensor src, int dim, SymInt index, *, Tensor(a!) out) -> Tensor(a!)
+// out = self with entry `index` of `dim` replaced by src (self's shape without dim; a
 // negative index counts from the end).
 rt::Tensor& select_scatter_out(rt::KernelContext& context, const rt::Tensor& self,
                                const rt::Tensor& src, int64_t dim_arg, int64_t index,

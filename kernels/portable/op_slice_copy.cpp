@@ -21,8 +21,7 @@ int64_t clamp_bound(int64_t bound, int64_t extent) {
 
 }  // namespace
 
-// slice_copy.Tensor_out(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt
-// step=1, *,
+// slice_copy.Tensor_out(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1, *,
 //                       Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& slice_copy_Tensor_out(rt::KernelContext& context, const rt::Tensor& self,
                                   int64_t dim_arg, rt::Optional<int64_t> start_arg,

@@ -21,8 +21,7 @@ int64_t clamp_bound(int64_t bound, int64_t extent) {
 
 }  // namespace
 
-// slice_scatter.out(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None,
-// SymInt step=1, *,
+// slice_scatter.out(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1, *,
 //     Tensor(a!) out) -> Tensor(a!)
 // out = self with the slice start:end:step of dim replaced by src (self's shape with that
 // dim the slice's length).

@@ -27,8 +27,7 @@ void sort(const rt::OpContext& in, SortPlan& plan, int64_t dim) {
 
 }  // namespace
 
-// sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!)
-// indices)
+// sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices)
 //     -> (Tensor(a!) values, Tensor(b!) indices)
 void sort_values(rt::KernelContext& context, const rt::Tensor& self, int64_t dim, bool descending,
                  rt::Tensor& values, rt::Tensor& indices) {
@@ -41,8 +40,7 @@ void sort_values(rt::KernelContext& context, const rt::Tensor& self, int64_t dim
   sort<Dtypes>(in, plan, dim);
 }
 
-// sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!)
-// values,
+// sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values,
 //     Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
 void sort_values_stable(rt::KernelContext& context, const rt::Tensor& self,
                         rt::Optional<bool> /*stable*/, int64_t dim, bool descending,

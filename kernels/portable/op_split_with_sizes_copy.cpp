@@ -16,8 +16,7 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 
 }  // namespace
 
-// split_with_sizes_copy.out(Tensor self, SymInt[] split_sizes, int dim=0, *, Tensor(a!)[] out) ->
-// ()
+// split_with_sizes_copy.out(Tensor self, SymInt[] split_sizes, int dim=0, *, Tensor(a!)[] out) -> ()
 void split_with_sizes_copy_out(rt::KernelContext& context, const rt::Tensor& self,
                                rt::IntList split_sizes, int64_t dim, rt::TensorList out) {
   const rt::OpContext in(context, kOp);

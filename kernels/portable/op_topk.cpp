@@ -16,8 +16,7 @@ using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
 
 }  // namespace
 
-// topk.values(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!)
-// values,
+// topk.values(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values,
 //     Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
 // The entries always come sorted (ties in self's order), which is also a
 // valid answer to sorted=False.

@@ -68,8 +68,7 @@ void upsample_bilinear(const Planes4& x, const Planes4& y, bool align_corners, c
 
 }  // namespace
 
-// upsample_bilinear2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]?
-// scale_factors, *,
+// upsample_bilinear2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *,
 //     Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& upsample_bilinear2d_vec_out(rt::KernelContext& context, const rt::Tensor& input,
                                         rt::Optional<rt::IntList> output_size, bool align_corners,

@@ -46,8 +46,7 @@ void upsample_nearest(const Planes4& x, const Planes4& y, const double* scales, 
 
 }  // namespace
 
-// upsample_nearest2d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *,
-// Tensor(a!) out)
+// upsample_nearest2d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out)
 rt::Tensor& upsample_nearest2d_vec_out(rt::KernelContext& context, const rt::Tensor& input,
                                        rt::Optional<rt::IntList> output_size,
                                        rt::Optional<rt::DoubleList> scale_factors,

@@ -71,8 +71,7 @@ rt::Tensor& var_correction_out(rt::KernelContext& context, const rt::Tensor& sel
   return out;
 }
 
-// var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) ->
-// Tensor(a!)
+// var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& var_out(rt::KernelContext& context, const rt::Tensor& self,
                     rt::Optional<rt::IntList> dim, bool unbiased, bool keepdim, rt::Tensor& out) {
   const rt::OpContext in(context, kOut);

@@ -54,8 +54,7 @@ bool same_dim_order(const rt::Tensor& a, const rt::Tensor& b) {
 
 }  // namespace
 
-// var_mean.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool
-// keepdim=False,
+// var_mean.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False,
 //     Tensor(a!) out0, Tensor(b!) out1) -> (Tensor(a!), Tensor(b!))
 void var_mean_correction_out(rt::KernelContext& context, const rt::Tensor& self,
                              rt::Optional<rt::IntList> dim, rt::Optional<rt::Scalar> correction,

@@ -6,9 +6,8 @@
 
 namespace prim {
 
-// executorch_prim::et_copy_index.tensor(Tensor(a!) copy_to, Tensor copy_from, int index):
-// copy_to[index] = copy_from, growing copy_to's dim 0 to index + 1 (the stacking of a loop's
-// results).
+// executorch_prim::et_copy_index.tensor(Tensor(a!) copy_to, Tensor copy_from, int index): copy_to[index] =
+// copy_from, growing copy_to's dim 0 to index + 1 (the stacking of a loop's results).
 void et_copy_index_tensor(rt::KernelContext& context, rt::Tensor& copy_to,
                           const rt::Tensor& copy_from, int64_t index) {
   const rt::OpContext in(context, "executorch_prim::et_copy_index.tensor");

@@ -31,8 +31,7 @@ float dequantize_to_float(Q q, int64_t zero_point, float scale) {
 
 }  // namespace
 
-// add.out(Tensor a, float a_scale, int a_zero_point, int a_quant_min, int a_quant_max, Tensor b,
-// float b_scale,
+// add.out(Tensor a, float a_scale, int a_zero_point, int a_quant_min, int a_quant_max, Tensor b, float b_scale,
 //         int b_zero_point, int b_quant_min, int b_quant_max, float out_scale, int out_zero_point,
 //         int out_quant_min, int out_quant_max, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& add_out(rt::KernelContext& context, const rt::Tensor& a, double a_scale,

@@ -19,10 +19,8 @@ using Dtypes = rt::DtypeDispatch<kFloat.bits(), rt::selected_dtypes(kOp).bits()>
 
 }  // namespace
 
-// choose_qparams.Tensor_out(Tensor input, int quant_min, int quant_max, float eps, ScalarType
-// dtype, *,
-//                           Tensor(a!) scale_out, Tensor(b!) zero_point_out) -> (Tensor(a!),
-//                           Tensor(b!))
+// choose_qparams.Tensor_out(Tensor input, int quant_min, int quant_max, float eps, ScalarType dtype, *,
+//                           Tensor(a!) scale_out, Tensor(b!) zero_point_out) -> (Tensor(a!), Tensor(b!))
 void choose_qparams_tensor_out(rt::KernelContext& context, const rt::Tensor& input,
                                int64_t quant_min, int64_t quant_max, double /*eps*/,
                                rt::ScalarType /*dtype*/, rt::Tensor& scale_out,

@@ -19,8 +19,7 @@ using OutDtypes = rt::DtypeDispatch<kQuantFloatDtypes.bits(), kSelected.bits()>;
 
 }  // namespace
 
-// dequantize_per_channel.out(Tensor input, Tensor scales, Tensor? zero_points, int axis, int
-// quant_min,
+// dequantize_per_channel.out(Tensor input, Tensor scales, Tensor? zero_points, int axis, int quant_min,
 //                            int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None,
 //                            Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& dequantize_per_channel_out(rt::KernelContext& context, const rt::Tensor& input,

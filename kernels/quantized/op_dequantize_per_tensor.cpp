@@ -57,10 +57,8 @@ void dequantize(const rt::OpContext& in, const rt::Tensor& input, double scale, 
 
 }  // namespace
 
-// dequantize_per_tensor.out(Tensor input, float scale, int zero_point, int quant_min, int
-// quant_max,
-//                           ScalarType dtype, *, ScalarType? out_dtype=None, Tensor(a!) out) ->
-//                           Tensor(a!)
+// dequantize_per_tensor.out(Tensor input, float scale, int zero_point, int quant_min, int quant_max,
+//                           ScalarType dtype, *, ScalarType? out_dtype=None, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& dequantize_per_tensor_out(rt::KernelContext& context, const rt::Tensor& input,
                                       double scale, int64_t zero_point, int64_t quant_min,
                                       int64_t quant_max, rt::ScalarType dtype,
@@ -70,10 +68,8 @@ rt::Tensor& dequantize_per_tensor_out(rt::KernelContext& context, const rt::Tens
   return out;
 }
 
-// dequantize_per_tensor.Tensor_out(Tensor input, Tensor scale, Tensor zero_point, int quant_min,
-// int quant_max,
-//                                  ScalarType dtype, *, ScalarType? out_dtype=None, Tensor(a!) out)
-//                                  -> Tensor(a!)
+// dequantize_per_tensor.Tensor_out(Tensor input, Tensor scale, Tensor zero_point, int quant_min, int quant_max,
+//                                  ScalarType dtype, *, ScalarType? out_dtype=None, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& dequantize_per_tensor_tensor_out(rt::KernelContext& context, const rt::Tensor& input,
                                              const rt::Tensor& scale, const rt::Tensor& zero_point,
                                              int64_t quant_min, int64_t quant_max,

@@ -20,10 +20,8 @@ using OutDtypes = rt::DtypeDispatch<kQuantFloatDtypes.bits(), kSelected.bits()>;
 
 }  // namespace
 
-// dequantize_per_token.out(Tensor input, Tensor scales, Tensor zero_points, int quant_min, int
-// quant_max,
-//                          ScalarType dtype, ScalarType output_dtype, *, Tensor(a!) out) ->
-//                          Tensor(a!)
+// dequantize_per_token.out(Tensor input, Tensor scales, Tensor zero_points, int quant_min, int quant_max,
+//                          ScalarType dtype, ScalarType output_dtype, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& dequantize_per_token_out(rt::KernelContext& context, const rt::Tensor& input,
                                      const rt::Tensor& scales, const rt::Tensor& zero_points,
                                      int64_t quant_min, int64_t quant_max, rt::ScalarType dtype,

@@ -19,8 +19,7 @@ constexpr bool kIntIndices = true;  // Int indices beside Long
 
 }  // namespace
 
-// embedding_4bit.out(Tensor weight, Tensor weight_scales, Tensor? weight_zero_points, int
-// weight_quant_min,
+// embedding_4bit.out(Tensor weight, Tensor weight_scales, Tensor? weight_zero_points, int weight_quant_min,
 //                    int weight_quant_max, Tensor indices, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& embedding_4bit_out(rt::KernelContext& context, const rt::Tensor& weight,
                                const rt::Tensor& weight_scales,

@@ -1,5 +1,5 @@
-// quantized_decomposed::embedding_byte: rows of quantized weights (one Byte or Char value per
-// element), dequantized by embedding.h. The .out overload writes the scales' dtype; .dtype_out the
+// quantized_decomposed::embedding_byte: rows of quantized weights (one Byte or Char value per element),
+// dequantized by embedding.h. The .out overload writes the scales' dtype; .dtype_out the
 // dtype it is given (out's, when it is None).
 
 #include <cstdint>
@@ -19,8 +19,7 @@ constexpr bool kIntIndices = false;  // Int indices beside Long
 
 }  // namespace
 
-// embedding_byte.out(Tensor weight, Tensor weight_scales, Tensor? weight_zero_points, int
-// weight_quant_min,
+// embedding_byte.out(Tensor weight, Tensor weight_scales, Tensor? weight_zero_points, int weight_quant_min,
 //                    int weight_quant_max, Tensor indices, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& embedding_byte_out(rt::KernelContext& context, const rt::Tensor& weight,
                                const rt::Tensor& weight_scales,

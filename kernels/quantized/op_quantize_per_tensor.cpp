@@ -60,8 +60,7 @@ rt::Tensor& quantize_per_tensor_out(rt::KernelContext& context, const rt::Tensor
   return out;
 }
 
-// quantize_per_tensor.Tensor_out(Tensor input, Tensor scale, Tensor zero_point, int quant_min, int
-// quant_max,
+// quantize_per_tensor.Tensor_out(Tensor input, Tensor scale, Tensor zero_point, int quant_min, int quant_max,
 //                                ScalarType dtype, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& quantize_per_tensor_tensor_out(rt::KernelContext& context, const rt::Tensor& input,
                                            const rt::Tensor& scale, const rt::Tensor& zero_point,

@@ -19,8 +19,7 @@ using OutDtypes = rt::DtypeDispatch<kQuantIntDtypes.bits(), kSelected.bits()>;
 
 }  // namespace
 
-// quantize_per_token.out(Tensor input, Tensor scales, Tensor zero_points, int quant_min, int
-// quant_max,
+// quantize_per_token.out(Tensor input, Tensor scales, Tensor zero_points, int quant_min, int quant_max,
 //                        ScalarType dtype, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& quantize_per_token_out(rt::KernelContext& context, const rt::Tensor& input,
                                    const rt::Tensor& scales, const rt::Tensor& zero_points,

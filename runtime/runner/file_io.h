@@ -21,10 +21,10 @@ class FileData {
   FileData& operator=(const FileData&) = delete;
   ~FileData();
 
-  // Opens the file (once per FileData). Refuses anything that is not a regular file, saying what
-  // the path is (a named pipe would block the runner forever, a device could be endless): it is
-  // opened without waiting and checked before a byte is read. Fails with InvalidInput when the file
-  // cannot be opened or read.
+  // Opens the file (once per FileData). Refuses anything that is not a regular file, saying what the path is (a
+  // named pipe would block the runner forever, a device could be endless): it
+  // is opened without waiting and checked before a byte is read. Fails with
+  // InvalidInput when the file cannot be opened or read.
   Status open(const char* path);
 
   uint8_t* bytes() const { return bytes_; }

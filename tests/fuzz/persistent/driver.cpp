@@ -7,12 +7,11 @@
 // runner's arguments. The case's stdout and stderr go to FOLDER/stdout and FOLDER/stderr;
 // then one line "<exit code> <leaked 0|1>" is written to stdout. With "1" the driver then
 // checks that every allocation of the cases since the last check was freed, and "leaked"
-// says whether one was not (the report is in FOLDER/leaks) (a check stops every thread and scans
-// the heap: after every case it halved the rate, so the harness asks for one now and then and finds
-// the case). A sanitizer report ends the process (-fno-sanitize-recover=all): the harness sees no
-// line, reads the report in FOLDER/stderr and confirms the case in a process of its own. Between
-// cases nothing is kept: main() builds its registry, program and method on its stack, and unmaps
-// its files before it returns.
+// says whether one was not (the report is in FOLDER/leaks) (a check stops every thread and scans the heap: after every
+// case it halved the rate, so the harness asks for one now and then and finds the case). A sanitizer report ends the process (-fno-sanitize-recover=all): the
+// harness sees no line, reads the report in FOLDER/stderr and confirms the case in a
+// process of its own. Between cases nothing is kept: main() builds its registry, program
+// and method on its stack, and unmaps its files before it returns.
 
 #include <fcntl.h>
 #include <sanitizer/lsan_interface.h>
