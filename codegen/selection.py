@@ -1,9 +1,12 @@
-"""What a target selects: operators with their kernel keys, in ExecuTorch's YAML schema.
+"""What a target selects: operators with their kernel keys and who needs each key.
 
 A `Selection` is built from each source (a model's operators, explicit operators), merged
-with `|`, and written as the `selected_operators.yaml` that ExecuTorch's `gen_oplist`
-writes. Merging is deterministic: flags are OR-ed, keys and `debug_info` are unioned and
-written sorted.
+with `|`, and kept in our own stage file (`to_json` / `from_json`: every key's sources
+survive, which the codegen stage needs to name the models that need a missing kernel).
+ExecuTorch's `selected_operators.yaml` is an export derived from it (`to_yaml`, the bytes
+`gen_oplist` writes), whose `debug_info` says only who selected an operator, not with which
+key; so it is written for others and read only when a user hands one in. Merging is
+deterministic: flags are OR-ed, keys and sources are unioned and written sorted.
 """
 
 from __future__ import annotations
@@ -14,9 +17,13 @@ from pathlib import Path
 
 from codegen.errors import InputError
 from codegen.model import KernelKey, OperatorName, TensorMeta
+from codegen.provenance import Provenance
 from codegen.pte import ModelOps
 from codegen.scalar_type import ScalarType
+from codegen.stage_file import dump_json, member, parse_json, read_json
 from codegen.yaml_io import dump_yaml, expect, load_yaml, strings
+
+WHAT = "a selection file"
 
 
 @dataclass(frozen=True)
@@ -24,9 +31,9 @@ class SelectedOperator:
     """One selected operator, the keys it is called with and where it came from.
 
     `debug_info` names every source (model file, manifest entry) that selected the
-    operator; `key_sources` names, per kernel key, the sources that call it with that key
-    (a key missing from it came from every source in `debug_info`, as when a YAML written
-    by someone else is read back).
+    operator; `key_sources` names, per kernel key, the sources that call it with that key.
+    A key given no sources came from every source in `debug_info` (all a YAML written by
+    someone else can say); `key_sources` is completed so on construction.
     """
 
     name: OperatorName
@@ -37,9 +44,17 @@ class SelectedOperator:
     is_used_for_training: bool = True
     key_sources: Mapping[KernelKey, frozenset[str]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # One form per value, so equal selections compare equal however they were made.
+        complete = {
+            key: frozenset(self.key_sources.get(key, self.debug_info))
+            for key in sorted(self.kernel_keys)
+        }
+        object.__setattr__(self, "key_sources", complete)
+
     def sources_of(self, key: KernelKey) -> frozenset[str]:
         """Which models or manifest entries need this operator with `key`."""
-        return self.key_sources.get(key, self.debug_info)
+        return self.key_sources[key]
 
     def __or__(self, other: SelectedOperator) -> SelectedOperator:
         keys = self.kernel_keys | other.kernel_keys
@@ -49,9 +64,8 @@ class SelectedOperator:
             kernel_keys=keys,
             debug_info=self.debug_info | other.debug_info,
             key_sources={
-                key: (self.sources_of(key) if key in self.kernel_keys else empty)
-                | (other.sources_of(key) if key in other.kernel_keys else empty)
-                for key in sorted(keys)
+                key: self.key_sources.get(key, empty) | other.key_sources.get(key, empty)
+                for key in keys
             },
             include_all_overloads=self.include_all_overloads or other.include_all_overloads,
             is_root_operator=self.is_root_operator or other.is_root_operator,
@@ -111,12 +125,38 @@ class Selection:
             self.include_all_operators or other.include_all_operators,
         )
 
-    def provenance(self) -> dict[str, dict[str, list[str]]]:
+    def provenance(self) -> Provenance:
         """Operator -> kernel key -> the sources that need it, for reports."""
-        return {
-            str(name): {str(key): sorted(op.sources_of(key)) for key in sorted(op.kernel_keys)}
-            for name, op in sorted(self.operators.items())
-        }
+        return Provenance({name: op.key_sources for name, op in self.operators.items()})
+
+    def to_json(self) -> str:
+        """Our stage file: everything the selection holds, every key's sources included."""
+        return dump_json(
+            {
+                "include_all_operators": self.include_all_operators,
+                "operators": {
+                    str(name): {
+                        "debug_info": sorted(op.debug_info),
+                        "include_all_overloads": op.include_all_overloads,
+                        "is_root_operator": op.is_root_operator,
+                        "is_used_for_training": op.is_used_for_training,
+                        "kernel_keys": {
+                            str(key): sorted(sources) for key, sources in op.key_sources.items()
+                        },
+                    }
+                    for name, op in sorted(self.operators.items())
+                },
+            }
+        )
+
+    @staticmethod
+    def from_json(text: str, source: str | Path) -> Selection:
+        return parse_json(text, source, WHAT, _selection_from_json)
+
+    @staticmethod
+    def read(path: Path) -> Selection:
+        """Read our selection stage file; InputError naming `path` when it is not one."""
+        return read_json(path, WHAT, _selection_from_json)
 
     def to_yaml(self) -> str:
         """The `selected_operators.yaml` text, byte-for-byte deterministic."""
@@ -148,6 +188,37 @@ def _key_or_dtype(item: str) -> KernelKey:
     if item.startswith("v1") or item == "default":
         return KernelKey.parse(item)
     return KernelKey((TensorMeta(ScalarType.from_name(item), ()),))
+
+
+def _selection_from_json(document: object) -> Selection:
+    top = expect(document, dict, "top level")
+    selected: dict[OperatorName, SelectedOperator] = {}
+    for text, info in expect(member(top, "operators", "top level"), dict, "operators").items():
+        key = f"operators.{text!r}"
+        name = OperatorName.parse(text)
+        info = expect(info, dict, key)
+        keys = expect(member(info, "kernel_keys", key), dict, f"{key}.kernel_keys")
+        sources = {
+            KernelKey.parse(item): frozenset(strings(names, f"{key}.kernel_keys.{item!r}"))
+            for item, names in keys.items()
+        }
+        selected[name] = SelectedOperator(
+            name=name,
+            kernel_keys=frozenset(sources),
+            debug_info=frozenset(strings(member(info, "debug_info", key), f"{key}.debug_info")),
+            include_all_overloads=_json_flag(info, "include_all_overloads", key),
+            is_root_operator=_json_flag(info, "is_root_operator", key),
+            is_used_for_training=_json_flag(info, "is_used_for_training", key),
+            key_sources=sources,
+        )
+    include_all = member(top, "include_all_operators", "top level")
+    return Selection(
+        dict(sorted(selected.items())), expect(include_all, bool, "include_all_operators")
+    )
+
+
+def _json_flag(info: dict[str, object], name: str, key: str) -> bool:
+    return expect(member(info, name, key), bool, f"{key}.{name}")
 
 
 def read_selection(path: Path) -> Selection:

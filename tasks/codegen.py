@@ -13,7 +13,7 @@ from codegen.kernel_library import read_kernel_library
 from codegen.manifest import Library, Target
 from codegen.render import GENERATED_FILES, TEMPLATES, render_sources
 from codegen.resolution import Resolution, resolve
-from codegen.selection import read_selection
+from codegen.selection import Selection
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.actions import reports_user_errors
@@ -42,7 +42,7 @@ def generate(
     kernel_libraries = [
         read_kernel_library(lib.name, lib.functions, lib.sources) for lib in libraries
     ]
-    resolution = resolve(read_selection(selection), kernel_libraries, target)
+    resolution = resolve(Selection.read(selection), kernel_libraries, target)
     for name, text in render_sources(resolution).items():
         write_if_changed(output_dir / name, text)
     write_if_changed(layout.resolution(target), resolution_json(resolution))
@@ -113,7 +113,7 @@ def task_codegen() -> Iterator[dict[str, Any]]:
                     [
                         target.name,
                         libraries,
-                        layout.selected_operators(target.name),
+                        layout.selection(target.name),
                         output_dir,
                         _estimate_config(target),
                         tuple(current.targets),
@@ -121,7 +121,7 @@ def task_codegen() -> Iterator[dict[str, Any]]:
                 )
             ],
             "file_dep": [
-                layout.selected_operators(target.name),
+                layout.selection(target.name),
                 *generator_code(),
                 *(lib.functions for lib in libraries),
             ],

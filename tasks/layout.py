@@ -112,6 +112,11 @@ def target_dir(target: str) -> Path:
     return build() / target
 
 
+def selection(target: str) -> Path:
+    """The target's selection, every kernel key's sources kept (codegen/selection.py)."""
+    return target_dir(target) / "selection.json"
+
+
 def selected_operators(target: str) -> Path:
     return target_dir(target) / "selected_operators.yaml"
 

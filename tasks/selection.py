@@ -1,8 +1,8 @@
-"""Stage 2: each target's selected_operators.yaml, the union of its sources."""
+"""Stage 2: each target's selection, the union of its sources: our selection.json (what
+codegen reads), ExecuTorch's selected_operators.yaml and provenance.json derived from it."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,9 +35,9 @@ def target_selection(target: Target, manifest_name: str, model_ops: list[Path]) 
 @reports_user_errors
 def write_selection(target: Target, manifest_name: str, model_ops: list[Path]) -> None:
     selection = target_selection(target, manifest_name, model_ops)
+    write_if_changed(layout.selection(target.name), selection.to_json())
     write_if_changed(layout.selected_operators(target.name), selection.to_yaml())
-    provenance = json.dumps(selection.provenance(), indent=2, sort_keys=True) + "\n"
-    write_if_changed(layout.provenance(target.name), provenance)
+    write_if_changed(layout.provenance(target.name), selection.provenance().to_json())
 
 
 def task_selection() -> Iterator[dict[str, Any]]:
@@ -54,7 +54,11 @@ def task_selection() -> Iterator[dict[str, Any]]:
                 *target.selections,
                 *code_closure(__name__),
             ],
-            "targets": [layout.selected_operators(target.name), layout.provenance(target.name)],
+            "targets": [
+                layout.selection(target.name),
+                layout.selected_operators(target.name),
+                layout.provenance(target.name),
+            ],
             "uptodate": [
                 config_changed(
                     {

@@ -5,9 +5,12 @@ from pathlib import Path
 from codegen.manifest import load_manifest
 from codegen.model import OperatorName
 from codegen.pte import read_model_ops
+from codegen.pte.writer import KernelCall, Method, Tensor, save_program
+from codegen.scalar_type import ScalarType
 from codegen.selection import Selection
 from tasks.selection import target_selection
 from tests.conftest import example_pte
+from tests.test_build_folder_owner import selective_build
 
 
 def test_every_source_is_unioned_with_its_provenance(tmp_path: Path) -> None:
@@ -34,7 +37,7 @@ def test_every_source_is_unioned_with_its_provenance(tmp_path: Path) -> None:
     model.write_text(
         Selection.from_model(read_model_ops(example_pte("add_mul")), "add_mul.pte").to_yaml()
     )
-    provenance = target_selection(target, "selective.toml", [model]).provenance()
+    provenance = target_selection(target, "selective.toml", [model]).provenance().to_dict()
     assert provenance == {
         "aten::add.out": {
             "v1/4;": ["selective.toml:targets.t.op_dtypes"],
@@ -46,3 +49,36 @@ def test_every_source_is_unioned_with_its_provenance(tmp_path: Path) -> None:
         "aten::sub.out": {"default": ["selective.toml:targets.t.extra_ops"]},
         "custom::scale.out": {"default": [str(tmp_path / "custom_ops.yaml")]},
     }
+
+
+GELU_MANIFEST = """
+[models.a]
+path = "a.pte"
+[models.b]
+path = "b.pte"
+
+[targets.t]
+models = ["a", "b"]
+libraries = ["portable"]
+"""
+
+
+def gelu_program(dtype: ScalarType, path: Path) -> None:
+    gelu = OperatorName.parse("aten::gelu.out")
+    values = (Tensor(dtype, (2, 3)), "none", Tensor(dtype, (2, 3)))
+    save_program([Method("forward", values, (0,), (2,), (KernelCall(gelu, (0, 1, 2, 2)),))], path)
+
+
+def test_a_missing_kernel_names_only_the_models_needing_its_key(tmp_path: Path) -> None:
+    """Two models call aten::gelu.out, a.pte on Float, b.pte on Long (which portable's gelu
+    does not declare): the build stops naming b.pte alone, through the model, selection and
+    codegen stages as a build runs them."""
+    gelu_program(ScalarType.Float, tmp_path / "a.pte")
+    gelu_program(ScalarType.Long, tmp_path / "b.pte")
+    (tmp_path / "selective.toml").write_text(GELU_MANIFEST)
+    result = selective_build(tmp_path, "codegen")
+    assert result.returncode != 0
+    assert (
+        "target t: no kernel library implements 1 selected operator key(s): "
+        "aten::gelu.out [dtype Long] (needed by b.pte)\n"
+    ) in result.stdout + result.stderr
