@@ -7,7 +7,6 @@ all by this one creator so that their explicit `task_dep`s always name existing 
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
@@ -17,7 +16,9 @@ from typing import Any
 from doit import create_after
 from doit.exceptions import InvalidCommand
 
+from codegen.errors import InputError
 from codegen.manifest import Manifest
+from codegen.resolution_file import ResolutionFile
 from tasks import layout
 from tasks.compile import ObjectSpec, compile_tasks, target_objects
 from tasks.config import manifest
@@ -95,7 +96,7 @@ def task_backend() -> Iterator[dict[str, Any]]:
         resolution = layout.resolution(target.name)
         if DEFINITIONS.stat(str(resolution)) is None:
             continue  # `doit list` before any build: nothing is known yet.
-        sources = [Path(s) for s in json.loads(resolution.read_text(encoding="utf-8"))["sources"]]
+        sources = list(_resolution(resolution).sources)
         toolchain = current.toolchains[target.toolchain]
         libraries = [current.libraries[name] for name in target.libraries]
         specs = target_objects(target, toolchain, sources, libraries)
@@ -115,6 +116,15 @@ def task_backend() -> Iterator[dict[str, Any]]:
     for stage, doc in STAGES.items():
         yield {"basename": stage, "name": None, "doc": doc}
     yield from tasks
+
+
+def _resolution(path: Path) -> ResolutionFile:
+    """The resolution codegen wrote; a bad one ends doit with one line, not a traceback."""
+    try:
+        return ResolutionFile.read(path)
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def _target_tasks(current: Manifest, name: str, specs: list[ObjectSpec]) -> list[dict[str, Any]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from codegen.kernel_library import read_kernel_library
 from codegen.manifest import Library, Target
 from codegen.render import GENERATED_FILES, TEMPLATES, render_sources
 from codegen.resolution import Resolution, resolve
+from codegen.resolution_file import ResolutionFile
 from codegen.selection import Selection
 from codegen.writer import write_if_changed
 from tasks import layout
@@ -45,7 +45,7 @@ def generate(
     resolution = resolve(Selection.read(selection), kernel_libraries, target)
     for name, text in render_sources(resolution).items():
         write_if_changed(output_dir / name, text)
-    write_if_changed(layout.resolution(target), resolution_json(resolution))
+    write_if_changed(layout.resolution(target), ResolutionFile.of(resolution).to_json())
     write_estimate(target, resolution, estimate_config, other_targets)
 
 
@@ -83,20 +83,6 @@ def write_estimate(
     write_if_changed(layout.size_estimate(target), result.to_json())
     if result.file is not None:  # a first build has nothing to estimate from
         print(result.line())
-
-
-def resolution_json(resolution: Resolution) -> str:
-    """What later stages need: kernel sources to compile, and counts for the size report."""
-    document = {
-        "kernels": [
-            {"op": str(k.op), "key": str(k.key), "function": k.function, "library": k.library}
-            for k in resolution.kernels
-        ],
-        "operators": len(resolution.op_dtypes),
-        "registry_slots": resolution.registry_slots,
-        "sources": sorted({str(k.source) for k in resolution.kernels}),
-    }
-    return json.dumps(document, indent=2, sort_keys=True) + "\n"
 
 
 def task_codegen() -> Iterator[dict[str, Any]]:

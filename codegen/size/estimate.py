@@ -30,9 +30,14 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from codegen.size.buckets import KERNEL_PREFIX, REGISTRY_SLOT_BYTES
+from codegen.stage_file import dump_json, member, parse_json, read_json
+from codegen.yaml_io import expect, strings
+
+T = TypeVar("T")
+WHAT = "a size estimate"
 
 
 @dataclass(frozen=True)
@@ -59,8 +64,9 @@ class Estimate:
     def unmeasured(self) -> tuple[str, ...]:
         return tuple(k.bucket for k in self.kernels if k.bytes is None)
 
-    def to_json(self) -> str:
-        document = {
+    def to_dict(self) -> dict[str, Any]:
+        """size_estimate.json's JSON form."""
+        return {
             "target": self.target,
             "estimate": self.file,
             "previous": self.previous,
@@ -74,7 +80,17 @@ class Estimate:
             ],
             "unmeasured": list(self.unmeasured),
         }
-        return json.dumps(document, indent=2, sort_keys=True) + "\n"
+
+    def to_json(self) -> str:
+        return dump_json(self.to_dict())
+
+    @staticmethod
+    def from_json(text: str, source: str | Path) -> Estimate:
+        return parse_json(text, source, WHAT, _estimate)
+
+    @staticmethod
+    def read(path: Path) -> Estimate:
+        return read_json(path, WHAT, _estimate)
 
     def line(self) -> str:
         """The line codegen prints."""
@@ -201,6 +217,39 @@ def closeness_markdown(target: str, compared: Mapping[str, Any] | None) -> str:
         + text[1:]
         + " (codegen's estimate from earlier size reports, `size_estimate.json`).\n"
     )
+
+
+def _estimate(document: object) -> Estimate:
+    top = expect(document, dict, "top level")
+    kernels = []
+    for index, item in enumerate(expect(member(top, "kernels", "top level"), list, "kernels")):
+        where = f"kernels[{index}]"
+        row = expect(item, dict, where)
+        kernels.append(
+            KernelCost(
+                bucket=expect(member(row, "bucket", where), str, f"{where}.bucket"),
+                bytes=_optional(member(row, "bytes", where), int, f"{where}.bytes"),
+                measured_in=tuple(
+                    strings(member(row, "measured_in", where), f"{where}.measured_in")
+                ),
+            )
+        )
+    return Estimate(
+        target=expect(member(top, "target", "top level"), str, "target"),
+        file=_optional(member(top, "estimate", "top level"), int, "estimate"),
+        previous=_optional(member(top, "previous", "top level"), int, "previous"),
+        basis=_optional(member(top, "basis", "top level"), str, "basis"),
+        dtype_selective=expect(
+            member(top, "dtype_selective", "top level"), bool, "dtype_selective"
+        ),
+        toolchain=expect(member(top, "toolchain", "top level"), str, "toolchain"),
+        registry_slots=expect(member(top, "registry_slots", "top level"), int, "registry_slots"),
+        kernels=tuple(kernels),
+    )
+
+
+def _optional(value: object, kind: type[T], key: str) -> T | None:
+    return None if value is None else expect(value, kind, key)
 
 
 def read_report(path: Path) -> dict[str, Any] | None:

@@ -8,8 +8,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from codegen.errors import InputError
 from codegen.size.buckets import REGISTRY_SLOT_BYTES
-from codegen.size.estimate import closeness, closeness_line, estimate
+from codegen.size.estimate import Estimate, closeness, closeness_line, estimate
 from tests.workspace import SMALL_MANIFEST, build_small, executed, small_workspace
 
 SELECTIVE = {"dtype_selective": True, "toolchain": "host"}
@@ -171,3 +174,25 @@ def test_estimate_then_measurement_after_adding_operators(tmp_path: Path) -> Non
 
     # Nothing changed: the estimate re-runs nothing, codegen included.
     assert executed(build_small(workdir)) == []
+
+
+def test_size_estimate_json_round_trips(tmp_path: Path) -> None:
+    previous = report(20_000, 2, {"kernel:portable/op_add": 500, "kernel:portable/op_mul": 300})
+    made = estimate(
+        "t",
+        {"kernel:portable/op_add": False, "kernel:portable/op_sub": False},
+        2,
+        SELECTIVE,
+        previous,
+        {},
+    )
+    assert made.file is not None and made.unmeasured == ("kernel:portable/op_sub",)
+    path = tmp_path / "size_estimate.json"
+    path.write_text(made.to_json())
+    assert Estimate.read(path) == made
+    first = estimate("t", {"kernel:portable/op_add": True}, 1, EVERY, None, {})
+    assert Estimate.from_json(first.to_json(), "first.json") == first
+    with pytest.raises(
+        InputError, match=r"^bad.json: not a size estimate: top level: no 'kernels'"
+    ):
+        Estimate.from_json("{}", "bad.json")

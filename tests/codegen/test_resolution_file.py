@@ -1,0 +1,61 @@
+"""resolution.json's codec: what codegen decided, as the compile and size stages read it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codegen.errors import InputError
+from codegen.kernel_library import read_kernel_library
+from codegen.pte import read_model_ops
+from codegen.resolution import resolve
+from codegen.resolution_file import ResolutionFile
+from codegen.selection import Selection
+from tests.conftest import example_pte
+from tests.workspace import REPO
+
+PORTABLE = REPO / "kernels" / "portable"
+
+
+def test_keeps_each_kernels_library_and_source_file(tmp_path: Path) -> None:
+    library = read_kernel_library("portable", PORTABLE / "functions.yaml", PORTABLE)
+    selection = Selection.from_model(read_model_ops(example_pte("mlp")), "mlp.pte")
+    resolution = resolve(selection, [library], "mlp")
+    written = ResolutionFile.of(resolution)
+    path = tmp_path / "resolution.json"
+    path.write_text(written.to_json())
+    again = ResolutionFile.read(path)
+    assert again == written
+    assert again.to_json() == written.to_json()
+    # The source each library named, never derived again from the operator's name.
+    assert [(k.library, k.source) for k in again.kernels] == [
+        (k.library, k.source) for k in resolution.kernels
+    ]
+    assert again.sources == tuple(sorted({k.source for k in resolution.kernels}, key=str))
+    assert (again.operators, again.registry_slots) == (
+        len(resolution.op_dtypes),
+        resolution.registry_slots,
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("", "not a resolution file: Expecting value"),
+        ("{}", "not a resolution file: top level: no 'kernels'"),
+        ('{"kernels": [{}]}', "not a resolution file: kernels[0]: no 'op'"),
+        (
+            '{"kernels": [], "operators": "3", "registry_slots": 0}',
+            "not a resolution file: operators: expected an integer, got a string",
+        ),
+    ],
+)
+def test_a_bad_file_is_one_line_naming_it(tmp_path: Path, text: str, problem: str) -> None:
+    path = tmp_path / "resolution.json"
+    path.write_text(text)
+    with pytest.raises(InputError) as caught:
+        ResolutionFile.read(path)
+    assert str(caught.value).startswith(f"{path}: {problem}")
+    with pytest.raises(InputError, match="cannot read"):
+        ResolutionFile.read(tmp_path / "absent.json")
