@@ -1,0 +1,178 @@
+"""The size stage's one entry point: from what was linked and decided to the size document.
+
+`measure_size` reads the linked files (a runner, or for a library-only target the two
+minimal apps, Note [Library-only size] in tasks/size.py), the objects of the link, the
+static library and the earlier stages' files (resolution, provenance, codegen's estimate,
+the previous report), and returns the document, its pages and the lines to print. The
+caller names every path and writes and prints the results; nothing here knows the build
+folder's layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from codegen.errors import InputError
+from codegen.manifest import Target
+from codegen.provenance import Provenance
+from codegen.resolution_file import ResolutionFile, ResolvedKernel
+from codegen.size.alignment import alignment_note
+from codegen.size.attribution import Attribution, LinkedObject, attribute, bucket_of_source
+from codegen.size.buckets import kernel_bucket
+from codegen.size.budget import breach_message, target_budgets
+from codegen.size.diff import change_lines, size_change
+from codegen.size.document import (
+    LibraryFigures,
+    LibraryOnly,
+    OperatorInfo,
+    SizeDocument,
+    closeness_of,
+)
+from codegen.size.elf import Symbol, object_symbols, read_sections, read_segments, read_symbols
+from codegen.size.estimate import Estimate, closeness, closeness_line, read_report
+from codegen.size.inputs import Linked, SizeInputs, size_config
+from codegen.size.library import added
+from codegen.size.report import Baseline, SizeAnalysis, size_document, size_pages
+from codegen.size.totals import SizeReport, archive_sizes, berkeley_sizes
+
+# What the kernel table says selected a kernel of an include-all target no source named.
+INCLUDE_ALL = "include_all_operators"
+
+
+@dataclass(frozen=True)
+class SizeOutcome:
+    document: SizeDocument
+    markdown: str
+    html: str
+    lines: tuple[str, ...]  # to print, in order: notes, changes, estimate, breaches
+    within_budgets: bool
+
+
+def measure_size(inputs: SizeInputs) -> SizeOutcome:
+    """The target's size document, size.md and size.html, and what to print."""
+    target = inputs.target
+    resolution = ResolutionFile.read(inputs.resolution)
+    provenance = Provenance.read(inputs.provenance)
+    operators = tuple(_operator(k, provenance, inputs) for k in resolution.kernels)
+    libraries = {k.source: k.library for k in resolution.kernels}
+    objects = [
+        LinkedObject(bucket_of_source(source, libraries), source.name, object_symbols(obj))
+        for source, obj in inputs.objects
+    ]
+    if isinstance(inputs.linked, Linked):
+        attribution, (text, data, bss, file), symbols = _measure(inputs.linked, objects)
+        segments = read_segments(inputs.linked.stripped)
+        library_only = None
+    else:
+        with_app, without_app = inputs.linked
+        (with_library, with_figures, symbols) = _measure(with_app, objects)
+        (without, without_figures, _) = _measure(without_app, objects)
+        text, data, bss, file = (a - b for a, b in zip(with_figures, without_figures, strict=True))
+        attribution = added(with_library, without)
+        segments = read_segments(with_app.stripped)
+        library_only = LibraryOnly(
+            with_library=with_app.stripped.stat().st_size,
+            without_library=without_app.stripped.stat().st_size,
+        )
+    baseline = None
+    if inputs.baseline_runner is not None and target.size_baseline is not None:
+        baseline = Baseline(target.size_baseline, inputs.baseline_runner.stat().st_size)
+    analysis = SizeAnalysis(
+        target=target.name,
+        report=SizeReport(
+            text=text,
+            data=data,
+            bss=bss,
+            file=file,
+            registry_slots=resolution.registry_slots,
+            kernels=len(resolution.kernels),
+            operators=resolution.operators,
+            budget=target.size_budget,
+        ),
+        attribution=attribution,
+        operators=operators,
+        budgets=target_budgets(target.size_budget, target.size_budgets),
+        registry_bytes=sum(s.size for s in symbols if "kSelectedKernels" in s.name),
+        config=size_config(target),
+        models=target.models,
+        baseline=baseline,
+        segments=segments,
+    )
+    measured = size_document(analysis)
+    previous = read_report(inputs.previous)
+    change = None if previous is None else size_change(previous, measured.to_dict())
+    compared = _compare_estimate(
+        inputs.estimate, file, {o.bucket for o in operators}, len(operators)
+    )
+    document = measured.with_extras(
+        change=change,
+        estimate=None if compared is None else closeness_of(compared),
+        library=LibraryFigures(**archive_sizes(inputs.library)),
+        library_only=library_only,
+    )
+    alignment = alignment_note(segments, file)
+    markdown, html = size_pages(document, alignment)
+    what = "runner" if target.runner else "library (added to an app)"
+    failures = analysis.breaches()
+    lines = [
+        *([] if alignment is None else [f"{target.name}: {alignment}"]),
+        *([] if change is None else change_lines(target.name, change)),
+        *([] if compared is None else [closeness_line(target.name, compared)]),
+        *(breach_message(target.name, b, analysis.contributors(b.measure), what) for b in failures),
+    ]
+    return SizeOutcome(document, markdown, html, tuple(lines), not failures)
+
+
+def _operator(kernel: ResolvedKernel, provenance: Provenance, inputs: SizeInputs) -> OperatorInfo:
+    return OperatorInfo(
+        op=str(kernel.op),
+        key=str(kernel.key),
+        library=kernel.library,
+        function=kernel.function,
+        bucket=kernel_bucket(kernel.library, kernel.source),
+        selected_by=selected_by(kernel, provenance, inputs.model_files, inputs.target),
+    )
+
+
+def selected_by(
+    kernel: ResolvedKernel,
+    provenance: Provenance,
+    model_files: Mapping[str, tuple[str, ...]],
+    target: Target,
+) -> tuple[str, ...]:
+    """Who brought the kernel's operator in: the target's models (by name, not file) and
+    manifest entries needing it with any key."""
+    sources: set[str] = set()
+    for source in provenance.sources_of(kernel.op):
+        sources.update(model_files.get(source, (source,)))
+    if not sources and target.include_all_operators:
+        sources.add(INCLUDE_ALL)
+    return tuple(sorted(sources))
+
+
+def _measure(
+    linked: Linked, objects: Sequence[LinkedObject]
+) -> tuple[Attribution, tuple[int, int, int, int], tuple[Symbol, ...]]:
+    """The file's attribution, (text, data, bss, file) and the unstripped file's symbols."""
+    symbols = read_symbols(linked.unstripped)
+    file, sections = linked.stripped.stat().st_size, read_sections(linked.stripped)
+    return attribute(file, sections, symbols, objects), (*berkeley_sizes(sections), file), symbols
+
+
+def _compare_estimate(
+    path: Path, file: int, buckets: set[str], slots: int
+) -> dict[str, Any] | None:
+    """How codegen's estimate compares with the measured file, when the estimate was made
+    for the kernels measured (Note [Size estimate]); None when there is none (it advises,
+    so a missing or unreadable one is no error)."""
+    try:
+        estimate = Estimate.read(path)
+    except InputError:
+        return None
+    estimated = {k.bucket for k in estimate.kernels}
+    if estimated != buckets or estimate.registry_slots != slots:
+        return None
+    return closeness(estimate.to_dict(), file)
