@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
@@ -14,6 +13,7 @@ from tasks.config import manifest, manifest_path
 
 @reports_user_errors
 def explain(op: str, dtype: str, model: str, target: str) -> bool:
+    from codegen.size.document import SizeDocument
     from codegen.size.explain import explain_model, explain_operator
 
     known = manifest().targets
@@ -29,7 +29,8 @@ def explain(op: str, dtype: str, model: str, target: str) -> bool:
     for name in names:
         path = layout.size_json(name)
         if path.is_file():
-            documents[name] = json.loads(path.read_text(encoding="utf-8"))
+            # Read through the codec: a damaged report is one line naming it.
+            documents[name] = SizeDocument.read(path).to_dict()
     if not documents:
         print("error: no size report yet: run `doit build` first", file=sys.stderr)
         return False

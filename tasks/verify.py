@@ -15,6 +15,7 @@ from doit.tools import config_changed
 
 from codegen.machine import elf_machine, runs_here
 from codegen.manifest import Model, Target, Toolchain
+from codegen.verification import LIBRARY_ONLY, NOT_VERIFIED
 from codegen.verify import compare_output
 from codegen.writer import write_if_changed
 from tasks import layout
@@ -22,11 +23,6 @@ from tasks.actions import reports_user_errors
 from tasks.code_deps import code_closure
 
 RUN_TIMEOUT_SECONDS = 120
-
-
-NOT_VERIFIED = "not verified"
-# A library-only target's models only select its operators: there is no runner to run them.
-LIBRARY_ONLY = "library only"
 
 
 def run_model(

@@ -1,6 +1,7 @@
-"""The few lines a build prints per target about its size, from the size document (not
-from size.md): what it weighs, the budgets, the largest buckets, what the all-operators
-baseline weighs, what changed since the previous build and how close the estimate was."""
+"""The few lines a build prints per target, from the size document (not from size.md):
+the summary line (with the verification's outcome), then the digest: what it weighs, the
+budgets, the largest buckets, what the all-operators baseline weighs, what changed since
+the previous build and how close the estimate was."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from codegen.size.document import SizeDocument
 from codegen.size.estimate import closeness_line
 from codegen.size.report import LIBRARY_HEADLINE, STRIPPED_HEADLINE, report_view
 from codegen.units import format_size
+from codegen.verification import Verification
 
 DIGEST_LINES = 7
 
@@ -23,6 +25,17 @@ def size_phrase(document: SizeDocument) -> str:
     if document.is_library_only:
         measured = f"library adds {format_size(report.file)} to an app"
     return f"{measured} ({budget})"
+
+
+def summary_line(document: SizeDocument, verification: Verification) -> str:
+    """`mlp: 4 operators, 5 kernels registered, runner 35.2 KiB (no budget), 1/1 models
+    verified`."""
+    report = document.report
+    verified = "library only, not run" if document.is_library_only else verification.phrase()
+    return (
+        f"{document.target}: {report.operators} operators, {report.kernels} kernels "
+        f"registered, {size_phrase(document)}, {verified}"
+    )
 
 
 def digest(document: SizeDocument) -> list[str]:

@@ -7,7 +7,8 @@ from dataclasses import replace
 from codegen.size.diff import size_change
 from codegen.size.document import BaselineFigures, Closeness, LibraryOnly
 from codegen.size.report import size_document, to_document
-from codegen.size.summary import digest, size_phrase
+from codegen.size.summary import digest, size_phrase, summary_line
+from codegen.verification import ModelResult, Verification
 from tests.codegen.test_size_report import analysis
 
 
@@ -46,3 +47,27 @@ def test_digest_of_a_library_only_target() -> None:
     document = replace(size_document(analysis()), library_only=LibraryOnly(30_000, 18_100))
     assert digest(document)[0].startswith("Added to a minimal app (stripped): 11.6 KiB")
     assert size_phrase(document).startswith("library adds 11.6 KiB (11,900 B) to an app")
+
+
+def test_summary_line_from_the_documents() -> None:
+    runner = size_document(analysis())
+    two_of_three = Verification(
+        {
+            "a": ModelResult("ok"),
+            "b": ModelResult("ok"),
+            "c": ModelResult("unverified", "no reference outputs"),
+        }
+    )
+    assert summary_line(runner, two_of_three) == (
+        "t: 2 operators, 2 kernels registered, runner 11.6 KiB (11,900 B) "
+        "(budget 24.0 KiB (24,576 B)), 2/3 models verified"
+    )
+    cross = Verification({"a": ModelResult("not verified", "no emulator")})
+    assert summary_line(runner, cross).endswith(", not verified")
+    assert summary_line(runner, Verification({})).endswith(", no models")
+    library = replace(runner, library_only=LibraryOnly(30_000, 18_100))
+    skipped = Verification({"a": ModelResult("library only", "runner = false")})
+    assert summary_line(library, skipped).endswith(
+        "library adds 11.6 KiB (11,900 B) to an app (budget 24.0 KiB (24,576 B)), "
+        "library only, not run"
+    )
