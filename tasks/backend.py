@@ -20,8 +20,8 @@ from doit.exceptions import InvalidCommand
 from codegen.manifest import Manifest
 from tasks import layout
 from tasks.compile import ObjectSpec, compile_tasks, target_objects
-from tasks.config import manifest
 from tasks.link import library_specs, link_task, size_app_objects
+from tasks.manifest import manifest
 from tasks.package import package_task
 from tasks.size import size_task
 from tasks.stamp import DEFINITIONS

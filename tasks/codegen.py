@@ -17,15 +17,15 @@ from codegen.selection import read_selection
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.actions import reports_user_errors
-from tasks.code_deps import code_closure
-from tasks.config import manifest
+from tasks.code_deps import action_code
+from tasks.manifest import manifest
 
 
 def generator_code() -> list[Path]:
     """The code and templates the codegen action runs."""
     templates = layout.codegen_dir() / "templates"
     return [
-        *code_closure(__name__),
+        *action_code(generate),
         *sorted(templates / t.name for t in TEMPLATES.glob("*.j2")),
     ]
 

@@ -21,9 +21,10 @@ from codegen.manifest import Library, Target, Toolchain
 from codegen.plan import objects
 from codegen.plan.steps import CompileStep
 from tasks import layout
+from tasks.code_deps import action_code
+from tasks.compile_action import compile_object
 from tasks.depfile import HeadersUnchanged
 from tasks.stamp import DEFINITIONS
-from tasks.tool_actions import compile_object
 
 ObjectSpec = CompileStep  # the name the other stages know the compile step by
 
@@ -70,12 +71,13 @@ def installed(program: str) -> tuple[Path, ...]:
 
 def compile_tasks(steps: Iterable[CompileStep]) -> Iterator[dict[str, Any]]:
     """One task per distinct object (a shared object appears once)."""
+    code = action_code(compile_object)  # Note [Tool step code]
     for step in objects.unique_objects(steps):
         yield {
             "basename": "compile",
             "name": str(step.object),
             "actions": [(compile_object, [step])],
-            "file_dep": [step.source, *installed(step.compiler)],
+            "file_dep": [step.source, *installed(step.compiler), *code],
             "targets": [step.object, step.depfile],
             "uptodate": [config_changed(" ".join(step.command())), HeadersUnchanged(step.depfile)],
             "clean": True,

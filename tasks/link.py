@@ -14,9 +14,10 @@ from codegen.plan import link
 from codegen.plan.objects import library_objects
 from codegen.plan.steps import CompileStep, Link
 from tasks import layout
+from tasks.code_deps import action_code
 from tasks.compile import installed
-from tasks.tool_actions import archive
-from tasks.tool_actions import link as link_action
+from tasks.link_action import archive
+from tasks.link_action import link as link_action
 
 
 def library_specs(steps: Sequence[CompileStep]) -> list[CompileStep]:
@@ -40,7 +41,11 @@ def link_task(target: Target, toolchain: Toolchain, steps: Sequence[CompileStep]
             else (archive, [step.tools, action])
             for action in step.actions
         ],
-        "file_dep": [*step.inputs, *installed(step.tools.compiler)],
+        "file_dep": [
+            *step.inputs,
+            *installed(step.tools.compiler),
+            *action_code(link_action, archive),  # Note [Tool step code]
+        ],
         # Tasks created after codegen see no implicit dependencies (doit notes, 2.2).
         "task_dep": [f"compile:{o}" for o in step.inputs],
         "targets": step.outputs,

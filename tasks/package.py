@@ -15,7 +15,7 @@ from codegen.package import package_files
 from codegen.plan.package import PackageStep, package_step
 from codegen.writer import write_if_changed
 from tasks import layout
-from tasks.code_deps import code_closure
+from tasks.code_deps import action_code
 
 
 @functools.cache
@@ -44,7 +44,7 @@ def package_task(target: Target) -> dict[str, Any]:
         "basename": "package",
         "name": target.name,
         "actions": [(write_package, [step])],
-        "file_dep": [*step.inputs, *code_closure(__name__)],
+        "file_dep": [*step.inputs, *action_code(write_package)],
         # Tasks created after codegen see no implicit dependencies (doit notes, 2.2).
         "task_dep": [f"link:{target.name}"],
         "targets": step.outputs,

@@ -21,7 +21,7 @@ from codegen.verify import compare_output
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.actions import reports_user_errors
-from tasks.code_deps import code_closure
+from tasks.code_deps import action_code
 
 RUN_TIMEOUT_SECONDS = 120
 
@@ -128,7 +128,7 @@ def verify_task(target: Target, toolchain: Toolchain, models: list[Model]) -> di
             "basename": "verify",
             "name": step.target,
             "actions": [(skip_library_only, [step])],
-            "file_dep": code_closure(__name__),
+            "file_dep": action_code(skip_library_only),
             "targets": [step.output],
             "uptodate": [config_changed({"library only": names})],
             "clean": True,
@@ -137,7 +137,7 @@ def verify_task(target: Target, toolchain: Toolchain, models: list[Model]) -> di
         "basename": "verify",
         "name": step.target,
         "actions": [(verify, [step, step.runner])],
-        "file_dep": [*step.inputs, *code_closure(__name__)],
+        "file_dep": [*step.inputs, *action_code(verify)],
         "task_dep": [f"link:{step.target}"],
         "targets": [step.output],
         "uptodate": [

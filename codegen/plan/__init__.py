@@ -6,11 +6,10 @@ task creators and handed in). tasks/ maps each step to a doit task dict and runs
 
   paths.py    where every output goes (the one spelling doit matches by string)
   steps.py    what the compile and link actions run (no other project import: the import
-              closure of those actions stays small)
+              closure of those actions stays small, Note [Tool step code])
   objects.py  which objects a target links, with which flags, shared where possible
   link.py     the link and archive steps
   package.py  the package step
   verify.py   the verify step
-  size.py     the files the size step measures
   estimate.py the size estimate's every-dtype rule
 """

@@ -2,11 +2,12 @@
 
 Note [Tool step code]
 A compile or link step's code dependency is the import closure of the action that runs it
-(tasks/tool_actions.py), and editing that code reruns every such step. So the steps hold
-plain commands and paths and this module imports nothing else of the project: the closure
-is the few modules that start a command and move its outputs into place, not the manifest
-parser or the planner. What the planner decides (flags, paths, which objects) reaches the
-task through the command line itself, which each task records (its `uptodate`).
+(tasks/compile_action.py, tasks/link_action.py): editing that code reruns every such step,
+hundreds of compiles. So the steps hold plain commands and paths, and this module imports
+nothing else of the project: the closure is the few modules that start a command and move
+its outputs into place, not the manifest parser or the planner. What the planner decides
+(flags, paths, which objects) reaches a task through its command line, which the task
+records (its `uptodate`), and through its targets.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from codegen.manifest import Library, Target, Toolchain
 from tasks.compile import ObjectSpec, target_objects
-from tasks.tool_actions import compile_object
+from tasks.compile_action import compile_object
 
 HOST = Toolchain("host", "c++", None, ("-Os",), (), "strip")
 CACHED = Toolchain("host", "c++", "ccache", ("-Os",), (), "strip")

@@ -1,16 +1,11 @@
-"""The actions of the compile and link steps: run a step's commands, each writing to a
-temporary that is moved into place (tasks/actions.py). Apart from the task wiring, so that
-the code these steps depend on is only this (Note [Tool step code], codegen/plan/steps.py)."""
+"""The actions of a link step: link then strip, and archive, each command writing to a
+temporary moved into place (tasks/actions.py). Apart from the task wiring, so that the code
+every link depends on is only this (Note [Tool step code], codegen/plan/steps.py)."""
 
 from __future__ import annotations
 
-from codegen.plan.steps import Archive, CompileStep, Link, Tools
+from codegen.plan.steps import Archive, Link, Tools
 from tasks.actions import run_to_temporaries, temporary
-
-
-def compile_object(step: CompileStep) -> bool:
-    command = step.command(temporary(step.object), temporary(step.depfile))
-    return run_to_temporaries(command, [step.object, step.depfile])
 
 
 def link(tools: Tools, link: Link) -> bool:
