@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -120,10 +119,8 @@ def task_backend() -> Iterator[dict[str, Any]]:
 def _target_tasks(current: Manifest, name: str, specs: list[ObjectSpec]) -> list[dict[str, Any]]:
     target = current.targets[name]
     toolchain = current.toolchains[target.toolchain]
-    # Note [Threads]: a pool of std::threads; C libraries before glibc 2.34 link them apart.
-    linking = replace(toolchain, ldflags=(*toolchain.ldflags, "-pthread"))
     return [
-        link_task(target, linking if target.threads > 1 else toolchain, specs),
+        link_task(target, toolchain, specs),
         size_task(target, current, specs),
         verify_task(target, toolchain, [current.models[m] for m in target.models]),
         summary_task(target),

@@ -31,7 +31,9 @@ def size_app_objects(toolchain: Toolchain) -> tuple[CompileStep, CompileStep]:
 
 
 def link_task(target: Target, toolchain: Toolchain, steps: Sequence[CompileStep]) -> dict[str, Any]:
-    step = link.link_step(layout.paths(), target, toolchain, steps)
+    """The target's link step, with the toolchain it links with (Note [Threads])."""
+    linking = link.linking_toolchain(target, toolchain)
+    step = link.link_step(layout.paths(), target, linking, steps)
     return {
         "basename": "link",
         "name": step.target,

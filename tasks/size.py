@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from doit.tools import config_changed
 
 from codegen.manifest import Manifest, Target
+from codegen.plan.size import size_step
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.actions import reports_user_errors
@@ -254,39 +255,28 @@ def size_inputs(target: Target, manifest: Manifest, specs: Sequence[ObjectSpec])
     files: dict[str, list[str]] = {}
     for model in target.models:
         files.setdefault(manifest.models[model].path.name, []).append(model)
-    baseline = target.size_baseline
+    step = size_step(layout.paths(), target, specs)
     return SizeInputs(
         target=target,
-        objects=tuple((spec.source, spec.object) for spec in specs),
+        objects=step.objects,
         library_sources={name: lib.sources for name, lib in manifest.libraries.items()},
         model_files={name: tuple(models) for name, models in files.items()},
-        baseline_runner=None if baseline is None else layout.runner(baseline),
+        baseline_runner=step.baseline_runner,
     )
 
 
 def size_task(target: Target, manifest: Manifest, specs: Sequence[ObjectSpec]) -> dict[str, Any]:
     inputs = size_inputs(target, manifest, specs)
     name = target.name
-    measured = (
-        [layout.runner(name), layout.unstripped_runner(name)]
-        if target.runner
-        else [
-            path
-            for with_library in (True, False)
-            for path in (
-                layout.size_app(name, with_library),
-                layout.unstripped_size_app(name, with_library),
-            )
-        ]
-    )
+    step = size_step(layout.paths(), target, specs)
     baseline = [] if inputs.baseline_runner is None else [inputs.baseline_runner]
     return {
         "basename": "size",
         "name": name,
         "actions": [(measure, [inputs])],
         "file_dep": [
-            *measured,
-            layout.runtime_library(name),
+            *step.measured,
+            step.library,
             layout.resolution(name),
             layout.provenance(name),
             layout.size_estimate(name),

@@ -1,4 +1,4 @@
-"""The link, package and verify steps of the plan (codegen/plan/), with no build."""
+"""The link, package, verify and size steps of the plan (codegen/plan/), with no build."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from codegen.plan.link import link_step, linking_toolchain, size_app_objects
 from codegen.plan.objects import target_objects
 from codegen.plan.package import package_step
 from codegen.plan.paths import BuildPaths
+from codegen.plan.size import size_step
 from codegen.plan.steps import Archive, Link
 from codegen.plan.verify import verify_step
 
@@ -99,3 +100,23 @@ def test_verify_reads_the_runner_and_every_reference() -> None:
 def test_a_library_only_target_verifies_nothing() -> None:
     step = verify_step(PATHS, target(runner=False), HOST, [MODEL])
     assert step.runner is None and step.inputs == []
+
+
+def test_size_measures_the_runner_and_compares_with_the_baseline_s() -> None:
+    objects = target_objects(PATHS, target(), HOST, RUNTIME, [ADD])
+    step = size_step(PATHS, target(size_baseline="all"), objects)
+    assert step.measured == (Path("build/t/runner"), Path("build/t/runner.unstripped"))
+    assert step.baseline_runner == Path("build/all/runner")
+    assert step.objects == tuple((o.source, o.object) for o in objects)
+    assert size_step(PATHS, target(), objects).baseline_runner is None
+
+
+def test_size_of_a_library_only_target_measures_the_app_with_and_without_it() -> None:
+    step = size_step(PATHS, target(runner=False), [])
+    assert step.measured == (
+        Path("build/t/size_app/with_library"),
+        Path("build/t/size_app/with_library.unstripped"),
+        Path("build/t/size_app/without_library"),
+        Path("build/t/size_app/without_library.unstripped"),
+    )
+    assert step.library == Path("build/t/libruntime.a")
