@@ -112,3 +112,17 @@ def test_editing_a_module_a_stage_imports_reruns_that_stage(
     allowed = users.union(*(DOWNSTREAM[user] for user in users))
     assert ran <= allowed, f"editing {module_file} reran {sorted(ran - allowed)} too"
     assert build(workdir) == set()
+
+
+def test_an_edit_to_the_plan_is_seen_past_the_no_op_stamp(workdir: Path) -> None:
+    """The task definitions are made by the plan (codegen/plan/), a subpackage: a no-op
+    build answered from the stamp (Note [Up-to-date stamp], tasks/stamp.py) must notice
+    an edit there, here one that changes the link command and nothing else's inputs."""
+    settled = doit(workdir, f"manifest={MANIFEST}", "build")
+    assert "no input moved since the last check" in settled.stdout, settled.stdout
+    plan = workdir / "codegen" / "plan" / "link.py"
+    text = plan.read_text(encoding="utf-8")
+    flags = 'BASE_LDFLAGS = ("-Wl,--gc-sections", "-Wl,--as-needed")'
+    assert flags in text
+    plan.write_text(text.replace(flags, flags[:-1] + ', "-Wl,-O1")'))
+    assert "link" in build(workdir)
