@@ -37,7 +37,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from codegen.manifest import OPTIMIZED_CFLAGS, eigen_include  # noqa: E402
-from tasks.compile import BASE_CFLAGS  # noqa: E402
+from codegen.plan.objects import BASE_CFLAGS  # noqa: E402
 
 FMA_UNITS = 2
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +20,8 @@ from codegen.manifest import Manifest
 from codegen.resolution_file import ResolutionFile
 from tasks import layout
 from tasks.compile import ObjectSpec, compile_tasks, target_objects
-from tasks.config import manifest
 from tasks.link import library_specs, link_task, size_app_objects
+from tasks.manifest import manifest
 from tasks.package import package_task
 from tasks.size import size_task
 from tasks.stamp import DEFINITIONS
@@ -130,10 +129,8 @@ def _resolution(path: Path) -> ResolutionFile:
 def _target_tasks(current: Manifest, name: str, specs: list[ObjectSpec]) -> list[dict[str, Any]]:
     target = current.targets[name]
     toolchain = current.toolchains[target.toolchain]
-    # Note [Threads]: a pool of std::threads; C libraries before glibc 2.34 link them apart.
-    linking = replace(toolchain, ldflags=(*toolchain.ldflags, "-pthread"))
     return [
-        link_task(target, linking if target.threads > 1 else toolchain, specs),
+        link_task(target, toolchain, specs),
         size_task(target, current, specs),
         verify_task(target, toolchain, [current.models[m] for m in target.models]),
         summary_task(target),

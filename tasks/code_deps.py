@@ -1,5 +1,7 @@
-"""The code a stage runs, as files: the import closure of its task module within the
-project, so that editing any module a stage imports reruns that stage.
+"""The code a stage runs, as files: the import closure within the project of the modules
+that define its actions, so that editing any module a stage imports reruns that stage.
+Every task that runs our Python code lists `action_code(...)` of its actions in `file_dep`
+(a test holds every stage to it: tests/test_code_edits.py).
 
 The closure is read from the source (`ast`), not from `sys.modules`: nothing is imported to
 compute it, and an import inside a function or an `if TYPE_CHECKING:` block counts too (a
@@ -9,6 +11,7 @@ superset of what one run imports, which is the safe side for a dependency).
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -21,6 +24,15 @@ def code_closure(module: str) -> list[Path]:
     """The files of `module` and of every project module it imports, directly or not,
     package `__init__.py` files included; sorted."""
     return sorted(_closure(layout.source_root(), module))
+
+
+def action_code(*actions: Callable[..., object]) -> list[Path]:
+    """The files of the code `actions` run: the import closures of the modules defining
+    them, together; sorted."""
+    files: set[Path] = set()
+    for action in actions:
+        files |= _closure(layout.source_root(), action.__module__)
+    return sorted(files)
 
 
 @cache

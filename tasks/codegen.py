@@ -17,15 +17,15 @@ from codegen.selection import Selection
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.actions import reports_user_errors
-from tasks.code_deps import code_closure
-from tasks.config import manifest
+from tasks.code_deps import action_code
+from tasks.manifest import manifest
 
 
 def generator_code() -> list[Path]:
     """The code and templates the codegen action runs."""
     templates = layout.codegen_dir() / "templates"
     return [
-        *code_closure(__name__),
+        *action_code(generate),
         *sorted(templates / t.name for t in TEMPLATES.glob("*.j2")),
     ]
 
@@ -55,7 +55,7 @@ def write_estimate(
     """Predict the runner's size from earlier size reports (Note [Size estimate]), write
     size_estimate.json and print it. The reports are read here, in the action, and are
     no dependency of the task: they advise, and must not re-run codegen."""
-    from codegen.size.buckets import kernel_bucket
+    from codegen.plan.estimate import every_dtype_buckets
     from codegen.size.estimate import estimate, read_report
 
     previous = read_report(layout.size_json(target))
@@ -67,14 +67,9 @@ def write_estimate(
         and name != target
         and (report := read_report(layout.size_json(name))) is not None
     }
-    every_dtype: dict[str, bool] = {}
-    for kernel in resolution.kernels:
-        bucket = kernel_bucket(kernel.library, kernel.source)
-        every = not config.get("dtype_selective") or resolution.op_dtypes.get(kernel.op) is None
-        every_dtype[bucket] = every_dtype.get(bucket, False) or every
     result = estimate(
         target,
-        every_dtype,
+        every_dtype_buckets(resolution, bool(config.get("dtype_selective"))),
         resolution.registry_slots,
         config,
         previous,

@@ -1,16 +1,14 @@
-"""The manifest this doit run builds, loaded once when doit loads the tasks."""
+"""The manifest this doit run builds, by its path (the manifest itself: tasks/manifest.py).
+
+A leaf: the build lock and the output paths need the manifest's path, and the code every
+compile and link runs imports them (Note [Tool step code], codegen/plan/steps.py), so this
+module must not reach the manifest parser."""
 
 from __future__ import annotations
 
-import functools
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from doit import get_var
-
-if TYPE_CHECKING:
-    from codegen.manifest import Manifest
 
 DEFAULT_MANIFEST = "selective.toml"
 
@@ -18,19 +16,3 @@ DEFAULT_MANIFEST = "selective.toml"
 def manifest_path() -> Path:
     """`doit manifest=path.toml ...` picks another manifest."""
     return Path(get_var("manifest", DEFAULT_MANIFEST) or DEFAULT_MANIFEST)
-
-
-@functools.cache
-def manifest() -> Manifest:
-    """The validated manifest; a user mistake ends doit with one line, not a traceback."""
-    # Imported here: a no-op build ends before any manifest is parsed (tasks/stamp.py).
-    from codegen.errors import InputError
-    from codegen.manifest import load_manifest
-    from tasks import layout
-
-    try:
-        # Built-in libraries spelled like the rest of our code (Note [Build folder]).
-        return load_manifest(manifest_path(), layout.builtin_kernels_dir())
-    except InputError as error:
-        print(f"error: {error}", file=sys.stderr)
-        raise SystemExit(2) from None

@@ -8,7 +8,8 @@ from typing import Any
 
 from tasks import layout
 from tasks.actions import reports_user_errors
-from tasks.config import manifest, manifest_path
+from tasks.config import manifest_path
+from tasks.manifest import manifest
 
 
 @reports_user_errors

@@ -19,18 +19,14 @@ manifest builds with the same short paths as always), absolute otherwise.
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from doit import get_var
 
+from codegen.plan.paths import BuildPaths
 from tasks.config import manifest_path
-
-if TYPE_CHECKING:
-    from codegen.manifest import Toolchain
 
 
 def local(path: Path) -> Path:
@@ -62,7 +58,7 @@ def tasks_dir() -> Path:
 
 
 def runtime_dir() -> Path:
-    return source_root() / "runtime"
+    return paths().runtime_dir
 
 
 def builtin_kernels_dir() -> Path:
@@ -90,6 +86,12 @@ def _build(chosen: str, manifest: str, cwd: str) -> Path:
     return local(named if named is not None else Path(manifest).parent / "build")
 
 
+def paths() -> BuildPaths:
+    """Every output path of this run (codegen/plan/paths.py): the build folder, the code we
+    ship and the working folder, from the command line and the manifest."""
+    return BuildPaths(build(), source_root(), Path(os.getcwd()))
+
+
 def owner_record() -> Path:
     """The file naming the manifest the build folder belongs to (Note [Build folder])."""
     return build() / ".manifest"
@@ -109,7 +111,7 @@ def model_info(model: str) -> Path:
 
 
 def target_dir(target: str) -> Path:
-    return build() / target
+    return paths().target_dir(target)
 
 
 def selection(target: str) -> Path:
@@ -127,7 +129,7 @@ def provenance(target: str) -> Path:
 
 
 def gen_dir(target: str) -> Path:
-    return target_dir(target) / "gen"
+    return paths().gen_dir(target)
 
 
 def resolution(target: str) -> Path:
@@ -140,37 +142,31 @@ def size_estimate(target: str) -> Path:
 
 
 def runner(target: str) -> Path:
-    return target_dir(target) / "runner"
+    return paths().runner(target)
 
 
 def runtime_library(target: str) -> Path:
-    """The runtime, kernels and registration without the runner's command line: the static
-    library a user links into their own app."""
-    return target_dir(target) / "libruntime.a"
+    return paths().runtime_library(target)
 
 
 def package_dir(target: str) -> Path:
-    """The C++ package an app builds against (tasks/package.py)."""
-    return target_dir(target) / "package"
+    return paths().package_dir(target)
 
 
 def size_app_source() -> Path:
-    """The minimal app a library-only target's size is measured with (tasks/size.py)."""
-    return runtime_dir() / "size_app" / "minimal_app.cpp"
+    return paths().size_app_source
 
 
 def size_app(target: str, with_library: bool) -> Path:
-    """The minimal app linked with or without the target's library, stripped."""
-    return target_dir(target) / "size_app" / ("with_library" if with_library else "without_library")
+    return paths().size_app(target, with_library)
 
 
 def unstripped_size_app(target: str, with_library: bool) -> Path:
-    """The minimal app before stripping (with the library: the attribution's symbols)."""
-    return size_app(target, with_library).with_suffix(".unstripped")
+    return paths().unstripped_size_app(target, with_library)
 
 
 def unstripped_runner(target: str) -> Path:
-    return target_dir(target) / "runner.unstripped"
+    return paths().unstripped_runner(target)
 
 
 def size_json(target: str) -> Path:
@@ -186,28 +182,4 @@ def size_html(target: str) -> Path:
 
 
 def verify_json(target: str) -> Path:
-    return target_dir(target) / "verify.json"
-
-
-def shared_object_dir(toolchain: Toolchain, flags: tuple[str, ...]) -> Path:
-    """Objects that read no generated header are shared by every target built with the
-    same compiler and flags (Note [Shared objects])."""
-    digest = hashlib.sha256("\0".join(toolchain.compile_command() + flags).encode()).hexdigest()
-    return build() / ".obj" / f"{toolchain.name}-{digest[:10]}"
-
-
-def target_object_dir(target: str) -> Path:
-    """Objects compiled against the target's generated headers (its own dtype selection)."""
-    return target_dir(target) / "obj"
-
-
-def object_path(directory: Path, source: Path) -> Path:
-    """Where in `directory` the object of `source` goes. A source below the working folder
-    keeps its relative path; any other (absolute, or reached through `..`) goes to
-    `.ext/<its folder's name>-<digest of its folder>/`, so an object never lands beside
-    its source and two folders never share an object name."""
-    if not source.is_absolute() and ".." not in source.parts:
-        return directory / source.with_suffix(".o")
-    folder = Path(os.path.abspath(source.parent))
-    digest = hashlib.sha256(str(folder).encode()).hexdigest()[:10]
-    return directory / ".ext" / f"{folder.name}-{digest}" / source.with_suffix(".o").name
+    return paths().verify_json(target)

@@ -14,8 +14,8 @@ from codegen.selection import Selection
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.actions import reports_user_errors
-from tasks.code_deps import code_closure
-from tasks.config import manifest
+from tasks.code_deps import action_code
+from tasks.manifest import manifest
 
 
 @reports_user_errors
@@ -34,7 +34,7 @@ def task_model_ops() -> Iterator[dict[str, Any]]:
         yield {
             "name": model.name,
             "actions": [(write_model_ops, [model.path, output, info])],
-            "file_dep": [model.path, *code_closure(__name__)],
+            "file_dep": [model.path, *action_code(write_model_ops)],
             "targets": [output, info],
             # The model's file name is recorded in debug_info.
             "uptodate": [config_changed(model.path.name)],

@@ -16,7 +16,7 @@ from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.actions import reports_user_errors
 from tasks.code_deps import code_closure
-from tasks.config import manifest
+from tasks.manifest import manifest
 
 
 def target_selection(target: Target, manifest_name: str, model_ops: list[Path]) -> Selection:

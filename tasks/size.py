@@ -25,6 +25,7 @@ from typing import Any
 from doit.tools import config_changed
 
 from codegen.manifest import Manifest, Target
+from codegen.plan.size import size_step
 from codegen.size.inputs import Linked, SizeInputs, model_files, size_config
 from codegen.writer import write_if_changed
 from tasks import layout
@@ -62,28 +63,29 @@ def measure(inputs: SizeInputs) -> bool:
     return outcome.within_budgets
 
 
-def _linked(name: str, runner: bool) -> Linked | tuple[Linked, Linked]:
-    if runner:
-        return Linked(layout.runner(name), layout.unstripped_runner(name))
-    with_library, without = (
-        Linked(layout.size_app(name, lib), layout.unstripped_size_app(name, lib))
-        for lib in (True, False)
-    )
+def _linked(measured: tuple[Path, ...]) -> Linked | tuple[Linked, Linked]:
+    """The plan's measured files, (stripped, unstripped) pairs: a runner's, or a minimal
+    app's with and without the library (Note [Library-only size])."""
+    pairs = [Linked(measured[i], measured[i + 1]) for i in range(0, len(measured), 2)]
+    if len(pairs) == 1:
+        return pairs[0]
+    with_library, without = pairs
     return with_library, without
 
 
 def size_inputs(target: Target, manifest: Manifest, specs: Sequence[ObjectSpec]) -> SizeInputs:
-    name, baseline = target.name, target.size_baseline
+    name = target.name
+    step = size_step(layout.paths(), target, specs)
     return SizeInputs(
         target=target,
-        objects=tuple((_shipped(spec.source), spec.object) for spec in specs),
-        linked=_linked(name, target.runner),
-        library=layout.runtime_library(name),
+        objects=tuple((_shipped(source), obj) for source, obj in step.objects),
+        linked=_linked(step.measured),
+        library=step.library,
         resolution=layout.resolution(name),
         provenance=layout.provenance(name),
         estimate=layout.size_estimate(name),
         previous=layout.size_json(name),
-        baseline_runner=None if baseline is None else layout.runner(baseline),
+        baseline_runner=step.baseline_runner,
         model_files=model_files(target, manifest.models),
     )
 

@@ -96,7 +96,7 @@ def _definition_files() -> list[str]:
     """The files and folders the task definitions are read or listed from."""
     paths = [str(manifest_path()), *(str(path) for path in CONFIG_FILES)]
     for folder in (layout.tasks_dir(), layout.codegen_dir()):
-        paths += sorted(str(path) for path in folder.glob("*.py"))
+        paths += sorted(str(path) for path in folder.rglob("*.py"))  # subpackages too
     for folder in (layout.codegen_dir() / "templates", layout.runtime_dir()):  # globbed
         paths += sorted(root for root, _, _ in os.walk(folder))
     return paths

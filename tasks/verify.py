@@ -1,4 +1,5 @@
-"""Stage 7: run every model of a target on its runner and compare with the references.
+"""Stage 7: the verify step (codegen/plan/verify.py) as a task: run every model of a target
+on its runner and compare with the references.
 
 A runner built for another processor runs through its toolchain's emulator; with none,
 the target is "not verified" (one line, and its summary says so), never an exec error."""
@@ -15,12 +16,13 @@ from doit.tools import config_changed
 
 from codegen.machine import elf_machine, runs_here
 from codegen.manifest import Model, Target, Toolchain
+from codegen.plan.verify import VerifyStep, verify_step
 from codegen.verification import LIBRARY_ONLY, NOT_VERIFIED
 from codegen.verify import compare_output
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.actions import reports_user_errors
-from tasks.code_deps import code_closure
+from tasks.code_deps import action_code
 
 RUN_TIMEOUT_SECONDS = 120
 
@@ -68,20 +70,21 @@ def run_model(
     return None
 
 
-def not_runnable(runner: Path, toolchain: Toolchain) -> str | None:
+def not_runnable(runner: Path, toolchain: str, emulator: tuple[str, ...]) -> str | None:
     """Why the runner cannot be run here, or None."""
-    if toolchain.emulator:
+    if emulator:
         return None
     machine = elf_machine(runner)
     if runs_here(machine):
         return None
-    return f"runner is {machine}, no emulator for toolchain {toolchain.name}"
+    return f"runner is {machine}, no emulator for toolchain {toolchain}"
 
 
 @reports_user_errors
-def verify(target: str, models: list[Model], runner: Path, toolchain: Toolchain) -> bool:
+def verify(step: VerifyStep, runner: Path) -> bool:
+    target, models = step.target, list(step.models)
     results: dict[str, dict[str, str]] = {}
-    reason = not_runnable(runner, toolchain) if models else None
+    reason = not_runnable(runner, step.toolchain, step.emulator) if models else None
     if reason is not None:
         print(f"{target}: {NOT_VERIFIED}: {reason}")
         results = {m.name: {"status": NOT_VERIFIED, "detail": reason} for m in models}
@@ -91,56 +94,53 @@ def verify(target: str, models: list[Model], runner: Path, toolchain: Toolchain)
             results[model.name] = {"status": "unverified", "detail": "no reference outputs"}
             continue
         output_dir = layout.target_dir(target) / "verify" / model.name
-        problem = run_model(runner, model, output_dir, toolchain.emulator)
+        problem = run_model(runner, model, output_dir, step.emulator)
         results[model.name] = (
             {"status": "failed", "detail": problem} if problem else {"status": "ok"}
         )
         if problem:
             print(f"error: target {target}: model {model.name} ({model.path}): {problem}")
-    write_if_changed(
-        layout.verify_json(target), json.dumps({"models": results}, indent=2, sort_keys=True) + "\n"
-    )
+    write_results(step.output, results)
     return all(result["status"] != "failed" for result in results.values())
 
 
-def skip_library_only(target: str, models: list[str]) -> None:
+def skip_library_only(step: VerifyStep) -> None:
     """verify.json for a target with no runner: every model "library only", none run."""
     detail = "runner = false: nothing runs the models"
-    results = {model: {"status": LIBRARY_ONLY, "detail": detail} for model in models}
-    write_if_changed(
-        layout.verify_json(target), json.dumps({"models": results}, indent=2, sort_keys=True) + "\n"
+    write_results(
+        step.output, {m.name: {"status": LIBRARY_ONLY, "detail": detail} for m in step.models}
     )
 
 
+def write_results(output: Path, results: dict[str, dict[str, str]]) -> None:
+    write_if_changed(output, json.dumps({"models": results}, indent=2, sort_keys=True) + "\n")
+
+
 def verify_task(target: Target, toolchain: Toolchain, models: list[Model]) -> dict[str, Any]:
-    if not target.runner:
+    step = verify_step(layout.paths(), target, toolchain, models)
+    names = [m.name for m in step.models]
+    if step.runner is None:
         return {
             "basename": "verify",
-            "name": target.name,
-            "actions": [(skip_library_only, [target.name, [m.name for m in models]])],
-            "file_dep": code_closure(__name__),
-            "targets": [layout.verify_json(target.name)],
-            "uptodate": [config_changed({"library only": [m.name for m in models]})],
+            "name": step.target,
+            "actions": [(skip_library_only, [step])],
+            "file_dep": action_code(skip_library_only),
+            "targets": [step.output],
+            "uptodate": [config_changed({"library only": names})],
             "clean": True,
         }
-    runner = layout.runner(target.name)
-    references = [path for model in models for path in (model.path, *model.inputs, *model.outputs)]
     return {
         "basename": "verify",
-        "name": target.name,
-        "actions": [(verify, [target.name, models, runner, toolchain])],
-        "file_dep": [
-            runner,
-            *references,
-            *code_closure(__name__),
-        ],
-        "task_dep": [f"link:{target.name}"],
-        "targets": [layout.verify_json(target.name)],
+        "name": step.target,
+        "actions": [(verify, [step, step.runner])],
+        "file_dep": [*step.inputs, *action_code(verify)],
+        "task_dep": [f"link:{step.target}"],
+        "targets": [step.output],
         "uptodate": [
             config_changed(
                 {
-                    "methods": [[m.name, m.method] for m in models],
-                    "emulator": list(toolchain.emulator),
+                    "methods": [[m.name, m.method] for m in step.models],
+                    "emulator": list(step.emulator),
                 }
             )
         ],

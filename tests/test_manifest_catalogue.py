@@ -2,7 +2,7 @@
 naming the file and the key path, a non-zero exit, no traceback, nothing written outside
 `build/`.
 
-Most variants run in-process through what `doit` runs: `load_manifest` (tasks/config.py
+Most variants run in-process through what `doit` runs: `load_manifest` (tasks/manifest.py
 prints its InputError as `error: <line>` and exits 2), then the readers the build's tasks
 call on the YAML files the manifest names (each task prints the same one line). A handful
 run through real `doit` in a copy of the repository to show the two paths agree.

@@ -45,7 +45,7 @@ namespace rt {
 //    constant into a big tensor keeps running per inference.
 // A kernel that fails while folding fails the load with its message.
 //
-// Compiled in only where RT_FOLD_CONSTANTS is defined (tasks/compile.py):
+// Compiled in only where RT_FOLD_CONSTANTS is defined (codegen/plan/objects.py):
 // it costs the smallest runner a page.
 Status fold_constants(Span<Instruction> instructions, Span<EValue> values, BoxedList inputs,
                       const Program& program, Arena& arena, KernelContext& context);

@@ -27,7 +27,7 @@ static_assert(static_cast<int>(Tag::Int) == ev::kInt - 1 &&
 // a kernel reads a constant's elements, and only a kernel that takes Bool reads them as
 // bool: so the check is compiled only when a selected operator takes a Bool tensor. A
 // dtype-selective build says which with RT_BOOL_CONSTANTS=0 or 1 (from the target's dtype
-// selection, tasks/compile.py); any other build checks. A runner that selects no Bool
+// selection, codegen/plan/objects.py); any other build checks. A runner that selects no Bool
 // kernel, add_mul's, carries not one byte of it.
 #ifdef RT_BOOL_CONSTANTS
 constexpr bool kBoolConstantsChecked = RT_BOOL_CONSTANTS;

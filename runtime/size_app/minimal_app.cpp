@@ -7,7 +7,7 @@
 // kernels, load a method and execute it (set_input too, as apps pass inputs). The bytes
 // come from argv, so the compiler cannot prove any call away; it is never run.
 //
-// Not part of the runtime: tasks/compile.py leaves this folder out of every target.
+// Not part of the runtime: codegen/plan/objects.py leaves this folder out of every target.
 
 #ifdef SELECTIVE_WITH_LIBRARY
 #include <cstdint>

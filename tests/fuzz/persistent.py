@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from tasks.compile import BASE_CFLAGS
+from codegen.plan.objects import BASE_CFLAGS
 from tests.fuzz.harness import (
     Finding,
     RunnerCase,

@@ -9,13 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from tasks.code_deps import code_closure
+from tasks.code_deps import action_code, code_closure
+from tasks.compile_action import compile_object
+from tasks.link_action import archive, link
+from tasks.models import write_model_ops
 
 ROOT = Path(__file__).resolve().parents[2]
 STAGES = [
     "tasks.models",
     "tasks.selection",
     "tasks.codegen",
+    "tasks.compile_action",
+    "tasks.link_action",
     "tasks.size",
     "tasks.package",
     "tasks.summary",
@@ -62,3 +67,25 @@ def test_a_relative_import_is_refused(tmp_path: Path, monkeypatch: pytest.Monkey
     monkeypatch.setattr("tasks.layout.source_root", lambda: tmp_path)
     with pytest.raises(ValueError, match="relative import"):
         code_closure("tasks.stage")
+
+
+def test_an_action_s_code_is_the_closure_of_the_module_defining_it() -> None:
+    # write_model_ops is wrapped (reports_user_errors): its module is still tasks.models.
+    assert action_code(write_model_ops) == code_closure("tasks.models")
+    assert action_code(link, archive) == code_closure("tasks.link_action")
+
+
+def test_a_compile_runs_only_the_code_that_starts_a_command() -> None:
+    """Note [Tool step code]: no manifest parser, planner, reader or renderer, so editing
+    them does not recompile every object."""
+    code = {
+        path.relative_to(ROOT).as_posix() for path in map(Path.resolve, action_code(compile_object))
+    }
+    assert {"tasks/compile_action.py", "tasks/actions.py", "codegen/plan/steps.py"} <= code
+    heavy = {
+        "codegen/manifest.py",
+        "codegen/plan/objects.py",
+        "codegen/render.py",
+        "codegen/selection.py",
+    }
+    assert not code & heavy, sorted(code & heavy)

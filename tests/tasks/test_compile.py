@@ -4,7 +4,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from codegen.manifest import Library, Target, Toolchain
-from tasks.compile import ObjectSpec, compile_object, target_objects
+from tasks.compile import ObjectSpec, target_objects
+from tasks.compile_action import compile_object
 
 HOST = Toolchain("host", "c++", None, ("-Os",), (), "strip")
 CACHED = Toolchain("host", "c++", "ccache", ("-Os",), (), "strip")
@@ -50,7 +51,7 @@ def test_the_depfile_names_the_final_object_not_the_temporary(tmp_path: Path) ->
     source = tmp_path / "unit.cpp"
     (tmp_path / "unit.h").write_text("inline int one() { return 1; }\n")
     source.write_text('#include "unit.h"\nint two() { return one() + one(); }\n')
-    spec = ObjectSpec(source, tmp_path / "obj" / "unit.o", ("-std=c++17",), HOST)
+    spec = ObjectSpec(source, tmp_path / "obj" / "unit.o", ("-std=c++17",), ("c++",))
     assert compile_object(spec)
     assert spec.object.exists() and not list(tmp_path.rglob("*.tmp"))
     rule = spec.depfile.read_text().replace("\\\n", " ").split()

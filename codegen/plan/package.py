@@ -1,0 +1,50 @@
+"""A target's package step: build/<target>/package/, what an app builds against.
+
+include/runtime/...   the runtime's headers (not the runner's)
+include/selective/    the target's generated headers
+lib/libselective_runtime.a, lib/cmake/SelectiveRuntime/, lib/pkgconfig/selective-runtime.pc
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from codegen.package import GENERATED_INCLUDE, LIBRARY_FILE, PackageInfo, package_files
+from codegen.plan.paths import BuildPaths
+
+GENERATED_HEADERS = ("selected_op_variants.h", "selected_registry_size.h")
+
+
+@dataclass(frozen=True)
+class PackageStep:
+    info: PackageInfo
+    folder: Path
+    copies: tuple[tuple[Path, Path], ...]  # (path below the folder, the file copied there)
+
+    @property
+    def inputs(self) -> list[Path]:
+        return [source for _, source in self.copies]
+
+    @property
+    def outputs(self) -> list[Path]:
+        written = [path for path, _ in self.copies] + list(package_files(self.info))
+        return [self.folder / path for path in written]
+
+
+def package_step(
+    paths: BuildPaths, target: str, version: str, runtime_headers: Iterable[Path]
+) -> PackageStep:
+    """`runtime_headers`: every .h below runtime/ (the runner's are left out here)."""
+    runtime = paths.runtime_dir
+    runner = runtime / "runner"
+    copies = [
+        (Path("include") / "runtime" / header.relative_to(runtime), header)
+        for header in sorted(runtime_headers)
+        if runner not in header.parents
+    ]
+    for name in GENERATED_HEADERS:
+        copies.append((Path("include") / GENERATED_INCLUDE / name, paths.gen_dir(target) / name))
+    copies.append((Path("lib") / LIBRARY_FILE, paths.runtime_library(target)))
+    return PackageStep(PackageInfo(target, version), paths.package_dir(target), tuple(copies))

@@ -1,0 +1,82 @@
+"""Where every build output lives (Note [Build folder] in tasks/layout.py), as plain path
+arithmetic: tasks/layout.py makes one `BuildPaths` from the command line and the manifest,
+and every path of a task comes from it (doit matches `file_dep` to `targets` by exact
+string, so one spelling matters)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class BuildPaths:
+    build: Path  # the build folder
+    source_root: Path  # the folder holding codegen/, tasks/, runtime/ and kernels/
+    cwd: Path  # the working folder relative paths are taken from
+
+    @property
+    def runtime_dir(self) -> Path:
+        return self.source_root / "runtime"
+
+    @property
+    def size_app_source(self) -> Path:
+        """The minimal app a library-only target's size is measured with (tasks/size.py)."""
+        return self.runtime_dir / "size_app" / "minimal_app.cpp"
+
+    def target_dir(self, target: str) -> Path:
+        return self.build / target
+
+    def gen_dir(self, target: str) -> Path:
+        return self.target_dir(target) / "gen"
+
+    def runner(self, target: str) -> Path:
+        return self.target_dir(target) / "runner"
+
+    def unstripped_runner(self, target: str) -> Path:
+        return self.target_dir(target) / "runner.unstripped"
+
+    def runtime_library(self, target: str) -> Path:
+        """The runtime, kernels and registration without the runner's command line: the
+        static library a user links into their own app."""
+        return self.target_dir(target) / "libruntime.a"
+
+    def size_app(self, target: str, with_library: bool) -> Path:
+        """The minimal app linked with or without the target's library, stripped."""
+        name = "with_library" if with_library else "without_library"
+        return self.target_dir(target) / "size_app" / name
+
+    def unstripped_size_app(self, target: str, with_library: bool) -> Path:
+        """The minimal app before stripping (with the library: the attribution's symbols)."""
+        return self.size_app(target, with_library).with_suffix(".unstripped")
+
+    def package_dir(self, target: str) -> Path:
+        """The C++ package an app builds against (tasks/package.py)."""
+        return self.target_dir(target) / "package"
+
+    def verify_json(self, target: str) -> Path:
+        return self.target_dir(target) / "verify.json"
+
+    def shared_object_dir(self, toolchain: str, command: tuple[str, ...]) -> Path:
+        """Objects that read no generated header are shared by every target built with the
+        same compiler and flags (Note [Shared objects], codegen/plan/objects.py): the folder
+        is named by the toolchain and a digest of the whole compile command."""
+        digest = hashlib.sha256("\0".join(command).encode()).hexdigest()
+        return self.build / ".obj" / f"{toolchain}-{digest[:10]}"
+
+    def target_object_dir(self, target: str) -> Path:
+        """Objects compiled against the target's generated headers (its dtype selection)."""
+        return self.target_dir(target) / "obj"
+
+    def object_path(self, directory: Path, source: Path) -> Path:
+        """Where in `directory` the object of `source` goes. A source below the working
+        folder keeps its relative path; any other (absolute, or reached through `..`) goes
+        to `.ext/<its folder's name>-<digest of its folder>/`, so an object never lands
+        beside its source and two folders never share an object name."""
+        if not source.is_absolute() and ".." not in source.parts:
+            return directory / source.with_suffix(".o")
+        folder = Path(os.path.normpath(self.cwd / source.parent))
+        digest = hashlib.sha256(str(folder).encode()).hexdigest()[:10]
+        return directory / ".ext" / f"{folder.name}-{digest}" / source.with_suffix(".o").name

@@ -1,0 +1,28 @@
+"""The manifest this doit run builds, loaded once when doit loads the tasks."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from typing import TYPE_CHECKING
+
+from tasks.config import manifest_path
+
+if TYPE_CHECKING:
+    from codegen.manifest import Manifest
+
+
+@functools.cache
+def manifest() -> Manifest:
+    """The validated manifest; a user mistake ends doit with one line, not a traceback."""
+    # Imported here: a no-op build ends before any manifest is parsed (tasks/stamp.py).
+    from codegen.errors import InputError
+    from codegen.manifest import load_manifest
+    from tasks import layout
+
+    try:
+        # Built-in libraries spelled like the rest of our code (Note [Build folder]).
+        return load_manifest(manifest_path(), layout.builtin_kernels_dir())
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None

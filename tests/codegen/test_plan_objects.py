@@ -1,0 +1,126 @@
+"""The compile plan (codegen/plan/objects.py), with no build and no file read."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from codegen.manifest import Library, Target, Toolchain
+from codegen.plan.objects import (
+    DTYPE_SELECTIVE_DEFINE,
+    FOLD_DEFINE,
+    library_objects,
+    runtime_sources,
+    selects_bool,
+    target_objects,
+    unique_objects,
+)
+from codegen.plan.paths import BuildPaths
+from codegen.plan.steps import CompileStep
+
+PATHS = BuildPaths(Path("build"), Path("src"), Path("/work"))
+HOST = Toolchain("host", "c++", None, ("-Os",), (), "strip")
+RUNTIME = [
+    Path("src/runtime/loader/program.cpp"),
+    Path("src/runtime/loader/values.cpp"),
+    Path("src/runtime/executor/method.cpp"),
+    Path("src/runtime/runner/main.cpp"),
+]
+ADD = Path("kernels/portable/op_add.cpp")
+PERMUTE = Path("kernels/portable/op_permute_copy.cpp")
+
+
+def target(name: str = "a", dtype_selective: bool = True, **changes: object) -> Target:
+    made = Target(name, (), ("portable",), (), {}, (), (), False, dtype_selective, None, "host")
+    return replace(made, **changes)  # type: ignore[arg-type]
+
+
+def by_source(steps: list[CompileStep]) -> dict[str, CompileStep]:
+    return {str(step.source): step for step in steps}
+
+
+def test_runtime_sources_leave_out_the_size_app() -> None:
+    app = Path("src/runtime/size_app/minimal_app.cpp")
+    assert runtime_sources(PATHS, [RUNTIME[1], app, RUNTIME[0]]) == [RUNTIME[0], RUNTIME[1]]
+
+
+def test_the_runtime_is_shared_and_selective_kernels_are_the_target_s() -> None:
+    a = by_source(target_objects(PATHS, target("a"), HOST, RUNTIME, [ADD]))
+    b = by_source(target_objects(PATHS, target("b"), HOST, RUNTIME, [ADD]))
+    loader = "src/runtime/loader/program.cpp"
+    assert a[loader] == b[loader] and a[loader].object.parts[:2] == ("build", ".obj")
+    assert a[str(ADD)].object == Path("build/a/obj/kernels/portable/op_add.o")
+    assert DTYPE_SELECTIVE_DEFINE in a[str(ADD)].flags
+    assert "-Ibuild/a/gen/ops/op_add" in a[str(ADD)].flags
+    registration = a["build/a/gen/selected_kernels.cpp"]
+    assert registration.object == Path("build/a/obj/selected_kernels.o")
+    assert "-Ibuild/a/gen" in registration.flags
+
+
+def test_kernels_of_targets_that_keep_every_dtype_are_shared() -> None:
+    a = by_source(target_objects(PATHS, target("a", False), HOST, RUNTIME, [ADD]))
+    c = by_source(target_objects(PATHS, target("c", False), HOST, RUNTIME, [ADD]))
+    assert a[str(ADD)] == c[str(ADD)] and a[str(ADD)].object.parts[:2] == ("build", ".obj")
+    assert DTYPE_SELECTIVE_DEFINE not in a[str(ADD)].flags
+
+
+def test_the_bool_constants_source_is_named_by_its_bit() -> None:
+    values = "src/runtime/loader/values.cpp"
+    for selected in (False, True):
+        steps = target_objects(PATHS, target(), HOST, RUNTIME, [ADD], bool_selected=selected)
+        [step] = [s for s in steps if str(s.source) == values]
+        assert step.object.name == f"values.bool{int(selected)}.o"
+        assert f"-DRT_BOOL_CONSTANTS={int(selected)}" in step.flags
+    everything = by_source(target_objects(PATHS, target(dtype_selective=False), HOST, RUNTIME, []))
+    assert everything[values].object.name == "values.o"
+
+
+def test_only_a_folding_kernel_compiles_constant_folding_in() -> None:
+    method = "src/runtime/executor/method.cpp"
+    plain = by_source(target_objects(PATHS, target(), HOST, RUNTIME, [ADD]))
+    folding = by_source(target_objects(PATHS, target(), HOST, RUNTIME, [ADD, PERMUTE]))
+    assert FOLD_DEFINE not in plain[method].flags and FOLD_DEFINE in folding[method].flags
+    assert plain[method].object != folding[method].object
+    loader = "src/runtime/loader/program.cpp"
+    assert plain[loader] == folding[loader]
+
+
+def test_a_library_s_cflags_and_threads_reach_its_objects_only() -> None:
+    optimized = Library(
+        "optimized", Path("k/optimized/functions.yaml"), Path("k/optimized"), ("-O2",)
+    )
+    fast = Path("k/optimized/op_mm.cpp")
+    threaded = target(dtype_selective=False, threads=4)
+    steps = by_source(target_objects(PATHS, threaded, HOST, RUNTIME, [ADD, fast], [optimized]))
+    assert steps[str(fast)].flags[-4:] == ("-Os", "-O2", "-DOPT_THREADS=4", "-Isrc")
+    assert "-O2" not in steps[str(ADD)].flags
+
+
+def test_a_launcher_goes_before_the_compiler_and_keys_the_objects() -> None:
+    cached = replace(HOST, launcher="ccache")
+    plain = by_source(target_objects(PATHS, target(), HOST, RUNTIME, [ADD]))
+    launched = by_source(target_objects(PATHS, target(), cached, RUNTIME, [ADD]))
+    loader = "src/runtime/loader/program.cpp"
+    assert launched[loader].command()[:2] == ["ccache", "c++"]
+    assert launched[loader].compiler == "c++"
+    assert launched[loader].object != plain[loader].object
+
+
+def test_the_library_leaves_out_the_runner_s_command_line() -> None:
+    steps = target_objects(PATHS, target(), HOST, RUNTIME, [ADD])
+    kept = {str(step.source) for step in library_objects(PATHS, steps)}
+    assert "src/runtime/runner/main.cpp" not in kept and str(ADD) in kept
+
+
+def test_a_shared_object_is_compiled_once() -> None:
+    a = target_objects(PATHS, target("a"), HOST, RUNTIME, [ADD])
+    b = target_objects(PATHS, target("b"), HOST, RUNTIME, [ADD])
+    steps = unique_objects([*a, *b])
+    assert len({step.object for step in steps}) == len(steps)
+    assert len(steps) == len(a) + 2  # b's own kernel and registration
+
+
+def test_bool_selection_is_read_from_the_dtype_masks() -> None:
+    assert selects_bool(None)  # no header yet: compile the check in
+    assert not selects_bool("DtypeSet(0x40u)")  # Float
+    assert selects_bool("DtypeSet(0x40u) DtypeSet(0x800u)")  # Bool is ScalarType 11
