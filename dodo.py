@@ -1,13 +1,13 @@
 """doit entry point: the task creators of tasks/ and their configuration.
 
 The installed `selective-build` command loads the same creators through its own task
-loader (tasks/loader.py); `doit` in this repository loads them from here. Importing this
+loader (tasks/engine/loader.py); `doit` in this repository loads them from here. Importing this
 file has one effect only for a plain `doit build`: a build with nothing to do ends here,
-before the task modules are even imported (Note [Up-to-date stamp] in tasks/stamp.py).
-The build lock and the SIGTERM handler are taken when a run starts (tasks/reporter.py).
+before the task modules are even imported (Note [Up-to-date stamp] in tasks/engine/stamp.py).
+The build lock and the SIGTERM handler are taken when a run starts (tasks/engine/reporter.py).
 """
 
-from tasks.stamp import exit_if_up_to_date
+from tasks.engine.stamp import exit_if_up_to_date
 
 exit_if_up_to_date()
 

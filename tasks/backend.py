@@ -21,10 +21,10 @@ from codegen.manifest import Manifest
 from tasks import layout
 from tasks.compile import ObjectSpec, compile_tasks, target_objects
 from tasks.config import manifest
+from tasks.engine.stamp import DEFINITIONS
 from tasks.link import library_specs, link_task, size_app_objects
 from tasks.package import package_task
 from tasks.size import size_task
-from tasks.stamp import DEFINITIONS
 from tasks.summary import summary_task
 from tasks.verify import verify_task
 

@@ -16,9 +16,9 @@ from codegen.resolution import Resolution, resolve
 from codegen.selection import read_selection
 from codegen.writer import write_if_changed
 from tasks import layout
-from tasks.actions import reports_user_errors
 from tasks.code_deps import code_closure
 from tasks.config import manifest
+from tasks.engine.actions import reports_user_errors
 
 
 def generator_code() -> list[Path]:

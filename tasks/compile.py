@@ -28,9 +28,9 @@ from codegen.manifest import OPTIMIZED, Library, Target, Toolchain
 from codegen.render import per_source_dir
 from codegen.scalar_type import ScalarType
 from tasks import layout
-from tasks.actions import run_to_temporaries, temporary
-from tasks.depfile import HeadersUnchanged
-from tasks.stamp import DEFINITIONS
+from tasks.engine.actions import run_to_temporaries, temporary
+from tasks.engine.depfile import HeadersUnchanged
+from tasks.engine.stamp import DEFINITIONS
 
 # The runtime is written for these: no exceptions, no RTTI, sections the linker can drop.
 BASE_CFLAGS = (

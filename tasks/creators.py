@@ -1,8 +1,8 @@
 """Every task creator and the doit configuration: what `dodo.py` exposes to the `doit`
-command and what the `selective-build` command loads (tasks/loader.py). Importing this
+command and what the `selective-build` command loads (tasks/engine/loader.py). Importing this
 module has no effect: the build folder, its lock and the SIGTERM handler are taken when a
-run starts (tasks/reporter.py), and the database is created when a run first saves
-(tasks/database.py), so `doit list`, `help` and `info` neither wait for a running build nor
+run starts (tasks/engine/reporter.py), and the database is created when a run first saves
+(tasks/engine/database.py), so `doit list`, `help` and `info` neither wait for a running build nor
 write into build/."""
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from typing import Any
 from tasks import layout
 from tasks.backend import task_backend
 from tasks.build import task_build
-from tasks.checker import CachedMD5Checker
 from tasks.codegen import task_codegen
-from tasks.database import BACKEND
+from tasks.engine.checker import CachedMD5Checker
+from tasks.engine.database import BACKEND
+from tasks.engine.lock import check_build_folder_owner
+from tasks.engine.reporter import BuildReporter
 from tasks.explain import task_explain
-from tasks.guard import check_build_folder_owner
 from tasks.models import task_model_ops
-from tasks.reporter import BuildReporter
 from tasks.selection import task_selection
 
 

@@ -8,8 +8,8 @@ import sys
 from typing import Any
 
 from tasks import layout
-from tasks.actions import reports_user_errors
 from tasks.config import manifest, manifest_path
+from tasks.engine.actions import reports_user_errors
 
 
 @reports_user_errors

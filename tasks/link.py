@@ -14,8 +14,8 @@ from doit.tools import config_changed
 
 from codegen.manifest import Target, Toolchain
 from tasks import layout
-from tasks.actions import run_to_temporaries, temporary
 from tasks.compile import BASE_CFLAGS, ObjectSpec, installed
+from tasks.engine.actions import run_to_temporaries, temporary
 
 BASE_LDFLAGS = ("-Wl,--gc-sections", "-Wl,--as-needed")
 # Compiles the minimal app's calls into the runtime (runtime/size_app/minimal_app.cpp).

@@ -14,9 +14,9 @@ from codegen.manifest import Target
 from codegen.selection import Selection, read_selection
 from codegen.writer import write_if_changed
 from tasks import layout
-from tasks.actions import reports_user_errors
 from tasks.code_deps import code_closure
 from tasks.config import manifest
+from tasks.engine.actions import reports_user_errors
 
 
 def target_selection(target: Target, manifest_name: str, model_ops: list[Path]) -> Selection:

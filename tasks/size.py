@@ -27,9 +27,9 @@ from doit.tools import config_changed
 from codegen.manifest import Manifest, Target
 from codegen.writer import write_if_changed
 from tasks import layout
-from tasks.actions import reports_user_errors
 from tasks.code_deps import code_closure
 from tasks.compile import ObjectSpec
+from tasks.engine.actions import reports_user_errors
 
 if TYPE_CHECKING:  # the action imports these when it runs (loading doit's tasks stays quick)
     from codegen.size.attribution import Attribution, LinkedObject

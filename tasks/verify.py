@@ -18,8 +18,8 @@ from codegen.manifest import Model, Target, Toolchain
 from codegen.verify import compare_output
 from codegen.writer import write_if_changed
 from tasks import layout
-from tasks.actions import reports_user_errors
 from tasks.code_deps import code_closure
+from tasks.engine.actions import reports_user_errors
 
 RUN_TIMEOUT_SECONDS = 120
 

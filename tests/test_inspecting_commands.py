@@ -1,5 +1,6 @@
 """`doit list`, `help` and `info` neither wait for a running build nor write into build/
-(the lock and build/ are taken when a run starts: tasks/reporter.py, tasks/database.py)."""
+(the lock and build/ are taken when a run starts: tasks/engine/reporter.py,
+tasks/engine/database.py)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tasks.stamp import _Evidence, plain_build_command
+from tasks.engine.stamp import _Evidence, plain_build_command
 
 
 @pytest.mark.parametrize(

@@ -11,12 +11,12 @@ from typing import Any
 from doit.cmd_base import TaskLoader2
 from doit.loader import load_tasks
 
-from tasks.stamp import exit_if_up_to_date
+from tasks.engine.stamp import exit_if_up_to_date
 
 
 class SelectiveLoader(TaskLoader2):  # type: ignore[misc]
     """Config and tasks from tasks/creators.py; a no-op build ends before either is read
-    (Note [Up-to-date stamp] in tasks/stamp.py)."""
+    (Note [Up-to-date stamp] in tasks/engine/stamp.py)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -45,15 +45,15 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of `selective-build`: its arguments are doit's."""
     from doit.doit_cmd import DoitMain
 
-    from tasks.database import BACKEND
+    from tasks.engine.database import BACKEND
 
     # No config files: a user's pyproject.toml may configure doit for another project.
     application = DoitMain(
         SelectiveLoader(),
         config_filenames=(),
         extra_config={
-            "BACKEND": {BACKEND: "tasks.database:BuildDatabase"},
-            "COMMAND": {"info": "tasks.commands:CheckedInfo"},  # as pyproject.toml's
+            "BACKEND": {BACKEND: "tasks.engine.database:BuildDatabase"},
+            "COMMAND": {"info": "tasks.engine.commands:CheckedInfo"},  # as pyproject.toml's
         },
     )
     code = application.run(sys.argv[1:] if argv is None else argv)

@@ -20,7 +20,7 @@ from doit.dependency import MD5Checker
 
 from codegen.writer import write_if_changed
 from tasks import layout
-from tasks.stamp import EVIDENCE
+from tasks.engine.stamp import EVIDENCE
 
 _CHUNK = 1 << 20
 
@@ -74,7 +74,7 @@ CACHE = _DigestCache()
 
 class CachedMD5Checker(MD5Checker):  # type: ignore[misc]
     """MD5Checker whose digests come from the cache (see module docstring), and whose
-    looks at files are kept as evidence for the up-to-date stamp (tasks/stamp.py)."""
+    looks at files are kept as evidence for the up-to-date stamp (tasks/engine/stamp.py)."""
 
     def exists(self, file_path: str) -> bool:
         return EVIDENCE.stat(file_path) is not None

@@ -10,7 +10,7 @@ of starting Python and importing doit. Yet that decision depends only on
   - the files the checks look at: each `file_dep`, each target's existence, each header of
     a compiler depfile.
 So when a run of `doit build` finds every task up to date (or, having run some, finds
-them all up to date when it checks them again: tasks/recheck.py), it writes
+them all up to date when it checks them again: tasks/engine/recheck.py), it writes
 build/.up-to-date.json with the stamp (mtime, ctime, size, inode) of each of those files
 as the checks saw it, and of the database after doit closed it. The next `doit build`
 stats those files first; when none moved, doit would decide the same again from the same
@@ -38,7 +38,7 @@ import doit
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.config import manifest_path
-from tasks.guard import hold_build_lock
+from tasks.engine.lock import hold_build_lock
 
 FORMAT = 1
 
@@ -174,7 +174,7 @@ def exit_if_up_to_date() -> None:
 
 def record(tasks: int) -> None:
     """`doit build` found all `tasks` up to date, or checked them again after running some
-    (tasks/recheck.py): write the stamps of what the checks saw.
+    (tasks/engine/recheck.py): write the stamps of what the checks saw.
 
     doit has closed its database by now, so its stamp is the one the next run will see.
     """

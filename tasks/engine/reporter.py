@@ -3,8 +3,8 @@
 Executed tasks print as `.  [n/N] name`: n tasks dealt with so far (run or up to date) of
 the N known, N growing once the per-target tasks are created after codegen. Tasks found up
 to date print nothing one by one: a run that runs none says so in one line. A complete
-run leaves the stamp that lets the next no-op end before loading any task (tasks/stamp.py,
-tasks/recheck.py). Our actions report a user's mistake themselves (one line naming the file
+run leaves the stamp that lets the next no-op end before loading any task (tasks/engine/stamp.py,
+tasks/engine/recheck.py). Our actions report a user's mistake themselves (one line naming the file
 and the fault) and then fail; doit's default reporter would add the action's repr and its
 captured output.
 Unexpected errors (a bug: a traceback) are still reported in full.
@@ -20,8 +20,8 @@ from typing import Any
 from doit.exceptions import BaseFail, TaskFailed
 from doit.reporter import ConsoleReporter
 
-from tasks import recheck, stamp
-from tasks.guard import hold_build_lock
+from tasks.engine import recheck, stamp
+from tasks.engine.lock import hold_build_lock
 
 # Note [Task output]
 # ~~~~~~~~~~~~~~~~~~
@@ -46,7 +46,7 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
         self.up_to_date: set[str] = set()
         self.ignored = 0
         # A run starts (doit makes no reporter for list, info, help): one run at a time per
-        # build folder, and SIGTERM saves what finished, as Ctrl-C does (tasks/guard.py).
+        # build folder, and SIGTERM saves what finished, as Ctrl-C does (tasks/engine/signals.py).
         # Last: a stop while it waits still ends through complete_run, which needs the above.
         hold_build_lock()
 

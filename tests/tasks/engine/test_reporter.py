@@ -9,7 +9,7 @@ import sys
 import pytest
 from doit.task import Stream, Task
 
-from tasks.reporter import BuildReporter
+from tasks.engine.reporter import BuildReporter
 
 
 def _report() -> None:

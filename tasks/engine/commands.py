@@ -1,5 +1,5 @@
 """doit commands we replace, registered as doit `COMMAND` plugins (pyproject.toml for
-`doit`, tasks/loader.py for `selective-build`).
+`doit`, tasks/engine/loader.py for `selective-build`).
 
 doit's `info` looks the task up in a dict without checking the name: an unknown name ends
 in a `KeyError` traceback, where `list`, `forget` and `clean` say `'x' is not a task.`.

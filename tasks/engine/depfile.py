@@ -5,7 +5,7 @@ Listing depfile headers in `file_dep` would change the task's dependency set aft
 first run, which costs every object one extra compile (doit notes, P17). Instead the
 headers are checked by an `uptodate` item against values saved after each compile: first
 their (mtime, size) stamps, which costs a stat per distinct header per run; only when a
-stamp moved, their contents, through the digest cache of tasks/checker.py, so a header
+stamp moved, their contents, through the digest cache of tasks/engine/checker.py, so a header
 touched without a change is hashed once and rebuilds nothing.
 """
 
@@ -16,8 +16,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from tasks import checker
-from tasks.stamp import EVIDENCE
+from tasks.engine import checker
+from tasks.engine.stamp import EVIDENCE
 
 # Objects share most of their headers: stat each one once per doit run.
 _STAMPS: dict[str, os.stat_result | None] = {}

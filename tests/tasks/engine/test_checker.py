@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from tasks import checker
-from tasks.checker import CachedMD5Checker, _DigestCache
+from tasks.engine import checker
+from tasks.engine.checker import CachedMD5Checker, _DigestCache
 
 
 @pytest.fixture

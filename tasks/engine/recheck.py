@@ -15,8 +15,8 @@ from typing import Any
 from doit.dependency import Dependency
 from doit.globals import Globals
 
-from tasks import stamp
-from tasks.depfile import forget_stamps
+from tasks.engine import stamp
+from tasks.engine.depfile import forget_stamps
 
 
 def record_if_up_to_date(tasks: dict[str, Any], names: list[str]) -> None:
