@@ -21,7 +21,7 @@ from codegen.manifest import Manifest
 from tasks import layout
 from tasks.compile import ObjectSpec, compile_tasks, target_objects
 from tasks.config import manifest
-from tasks.engine.stamp import DEFINITIONS
+from tasks.engine.evidence import Reads
 from tasks.link import library_specs, link_task, size_app_objects
 from tasks.package import package_task
 from tasks.size import size_task
@@ -86,19 +86,20 @@ def refuse_unknown_names(created: set[str], waiting: set[str], targets: set[str]
 
 
 @create_after(executed="codegen", creates=_created_names())  # type: ignore[untyped-decorator]
-def task_backend() -> Iterator[dict[str, Any]]:
+def task_backend(reads: Reads) -> Iterator[dict[str, Any]]:
     """Per target, after codegen: compile, link, size, verify, summary; target:<name>."""
     current = manifest()
     objects: dict[str, list[ObjectSpec]] = {}
     app_objects: list[ObjectSpec] = []
     for target in current.targets.values():
         resolution = layout.resolution(target.name)
-        if DEFINITIONS.stat(str(resolution)) is None:
+        text = reads.text(resolution)
+        if text is None:
             continue  # `doit list` before any build: nothing is known yet.
-        sources = [Path(s) for s in json.loads(resolution.read_text(encoding="utf-8"))["sources"]]
+        sources = [Path(s) for s in json.loads(text)["sources"]]
         toolchain = current.toolchains[target.toolchain]
         libraries = [current.libraries[name] for name in target.libraries]
-        specs = target_objects(target, toolchain, sources, libraries)
+        specs = target_objects(target, toolchain, sources, libraries, reads=reads)
         if not target.runner:  # library-only: no runner's command line to compile
             specs = library_specs(specs)
             app_objects.extend(size_app_objects(toolchain))

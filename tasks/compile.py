@@ -30,7 +30,7 @@ from codegen.scalar_type import ScalarType
 from tasks import layout
 from tasks.engine.actions import run_to_temporaries, temporary
 from tasks.engine.depfile import HeadersUnchanged
-from tasks.engine.stamp import DEFINITIONS
+from tasks.engine.evidence import Reads
 
 # The runtime is written for these: no exceptions, no RTTI, sections the linker can drop.
 BASE_CFLAGS = (
@@ -101,13 +101,14 @@ def bool_constants_source() -> Path:
 _SELECTED_MASK = re.compile(r"DtypeSet\((0x[0-9a-f]+)u\)")
 
 
-def selects_bool(target: Target) -> bool:
+def selects_bool(target: Target, reads: Reads) -> bool:
     """Whether an operator of the dtype-selective `target` takes a Bool tensor, from the
     dtype masks of its generated selected_op_variants.h (codegen/render.py)."""
     header = layout.gen_dir(target.name) / "selected_op_variants.h"
-    if DEFINITIONS.stat(str(header)) is None:  # a task definition is made from it
+    text = reads.text(header)  # a task definition is made from it
+    if text is None:
         return True
-    masks = _SELECTED_MASK.findall(header.read_text(encoding="utf-8"))
+    masks = _SELECTED_MASK.findall(text)
     return any(int(mask, 16) >> ScalarType.Bool.number & 1 for mask in masks)
 
 
@@ -116,10 +117,13 @@ def target_objects(
     toolchain: Toolchain,
     kernel_sources: list[Path],
     libraries: Iterable[Library] = (),
+    *,
+    reads: Reads,
 ) -> list[ObjectSpec]:
     """Every object the target's runner links, shared where Note [Shared objects] allows.
     A kernel source of one of `libraries` compiles with that library's cflags too (Note
-    [Library cflags], codegen/manifest.py)."""
+    [Library cflags], codegen/manifest.py). `reads`: the task creator's (it reads the
+    target's generated header)."""
     common = (*BASE_CFLAGS, *toolchain.cflags, f"-I{layout.source_root()}")
     shared_dir = layout.shared_object_dir(toolchain, common)
     gen = layout.gen_dir(target.name)
@@ -140,7 +144,7 @@ def target_objects(
         # when a selected operator takes Bool. One bit of the selection, on the command
         # line: the object is shared by every target with the same bit, and recompiled only
         # when the bit changes (not with every operator the target gains).
-        bit = int(selects_bool(target))
+        bit = int(selects_bool(target, reads))
         flags = (*common, f"-DRT_BOOL_CONSTANTS={bit}")
         source = bool_constants_source()
         # Beside the toolchain's other shared objects, named by the bit.

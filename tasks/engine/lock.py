@@ -17,26 +17,42 @@ from tasks import layout
 from tasks.config import manifest_path
 from tasks.engine.signals import interrupt_on_stop_signals
 
-_held: list[TextIO] = []  # keeps the locked file open for the life of the process
 
+class BuildLock:
+    """build/.doit.lock, held by one run from the moment it starts running tasks (or answers
+    from the up-to-date stamp) until it ends: another run of the same build folder waits."""
 
-def hold_build_lock() -> None:
-    """Wait until no other doit run holds build/.doit.lock, then hold it until exit; the
-    build folder is then this manifest's (Note [Build folder] in tasks/layout.py)."""
-    if _held:
-        return
-    check_build_folder_owner()  # before the folder or its lock is touched
-    interrupt_on_stop_signals()  # stopping a build that waits is one line too
-    layout.build().mkdir(parents=True, exist_ok=True)
-    lock = (layout.build() / ".doit.lock").open("a")
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        print(f"waiting for the other build using {layout.build()}/ to finish...", file=sys.stderr)
-        fcntl.flock(lock, fcntl.LOCK_EX)
-    _held.append(lock)
-    check_build_folder_owner()  # another manifest may have claimed it while this one waited
-    write_if_changed(layout.owner_record(), _owner_text())
+    def __init__(self) -> None:
+        self._file: TextIO | None = None  # open while held: closing it releases the lock
+
+    @property
+    def held(self) -> bool:
+        return self._file is not None
+
+    def hold(self) -> None:
+        """Wait until no other doit run holds the lock, then hold it; the build folder is
+        then this manifest's (Note [Build folder] in tasks/layout.py)."""
+        if self._file is not None:
+            return
+        check_build_folder_owner()  # before the folder or its lock is touched
+        interrupt_on_stop_signals()  # stopping a build that waits is one line too
+        layout.build().mkdir(parents=True, exist_ok=True)
+        lock = (layout.build() / ".doit.lock").open("a")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(
+                f"waiting for the other build using {layout.build()}/ to finish...", file=sys.stderr
+            )
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        self._file = lock
+        check_build_folder_owner()  # another manifest may have claimed it while this one waited
+        write_if_changed(layout.owner_record(), _owner_text())
+
+    def release(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 
 
 def check_build_folder_owner() -> None:
