@@ -110,10 +110,21 @@ def test_a_damaged_stamp_falls_through_to_doit(workdir: Path, content: str) -> N
 
 
 # Importing dodo.py as `doit build` would, with a stamp that answers and the build lock
-# held by another run: it must neither answer, nor wait, nor exit, nor install a handler.
+# held by another run: it must neither answer, nor wait, nor exit, nor install a handler,
+# nor read the command line.
 IMPORT_DODO = """
 import signal, sys
-sys.argv = ["doit", "build"]
+
+class Unread(list):
+    # Only its program name may be read (doit names itself after it).
+    def __getitem__(self, index):
+        assert index == 0, "sys.argv was read"
+        return super().__getitem__(index)
+
+    def __iter__(self):
+        raise AssertionError("sys.argv was read")
+
+sys.argv = Unread(["doit", "build"])
 handlers = [signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)]
 import dodo
 assert handlers == [signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)]

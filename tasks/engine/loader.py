@@ -18,6 +18,7 @@ build/: `doit list`, `help` and `info` only read.
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import sys
@@ -32,10 +33,9 @@ from tasks.engine import stamp
 from tasks.engine.checker import CachedMD5Checker
 from tasks.engine.commands import BuildCommand
 from tasks.engine.database import BACKEND
-from tasks.engine.evidence import Reads
 from tasks.engine.lock import check_build_folder_owner
 from tasks.engine.reporter import BuildReporter
-from tasks.engine.run import Run
+from tasks.engine.run import Request, Run
 
 # The options a plain build may be given on the command line (`-n N`): any other makes it
 # another command line, which the stamp neither answers nor records.
@@ -56,25 +56,36 @@ def engine_config(run: Run) -> dict[str, Any]:
     }
 
 
-def with_reads(namespace: Mapping[str, Any], reads: Reads) -> dict[str, Any]:
-    """The task creators of `namespace`, each one that takes a `reads` parameter given
-    `reads` (so a creator cannot read a file the stamp does not know of: Note [Up-to-date
-    stamp]). The wrapper keeps the creator's name, source line and doit attributes
-    (`@create_after`, `@task_params`), which doit's loader reads."""
+def for_run(namespace: Mapping[str, Any], run: Run) -> dict[str, Any]:
+    """The task creators of `namespace` made for `run`: each one that takes a `reads` or a
+    `request` parameter is given the run's (so a creator cannot read a file the stamp does
+    not know of, Note [Up-to-date stamp], nor guess the command from sys.argv); and for a
+    command that runs no task (list, info, forget, clean), a delayed creator makes its
+    tasks at once, as doit does only for a creator naming none it `creates` (else `doit
+    info link:mlp` would not find the task). A wrapper keeps the creator's name, source
+    line and doit attributes (`@create_after`, `@task_params`), which doit's loader reads."""
     bound = dict(namespace)
     for name, creator in namespace.items():
-        if name.startswith("task_") and inspect.isfunction(creator):
-            if "reads" in inspect.signature(creator).parameters:
-                bound[name] = _given_reads(creator, reads)
+        if not (name.startswith("task_") and inspect.isfunction(creator)):
+            continue
+        parameters = inspect.signature(creator).parameters
+        given = {key: getattr(run, key) for key in ("reads", "request") if key in parameters}
+        delayed = getattr(creator, "doit_create_after", None)
+        made_now = delayed is not None and delayed.creates and not run.request.runs_tasks
+        if given or made_now:
+            bound[name] = _given(creator, given)
+        if made_now:
+            bound[name].doit_create_after = copy.copy(delayed)
+            bound[name].doit_create_after.creates = []
     return bound
 
 
-def _given_reads(creator: Callable[..., Any], reads: Reads) -> Callable[..., Any]:
+def _given(creator: Callable[..., Any], given: dict[str, Any]) -> Callable[..., Any]:
     @functools.wraps(creator)
-    def with_run_reads(**params: Any) -> Any:
-        return creator(reads=reads, **params)
+    def for_this_run(**params: Any) -> Any:
+        return creator(**given, **params)
 
-    return with_run_reads
+    return for_this_run
 
 
 class BuildLoader(TaskLoader2):  # type: ignore[misc]
@@ -100,9 +111,10 @@ class BuildLoader(TaskLoader2):  # type: ignore[misc]
         return engine_config(self.run)
 
     def load_tasks(self, cmd: Any, pos_args: list[str]) -> list[Any]:
+        self.run.request = Request(cmd.get_name(), tuple(pos_args), bool(cmd.execute_tasks))
         self.run.plain_build = isinstance(cmd, BuildCommand) and self.plain(pos_args)
         stamp.check(self.run)
-        namespace = with_reads(self.creators(), self.run.reads)
+        namespace = for_run(self.creators(), self.run)
         tasks: list[Any] = load_tasks(
             namespace,
             self.cmd_names,

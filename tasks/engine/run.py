@@ -10,6 +10,7 @@ runs in one process (the tests, an application calling doit twice) share nothing
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from tasks.engine.checker import DigestCache
@@ -17,8 +18,19 @@ from tasks.engine.evidence import Evidence, Reads
 from tasks.engine.lock import BuildLock
 
 
+@dataclass(frozen=True)
+class Request:
+    """What the command line asks of the run, as doit parsed it: given to any task creator
+    that takes a `request` parameter, so that none reads sys.argv."""
+
+    command: str = "run"
+    names: tuple[str, ...] = ()  # the task names and options after the command
+    runs_tasks: bool = True  # false for the commands that only inspect (list, info...)
+
+
 class Run:
     def __init__(self, digests: Path | None = None) -> None:
+        self.request = Request()  # set by the loader once it knows the command
         # What the task definitions were made from; the task creators read through `reads`.
         self.definitions = Evidence()
         self.reads = Reads(self.definitions)

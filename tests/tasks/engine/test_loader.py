@@ -16,6 +16,7 @@ from doit.cmdparse import DefaultUpdate
 from tasks.engine.commands import BuildCommand
 from tasks.engine.evidence import Reads, stamp_of
 from tasks.engine.loader import BuildLoader
+from tasks.engine.run import Request
 
 
 class Command:
@@ -130,3 +131,29 @@ def test_only_the_build_command_is_a_plain_build(
     assert not loader.run.plain_build
     loader.load_tasks(BuildCommand(task_loader=loader), ["build"])
     assert loader.run.plain_build
+
+
+def creators_asking() -> dict[str, Any]:
+    @create_after(executed="codegen", creates=["link"])  # type: ignore[untyped-decorator]
+    def task_backend(request: Request) -> Iterator[dict[str, Any]]:
+        yield {"basename": "link", "name": "mlp", "actions": None, "doc": repr(request)}
+
+    return {"task_backend": task_backend}
+
+
+def test_a_command_that_runs_no_task_makes_delayed_tasks_at_once() -> None:
+    namespace = creators_asking()
+    loader = NamespaceLoader(namespace)
+    loader.setup(DefaultUpdate())
+    tasks = {task.name: task for task in loader.load_tasks(Command("info"), ["link:mlp"])}
+    assert tasks["link:mlp"].doc == repr(Request("info", ("link:mlp",), runs_tasks=False))
+    assert namespace["task_backend"].doit_create_after.creates == ["link"]  # left as it was
+
+
+def test_a_command_that_runs_tasks_keeps_them_delayed() -> None:
+    loader = NamespaceLoader(creators_asking())
+    loader.setup(DefaultUpdate())
+    command = Command("run")
+    command.execute_tasks = True
+    tasks = {task.name: task for task in loader.load_tasks(command, ["build"])}
+    assert "link:mlp" not in tasks and tasks["link"].loader is not None
