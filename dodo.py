@@ -1,19 +1,13 @@
-"""doit entry point: the task creators of tasks/ and their configuration.
+"""The task creators of the `doit` command (tasks/creators.py).
 
-The installed `selective-build` command loads the same creators through its own task
-loader (tasks/loader.py); `doit` in this repository loads them from here. Importing this
-file has one effect only for a plain `doit build`: a build with nothing to do ends here,
-before the task modules are even imported (Note [Up-to-date stamp] in tasks/stamp.py).
-The build lock and the SIGTERM handler are taken when a run starts (tasks/reporter.py).
+doit takes them through the engine's task loader, which pyproject.toml names (`[tool.doit]
+loader`): it imports this file only once the run needs its tasks, so a no-op `doit build`
+ends before any task module is imported (Note [One run, from the loader] in
+tasks/engine/loader.py), and it gives doit the configuration. Importing this file has no
+effect: the lock, the signal handlers and build/ come with a run that builds.
 """
 
-from tasks.stamp import exit_if_up_to_date
-
-exit_if_up_to_date()
-
-# ruff: noqa: E402 (the imports below are what a no-op build does not need)
 from tasks.creators import (
-    doit_config,
     task_backend,
     task_build,
     task_codegen,
@@ -22,10 +16,7 @@ from tasks.creators import (
     task_selection,
 )
 
-DOIT_CONFIG = doit_config()
-
 __all__ = [
-    "DOIT_CONFIG",
     "task_backend",
     "task_build",
     "task_codegen",

@@ -2,7 +2,7 @@
 
 Read on its own, before the manifest is parsed whole: the build folder holds the no-op
 stamp and doit's database, which are looked at before any task module is imported
-(tasks/stamp.py). The full parser (codegen/manifest.py) checks the key with the same
+(tasks/engine/stamp.py). The full parser (codegen/manifest.py) checks the key with the same
 function, so both readers agree on what it means and on its error message.
 """
 

@@ -20,11 +20,12 @@ from codegen.manifest import Manifest
 from codegen.resolution_file import ResolutionFile
 from tasks import layout
 from tasks.compile import ObjectSpec, compile_tasks, target_objects
+from tasks.engine.evidence import Reads
+from tasks.engine.run import Request
 from tasks.link import library_specs, link_task, size_app_objects
 from tasks.manifest import manifest
 from tasks.package import package_task
 from tasks.size import size_task
-from tasks.stamp import DEFINITIONS
 from tasks.summary import summary_task
 from tasks.verify import verify_task
 
@@ -39,36 +40,16 @@ STAGES = {
 }
 
 
-# doit's commands that run no task (they inspect or edit what doit knows of tasks).
-INSPECTING = {"list", "info", "forget", "clean", "ignore", "strace", "reset-dep", "dumpdb"}
-
-
-def _command_words() -> list[str]:
-    """The command and the task names of this doit run (options and variables left out)."""
-    return [arg for arg in sys.argv[1:] if not arg.startswith("-") and "=" not in arg]
-
-
-def _created_names() -> list[str] | None:
-    """The basenames this creator makes, for commands that run tasks; None otherwise.
-
-    doit calls a delayed creator at once for commands that run nothing (list, info, forget,
-    clean...) only when it declares no `creates`; with them, `doit info link:mlp` would not
-    find the task. Commands that run tasks need `creates` so that `build` may depend on
-    `summary` before the creator has run.
-    """
-    words = _command_words()
-    return None if words and words[0] in INSPECTING else list(STAGES)
-
-
-def refuse_unknown_names(created: set[str], waiting: set[str], targets: set[str]) -> None:
+def refuse_unknown_names(
+    request: Request, created: set[str], waiting: set[str], targets: set[str]
+) -> None:
     """One line for a per-target task named to a command that inspects tasks, when this
     creator did not make it: `doit info` would end in a KeyError traceback. The usual cause
     is a target whose resolution is not there (before the first build, after `doit clean`):
     its tasks are unknown until its codegen has run (`waiting`)."""
-    words = _command_words()
-    if not words or words[0] not in INSPECTING:
+    if request.runs_tasks:
         return
-    for name in words[1:]:
+    for name in request.names:
         stage, colon, rest = name.partition(":")
         if not colon or stage not in STAGES or name in created:
             continue
@@ -85,20 +66,23 @@ def refuse_unknown_names(created: set[str], waiting: set[str], targets: set[str]
         )
 
 
-@create_after(executed="codegen", creates=_created_names())  # type: ignore[untyped-decorator]
-def task_backend() -> Iterator[dict[str, Any]]:
+# `creates`: `build` may depend on `summary` before this creator has run. A command that
+# runs no task makes these tasks at once (tasks/engine/loader.py for_run).
+@create_after(executed="codegen", creates=list(STAGES))  # type: ignore[untyped-decorator]
+def task_backend(reads: Reads, request: Request) -> Iterator[dict[str, Any]]:
     """Per target, after codegen: compile, link, size, verify, summary; target:<name>."""
     current = manifest()
     objects: dict[str, list[ObjectSpec]] = {}
     app_objects: list[ObjectSpec] = []
     for target in current.targets.values():
         resolution = layout.resolution(target.name)
-        if DEFINITIONS.stat(str(resolution)) is None:
+        text = reads.text(resolution)
+        if text is None:
             continue  # `doit list` before any build: nothing is known yet.
-        sources = list(_resolution(resolution).sources)
+        sources = list(_resolution(text, resolution).sources)
         toolchain = current.toolchains[target.toolchain]
         libraries = [current.libraries[name] for name in target.libraries]
-        specs = target_objects(target, toolchain, sources, libraries)
+        specs = target_objects(target, toolchain, sources, libraries, reads=reads)
         if not target.runner:  # library-only: no runner's command line to compile
             specs = library_specs(specs)
             app_objects.extend(size_app_objects(toolchain))
@@ -108,6 +92,7 @@ def task_backend() -> Iterator[dict[str, Any]]:
         *(task for name, specs in objects.items() for task in _target_tasks(current, name, specs)),
     ]
     refuse_unknown_names(
+        request,
         {f"{task['basename']}:{task['name']}" for task in tasks},
         waiting=set(current.targets) - set(objects),
         targets=set(current.targets),
@@ -117,10 +102,10 @@ def task_backend() -> Iterator[dict[str, Any]]:
     yield from tasks
 
 
-def _resolution(path: Path) -> ResolutionFile:
+def _resolution(text: str, path: Path) -> ResolutionFile:
     """The resolution codegen wrote; a bad one ends doit with one line, not a traceback."""
     try:
-        return ResolutionFile.read(path)
+        return ResolutionFile.from_json(text, path)
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(2) from None

@@ -23,8 +23,8 @@ from codegen.plan.steps import CompileStep
 from tasks import layout
 from tasks.code_deps import action_code
 from tasks.compile_action import compile_object
-from tasks.depfile import HeadersUnchanged
-from tasks.stamp import DEFINITIONS
+from tasks.engine.depfile import HeadersUnchanged
+from tasks.engine.evidence import Reads
 
 ObjectSpec = CompileStep  # the name the other stages know the compile step by
 
@@ -33,13 +33,12 @@ def runtime_sources() -> list[Path]:
     return objects.runtime_sources(layout.paths(), layout.runtime_dir().rglob("*.cpp"))
 
 
-def selects_bool(target: Target) -> bool:
+def selects_bool(target: Target, reads: Reads) -> bool:
     """Whether an operator of the dtype-selective `target` takes a Bool tensor, from its
-    generated selected_op_variants.h."""
+    generated selected_op_variants.h (read through `reads`: a task definition is made
+    from it)."""
     header = layout.gen_dir(target.name) / "selected_op_variants.h"
-    if DEFINITIONS.stat(str(header)) is None:  # a task definition is made from it
-        return objects.selects_bool(None)
-    return objects.selects_bool(header.read_text(encoding="utf-8"))
+    return objects.selects_bool(reads.text(header))
 
 
 def target_objects(
@@ -47,8 +46,11 @@ def target_objects(
     toolchain: Toolchain,
     kernel_sources: list[Path],
     libraries: Iterable[Library] = (),
+    *,
+    reads: Reads,
 ) -> list[CompileStep]:
-    """Every object the target's runner links (codegen/plan/objects.py target_objects)."""
+    """Every object the target's runner links (codegen/plan/objects.py target_objects).
+    `reads`: the task creator's (it reads the target's generated header)."""
     return objects.target_objects(
         layout.paths(),
         target,
@@ -56,7 +58,7 @@ def target_objects(
         runtime_sources(),
         kernel_sources,
         libraries,
-        bool_selected=target.dtype_selective and selects_bool(target),
+        bool_selected=target.dtype_selective and selects_bool(target, reads),
     )
 
 

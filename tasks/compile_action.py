@@ -1,11 +1,11 @@
 """The action of a compile step: run its command, writing the object and its depfile to
-temporaries moved into place (tasks/actions.py). Apart from the task wiring, so that the
+temporaries moved into place (tasks/engine/actions.py). Apart from the task wiring, so that the
 code every compile depends on is only this (Note [Tool step code], codegen/plan/steps.py)."""
 
 from __future__ import annotations
 
 from codegen.plan.steps import CompileStep
-from tasks.actions import run_to_temporaries, temporary
+from tasks.engine.actions import run_to_temporaries, temporary
 
 
 def compile_object(step: CompileStep) -> bool:

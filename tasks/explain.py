@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from tasks import layout
-from tasks.actions import reports_user_errors
+from tasks.engine.actions import reports_user_errors
 from tasks.config import manifest_path
 from tasks.manifest import manifest
 

@@ -9,7 +9,7 @@ folders never share, overwrite or clean each other's files. Two manifests in one
 would both resolve to its build/: the folder records which manifest it belongs to
 (build/.manifest, written by the first run that uses it), and any other manifest that
 resolves to it stops with one line before it reads, writes or deletes anything there
-(tasks/guard.py). Inside, build/<target>/ is a
+(tasks/engine/lock.py). Inside, build/<target>/ is a
 target's; the engine's own files and folders start with a dot (`.obj`, `.models`,
 `.doit.sqlite3`), which no target name can (codegen/manifest.py), so no target can land
 in them. Paths are relative to the working folder when they lie inside it (the default

@@ -1,11 +1,11 @@
 """The actions of a link step: link then strip, and archive, each command writing to a
-temporary moved into place (tasks/actions.py). Apart from the task wiring, so that the code
+temporary moved into place (tasks/engine/actions.py). Apart from the task wiring, so that the code
 every link depends on is only this (Note [Tool step code], codegen/plan/steps.py)."""
 
 from __future__ import annotations
 
 from codegen.plan.steps import Archive, Link, Tools
-from tasks.actions import run_to_temporaries, temporary
+from tasks.engine.actions import run_to_temporaries, temporary
 
 
 def link(tools: Tools, link: Link) -> bool:

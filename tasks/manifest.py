@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 @functools.cache
 def manifest() -> Manifest:
     """The validated manifest; a user mistake ends doit with one line, not a traceback."""
-    # Imported here: a no-op build ends before any manifest is parsed (tasks/stamp.py).
+    # Imported here: a no-op build ends before any manifest is parsed (tasks/engine/stamp.py).
     from codegen.errors import InputError
     from codegen.manifest import load_manifest
     from tasks import layout

@@ -13,7 +13,7 @@ from codegen.pte import read_model_ops
 from codegen.selection import Selection
 from codegen.writer import write_if_changed
 from tasks import layout
-from tasks.actions import reports_user_errors
+from tasks.engine.actions import reports_user_errors
 from tasks.code_deps import action_code
 from tasks.manifest import manifest
 

@@ -14,7 +14,6 @@ from codegen.manifest import Target
 from codegen.selection import Selection, read_selection
 from codegen.writer import write_if_changed
 from tasks import layout
-from tasks.actions import reports_user_errors
 from tasks.code_deps import code_closure
 from tasks.manifest import manifest
 

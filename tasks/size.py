@@ -29,9 +29,9 @@ from codegen.plan.size import size_step
 from codegen.size.inputs import Linked, SizeInputs, model_files, size_config
 from codegen.writer import write_if_changed
 from tasks import layout
-from tasks.actions import reports_user_errors
 from tasks.code_deps import code_closure
 from tasks.compile import ObjectSpec
+from tasks.engine.actions import reports_user_errors
 
 
 def _code() -> list[Path]:

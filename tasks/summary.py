@@ -8,7 +8,7 @@ from typing import Any
 
 from codegen.manifest import Target
 from tasks import layout
-from tasks.actions import reports_user_errors
+from tasks.engine.actions import reports_user_errors
 from tasks.code_deps import code_closure
 
 

@@ -21,7 +21,7 @@ from codegen.verification import LIBRARY_ONLY, NOT_VERIFIED
 from codegen.verify import compare_output
 from codegen.writer import write_if_changed
 from tasks import layout
-from tasks.actions import reports_user_errors
+from tasks.engine.actions import reports_user_errors
 from tasks.code_deps import action_code
 
 RUN_TIMEOUT_SECONDS = 120

@@ -10,7 +10,7 @@ import pytest
 # Tests interrupt builds with Ctrl-C as a terminal would. A test run started in the
 # background (as CI may start it) inherits Ctrl-C ignored and passes that on to every build
 # it starts, which would then ignore the test's Ctrl-C (Note [Interrupted commands] in
-# tasks/actions.py): give the children the terminal's default.
+# tasks/engine/actions.py): give the children the terminal's default.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 

@@ -116,7 +116,7 @@ def test_editing_a_module_a_stage_imports_reruns_that_stage(
 
 def test_an_edit_to_the_plan_is_seen_past_the_no_op_stamp(workdir: Path) -> None:
     """The task definitions are made by the plan (codegen/plan/), a subpackage: a no-op
-    build answered from the stamp (Note [Up-to-date stamp], tasks/stamp.py) must notice
+    build answered from the stamp (Note [Up-to-date stamp], tasks/engine/stamp.py) must notice
     an edit there, here one that changes the link command and nothing else's inputs."""
     settled = doit(workdir, f"manifest={MANIFEST}", "build")
     assert "no input moved since the last check" in settled.stdout, settled.stdout

@@ -81,7 +81,7 @@ def test_after_clean_a_per_target_task_is_unknown_in_one_line(workdir: Path) -> 
 
 
 # Names no creator makes, whatever has run: each command says so in one line (doit's own
-# `info` ended in a KeyError traceback; tasks/commands.py).
+# `info` ended in a KeyError traceback; tasks/engine/commands.py).
 NOT_TASKS = ["nosuch", "selection:no_such_target", "model_ops:no_such_model"]
 
 
@@ -94,7 +94,7 @@ def test_an_unknown_name_is_one_line_for_every_command(workdir: Path, name: str)
 
 def test_the_installed_command_refuses_an_unknown_info_name_in_one_line(workdir: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-c", "import sys; from tasks.loader import main; sys.exit(main())"]
+        [sys.executable, "-c", "import sys; from tasks.engine.loader import main; sys.exit(main())"]
         + [f"manifest={SMALL_MANIFEST}", "info", "nosuch"],
         cwd=workdir,
         capture_output=True,

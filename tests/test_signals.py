@@ -1,6 +1,7 @@
 """A build stopped by Ctrl-C, SIGTERM or SIGHUP ends in one line, leaves no temporary and no
 process behind, and the next build completes it with the bytes of an uninterrupted one
-(Note [Stop signals] in tasks/guard.py, Note [Interrupted commands] in tasks/actions.py)."""
+(Note [Stop signals] in tasks/engine/signals.py, Note [Interrupted commands] in
+tasks/engine/actions.py)."""
 
 from __future__ import annotations
 

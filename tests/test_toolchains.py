@@ -59,7 +59,7 @@ def test_each_target_builds_with_its_toolchain(tmp_path: Path) -> None:
     log = (workdir / "launcher.log").read_text().splitlines()
     assert log and all(line.startswith("./device-c++ ") for line in log)
     assert all("-DRT_TEST_DEVICE=1" in line for line in log)
-    # Objects are written as `<object>.<pid>.tmp` and renamed (tasks/actions.py).
+    # Objects are written as `<object>.<pid>.tmp` and renamed (tasks/engine/actions.py).
     compiled = {
         line.split(" -o ")[1].split()[0].rsplit(".", 2)[0] for line in log if " -c " in line
     }

@@ -3,7 +3,10 @@ loads its tasks, and every change that doit would act on still reaches doit."""
 
 from __future__ import annotations
 
+import fcntl
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -66,7 +69,7 @@ def test_a_header_edit_recompiles_and_a_header_touch_does_not(workdir: Path) -> 
 
 def test_a_code_edit_falls_through_to_doit(workdir: Path) -> None:
     settle(workdir)
-    code = workdir / "tasks" / "reporter.py"  # engine code no stage imports
+    code = workdir / "tasks" / "engine" / "reporter.py"  # engine code no stage imports
     code.write_text(code.read_text() + "# edited\n")
     assert build(workdir) == ([], False)
 
@@ -104,3 +107,45 @@ def test_a_damaged_stamp_falls_through_to_doit(workdir: Path, content: str) -> N
     (workdir / "build" / ".up-to-date.json").write_text(content)
     assert build(workdir) == ([], False)
     assert build(workdir) == ([], True)
+
+
+# Importing dodo.py as `doit build` would, with a stamp that answers and the build lock
+# held by another run: it must neither answer, nor wait, nor exit, nor install a handler,
+# nor read the command line.
+IMPORT_DODO = """
+import signal, sys
+
+class Unread(list):
+    # Only its program name may be read (doit names itself after it).
+    def __getitem__(self, index):
+        assert index == 0, "sys.argv was read"
+        return super().__getitem__(index)
+
+    def __iter__(self):
+        raise AssertionError("sys.argv was read")
+
+sys.argv = Unread(["doit", "build"])
+handlers = [signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)]
+import dodo
+assert handlers == [signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)]
+print(sorted(name for name in vars(dodo) if name.startswith("task_")))
+"""
+
+
+def test_importing_dodo_has_no_effect(workdir: Path) -> None:
+    settle(workdir)
+    build = workdir / "build"
+    before = sorted((str(path), path.stat().st_mtime_ns) for path in build.rglob("*"))
+    with (build / ".doit.lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # as a running build holds it
+        result = subprocess.run(
+            [sys.executable, "-c", IMPORT_DODO],
+            cwd=workdir,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+    assert (result.returncode, result.stderr) == (0, ""), result.stdout + result.stderr
+    assert "'task_build'" in result.stdout and "nothing to do" not in result.stdout
+    assert sorted((str(path), path.stat().st_mtime_ns) for path in build.rglob("*")) == before

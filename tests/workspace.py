@@ -69,7 +69,7 @@ _EXECUTED = re.compile(r"^\.  (?:\[\d+/\d+\] )?(\S+)$", re.MULTILINE)
 
 
 def interrupted_line(signal_number: int) -> str:
-    """All that a build stopped by `signal_number` writes to stderr (tasks/guard.py)."""
+    """All that a build stopped by `signal_number` writes to stderr (tasks/engine/signals.py)."""
     name = signal.Signals(signal_number).name
     return f"interrupted by {name}: finished tasks are saved, the next build goes on\n"
 
@@ -80,8 +80,8 @@ def interrupted_line(signal_number: int) -> str:
 ENGINE_FILES = frozenset(
     {
         ".doit.sqlite3",  # doit's database: the mtime of every file_dep when it was checked
-        ".digests.json",  # the digest cache of tasks/checker.py: keyed by (path, mtime, size)
-        ".up-to-date.json",  # the no-op stamp of tasks/stamp.py: stamps and the folder's path
+        ".digests.json",  # the digest cache of tasks/engine/checker.py: by (path, mtime, size)
+        ".up-to-date.json",  # the no-op stamp of tasks/engine/stamp.py: stamps, the folder's path
     }
 )
 

@@ -81,7 +81,7 @@ def test_a_compile_runs_only_the_code_that_starts_a_command() -> None:
     code = {
         path.relative_to(ROOT).as_posix() for path in map(Path.resolve, action_code(compile_object))
     }
-    assert {"tasks/compile_action.py", "tasks/actions.py", "codegen/plan/steps.py"} <= code
+    assert {"tasks/compile_action.py", "tasks/engine/actions.py", "codegen/plan/steps.py"} <= code
     heavy = {
         "codegen/manifest.py",
         "codegen/plan/objects.py",

@@ -6,11 +6,13 @@ from pathlib import Path
 from codegen.manifest import Library, Target, Toolchain
 from tasks.compile import ObjectSpec, target_objects
 from tasks.compile_action import compile_object
+from tasks.engine.evidence import Evidence, Reads
 
 HOST = Toolchain("host", "c++", None, ("-Os",), (), "strip")
 CACHED = Toolchain("host", "c++", "ccache", ("-Os",), (), "strip")
 DEVICE = Toolchain("arm", "arm-none-eabi-g++", None, ("-Os", "-mcpu=cortex-m4"), (), "strip")
 KERNELS = [Path("kernels/portable/op_add.cpp")]
+READS = Reads(Evidence())
 
 
 def target(name: str, dtype_selective: bool, toolchain: str = "host") -> Target:
@@ -18,7 +20,9 @@ def target(name: str, dtype_selective: bool, toolchain: str = "host") -> Target:
 
 
 def objects(name: str, dtype_selective: bool, toolchain: Toolchain = HOST) -> dict[str, Path]:
-    specs = target_objects(target(name, dtype_selective, toolchain.name), toolchain, KERNELS)
+    specs = target_objects(
+        target(name, dtype_selective, toolchain.name), toolchain, KERNELS, reads=READS
+    )
     return {str(spec.source): spec.object for spec in specs}
 
 
@@ -39,7 +43,7 @@ def test_another_toolchain_gets_its_own_objects() -> None:
 
 
 def test_launcher_goes_before_the_compiler() -> None:
-    spec = target_objects(target("a", False), CACHED, KERNELS)[0]
+    spec = target_objects(target("a", False), CACHED, KERNELS, reads=READS)[0]
     command = spec.command()
     assert command[:2] == ["ccache", "c++"]
     assert "-Os" in command and "-MMD" in command
@@ -75,7 +79,11 @@ def test_a_library_s_cflags_and_threads_reach_its_objects_only() -> None:
         spec_of = {
             spec.source: spec
             for spec in target_objects(
-                replace(target("a", False), threads=threads), HOST, sources, [portable, optimized]
+                replace(target("a", False), threads=threads),
+                HOST,
+                sources,
+                [portable, optimized],
+                reads=READS,
             )
         }
         flags = list(spec_of[fast].flags)

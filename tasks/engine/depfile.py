@@ -5,22 +5,20 @@ Listing depfile headers in `file_dep` would change the task's dependency set aft
 first run, which costs every object one extra compile (doit notes, P17). Instead the
 headers are checked by an `uptodate` item against values saved after each compile: first
 their (mtime, size) stamps, which costs a stat per distinct header per run; only when a
-stamp moved, their contents, through the digest cache of tasks/checker.py, so a header
+stamp moved, their contents, through the run's digest cache (tasks/engine/checker.py), so a header
 touched without a change is hashed once and rebuilds nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 from typing import Any
 
-from tasks import checker
-from tasks.stamp import EVIDENCE
+from doit.dependency import Dependency, UptodateCalculator
 
-# Objects share most of their headers: stat each one once per doit run.
-_STAMPS: dict[str, os.stat_result | None] = {}
+from tasks.engine.checker import CachedMD5Checker
+from tasks.engine.run import Run
 
 
 def depfile_headers(depfile: Path) -> list[str]:
@@ -30,58 +28,61 @@ def depfile_headers(depfile: Path) -> list[str]:
     return sorted(prerequisites.split()[1:])
 
 
-def _status(path: str) -> os.stat_result | None:
-    if path not in _STAMPS:
-        _STAMPS[path] = EVIDENCE.stat(path)
-    return _STAMPS[path]
-
-
-def forget_stamps() -> None:
-    """Stat every header afresh from now on (outputs and headers may have moved)."""
-    _STAMPS.clear()
-
-
 def _combine(parts: list[str]) -> str:
     return hashlib.md5("\0".join(parts).encode()).hexdigest()
 
 
-def stamps_digest(headers: list[str]) -> str:
+def stamps_digest(run: Run, headers: list[str]) -> str:
     parts = []
     for header in headers:
-        status = _status(header)
+        status = run.header_status(header)
         stamp = "missing" if status is None else f"{status.st_mtime_ns}:{status.st_size}"
         parts.append(f"{header}\0{stamp}")
     return _combine(parts)
 
 
-def contents_digest(headers: list[str]) -> str:
+def contents_digest(run: Run, headers: list[str]) -> str:
     parts = []
     for header in headers:
-        status = _status(header)
-        digest = "missing" if status is None else checker.CACHE.digest(header, status)
+        status = run.header_status(header)
+        digest = "missing" if status is None else run.digests.digest(header, status)
         parts.append(f"{header}\0{digest}")
     return _combine(parts)
 
 
-class HeadersUnchanged:
-    """`uptodate` item: the headers the last compile read still have the same content."""
+class HeadersUnchanged(UptodateCalculator):  # type: ignore[misc]
+    """`uptodate` item: the headers the last compile read still have the same content.
+
+    doit hands an `UptodateCalculator` its dependency manager before each check: the run
+    comes from the manager's checker (tasks/engine/checker.py)."""
 
     def __init__(self, depfile: Path) -> None:
+        super().__init__()
         self.depfile = depfile
+        self.run = Run()  # until doit sets it up: a check outside any run keeps to itself
+
+    def setup(self, dep_manager: Dependency, tasks_dict: dict[str, Any]) -> None:
+        super().setup(dep_manager, tasks_dict)
+        checker = dep_manager.checker
+        if isinstance(checker, CachedMD5Checker):  # not with `--check_file_uptodate ...`
+            self.run = checker.run
 
     def __call__(self, task: Any, values: dict[str, Any]) -> bool:
         task.value_savers.append(self._save)
-        EVIDENCE.stat(str(self.depfile))
+        self.run.checks.stat(str(self.depfile))
         try:
             headers = depfile_headers(self.depfile)
         except OSError:
             return False
-        if values.get("stamps") == stamps_digest(headers):
+        if values.get("stamps") == stamps_digest(self.run, headers):
             return True
-        return values.get("headers") == contents_digest(headers)
+        return values.get("headers") == contents_digest(self.run, headers)
 
     def _save(self) -> dict[str, Any]:
         # The compile just rewrote the depfile and may have seen newer headers.
-        forget_stamps()
+        self.run.forget_header_stats()
         headers = depfile_headers(self.depfile)
-        return {"stamps": stamps_digest(headers), "headers": contents_digest(headers)}
+        return {
+            "stamps": stamps_digest(self.run, headers),
+            "headers": contents_digest(self.run, headers),
+        }

@@ -14,7 +14,7 @@ from random import Random
 
 import pytest
 
-from tasks.actions import run_to_temporaries, temporary
+from tasks.engine.actions import run_to_temporaries, temporary
 from tests.workspace import REPO, interrupted_line
 
 
@@ -51,8 +51,8 @@ def test_a_missing_compiler_is_one_line(tmp_path: Path, capsys: pytest.CaptureFi
 INTERRUPTED = """
 import signal, sys, threading, time
 from pathlib import Path
-from tasks.actions import run_to_temporaries, temporary
-from tasks.guard import interrupt_on_stop_signals
+from tasks.engine.actions import run_to_temporaries, temporary
+from tasks.engine.signals import interrupt_on_stop_signals
 
 ctrl_c = {"default": signal.default_int_handler, "ignored": signal.SIG_IGN}[sys.argv[3]]
 signal.signal(signal.SIGINT, ctrl_c)
@@ -114,14 +114,15 @@ def test_an_interrupt_leaves_no_temporary_and_no_command_running(
         assert_interrupted_cleanly(victim, pids, tmp_path, attempt, signal.SIGINT)
 
 
-# Sends itself Ctrl-C when the build code (tasks/actions.py, tasks/guard.py) reaches its
-# `at`-th line, and SIGTERM at the line after: stepping `at` over every line puts the two
-# signals at every moment of a command's start, run and end, whatever the machine's speed.
+# Sends itself Ctrl-C when the build code (tasks/engine/actions.py, tasks/engine/signals.py)
+# reaches its `at`-th line, and SIGTERM at the line after: stepping `at` over every line puts
+# the two signals at every moment of a command's start, run and end, whatever the machine's
+# speed.
 STEPPED = """
 import os, signal, sys
 from pathlib import Path
-from tasks.actions import run_to_temporaries, temporary
-from tasks.guard import interrupt_on_stop_signals
+from tasks.engine.actions import run_to_temporaries, temporary
+from tasks.engine.signals import interrupt_on_stop_signals
 
 signal.signal(signal.SIGINT, signal.default_int_handler)
 interrupt_on_stop_signals()
@@ -129,7 +130,7 @@ output, pids, at = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
 lines = 0
 
 def in_build_code(frame, event, arg):
-    watched = frame.f_code.co_filename.endswith(("tasks/actions.py", "tasks/guard.py"))
+    watched = frame.f_code.co_filename.endswith(("engine/actions.py", "engine/signals.py"))
     return step if watched else None
 
 def step(frame, event, arg):

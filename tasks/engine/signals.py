@@ -1,28 +1,20 @@
-"""A build folder belongs to one manifest; one build at a time per build folder; SIGTERM
-and SIGHUP handled like Ctrl-C; an interrupted build ends in one line.
+"""SIGTERM and SIGHUP handled like Ctrl-C, and an interrupted build ending in one line.
 
-doit writes its dependency database once, when the run ends; two runs in one directory
-would run the same tasks and write the same files at once (doit notes, P7), and a run
-killed by SIGTERM would save nothing of what it finished (P8).
+doit writes its dependency database once, when the run ends: a run killed by SIGTERM
+would save nothing of what it finished (doit notes, P8).
+
+The state here is the process's, not one run's: a signal handler and the excepthook are
+process-wide, and so is the record of the signals received (Note [Stop signals]).
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import signal
 import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from types import TracebackType
-from typing import TextIO
-
-from codegen.writer import write_if_changed
-from tasks import layout
-from tasks.config import manifest_path
-
-_held: list[TextIO] = []  # keeps the locked file open for the life of the process
 
 # Ctrl-C, `kill PID`, and the terminal closing (Note [Stop signals]).
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -35,64 +27,12 @@ ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None]
 _other_hooks: list[ExceptHook] = []  # the excepthook for every other exception
 
 
-def hold_build_lock() -> None:
-    """Wait until no other doit run holds build/.doit.lock, then hold it until exit; the
-    build folder is then this manifest's (Note [Build folder] in tasks/layout.py)."""
-    if _held:
-        return
-    check_build_folder_owner()  # before the folder or its lock is touched
-    interrupt_on_stop_signals()  # stopping a build that waits is one line too
-    layout.build().mkdir(parents=True, exist_ok=True)
-    lock = (layout.build() / ".doit.lock").open("a")
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        print(f"waiting for the other build using {layout.build()}/ to finish...", file=sys.stderr)
-        fcntl.flock(lock, fcntl.LOCK_EX)
-    _held.append(lock)
-    check_build_folder_owner()  # another manifest may have claimed it while this one waited
-    write_if_changed(layout.owner_record(), _owner_text())
-
-
-def check_build_folder_owner() -> None:
-    """Stop in one line when the build folder belongs to another manifest that still
-    exists (one that is gone leaves its folder to the next manifest that uses it)."""
-    owner = _recorded_owner()
-    if owner is None or not os.path.exists(owner) or _same_file(owner, manifest_path()):
-        return
-    build, mine = os.path.normpath(layout.build()), manifest_path()
-    print(
-        f"error: {build}/ is the build folder of {os.path.normpath(layout.local(Path(owner)))}"
-        f" ({layout.owner_record()}): {mine} cannot use it too; give {mine} a folder of its"
-        f' own with a top-level key build = "DIR" or with build=DIR on the command line',
-        file=sys.stderr,
-    )
-    raise SystemExit(2)
-
-
-def _recorded_owner() -> str | None:
-    try:
-        name = layout.owner_record().read_text(encoding="utf-8").rstrip("\n")
-    except (OSError, UnicodeDecodeError):
-        return None
-    return os.path.join(layout.build(), name) if name else None
-
-
-def _same_file(first: str | os.PathLike[str], second: str | os.PathLike[str]) -> bool:
-    return os.path.realpath(first) == os.path.realpath(second)
-
-
-def _owner_text() -> str:
-    """The manifest's path relative to the build folder: moving the project moves both."""
-    return os.path.relpath(os.path.abspath(manifest_path()), os.path.abspath(layout.build())) + "\n"
-
-
 # Note [Stop signals]
 # ~~~~~~~~~~~~~~~~~~~
 # Each stop signal raises KeyboardInterrupt, which doit lets through its runner's `finally`:
 # the tasks that finished are saved (by default SIGTERM and SIGHUP kill Python at once and
 # nothing is). Commands running then are stopped and their temporaries removed (Note
-# [Interrupted commands] in tasks/actions.py); outputs are written atomically; so the next
+# [Interrupted commands] in tasks/engine/actions.py); outputs are written atomically; so the next
 # build goes on from what is saved. Nobody catches the KeyboardInterrupt after that, and
 # Python would print its traceback: the interrupt is a user's decision, not a fault, so it
 # ends in one line, and the process then ends by the signal it received (a shell or a CI
@@ -134,7 +74,7 @@ def _raise_once() -> None:
 def stop_signals_held(stop: Callable[[], None]) -> Iterator[list[int]]:
     """Inside the block, a stop signal calls `stop` instead of interrupting, and is noted
     in the list this yields; when the block ends, the interrupt is raised (Note [Interrupted
-    commands] in tasks/actions.py). Main thread only: Python runs handlers nowhere else.
+    commands] in tasks/engine/actions.py). Main thread only: Python runs handlers nowhere else.
 
     The order the signals came in is kept in one place, `_received`, which the handler
     appends to as each one runs, held or not: so the signal reported is the first one

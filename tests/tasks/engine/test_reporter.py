@@ -5,11 +5,19 @@ from __future__ import annotations
 
 import io
 import sys
+from pathlib import Path
 
 import pytest
 from doit.task import Stream, Task
 
-from tasks.reporter import BuildReporter
+from tasks.engine.reporter import BuildReporter
+from tasks.engine.run import Run
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run takes its build folder's lock: that of a scratch folder here."""
+    monkeypatch.chdir(tmp_path)
 
 
 def _report() -> None:
@@ -21,8 +29,11 @@ def _run(task: Task, stream: Stream) -> str:
     """The reporter's output for one task run as doit's runner runs it."""
     task.overwrite_verbosity(stream)
     out = io.StringIO()
-    reporter = BuildReporter(out, {})
+    run = Run()
+    reporter = BuildReporter.for_run(run)(out, {})
     reporter.initialize({task.name: task}, [task.name])
+    assert run.lock.held
+    run.lock.release()
     reporter.execute_task(task)
     failure = task.execute(stream)
     if failure is None:

@@ -9,18 +9,19 @@ later build, seconds for a large model. This checker keeps the digest of every
 
 from __future__ import annotations
 
-import atexit
 import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from doit.dependency import MD5Checker
 
 from codegen.writer import write_if_changed
 from tasks import layout
-from tasks.stamp import EVIDENCE
+
+if TYPE_CHECKING:
+    from tasks.engine.run import Run
 
 _CHUNK = 1 << 20
 
@@ -33,8 +34,8 @@ def hash_file(path: str) -> str:
     return digest.hexdigest()
 
 
-class _DigestCache:
-    """(path, mtime in ns, size) -> md5, loaded on first use, saved when doit exits."""
+class DigestCache:
+    """(path, mtime in ns, size) -> md5, loaded on first use, saved when the run ends."""
 
     def __init__(self, path: Path | None = None) -> None:
         # None: build/.digests.json, known once doit has read its command line.
@@ -49,9 +50,7 @@ class _DigestCache:
         key = f"{path}\0{status.st_mtime_ns}\0{status.st_size}"
         if key not in self.entries:
             self.entries[key] = hash_file(path)
-            if not self.dirty:
-                self.dirty = True
-                atexit.register(self.save)
+            self.dirty = True
         return self.entries[key]
 
     @staticmethod
@@ -63,24 +62,32 @@ class _DigestCache:
         return entries if isinstance(entries, dict) else {}
 
     def save(self) -> None:
-        if self.entries is not None and self.path is not None and self.path.parent.is_dir():
+        """Write what was hashed, if anything was and the build folder exists (a command
+        that only inspects, like `doit info`, writes nothing into build/)."""
+        if not self.dirty or self.entries is None or self.path is None:
+            return
+        if self.path.parent.is_dir():
             # Forget files that are gone so the cache does not grow without bound.
             live = {k: v for k, v in self.entries.items() if os.path.exists(k.split("\0")[0])}
             write_if_changed(self.path, json.dumps(live, indent=0, sort_keys=True) + "\n")
-
-
-CACHE = _DigestCache()
+            self.dirty = False
 
 
 class CachedMD5Checker(MD5Checker):  # type: ignore[misc]
-    """MD5Checker whose digests come from the cache (see module docstring), and whose
-    looks at files are kept as evidence for the up-to-date stamp (tasks/stamp.py)."""
+    """MD5Checker whose digests come from the run's cache (see module docstring), and whose
+    looks at files are kept as the run's evidence for the up-to-date stamp
+    (tasks/engine/stamp.py). doit makes it with no arguments: the run's configuration gives
+    doit `functools.partial(CachedMD5Checker, run)` (tasks/engine/loader.py); its class name,
+    which doit saves per task, is the same for every run."""
+
+    def __init__(self, run: Run) -> None:
+        self.run = run
 
     def exists(self, file_path: str) -> bool:
-        return EVIDENCE.stat(file_path) is not None
+        return self.run.checks.stat(file_path) is not None
 
     def info(self, file_path: str) -> os.stat_result:
-        status = EVIDENCE.stat(file_path)
+        status = self.run.checks.stat(file_path)
         if status is None:
             raise self.CheckerError(f"{file_path} does not exist")
         return status
@@ -91,10 +98,10 @@ class CachedMD5Checker(MD5Checker):  # type: ignore[misc]
             return False
         if file_stat.st_size != size:
             return True
-        return bool(file_md5 != CACHE.digest(file_path, file_stat))
+        return bool(file_md5 != self.run.digests.digest(file_path, file_stat))
 
     def get_state(self, dep: str, current_state: Any) -> Any:
         status = os.stat(dep)
         if current_state and current_state[0] == status.st_mtime:
             return None
-        return status.st_mtime, status.st_size, CACHE.digest(dep, status)
+        return status.st_mtime, status.st_size, self.run.digests.digest(dep, status)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import ParamSpec
 
 from codegen.errors import InputError
-from tasks.guard import stop_signals_held
+from tasks.engine.signals import stop_signals_held
 
 P = ParamSpec("P")
 
@@ -53,13 +53,13 @@ def run_to_temporaries(command: Sequence[str], outputs: Sequence[Path]) -> bool:
 # Note [Interrupted commands]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # Ctrl-C, SIGTERM and SIGHUP reach a build as KeyboardInterrupt (Note [Stop signals] in
-# tasks/guard.py), which Python raises in the main thread at whatever line it is
+# tasks/engine/signals.py), which Python raises in the main thread at whatever line it is
 # running. Raised inside Popen it would leave a compiler
 # running that nobody knows to stop; raised while the temporaries are removed, one would
 # stay behind (CI saw both). Blocking the signals in this thread is not enough: a doit
 # worker has other threads (its result queue's feeder), the kernel hands them the signal,
 # and Python still raises it here. So while a command runs, the stop-signal handler of
-# tasks/guard.py only stops it (SIGKILL to its own session, so cc1plus and as stop too)
+# tasks/engine/signals.py only stops it (SIGKILL to its own session, so cc1plus and as stop too)
 # and notes the signal; once its outputs are moved or removed, the interrupt is raised,
 # naming the first signal received. The handler stays in place all along (the hold is a
 # state of the handler, not a handler swapped in and out), so no signal can land between
@@ -69,7 +69,7 @@ def run_to_temporaries(command: Sequence[str], outputs: Sequence[Path]) -> bool:
 # build) is never handled, so never held: stopping the command for it would end in an
 # interrupt nobody raises (the build went on as if the command had failed, silently; CI
 # saw it). A process that has not installed the stop-signal handlers (a build always
-# has: tasks/reporter.py) holds nothing.
+# has: tasks/engine/reporter.py) holds nothing.
 #
 # The command runs in its own session so that stopping it stops its children, and a
 # terminal's Ctrl-C reaches only doit, which stops it. Python runs signal handlers in the

@@ -10,26 +10,28 @@ first no-op after a build is then as fast as the later ones.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from doit.dependency import Dependency
 from doit.globals import Globals
 
-from tasks import stamp
-from tasks.depfile import forget_stamps
+from tasks.engine import stamp
+from tasks.engine.checker import CachedMD5Checker
+from tasks.engine.run import Run
 
 
-def record_if_up_to_date(tasks: dict[str, Any], names: list[str]) -> None:
+def record_if_up_to_date(run: Run, tasks: dict[str, Any], names: list[str]) -> None:
     """Write the stamp if every one of `names` (tasks with actions) is now up to date."""
-    saved = Globals.dep_manager
+    saved = Globals.dep_manager  # doit's registry of the database this run saved to
     if saved is None:
         return
-    forget_stamps()
-    stamp.EVIDENCE.restart()
+    run.forget_header_stats()
+    run.checks.restart()
     manager = Dependency(
         saved.db_class,
         saved.name,
-        checker_cls=type(saved.checker),
+        checker_cls=functools.partial(CachedMD5Checker, run),
         codec_cls=type(saved.backend.codec),
     )
     try:
@@ -39,4 +41,4 @@ def record_if_up_to_date(tasks: dict[str, Any], names: list[str]) -> None:
     finally:
         manager.close()
     if up_to_date:
-        stamp.record(len(names))
+        stamp.record(run, len(names))

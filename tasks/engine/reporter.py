@@ -3,8 +3,8 @@
 Executed tasks print as `.  [n/N] name`: n tasks dealt with so far (run or up to date) of
 the N known, N growing once the per-target tasks are created after codegen. Tasks found up
 to date print nothing one by one: a run that runs none says so in one line. A complete
-run leaves the stamp that lets the next no-op end before loading any task (tasks/stamp.py,
-tasks/recheck.py). Our actions report a user's mistake themselves (one line naming the file
+run leaves the stamp that lets the next no-op end before loading any task (tasks/engine/stamp.py,
+tasks/engine/recheck.py). Our actions report a user's mistake themselves (one line naming the file
 and the fault) and then fail; doit's default reporter would add the action's repr and its
 captured output.
 Unexpected errors (a bug: a traceback) are still reported in full.
@@ -14,14 +14,13 @@ What a task prints goes through here too (Note [Task output]).
 
 from __future__ import annotations
 
-import sys
-from typing import Any
+from typing import Any, cast
 
 from doit.exceptions import BaseFail, TaskFailed
 from doit.reporter import ConsoleReporter
 
-from tasks import recheck, stamp
-from tasks.guard import hold_build_lock
+from tasks.engine import recheck, stamp
+from tasks.engine.run import Run
 
 # Note [Task output]
 # ~~~~~~~~~~~~~~~~~~
@@ -37,6 +36,13 @@ from tasks.guard import hold_build_lock
 
 class BuildReporter(ConsoleReporter):  # type: ignore[misc]
     desc = "console output with [n/N] progress; failures of build actions in one line"
+    run: Run  # the run it reports: set on the class doit is given (`for_run`)
+
+    @classmethod
+    def for_run(cls, run: Run) -> type[BuildReporter]:
+        """doit makes its reporter from a class, with the output stream and options of the
+        command line: this class, bound to `run`."""
+        return cast(type[BuildReporter], type(cls.__name__, (cls,), {"run": run}))
 
     def initialize(self, tasks: dict[str, Any], selected_tasks: list[str]) -> None:
         # doit adds the tasks it creates later to this same dict.
@@ -46,9 +52,10 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
         self.up_to_date: set[str] = set()
         self.ignored = 0
         # A run starts (doit makes no reporter for list, info, help): one run at a time per
-        # build folder, and SIGTERM saves what finished, as Ctrl-C does (tasks/guard.py).
-        # Last: a stop while it waits still ends through complete_run, which needs the above.
-        hold_build_lock()
+        # build folder (tasks/engine/lock.py), and SIGTERM saves what finished, as Ctrl-C does
+        # (tasks/engine/signals.py). Last: a stop while it waits still ends through
+        # complete_run, which needs the above.
+        self.run.lock.hold()
 
     def write(self, text: str) -> None:
         self.outstream.write(text)
@@ -86,16 +93,21 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
 
     def complete_run(self) -> None:
         super().complete_run()
+        try:
+            self._stamp()
+        finally:
+            self.run.finish()
+
+    def _stamp(self) -> None:
+        """Leave the stamp of a complete run (Note [Up-to-date stamp])."""
         needed = self._needed()
         if self.failures or self.runtime_errors or self.ignored:
             return
         if not self.executed and self.up_to_date.issuperset(needed):
             self.write(stamp.verdict(len(self.up_to_date), shortcut=False))
-            stamp.record(len(self.up_to_date))
-        elif (self.executed | self.up_to_date).issuperset(needed) and stamp.plain_build_command(
-            sys.argv
-        ):
-            recheck.record_if_up_to_date(self.tasks, needed)
+            stamp.record(self.run, len(self.up_to_date))
+        elif (self.executed | self.up_to_date).issuperset(needed) and self.run.plain_build:
+            recheck.record_if_up_to_date(self.run, self.tasks, needed)
 
     def add_success(self, task: Any) -> None:
         self._write_captured(task)

@@ -10,7 +10,7 @@ of starting Python and importing doit. Yet that decision depends only on
   - the files the checks look at: each `file_dep`, each target's existence, each header of
     a compiler depfile.
 So when a run of `doit build` finds every task up to date (or, having run some, finds
-them all up to date when it checks them again: tasks/recheck.py), it writes
+them all up to date when it checks them again: tasks/engine/recheck.py), it writes
 build/.up-to-date.json with the stamp (mtime, ctime, size, inode) of each of those files
 as the checks saw it, and of the database after doit closed it. The next `doit build`
 stats those files first; when none moved, doit would decide the same again from the same
@@ -21,8 +21,13 @@ falls through to doit as usual.
 A file seen with two different stamps by one round of checks makes the evidence
 inconsistent and no stamp is written; nor is one after a run that failed, ignored a task
 or was interrupted. Only the plain forms of the command take the shortcut: `doit`,
-`doit build`, `doit run build`, with `manifest=...` and `-n N`. This module imports
-little: it runs before the task modules (and their manifest parser) are imported.
+`doit build`, `doit run build`, with `manifest=...` and `-n N` (tasks/engine/loader.py
+tells them from doit's parsed command line). This module imports little: it runs before
+the task modules (and their manifest parser) are imported.
+
+The evidence of what the task definitions were made from is complete by construction: the
+code and configuration are stamped when the run starts, and a task creator reads any other
+file through the run's `Reads` (tasks/engine/evidence.py), which stamps it.
 """
 
 from __future__ import annotations
@@ -38,7 +43,8 @@ import doit
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.config import manifest_path
-from tasks.guard import hold_build_lock
+from tasks.engine.evidence import stamp_of, stat_or_none
+from tasks.engine.run import Run
 
 FORMAT = 1
 
@@ -46,50 +52,13 @@ FORMAT = 1
 # every run, before the task modules are read.
 CONFIG_FILES = (Path("dodo.py"), Path("doit.cfg"), Path("pyproject.toml"))
 
-Stamp = tuple[int, int, int, int] | None  # (mtime ns, ctime ns, size, inode); None: missing
+
+class NothingToDo(Exception):
+    """The stamp answers for doit: every task is up to date (the message says so)."""
 
 
 def stamp_file() -> Path:
     return layout.build() / ".up-to-date.json"
-
-
-def stamp_of(status: os.stat_result | None) -> Stamp:
-    if status is None:
-        return None
-    return (status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino)
-
-
-def _stat(path: str) -> os.stat_result | None:
-    try:
-        return os.stat(path)
-    except OSError:
-        return None
-
-
-class _Evidence:
-    """The stamp of every file one round of reading looked at, as it saw it."""
-
-    def __init__(self) -> None:
-        self.stamps: dict[str, Stamp] = {}
-        self.consistent = True
-
-    def restart(self) -> None:
-        self.stamps.clear()
-        self.consistent = True
-
-    def see(self, path: str, status: os.stat_result | None) -> None:
-        stamp = stamp_of(status)
-        if self.stamps.setdefault(path, stamp) != stamp:
-            self.consistent = False  # it moved while doit was looking
-
-    def stat(self, path: str) -> os.stat_result | None:
-        status = _stat(path)
-        self.see(path, status)
-        return status
-
-
-DEFINITIONS = _Evidence()  # what the task definitions were made from
-EVIDENCE = _Evidence()  # what the up-to-date checks looked at
 
 
 def _definition_files() -> list[str]:
@@ -100,6 +69,12 @@ def _definition_files() -> list[str]:
     for folder in (layout.codegen_dir() / "templates", layout.runtime_dir()):  # globbed
         paths += sorted(root for root, _, _ in os.walk(folder))
     return paths
+
+
+def stamp_definitions(run: Run) -> None:
+    """Start of every run: stamp the code and configuration the tasks are defined by."""
+    for path in _definition_files():
+        run.definitions.stat(path)
 
 
 def _key() -> dict[str, Any]:
@@ -115,24 +90,6 @@ def _key() -> dict[str, Any]:
     }
 
 
-def plain_build_command(argv: list[str]) -> bool:
-    """`doit [run] [build] [manifest=...] [build=...] [-n N]` (or `selective-build` with the
-    same words): runs every task of `build`, as usual."""
-    commands = ("/doit", "doit/__main__.py", "/selective-build")
-    if not argv or not (argv[0] in ("doit", "selective-build") or argv[0].endswith(commands)):
-        return False  # doit driven from Python (tests): its arguments are not in argv
-    words = list(argv[1:])
-    if words and words[0] == "run":
-        words.pop(0)
-    while words:
-        word = words.pop(0)
-        if word in ("-n", "--process") and words and words[0].isdigit():
-            words.pop(0)
-        elif not (word == "build" or word.startswith(("manifest=", "build="))):
-            return False
-    return True
-
-
 def _read() -> dict[str, Any] | None:
     try:
         document = json.loads(stamp_file().read_text(encoding="utf-8"))
@@ -144,7 +101,7 @@ def _read() -> dict[str, Any] | None:
 def _unchanged(stamps: dict[str, Any]) -> bool:
     for path, recorded in stamps.items():
         expected = tuple(recorded) if isinstance(recorded, list) else recorded
-        if stamp_of(_stat(path)) != expected:
+        if stamp_of(stat_or_none(path)) != expected:
             return False
     return True
 
@@ -154,38 +111,37 @@ def verdict(tasks: int, shortcut: bool) -> str:
     return f"nothing to do: {tasks} tasks up to date{how}\n"
 
 
-def exit_if_up_to_date() -> None:
-    """Start of every doit run: stamp the task definitions; end a no-op `doit build` here."""
-    for path in _definition_files():
-        DEFINITIONS.stat(path)
-    if not plain_build_command(sys.argv) or not stamp_file().exists():
+def check(run: Run) -> None:
+    """Before a plain build loads its tasks: raise NothingToDo when no stamped file moved
+    (the definitions are stamped already)."""
+    if not run.plain_build or not stamp_file().exists():
         return
-    hold_build_lock()  # a build running now may be changing the stamped files
+    run.lock.hold()  # a build running now may be changing the stamped files
     document = _read()
     if document is None or document.get("key") != _key():
         return
     stamps, tasks = document.get("files"), document.get("tasks")
-    if not (isinstance(stamps, dict) and isinstance(tasks, int) and DEFINITIONS.consistent):
+    if not (isinstance(stamps, dict) and isinstance(tasks, int) and run.definitions.consistent):
         return
     if _unchanged(stamps):
-        sys.stdout.write(verdict(tasks, shortcut=True))
-        raise SystemExit(0)
+        raise NothingToDo(verdict(tasks, shortcut=True))
 
 
-def record(tasks: int) -> None:
-    """`doit build` found all `tasks` up to date, or checked them again after running some
-    (tasks/recheck.py): write the stamps of what the checks saw.
+def record(run: Run, tasks: int) -> None:
+    """A plain `doit build` found all `tasks` up to date, or checked them again after
+    running some (tasks/engine/recheck.py): write the stamps of what the checks saw.
 
     doit has closed its database by now, so its stamp is the one the next run will see.
     """
-    checks = EVIDENCE.stamps
+    checks, definitions = run.checks, run.definitions
     # A file both read for the definitions and checked must have been seen alike (e.g. a
     # resolution.json rewritten after the tasks were made from it).
-    agree = all(checks.get(path, stamp) == stamp for path, stamp in DEFINITIONS.stamps.items())
-    consistent = EVIDENCE.consistent and DEFINITIONS.consistent and agree
-    if not (consistent and plain_build_command(sys.argv)):
+    agree = all(
+        checks.stamps.get(path, stamp) == stamp for path, stamp in definitions.stamps.items()
+    )
+    if not (checks.consistent and definitions.consistent and agree and run.plain_build):
         return
-    database = {str(layout.dep_file()): stamp_of(_stat(str(layout.dep_file())))}
-    files = {**DEFINITIONS.stamps, **checks, **database}
+    database = {str(layout.dep_file()): stamp_of(stat_or_none(str(layout.dep_file())))}
+    files = {**definitions.stamps, **checks.stamps, **database}
     document = {"key": _key(), "tasks": tasks, "files": dict(sorted(files.items()))}
     write_if_changed(stamp_file(), json.dumps(document) + "\n")

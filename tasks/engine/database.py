@@ -15,7 +15,7 @@ from typing import Any
 from doit.dependency import SqliteDB
 
 # Its name as a doit.BACKEND plugin (pyproject.toml's [tool.doit.plugins.backend], and
-# tasks/loader.py).
+# tasks/engine/loader.py).
 BACKEND = "build-sqlite3"
 
 
