@@ -16,8 +16,8 @@ from codegen.resolution_file import ResolutionFile
 from codegen.selection import Selection
 from codegen.writer import write_if_changed
 from tasks import layout
-from tasks.engine.actions import reports_user_errors
 from tasks.code_deps import action_code
+from tasks.engine.actions import reports_user_errors
 from tasks.manifest import manifest
 
 

@@ -7,8 +7,8 @@ import sys
 from typing import Any
 
 from tasks import layout
-from tasks.engine.actions import reports_user_errors
 from tasks.config import manifest_path
+from tasks.engine.actions import reports_user_errors
 from tasks.manifest import manifest
 
 

@@ -15,6 +15,7 @@ from codegen.selection import Selection, read_selection
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.code_deps import code_closure
+from tasks.engine.actions import reports_user_errors
 from tasks.manifest import manifest
 
 

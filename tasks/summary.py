@@ -8,8 +8,8 @@ from typing import Any
 
 from codegen.manifest import Target
 from tasks import layout
-from tasks.engine.actions import reports_user_errors
 from tasks.code_deps import code_closure
+from tasks.engine.actions import reports_user_errors
 
 
 @reports_user_errors

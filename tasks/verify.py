@@ -21,8 +21,8 @@ from codegen.verification import LIBRARY_ONLY, NOT_VERIFIED
 from codegen.verify import compare_output
 from codegen.writer import write_if_changed
 from tasks import layout
-from tasks.engine.actions import reports_user_errors
 from tasks.code_deps import action_code
+from tasks.engine.actions import reports_user_errors
 
 RUN_TIMEOUT_SECONDS = 120
 
