@@ -6,7 +6,6 @@ the target is "not verified" (one line, and its summary says so), never an exec 
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,7 +16,15 @@ from doit.tools import config_changed
 from codegen.machine import elf_machine, runs_here
 from codegen.manifest import Model, Target, Toolchain
 from codegen.plan.verify import VerifyStep, verify_step
-from codegen.verification import LIBRARY_ONLY, NOT_VERIFIED
+from codegen.verification import (
+    FAILED,
+    LIBRARY_ONLY,
+    NOT_VERIFIED,
+    OK,
+    UNVERIFIED,
+    ModelResult,
+    Verification,
+)
 from codegen.verify import compare_output
 from codegen.writer import write_if_changed
 from tasks import layout
@@ -83,37 +90,31 @@ def not_runnable(runner: Path, toolchain: str, emulator: tuple[str, ...]) -> str
 @reports_user_errors
 def verify(step: VerifyStep, runner: Path) -> bool:
     target, models = step.target, list(step.models)
-    results: dict[str, dict[str, str]] = {}
+    results: dict[str, ModelResult] = {}
     reason = not_runnable(runner, step.toolchain, step.emulator) if models else None
     if reason is not None:
         print(f"{target}: {NOT_VERIFIED}: {reason}")
-        results = {m.name: {"status": NOT_VERIFIED, "detail": reason} for m in models}
+        results = {m.name: ModelResult(NOT_VERIFIED, reason) for m in models}
         models = []
     for model in models:
         if not model.outputs:
-            results[model.name] = {"status": "unverified", "detail": "no reference outputs"}
+            results[model.name] = ModelResult(UNVERIFIED, "no reference outputs")
             continue
         output_dir = layout.target_dir(target) / "verify" / model.name
         problem = run_model(runner, model, output_dir, step.emulator)
-        results[model.name] = (
-            {"status": "failed", "detail": problem} if problem else {"status": "ok"}
-        )
+        results[model.name] = ModelResult(FAILED, problem) if problem else ModelResult(OK)
         if problem:
             print(f"error: target {target}: model {model.name} ({model.path}): {problem}")
-    write_results(step.output, results)
-    return all(result["status"] != "failed" for result in results.values())
+    verification = Verification(results)
+    write_if_changed(step.output, verification.to_json())
+    return verification.passed
 
 
 def skip_library_only(step: VerifyStep) -> None:
     """verify.json for a target with no runner: every model "library only", none run."""
     detail = "runner = false: nothing runs the models"
-    write_results(
-        step.output, {m.name: {"status": LIBRARY_ONLY, "detail": detail} for m in step.models}
-    )
-
-
-def write_results(output: Path, results: dict[str, dict[str, str]]) -> None:
-    write_if_changed(output, json.dumps({"models": results}, indent=2, sort_keys=True) + "\n")
+    results = {m.name: ModelResult(LIBRARY_ONLY, detail) for m in step.models}
+    write_if_changed(step.output, Verification(results).to_json())
 
 
 def verify_task(target: Target, toolchain: Toolchain, models: list[Model]) -> dict[str, Any]:
