@@ -119,7 +119,7 @@ def target_objects(
 ) -> list[ObjectSpec]:
     """Every object the target's runner links, shared where Note [Shared objects] allows.
     A kernel source of one of `libraries` compiles with that library's cflags too (Note
-    [Library cflags], codegen/manifest.py)."""
+    [Library cflags], codegen/builtin_libraries.py)."""
     common = (*BASE_CFLAGS, *toolchain.cflags, f"-I{layout.source_root()}")
     shared_dir = layout.shared_object_dir(toolchain, common)
     gen = layout.gen_dir(target.name)
