@@ -51,6 +51,12 @@ def hold_build_lock() -> None:
         fcntl.flock(lock, fcntl.LOCK_EX)
     _held.append(lock)
     check_build_folder_owner()  # another manifest may have claimed it while this one waited
+    record_build_folder_owner()
+
+
+def record_build_folder_owner() -> None:
+    """Write build/.manifest naming this manifest: whatever first writes into the build
+    folder claims it (a build, or a command that saves only doit's database)."""
     write_if_changed(layout.owner_record(), _owner_text())
 
 
