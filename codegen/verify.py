@@ -14,8 +14,8 @@ from codegen.paths import not_a_regular_file
 from codegen.tolerances import mismatches, tolerance
 
 # The .npy dtypes the runner reads and writes (runtime/runner/npy.cpp), as numpy spells
-# them: little-endian, 3 characters each. complex128's "<c16" is left out: reading it would
-# cost the smallest runner a page (README, "The runner").
+# them: little-endian, 3 characters each. complex128's "<c16" is left out: the code to read
+# it does not fit the smallest runner's last code page (README, "The runner").
 RUNNER_NPY_DTYPES = ("|b1", "|u1", "|i1", "<i2", "<i4", "<i8", "<f2", "<f4", "<f8", "<c8")
 
 
