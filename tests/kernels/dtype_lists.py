@@ -184,6 +184,7 @@ class _Source:
     selections: dict[str, str]  # a constant DtypeSet -> the operator constant it selects
     # A template over an operator -> the dtypes its dispatches support.
     templates: dict[str, DtypeNames] = field(default_factory=dict)
+    own_templates: set[str] = field(default_factory=set)  # declared in the source itself
     # What is found: operator name -> the dtypes dispatched for it.
     result: dict[str, DtypeNames] = field(default_factory=dict)
 
@@ -247,7 +248,7 @@ def _dispatched(
             found.add(found.operators[arguments[0]], evaluate(arguments[2], found.names))
     for template, dtypes in found.templates.items():
         ops = _served(found, template)
-        if not ops:
+        if not ops and template in found.own_templates:  # a header's may go unused
             raise ValueError(f"{template} is not instantiated with operator names")
         for op in ops:
             found.add(op, dtypes)
@@ -275,6 +276,8 @@ def _dispatch(
     if template is not None:
         dtypes = evaluate(supported, found.names)
         found.templates[template] = found.templates.get(template, frozenset()) | dtypes
+        if own:
+            found.own_templates.add(template)
     elif own:
         raise ValueError(f"DtypeDispatch selects {selection!r}, no operator's")
 

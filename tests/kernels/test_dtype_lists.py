@@ -259,3 +259,14 @@ def test_a_check_dtype_call_names_its_operator_and_supported_set(tmp_path: Path)
         {},
     )
     assert dispatched_dtypes(source, {"kA": frozenset({"Int"})}) == {"aten::x.out": {"Bool"}}
+
+
+def test_a_template_of_the_source_that_serves_no_operator_is_an_error(tmp_path: Path) -> None:
+    source = _kernel_tree(
+        tmp_path,
+        "template <const char* const* kName>\n"
+        "using D = rt::DtypeDispatch<kA.bits(), rt::selected_dtypes(*kName).bits()>;\n",
+        {},
+    )
+    with pytest.raises(ValueError, match="D is not instantiated with operator names"):
+        dispatched_dtypes(source, {"kA": frozenset({"Float"})})
