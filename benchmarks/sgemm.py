@@ -7,7 +7,7 @@ Usage (from the repository root, with the project's Python)::
 Compiles a small C++ driver around the optimized kernels' GEMM (kernels/optimized/gemm.h,
 the code `mm.out`, `bmm.out` and `addmm.out` run) with the flags the build gives the
 optimized library's objects: BASE_CFLAGS, the toolchain's cflags, then the library's
-(Note [Library cflags], codegen/manifest.py). Configurations: the default -O2 and -O3, with
+(Note [Library cflags], codegen/builtin_libraries.py). Configurations: the default -O2 and -O3, with
 the `host_avx2` toolchain (README, "Toolchains": `-Os -mavx2 -mfma`), and -O2 with the
 default `host` toolchain (x86-64's baseline, SSE2). One thread.
 

@@ -45,21 +45,31 @@ def render_sources(resolution: Resolution) -> dict[str, str]:
             "selected_registry_size.h.j2", {"capacity": resolution.registry_slots}
         ),
     }
-    for source, ops in sorted(_operators_by_source(resolution).items()):
-        subset = {op: resolution.op_dtypes[op] for op in ops}
-        files[f"{per_source_dir(source)}/selected_op_variants.h"] = render_op_dtypes(subset)
+    for folder, op_dtypes in sorted(_dtypes_by_source(resolution).items()):
+        files[f"{folder}/selected_op_variants.h"] = render_op_dtypes(op_dtypes)
     return files
 
 
 def per_source_dir(source: Path) -> str:
-    """Where, under gen/, the dtype header of one kernel source lives."""
-    return f"ops/{source.stem}"
+    """Where, under gen/, the dtype header of one kernel source lives: beside the other
+    sources of its folder (one per library), apart from other libraries' op_<name>.cpp."""
+    return f"ops/{source.parent.name}/{source.stem}"
 
 
-def _operators_by_source(resolution: Resolution) -> dict[Path, set[OperatorName]]:
-    grouped: dict[Path, set[OperatorName]] = {}
+def _dtypes_by_source(
+    resolution: Resolution,
+) -> dict[str, dict[OperatorName, frozenset[ScalarType] | None]]:
+    """Per source's header folder, its operators and the dtypes its kernels serve (Note
+    [Dtype fallback chain]). Two libraries' sources in folders of one name would share a
+    header: it then holds the union of both, more than either needs but never less."""
+    grouped: dict[str, dict[OperatorName, frozenset[ScalarType] | None]] = {}
     for kernel in resolution.kernels:
-        grouped.setdefault(kernel.source, set()).add(kernel.op)
+        ops = grouped.setdefault(per_source_dir(kernel.source), {})
+        dtypes = resolution.kernel_dtypes(kernel)
+        if kernel.op in ops:
+            before = ops[kernel.op]
+            dtypes = None if before is None or dtypes is None else before | dtypes
+        ops[kernel.op] = dtypes
     return grouped
 
 

@@ -15,6 +15,11 @@ kernels of one name. They become one chain, in precedence order: the runtime cal
 first kernel whose declared dtypes hold the dtype of every tensor argument of the call,
 the last one otherwise (codegen/render.py writes the dispatch). It is the rule
 `_kernel_for` applies to a model's key, applied to the call's tensors, so both agree.
+Since they agree, a dtype-selective build compiles each library's kernel for the dtypes
+of the keys it serves, not the operator's whole selection (`Resolution.library_dtypes`):
+with Float served by optimized and Long by portable, portable's kernel keeps no Float
+code, which no call could reach. An operator also selected for every dtype (by name)
+keeps every dtype in each library, since a call of any dtype may reach any kernel.
 """
 
 from __future__ import annotations
@@ -39,6 +44,15 @@ class Resolution:
     # Note [Dtype fallback chain]: an operator's default kernels, when more than one
     # library's serves it, in precedence order (each but the last declares its dtypes).
     chains: Mapping[OperatorName, tuple[KernelEntry, ...]] = field(default_factory=dict)
+    # Note [Dtype fallback chain]: (library, operator) -> the dtypes of the keys that
+    # library's kernels serve, where narrower than op_dtypes; absent: op_dtypes's.
+    library_dtypes: Mapping[tuple[str, OperatorName], frozenset[ScalarType]] = field(
+        default_factory=dict
+    )
+
+    def kernel_dtypes(self, kernel: KernelEntry) -> frozenset[ScalarType] | None:
+        """The dtypes `kernel` is compiled for in a dtype-selective build (None: every one)."""
+        return self.library_dtypes.get((kernel.library, kernel.op), self.op_dtypes[kernel.op])
 
     @property
     def registry_slots(self) -> int:
@@ -53,14 +67,17 @@ def resolve(selection: Selection, libraries: Sequence[KernelLibrary], target: st
     chosen: set[KernelEntry] = set()
     missing: list[str] = []
     op_dtypes: dict[OperatorName, frozenset[ScalarType] | None] = {}
+    library_dtypes: dict[tuple[str, OperatorName], frozenset[ScalarType]] = {}
     for name, op in sorted(selection.operators.items()):
         keys = op.kernel_keys or frozenset({KernelKey.default()})
         # Per dtype no library declares for this operator, the models whose keys carry it.
         unsupported: dict[ScalarType, set[str]] = {}
+        served: dict[str, frozenset[ScalarType]] = {}  # library -> its keys' dtypes
         for key in sorted(keys):
             kernel, undeclared = _kernel_for(name, key, libraries)
             if kernel is not None:
                 chosen.add(kernel)
+                served[kernel.library] = served.get(kernel.library, frozenset()) | key.dtypes()
             elif undeclared:
                 for dtype in undeclared:
                     unsupported.setdefault(dtype, set()).update(op.sources_of(key))
@@ -72,13 +89,17 @@ def resolve(selection: Selection, libraries: Sequence[KernelLibrary], target: st
             missing.append(f"{name} [dtype {dtype.name}] (needed by {', '.join(sorted(sources))})")
         any_default = any(key.is_default for key in keys)
         op_dtypes[name] = None if any_default else frozenset().union(*(k.dtypes() for k in keys))
+        if not any_default and len(served) > 1:  # Note [Dtype fallback chain]
+            library_dtypes.update({(library, name): dtypes for library, dtypes in served.items()})
     if missing:
         raise InputError(
             f"target {target}",
             f"no kernel library implements {len(missing)} selected operator key(s): "
             + "; ".join(missing),
         )
-    return Resolution(_registry_order(chosen), op_dtypes, _chains(chosen, libraries))
+    return Resolution(
+        _registry_order(chosen), op_dtypes, _chains(chosen, libraries), library_dtypes
+    )
 
 
 def _kernel_for(

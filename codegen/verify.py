@@ -13,6 +13,40 @@ from typing import Any
 from codegen.paths import not_a_regular_file
 from codegen.tolerances import mismatches, tolerance
 
+# The .npy dtypes the runner reads and writes (runtime/runner/npy.cpp), as numpy spells
+# them: little-endian, 3 characters each. complex128's "<c16" is left out: the code to read
+# it does not fit the smallest runner's last code page (README, "The runner").
+RUNNER_NPY_DTYPES = ("|b1", "|u1", "|i1", "<i2", "<i4", "<i8", "<f2", "<f4", "<f8", "<c8")
+
+
+def runner_npy_problem(path: Path) -> str | None:
+    """Why the runner cannot read (an input) or write (a reference's output) an .npy file
+    like `path`, in one line; None when it can. Only the header is read. A file numpy cannot
+    read at all is left to the runner or the comparison, which say what is wrong with it."""
+    import numpy as np
+
+    if not_a_regular_file(path) is not None:
+        return None
+    try:
+        array = np.load(path, mmap_mode="r", allow_pickle=False)
+    except (ValueError, OSError, EOFError):
+        return None
+    if not isinstance(array, np.ndarray):  # an .npz archive
+        array.close()
+        return None
+    dtype, fortran = array.dtype, array.ndim > 1 and not array.flags.c_contiguous
+    del array  # unmaps the file
+    if dtype.byteorder == ">":
+        return f"a big-endian {dtype.name} array: the runner reads little-endian ones"
+    if dtype.str not in RUNNER_NPY_DTYPES:
+        return (
+            f"{dtype.name} arrays are not supported by the runner (bool, uint8, int8, int16, "
+            "int32, int64, float16, float32, float64 and complex64 are)"
+        )
+    if fortran:
+        return "a Fortran-order array: the runner reads C order (numpy.ascontiguousarray)"
+    return None
+
 
 def compare_output(expected_path: Path, actual_path: Path) -> str | None:
     """None when `actual_path` matches `expected_path`, else what differs (one line)."""

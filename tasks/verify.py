@@ -25,7 +25,7 @@ from codegen.verification import (
     ModelResult,
     Verification,
 )
-from codegen.verify import compare_output
+from codegen.verify import compare_output, runner_npy_problem
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.code_deps import action_code
@@ -38,6 +38,11 @@ def run_model(
     runner: Path, model: Model, output_dir: Path, emulator: tuple[str, ...] = ()
 ) -> str | None:
     """None when the model ran and matched its references, else the failure (one line)."""
+    for kind, paths in (("input", model.inputs), ("reference", model.outputs)):
+        for path in paths:
+            problem = runner_npy_problem(path)
+            if problem:
+                return f"{kind} {path}: {problem}"
     shutil.rmtree(output_dir, ignore_errors=True)
     output_dir.mkdir(parents=True)
     command = [

@@ -147,3 +147,31 @@ def test_a_bad_build_key_is_one_line(tmp_path: Path, value: str, problem: str) -
         result = selective_build(tmp_path, "manifest=a.toml", command)
         assert (result.returncode, result.stderr) == (2, f"error: a.toml: {problem}\n")
     assert sorted(path.name for path in tmp_path.iterdir()) == ["a.toml", "add_mul"]
+
+
+@pytest.mark.parametrize(
+    ("command", "writes"),
+    [
+        (["forget"], False),
+        (["forget", "selection:a"], False),
+        (["ignore", "selection:a"], True),  # saves doit's database
+        (["reset-dep"], True),
+    ],
+    ids=lambda item: " ".join(item) if isinstance(item, list) else str(item),
+)
+def test_a_command_that_writes_into_a_brand_new_folder_claims_it(
+    tmp_path: Path, command: list[str], writes: bool
+) -> None:
+    """Not only a build: the first command to leave anything in build/ records the owner,
+    so a second manifest is refused there afterwards."""
+    shutil.copytree(REPO / "examples" / "models" / "add_mul", tmp_path / "add_mul")
+    (tmp_path / "a.toml").write_text(MANIFEST.format(key="", target="a"))
+    (tmp_path / "b.toml").write_text(MANIFEST.format(key="", target="b"))
+    result = selective_build(tmp_path, "manifest=a.toml", *command)
+    assert result.returncode == 0, result.stdout + result.stderr
+    written = snapshot(tmp_path / "build") if (tmp_path / "build").exists() else {}
+    assert bool(written) == writes
+    if writes:
+        assert (tmp_path / "build" / ".manifest").read_text() == "../a.toml\n"
+        refused = selective_build(tmp_path, "manifest=b.toml", "list")
+        assert (refused.returncode, refused.stderr) == (2, REFUSED)

@@ -253,7 +253,9 @@ def test_custom_operator_from_the_users_library_is_selected_built_and_verified(
         "double scale, double bias, rt::Tensor& out);" in header
     )
     for name in ("mul3", "affine"):
-        variants = (target / "gen" / "ops" / f"op_{name}" / "selected_op_variants.h").read_text()
+        variants = (
+            target / "gen" / "ops" / "custom_ops" / f"op_{name}" / "selected_op_variants.h"
+        ).read_text()
         assert f'{{"my_ops::{name}.out", DtypeSet(0x00000040u)}},  // Float' in variants
     verify = json.loads((target / "verify.json").read_text())
     assert verify["models"] == {"custom_ops": {"status": "ok"}}

@@ -6,6 +6,7 @@ first and portable's for the second, and both verify against PyTorch's outputs."
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +31,14 @@ def method_model(folder: Path, method: str) -> str:
         f"inputs = [{inputs}]\n"
         f'outputs = ["{folder / "out0.npy"}"]\n'
     )
+
+
+def addmm_mask(folder: Path) -> int:
+    """The dtype mask addmm.out is compiled with, from the selected_op_variants.h in `folder`."""
+    text = (folder / "selected_op_variants.h").read_text()
+    mask = re.search(r'\{"aten::addmm\.out", DtypeSet\((0x[0-9a-f]+)u\)\}', text)
+    assert mask is not None, text
+    return int(mask.group(1), 16)
 
 
 def test_float_addmm_runs_optimized_and_long_addmm_portable(tmp_path: Path) -> None:
@@ -57,5 +66,13 @@ dtype_selective = true
         "if (tensor_dtypes_within(args, 0x000000c0u)) return unbox_optimized__addmm_out"
         in registration
     )
+    # Each library's addmm compiles only the dtypes it serves (Note [Dtype fallback chain]):
+    # Float and Double optimized's, the program's other dtypes portable's, none in both.
+    masks = {
+        library: addmm_mask(target / "gen" / "ops" / library / "op_addmm")
+        for library in ("optimized", "portable")
+    }
+    assert masks["optimized"] == 0xC0 and masks["portable"] & 0xC0 == 0
+    assert masks["optimized"] | masks["portable"] == addmm_mask(target / "gen")
     verify = json.loads((target / "verify.json").read_text())
     assert verify == {"models": {"addmm_f32": {"status": "ok"}, "addmm_i64": {"status": "ok"}}}

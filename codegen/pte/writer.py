@@ -19,7 +19,6 @@ from codegen.model import OperatorName
 from codegen.pte import slots
 from codegen.pte.program import (
     INSTRUCTION_TAGS,
-    VALUE_TAGS,
     BoolList,
     DelegateCall,
     DoubleList,
@@ -36,6 +35,7 @@ from codegen.pte.program import (
     Value,
 )
 from codegen.pte.region import EXTENDED_HEADER_MAGIC, FILE_IDENTIFIER
+from codegen.pte.value_builder import TENSOR_ALIGNMENT, ValueBuilder, align
 
 __all__ = [
     "BoolList",
@@ -59,133 +59,11 @@ __all__ = [
 ]
 
 SEGMENT_ALIGNMENT = 128
-TENSOR_ALIGNMENT = 16
 _EXTENDED_HEADER_LENGTH = 32
 
 
-def _align(value: int, alignment: int) -> int:
-    return (value + alignment - 1) // alignment * alignment
-
-
-class _ProgramBuilder:
-    """Builds one program's flatbuffer; constant tensor bytes are collected on the side."""
-
-    def __init__(self) -> None:
-        import flatbuffers
-
-        self.fb = flatbuffers.Builder(1024)
-        self.constants: list[bytes] = []
-        self.constant_offsets: list[int] = [0]  # entry 0 is the reserved empty buffer
-        self.constant_size = 0
-
-    def vector(self, element: str, items: Sequence[int | float | bool]) -> int:
-        fmt = {
-            "i": (4, self.fb.PrependInt32),
-            "q": (8, self.fb.PrependInt64),
-            "Q": (8, self.fb.PrependUint64),
-            "B": (1, self.fb.PrependUint8),
-            "d": (8, self.fb.PrependFloat64),
-            "?": (1, self.fb.PrependBool),
-        }
-        size, prepend = fmt[element]
-        self.fb.StartVector(size, len(items), size)
-        for item in reversed(items):
-            prepend(item)
-        return int(self.fb.EndVector())
-
-    def offsets(self, offsets: Sequence[int]) -> int:
-        self.fb.StartVector(4, len(offsets), 4)
-        for offset in reversed(offsets):
-            self.fb.PrependUOffsetTRelative(offset)
-        return int(self.fb.EndVector())
-
-    def table(self, fields: Sequence[tuple[str, int, object]]) -> int:
-        """A table from (kind, slot, value) with kind one of u8 i32 u32 i64 u64 f64 bool off."""
-        fb = self.fb
-        fb.StartObject(max((slot for _, slot, _ in fields), default=-1) + 1)
-        prepend = {
-            "u8": fb.PrependUint8Slot,
-            "i8": fb.PrependInt8Slot,
-            "i32": fb.PrependInt32Slot,
-            "u32": fb.PrependUint32Slot,
-            "i64": fb.PrependInt64Slot,
-            "u64": fb.PrependUint64Slot,
-            "f64": fb.PrependFloat64Slot,
-            "bool": fb.PrependBoolSlot,
-            "off": fb.PrependUOffsetTRelativeSlot,
-        }
-        for kind, slot, value in fields:
-            # Force every scalar to be stored: defaults would be omitted otherwise.
-            prepend[kind](slot, value, None if kind != "off" else 0)
-        return int(fb.EndObject())
-
-    def tensor(self, tensor: Tensor, planned_offset: int | None) -> int:
-        dims = len(tensor.sizes)
-        dim_order = tensor.dim_order if tensor.dim_order is not None else tuple(range(dims))
-        sizes = self.vector("i", tensor.sizes)
-        order = self.vector("B", dim_order)
-        dynamism = slots.TensorShapeDynamism
-        fields: list[tuple[str, int, object]] = [
-            ("i8", slots.Tensor.SCALAR_TYPE, tensor.dtype.number),
-            ("off", slots.Tensor.SIZES, sizes),
-            ("off", slots.Tensor.DIM_ORDER, order),
-            (
-                "i8",
-                slots.Tensor.SHAPE_DYNAMISM,
-                dynamism.DYNAMIC_BOUND if tensor.dynamic else dynamism.STATIC,
-            ),
-        ]
-        if tensor.constant is not None:
-            if len(tensor.constant) != tensor.nbytes:
-                raise ValueError(
-                    f"constant holds {len(tensor.constant)} bytes, the tensor needs {tensor.nbytes}"
-                )
-            fields.append(("u32", slots.Tensor.DATA_BUFFER_IDX, self.add_constant(tensor.constant)))
-        elif planned_offset is not None:
-            details = slots.AllocationDetails
-            allocation = self.table(
-                [
-                    ("u32", details.MEMORY_ID, 1),
-                    ("u32", details.MEMORY_OFFSET_LOW, planned_offset & 0xFFFFFFFF),
-                    ("u32", details.MEMORY_OFFSET_HIGH, planned_offset >> 32),
-                ]
-            )
-            fields.append(("off", slots.Tensor.ALLOCATION_INFO, allocation))
-        return self.table(fields)
-
-    def add_constant(self, data: bytes) -> int:
-        offset = _align(self.constant_size, TENSOR_ALIGNMENT)
-        if offset > self.constant_size:
-            self.constants.append(bytes(offset - self.constant_size))
-        self.constants.append(data)
-        self.constant_size = offset + len(data)
-        self.constant_offsets.append(offset)
-        return len(self.constant_offsets) - 1
-
-    def value(self, value: Value, planned_offset: int | None) -> int:
-        tag = VALUE_TAGS[type(value)]
-        if isinstance(value, Tensor):
-            payload = self.tensor(value, planned_offset)
-        elif value is None:
-            payload = self.table([])
-        elif isinstance(value, bool):
-            payload = self.table([("bool", slots.PAYLOAD, value)])
-        elif isinstance(value, int):
-            payload = self.table([("i64", slots.PAYLOAD, value)])
-        elif isinstance(value, float):
-            payload = self.table([("f64", slots.PAYLOAD, value)])
-        elif isinstance(value, str):
-            payload = self.table([("off", slots.PAYLOAD, self.fb.CreateString(value))])
-        else:
-            element = {
-                IntList: "q",
-                DoubleList: "d",
-                BoolList: "?",
-                TensorList: "i",
-                OptionalTensorList: "i",
-            }[type(value)]
-            payload = self.table([("off", slots.PAYLOAD, self.vector(element, value.items))])
-        return self.table([("u8", slots.EValue.VAL_TYPE, tag), ("off", slots.EValue.VAL, payload)])
+class _ProgramBuilder(ValueBuilder):
+    """Builds one program's flatbuffer: its methods' instructions, plans and segments."""
 
     def instruction(self, instruction: Instruction, op_index: dict[OperatorName, int]) -> int:
         fields: list[tuple[str, int, object]]
@@ -233,7 +111,7 @@ class _ProgramBuilder:
         for value in method.values:
             offset = None
             if isinstance(value, Tensor) and value.constant is None:
-                offset, planned = planned, planned + _align(value.nbytes, TENSOR_ALIGNMENT)
+                offset, planned = planned, planned + align(value.nbytes, TENSOR_ALIGNMENT)
             values.append(self.value(value, offset))
         values_vector = self.offsets(values)
         instructions = self.offsets([self.instruction(i, op_index) for i in method.instructions])
@@ -329,7 +207,7 @@ def write_program(methods: Sequence[Method], output: BinaryIO) -> None:
     # Insert the extended header after the root offset and identifier; move the root.
     root = struct.unpack_from("<I", flatbuffer, 0)[0] + _EXTENDED_HEADER_LENGTH
     program_size = len(flatbuffer) + _EXTENDED_HEADER_LENGTH
-    segment_base = _align(program_size, SEGMENT_ALIGNMENT)
+    segment_base = align(program_size, SEGMENT_ALIGNMENT)
     header = EXTENDED_HEADER_MAGIC + struct.pack(
         "<IQQQ", _EXTENDED_HEADER_LENGTH, program_size, segment_base, builder.constant_size
     )

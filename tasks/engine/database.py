@@ -33,6 +33,8 @@ class BuildDatabase(SqliteDB):  # type: ignore[misc]
     @property
     def _conn(self) -> sqlite3.Connection:
         if self._file is None and (self._dirty or os.path.exists(self.name)):
+            if not os.path.exists(self.name):
+                _claim_build_folder(os.path.dirname(self.name) or ".")
             os.makedirs(os.path.dirname(self.name) or ".", exist_ok=True)
             self._file = self._sqlite3(self.name)
         if self._file is not None:
@@ -40,3 +42,15 @@ class BuildDatabase(SqliteDB):  # type: ignore[misc]
         if self._empty is None:
             self._empty = self._sqlite3(":memory:")
         return self._empty
+
+
+def _claim_build_folder(folder: str) -> None:
+    """A command that runs no task but saves (`ignore`, `reset-dep`, `forget`) may be the
+    first to write into a brand-new build folder: it records the owner as a build does
+    (Note [Build folder] in tasks/layout.py), so the folder is not left to another manifest.
+    Its ownership was checked when its tasks were made (tasks/engine/loader.py)."""
+    from tasks import layout  # only when a database file is first created
+    from tasks.engine.lock import record_build_folder_owner
+
+    if os.path.realpath(folder) == os.path.realpath(layout.build()):
+        record_build_folder_owner()

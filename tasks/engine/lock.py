@@ -47,12 +47,18 @@ class BuildLock:
             fcntl.flock(lock, fcntl.LOCK_EX)
         self._file = lock
         check_build_folder_owner()  # another manifest may have claimed it while this one waited
-        write_if_changed(layout.owner_record(), _owner_text())
+        record_build_folder_owner()
 
     def release(self) -> None:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+def record_build_folder_owner() -> None:
+    """Write build/.manifest naming this manifest: whatever first writes into the build
+    folder claims it (a build, or a command that saves only doit's database)."""
+    write_if_changed(layout.owner_record(), _owner_text())
 
 
 def check_build_folder_owner() -> None:

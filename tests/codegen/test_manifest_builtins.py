@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen import manifest as manifest_module
+from codegen import builtin_libraries as builtin_libraries_module
 from codegen.errors import InputError
 from codegen.manifest import BUILTIN_KERNELS, builtin_libraries, eigen_include, load_manifest
 
@@ -80,7 +80,7 @@ def test_a_table_may_give_a_built_in_library_only_its_cflags(tmp_path: Path) -> 
 def test_without_eigen_a_target_of_the_optimized_library_is_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(manifest_module, "EIGEN_CANDIDATES", (tmp_path / "none",))
+    monkeypatch.setattr(builtin_libraries_module, "EIGEN_CANDIDATES", (tmp_path / "none",))
     (tmp_path / "selective.toml").write_text(OPTIMIZED_TARGET)
     with pytest.raises(InputError) as caught:
         load_manifest(tmp_path / "selective.toml")

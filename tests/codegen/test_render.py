@@ -51,6 +51,8 @@ def test_each_kernel_source_gets_a_header_with_only_its_operators() -> None:
     """Note [Per-source dtype headers]."""
     files = rendered()
     per_source = {name for name in files if name.startswith("ops/")}
-    assert per_source == {f"ops/op_{op}/selected_op_variants.h" for op in ("add", "mul", "scale")}
-    mul = files["ops/op_mul/selected_op_variants.h"]
+    assert per_source == {
+        f"ops/kernels/op_{op}/selected_op_variants.h" for op in ("add", "mul", "scale")
+    }
+    mul = files["ops/kernels/op_mul/selected_op_variants.h"]
     assert '"aten::mul.out"' in mul and '"aten::add.out"' not in mul

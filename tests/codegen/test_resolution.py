@@ -7,6 +7,7 @@ import pytest
 from codegen.errors import InputError
 from codegen.kernel_library import KernelLibrary, read_kernel_library
 from codegen.model import KernelKey, OperatorName
+from codegen.render import render_sources
 from codegen.resolution import resolve
 from codegen.scalar_type import ScalarType
 from codegen.selection import SelectedOperator, Selection, read_selection
@@ -118,6 +119,40 @@ def test_two_default_kernels_of_one_operator_form_a_chain_in_precedence_order(
     # Float alone: the first library serves every key, no chain.
     alone = resolve(selection(BITWISE_AND, FLOAT_KEY), libraries, "t")
     assert alone.chains == {} and [k.function for k in alone.kernels] == ["fast::bitwise_and_out"]
+
+
+def test_each_library_of_a_chain_keeps_only_the_dtypes_it_serves(tmp_path: Path) -> None:
+    """Note [Dtype fallback chain]: Float goes to fast, Bool to any; neither compiles the
+    other's dtype, while the operator's selection (the package's header) keeps both."""
+    libraries = [
+        dtype_library(tmp_path, "fast", "[Float]"),
+        dtype_library(tmp_path, "any", None),
+    ]
+    resolution = resolve(selection(BITWISE_AND, FLOAT_KEY, BOOL_KEY), libraries, "t")
+    fast, wide = resolution.chains[BITWISE_AND]
+    assert resolution.kernel_dtypes(fast) == {ScalarType.Float}
+    assert resolution.kernel_dtypes(wide) == {ScalarType.Bool}
+    assert resolution.op_dtypes[BITWISE_AND] == {ScalarType.Float, ScalarType.Bool}
+    files = render_sources(resolution)
+    assert (
+        "DtypeSet(0x00000040u)},  // Float\n"
+        in files["ops/fast/op_bitwise_and/selected_op_variants.h"]
+    )
+    assert (
+        "DtypeSet(0x00000800u)},  // Bool\n"
+        in files["ops/any/op_bitwise_and/selected_op_variants.h"]
+    )
+
+
+def test_a_chain_selected_also_by_name_keeps_every_dtype_in_each_library(tmp_path: Path) -> None:
+    # A call of any dtype may reach the last kernel of the chain.
+    libraries = [
+        dtype_library(tmp_path, "fast", "[Float]"),
+        dtype_library(tmp_path, "any", None),
+    ]
+    wanted = selection(BITWISE_AND, FLOAT_KEY, BOOL_KEY, KernelKey.default())
+    resolution = resolve(wanted, libraries, "t")
+    assert [resolution.kernel_dtypes(k) for k in resolution.chains[BITWISE_AND]] == [None, None]
 
 
 def test_include_all_chains_a_later_library_for_the_dtypes_the_first_leaves_out(

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.verify import compare_output
+from codegen.verify import compare_output, runner_npy_problem
 
 
 def _reference(tmp_path: Path, kind: str) -> Path:
@@ -97,3 +97,57 @@ def test_nan_against_a_number_is_the_one_named(tmp_path: Path) -> None:
     assert message is not None and message.startswith(
         "a.npy: 2 of 3 values differ; largest at flat index 1:"
     )
+
+
+@pytest.mark.parametrize(
+    ("array", "problem"),
+    [
+        (
+            np.zeros(3, np.complex128),
+            "complex128 arrays are not supported by the runner (bool, uint8, int8, int16, "
+            "int32, int64, float16, float32, float64 and complex64 are)",
+        ),
+        (np.zeros(3, ">f4"), "a big-endian float32 array: the runner reads little-endian ones"),
+        (
+            np.asfortranarray(np.zeros((2, 3), np.float32)),
+            "a Fortran-order array: the runner reads C order (numpy.ascontiguousarray)",
+        ),
+        (
+            np.zeros((0, 2), np.uint64),
+            "uint64 arrays are not supported by the runner (bool, "
+            "uint8, int8, int16, int32, int64, float16, float32, float64 and complex64 are)",
+        ),
+    ],
+    ids=["complex128", "big-endian", "fortran", "uint64"],
+)
+def test_an_array_the_runner_cannot_carry_is_one_line(
+    tmp_path: Path, array: np.ndarray, problem: str
+) -> None:
+    np.save(tmp_path / "x.npy", array)
+    assert runner_npy_problem(tmp_path / "x.npy") == problem
+
+
+@pytest.mark.parametrize(
+    "dtype",
+    [
+        "bool",
+        "uint8",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "float16",
+        "float32",
+        "float64",
+        "complex64",
+    ],
+)
+def test_the_runners_dtypes_pass(tmp_path: Path, dtype: str) -> None:
+    np.save(tmp_path / "x.npy", np.zeros((2, 3), dtype))
+    assert runner_npy_problem(tmp_path / "x.npy") is None
+    np.save(tmp_path / "x.npy", np.zeros((), dtype))  # 0-dim
+    assert runner_npy_problem(tmp_path / "x.npy") is None
+
+
+def test_a_file_numpy_cannot_read_is_left_to_the_reader(tmp_path: Path) -> None:
+    assert runner_npy_problem(_reference(tmp_path, "truncated header")) is None

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "kernels/portable/util/strided_walk.h"
@@ -17,8 +18,9 @@ namespace portable {
 // values travel as int64_t from integral and bool sources and as double
 // from floating ones, so a conversion needs one load function per source
 // dtype and two store functions per target dtype instead of a loop per pair.
-// Integer targets wrap as torch's casts do on common hardware; bool targets
-// take "!= 0" (NaN is true); 16-bit floats round through float.
+// Integer targets wrap as torch's casts do on common hardware (floating values
+// as Note [Float to integer copy] says); bool targets take "!= 0" (NaN is
+// true); 16-bit floats round through float.
 struct CopyConverter {
   bool floating_source = false;
   int64_t (*load_int)(const uint8_t*) = nullptr;
@@ -52,12 +54,29 @@ void copy_store_int(uint8_t* target, int64_t value) {
   memcpy(target, &converted, sizeof converted);
 }
 
+// Note [Float to integer copy]
+// C++ leaves a floating-to-integer cast undefined when the truncated value does
+// not fit (NaN, the infinities, huge magnitudes), and torch's casts give what
+// the hardware gives there, which differs between x86 and Arm. The copy kernels
+// define it: NaN gives 0; a value beyond int64's range (the infinities too)
+// gives the target's lowest or highest value; any other value is truncated
+// toward zero to int64 and wraps to the target's width, as torch's casts do on
+// x86 for 8- and 16-bit targets (and for every target in range, where torch is
+// defined: there all of these agree).
+template <typename To>
+To copy_double_to_integer(double value) {
+  constexpr double kTwoTo63 = 9223372036854775808.0;  // exact in a double
+  if (value != value) return To(0);
+  if (value >= kTwoTo63) return std::numeric_limits<To>::max();
+  if (value < -kTwoTo63) return std::numeric_limits<To>::lowest();
+  return static_cast<To>(static_cast<int64_t>(value));
+}
+
 template <typename To>
 void copy_store_double(uint8_t* target, double value) {
   To converted;
   if constexpr (std::is_integral<To>::value && !std::is_same<To, bool>::value) {
-    // Through int64_t: out-of-range values wrap rather than being undefined.
-    converted = static_cast<To>(static_cast<int64_t>(value));
+    converted = copy_double_to_integer<To>(value);
   } else {
     converted = rt::value_cast<To>(value);
   }
