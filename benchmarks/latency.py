@@ -12,8 +12,8 @@ Usage (from the repository root, with the project's Python)::
    toolchain, ``-Os``, as the default manifest ships it) and, when ``kernels/optimized/``
    exists, ``optimized`` (``["optimized", "portable", "prim", "quantized"]`` on an x86-64
    AVX2 toolchain, ``-Os -mavx2 -mfma``, the optimized library's objects at its own
-   ``-O2`` on top); records their bytes. ``--configurations`` picks among them; naming one whose library
-   is missing fails with one line.
+   ``-O2`` on top); records their bytes. ``--configurations`` picks among them; naming one
+   whose library is missing fails with one line.
 3. Checks every model once on our runner against its reference outputs: a model the runner
    refuses, or whose outputs differ, gets "fails: <one line>" in the table.
 4. Times, in ``--rounds`` rounds, each model on every engine in turn (the order rotates per
