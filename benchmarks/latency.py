@@ -8,10 +8,12 @@ Usage (from the repository root, with the project's Python)::
 1. Exports the models too big to commit into the git-ignored ``benchmarks/models/``
    (``latency_models.py export``, kept when already there).
 2. Builds, in a temporary copy of the repository, one include-all runner per configuration:
-   ``portable`` (``libraries = ["portable", "prim"]``) and, when ``kernels/optimized/``
-   exists, ``optimized`` (``["optimized", "portable", "prim"]``); records their bytes.
-   ``--configurations`` picks among them; naming one whose library is missing fails with
-   one line.
+   ``portable`` (``libraries = ["portable", "prim", "quantized"]``, the default ``host``
+   toolchain, ``-Os``, as the default manifest ships it) and, when ``kernels/optimized/``
+   exists, ``optimized`` (``["optimized", "portable", "prim", "quantized"]`` on an x86-64
+   AVX2 toolchain, ``-Os -mavx2 -mfma``, the optimized library's objects at its own
+   ``-O2`` on top); records their bytes. ``--configurations`` picks among them; naming one
+   whose library is missing fails with one line.
 3. Checks every model once on our runner against its reference outputs: a model the runner
    refuses, or whose outputs differ, gets "fails: <one line>" in the table.
 4. Times, in ``--rounds`` rounds, each model on every engine in turn (the order rotates per
@@ -59,11 +61,25 @@ MODELS: dict[str, Path] = {
     **{name: CACHE for name in ("mlp_big", "transformer", "vit")},
 }
 
-# Runner configurations: name -> kernel libraries in precedence order. `optimized` is
-# built only when its library exists (issue 12).
-CONFIGURATIONS: dict[str, list[str]] = {
-    "portable": ["portable", "prim"],
-    "optimized": ["optimized", "portable", "prim"],
+
+@dataclass(frozen=True)
+class Configuration:
+    """One runner to build: kernel libraries in precedence order, and its toolchain."""
+
+    libraries: tuple[str, ...]
+    toolchain: str
+
+
+# Toolchains by name -> cflags. `host` is the default manifest's; `host_avx2` the README's
+# x86-64 toolchain for AVX2 machines: the SIMD level is the toolchain's to name (the
+# optimized library adds its own -O2 and Eigen's include path).
+TOOLCHAINS: dict[str, list[str]] = {"host": ["-Os"], "host_avx2": ["-Os", "-mavx2", "-mfma"]}
+
+# Runner configurations. `optimized` is built only when its library exists (issue 12).
+# `quantized` serves what only it has (the PT2E programs' quantize and dequantize kernels).
+CONFIGURATIONS: dict[str, Configuration] = {
+    "portable": Configuration(("portable", "prim", "quantized"), "host"),
+    "optimized": Configuration(("optimized", "portable", "prim", "quantized"), "host_avx2"),
 }
 WORKER_ENGINES = ("executorch", "torch")
 MAX_ITERATIONS = 1000
@@ -120,32 +136,34 @@ def _index(path: Path) -> int:
 # --------------------------------------------------------------------------- our runner
 
 
-def manifest_text(configurations: dict[str, list[str]]) -> str:
+def manifest_text(configurations: dict[str, Configuration]) -> str:
     """A manifest with one include-all target per configuration (no models: the script
-    checks outputs itself, so a model the runner cannot run does not stop the build)."""
-    lines = ['[toolchains.host]\ncompiler = "c++"\ncflags = ["-Os"]\nstrip = "strip"\n']
-    for library in sorted({lib for libs in configurations.values() for lib in libs}):
+    checks outputs itself, so a model the runner cannot run does not stop the build). The
+    libraries are the built-in ones, with their own default cflags."""
+    lines = []
+    for toolchain in sorted({c.toolchain for c in configurations.values()}):
+        flags = ", ".join(f'"{flag}"' for flag in TOOLCHAINS[toolchain])
         lines.append(
-            f'[libraries.{library}]\nfunctions = "kernels/{library}/functions.yaml"\n'
-            f'sources = "kernels/{library}"\n'
+            f'[toolchains.{toolchain}]\ncompiler = "c++"\ncflags = [{flags}]\nstrip = "strip"\n'
         )
-    for name, libraries in configurations.items():
-        listed = ", ".join(f'"{lib}"' for lib in libraries)
+    for name, configuration in configurations.items():
+        listed = ", ".join(f'"{lib}"' for lib in configuration.libraries)
         lines.append(
-            f"[targets.{name}]\nmodels = []\nlibraries = [{listed}]\ninclude_all_operators = true\n"
+            f"[targets.{name}]\nmodels = []\nlibraries = [{listed}]\n"
+            f'toolchain = "{configuration.toolchain}"\ninclude_all_operators = true\n'
         )
     return "\n".join(lines)
 
 
 def missing_library(name: str) -> str | None:
     """The first library of configuration `name` this tree lacks, or None."""
-    for library in CONFIGURATIONS[name]:
+    for library in CONFIGURATIONS[name].libraries:
         if not (REPO / "kernels" / library / "functions.yaml").is_file():
             return library
     return None
 
 
-def choose_configurations(requested: list[str] | None) -> dict[str, list[str]]:
+def choose_configurations(requested: list[str] | None) -> dict[str, Configuration]:
     """The configurations to build: the requested ones, each of which must have its
     libraries (else one line naming what is missing), or by default every one that has."""
     if requested is None:
@@ -160,11 +178,13 @@ def choose_configurations(requested: list[str] | None) -> dict[str, list[str]]:
     return {name: CONFIGURATIONS[name] for name in requested}
 
 
-def build_runners(workdir: Path, available: dict[str, list[str]]) -> dict[str, tuple[Path, int]]:
+def build_runners(
+    workdir: Path, available: dict[str, Configuration]
+) -> dict[str, tuple[Path, int]]:
     """Build every chosen configuration: name -> (runner, stripped bytes)."""
     copy_repository(workdir)
     (workdir / "latency.toml").write_text(manifest_text(available))
-    result = doit(workdir, "manifest=latency.toml", "build", timeout=3600)
+    result = doit(workdir, "-n", "2", "manifest=latency.toml", "build", timeout=3600)
     if result.returncode != 0:
         raise SystemExit(f"latency: building the runners failed:\n{result.stdout}{result.stderr}")
     runners = {}
@@ -388,11 +408,19 @@ def report(
     configurations = list(sizes)
     headers = [f"ours, {c}" for c in configurations] + ["ExecuTorch 1.5.1", "torch eager"]
     ratios = [f"ours {c} / torch" for c in configurations] + ["ExecuTorch / torch"]
+    best_rounds = any(
+        t.means_us and not t.minima_us for timings in results.values() for t in timings.values()
+    )
+    footnote = (
+        f" {BEST_ROUND_MARK}: the best round's mean (our runner printed no per-run minimum); "
+        "a ratio of minima marked so compares both sides' best rounds."
+        if best_rounds
+        else ""
+    )
     print(
         f"Mean (min) of execution alone, {rounds} interleaved rounds, one thread; "
-        f"1-minute load average {load[0]:.1f} at the start, {load[1]:.1f} at the end. "
-        f"{BEST_ROUND_MARK}: the best round's mean (our runner printed no per-run minimum); "
-        "a ratio of minima marked so compares both sides' best rounds.\n",
+        f"1-minute load average {load[0]:.1f} at the start, {load[1]:.1f} at the end."
+        f"{footnote}\n",
         file=out,
     )
     print("| model | " + " | ".join(headers + ratios) + " |", file=out)
@@ -412,10 +440,19 @@ def report(
             f"| {model} | " + " | ".join("-" if b is None else f"{b:,} B" for b in folded) + " |",
             file=out,
         )
-    print("\n| configuration | libraries | runner (stripped, include-all) |", file=out)
-    print("|---|---|---:|", file=out)
+    print(
+        "\n| configuration | libraries | toolchain cflags | runner (stripped, include-all) |",
+        file=out,
+    )
+    print("|---|---|---|---:|", file=out)
     for name, size in sizes.items():
-        print(f"| {name} | {', '.join(CONFIGURATIONS[name])} | {size:,} B |", file=out)
+        configuration = CONFIGURATIONS[name]
+        flags = " ".join(TOOLCHAINS[configuration.toolchain])
+        libraries = ", ".join(configuration.libraries)
+        print(
+            f"| {name} | {libraries} | {configuration.toolchain}: `{flags}` | {size:,} B |",
+            file=out,
+        )
 
 
 def main(argv: list[str]) -> int:

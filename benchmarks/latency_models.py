@@ -1,12 +1,13 @@
 """The latency benchmark's models: every one as (program, inputs, eager module).
 
-Runs in the dev-only environment with torch + executorch (+ torchvision), never in the
-project's own. Two jobs:
+Runs in the dev-only environment with torch + executorch (+ torchvision for the eager
+MobileNetV2 and ResNet), never in the project's own. Two jobs:
 
 * ``export``: the models too big to commit (a 2048->4096->2048 MLP, a 4-layer transformer
-  with d=256 over 64 tokens, a ViT-shaped net) are exported with ExecuTorch's exporter into
-  the git-ignored cache ``benchmarks/models/<name>/`` (same layout as ``examples/models``);
-  a model whose folder already holds its program is kept (``--force`` re-exports).
+  with d=256 over 64 tokens, a ViT-shaped net in plain torch) are exported with ExecuTorch's
+  exporter into the git-ignored cache ``benchmarks/models/<name>/`` (same layout as
+  ``examples/models``); a model whose folder already holds its program is kept (``--force``
+  re-exports).
 * ``eager(name)``: the PyTorch module and inputs of any benchmark model, rebuilt from the
   same seeds as its export, for the torch-eager column (used by ``latency_worker.py``).
 
@@ -84,20 +85,42 @@ class Transformer(nn.Module):
         return self.norm(self.layers(x))
 
 
-def vit() -> nn.Module:
-    """torchvision's VisionTransformer, ViT-shaped but small: 224x224 image, 16x16 patches,
-    4 layers, width 192, 3 heads, MLP 768 (ViT-Ti's width at a third of its depth)."""
-    torchvision = export_real_models._import_torchvision()
-    model: nn.Module = torchvision.models.VisionTransformer(
-        image_size=224, patch_size=16, num_layers=4, num_heads=3, hidden_dim=192, mlp_dim=768
-    )
-    return model
+class VisionTransformer(nn.Module):
+    """ViT-shaped but small, in plain torch: a 224x224 image cut into 16x16 patches by a
+    stride-16 convolution, a class token, learned position embeddings, 4 pre-norm encoder
+    layers of width 192 (3 heads, GELU MLP 768: ViT-Ti's width at a third of its depth),
+    a final LayerNorm and a linear head on the class token.
+
+    Written out rather than taken from torchvision: the registry's torchvision wheel is a
+    CUDA build whose plain `import torchvision` fails next to the CPU torch of the dev
+    environment (`operator torchvision::nms does not exist`), so anything that imports it
+    without the stub of `export_real_models._import_torchvision` breaks the export; the
+    registry has no CPU build, and this model needs none of torchvision's code.
+    """
+
+    def __init__(
+        self, image: int = 224, patch: int = 16, layers: int = 4, width: int = 192
+    ) -> None:
+        super().__init__()
+        tokens = (image // patch) ** 2 + 1  # the patches and the class token
+        self.patch_embed = nn.Conv2d(3, width, kernel_size=patch, stride=patch)
+        self.class_token = nn.Parameter(0.02 * torch.randn(1, 1, width))
+        self.position = nn.Parameter(0.02 * torch.randn(1, tokens, width))
+        self.layers = nn.Sequential(*(EncoderLayer(width, 3, 4 * width) for _ in range(layers)))
+        self.norm = nn.LayerNorm(width)
+        self.head = nn.Linear(width, 1000)
+
+    def forward(self, image: torch.Tensor) -> torch.Tensor:
+        patches = self.patch_embed(image).flatten(2).transpose(1, 2)  # (batch, 196, width)
+        token = self.class_token.expand(patches.shape[0], -1, -1)
+        x = torch.cat([token, patches], dim=1) + self.position
+        return self.head(self.norm(self.layers(x))[:, 0])
 
 
 BENCH_MODELS: dict[str, RealModel] = {
     "mlp_big": RealModel(BigMlp, lambda: (torch.randn(4, 2048),), atol=1e-4),
     "transformer": RealModel(Transformer, lambda: (torch.randn(1, 64, 256),), atol=1e-4),
-    "vit": RealModel(vit, lambda: (torch.randn(1, 3, 224, 224),), atol=1e-4),
+    "vit": RealModel(VisionTransformer, lambda: (torch.randn(1, 3, 224, 224),), atol=1e-4),
 }
 
 
@@ -113,8 +136,7 @@ def eager(name: str) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
 
 
 def export(force: bool, names: list[str]) -> None:
-    """Export the big models `names` (all when empty) into the cache folder; a benchmark
-    of some models needs no torchvision for the ViT."""
+    """Export the big models `names` (all when empty) into the cache folder."""
     torch.set_num_threads(1)
     for name, model in BENCH_MODELS.items():
         if names and name not in names:

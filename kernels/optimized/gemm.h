@@ -14,6 +14,16 @@
 // adjacent (col_stride 1) is mapped row-major, one whose rows are (row_stride 1)
 // column-major, so a transposed view (a permuted dim order) costs nothing. A matrix with
 // neither (a batch dimension innermost) takes a plain loop.
+//
+// Note [Streaming GEMM]
+// A product of a few rows by a large matrix (a batch of 4 through a 2048x4096 Linear) is
+// bound by reading b from memory once, yet Eigen's GEMM first packs b for its register
+// blocks: at 4 rows the packing took 80 % of the big MLP's time and the product ran at 1.5x
+// torch's (benchmarks/RESULTS.md, "The big MLP"). Such a product (at most kStreamRows
+// rows, b of at least kStreamElements, b and c row-major) streams b instead: tiles of
+// kStreamCols columns, and for each four rows of b one pass that adds them into every row
+// of the c tile, which stays in L1. Each output element is still summed in one fixed order
+// that depends only on the shape, so Note [GEMM tiles] holds.
 
 // Our pool splits the work; Eigen must not start threads of its own.
 #define EIGEN_DONT_PARALLELIZE
@@ -45,6 +55,11 @@ struct Matrix {
 
 constexpr int64_t kTileRows = 96;   // a multiple of Eigen's register blocks (AVX: 24 x 4 floats)
 constexpr int64_t kTileCols = 256;  // likewise, for outputs wider than tall (a batch of one row)
+// Note [Streaming GEMM]: up to 8 rows of 1,024 floats of c (32 KiB) and the four rows of b
+// added into them (16 KiB) fit a 48 KiB L1; b past a 1 MiB L2 is read from memory.
+constexpr int64_t kStreamRows = 8;
+constexpr int64_t kStreamCols = 1024;
+constexpr int64_t kStreamElements = int64_t{1} << 18;
 
 // A map of T's data (const T: read only) in one storage order.
 template <typename T, int kOrder>
@@ -109,17 +124,44 @@ void product(const Matrix<const T>& a, const Matrix<const T>& b, const Matrix<T>
   }
 }
 
+// c = a @ b for one tile, b and c row-major, streaming b (Note [Streaming GEMM]).
+template <typename T>
+void stream_product(const Matrix<const T>& a, const Matrix<const T>& b, const Matrix<T>& c) {
+  using Row = Eigen::Map<Eigen::Array<T, 1, Eigen::Dynamic>>;
+  using ConstRow = Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>>;
+  const int64_t k = a.cols, n = c.cols;
+  for (int64_t i = 0; i < c.rows; ++i) Row(c.data + i * c.row_stride, n).setZero();
+  int64_t p = 0;
+  for (; p + 4 <= k; p += 4) {
+    const T* bp = b.data + p * b.row_stride;
+    const ConstRow b0(bp, n), b1(bp + b.row_stride, n), b2(bp + 2 * b.row_stride, n),
+        b3(bp + 3 * b.row_stride, n);
+    for (int64_t i = 0; i < c.rows; ++i) {
+      const T* ai = a.data + i * a.row_stride + p * a.col_stride;
+      Row(c.data + i * c.row_stride, n) += ai[0] * b0 + ai[a.col_stride] * b1 +
+                                           ai[2 * a.col_stride] * b2 + ai[3 * a.col_stride] * b3;
+    }
+  }
+  for (; p < k; ++p) {
+    const ConstRow bp(b.data + p * b.row_stride, n);
+    for (int64_t i = 0; i < c.rows; ++i)
+      Row(c.data + i * c.row_stride, n) += a.data[i * a.row_stride + p * a.col_stride] * bp;
+  }
+}
+
 // The tiles of one product (Note [GEMM tiles]).
 struct Tiling {
   bool by_rows;
   int64_t size;   // rows or columns per tile
   int64_t count;  // tiles per product
+  bool stream;    // a few rows by a large b: Note [Streaming GEMM]
 
-  static Tiling of(int64_t rows, int64_t cols) {
-    const bool by_rows = rows >= cols;
-    const int64_t size = by_rows ? kTileRows : kTileCols;
+  static Tiling of(int64_t rows, int64_t cols, int64_t depth) {
+    const bool stream = rows <= kStreamRows && depth * cols >= kStreamElements;
+    const bool by_rows = !stream && rows >= cols;
+    const int64_t size = stream ? kStreamCols : by_rows ? kTileRows : kTileCols;
     const int64_t extent = by_rows ? rows : cols;
-    return Tiling{by_rows, size, extent == 0 ? 0 : (extent + size - 1) / size};
+    return Tiling{by_rows, size, extent == 0 ? 0 : (extent + size - 1) / size, stream};
   }
 };
 
@@ -129,9 +171,9 @@ template <typename T, typename Epilogue>
 void batched_gemm(int64_t batch, const Matrix<const T>& a0, int64_t a_batch_stride,
                   const Matrix<const T>& b0, int64_t b_batch_stride, const Matrix<T>& c0,
                   int64_t c_batch_stride, const Epilogue& epilogue) {
-  const Tiling tiling = Tiling::of(c0.rows, c0.cols);
-  if (batch == 0 || tiling.count == 0) return;
   const int64_t k = a0.cols;
+  const Tiling tiling = Tiling::of(c0.rows, c0.cols, k);
+  if (batch == 0 || tiling.count == 0) return;
   // A tile per worker only when it is worth a wake-up (~2^17 multiply-adds).
   const int64_t tile_work = (tiling.by_rows ? tiling.size * c0.cols : tiling.size * c0.rows) * k;
   const int64_t grain =
@@ -154,7 +196,11 @@ void batched_gemm(int64_t batch, const Matrix<const T>& a0, int64_t a_batch_stri
         bm = bm.block(0, start, k, cols);
         c = c.block(0, start, c.rows, cols);
       }
-      product(a, bm, c);
+      if (tiling.stream && bm.row_major() && c.row_major()) {
+        stream_product(a, bm, c);
+      } else {
+        product(a, bm, c);
+      }
       epilogue(c, start, tiling.by_rows);
     }
   });

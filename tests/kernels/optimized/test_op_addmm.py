@@ -42,6 +42,26 @@ def test_addmm_transposed_operands_and_out(runners: Runners) -> None:
     np.testing.assert_array_equal(runners.same(OP, args), c + a @ b)
 
 
+@pytest.mark.parametrize("n", [1, 4, 8])
+@pytest.mark.parametrize(("beta", "alpha"), [(1, 1), (0.5, 2)])
+def test_addmm_streamed_rows_with_bias(runners: Runners, n: int, beta: float, alpha: float) -> None:
+    # A Linear over a few rows with a large weight: the streamed product (Note [Streaming
+    # GEMM]), its tiles of columns each given their slice of the bias.
+    rng = np.random.default_rng(n)
+    c = small_integers(rng, (1100,), np.float32)
+    a, b = small_integers(rng, (n, 513), np.float32), small_integers(rng, (513, 1100), np.float32)
+    got = runners.same(OP, [In(c), In(a), In(b), beta, alpha, Out(np.float32, (n, 1100))])
+    np.testing.assert_array_equal(got, beta * c + alpha * (a @ b))
+
+
+def test_addmm_streamed_rounded_sums_within_tolerance(runners: Runners) -> None:
+    rng = np.random.default_rng(4)
+    c = rng.standard_normal((300,)).astype(np.float32)
+    a = rng.standard_normal((4, 2048)).astype(np.float32)
+    b = rng.standard_normal((2048, 300)).astype(np.float32)
+    runners.close(OP, [In(c), In(a), In(b), 1.0, 1.0, Out(np.float32, (4, 300))], terms=2048)
+
+
 def test_addmm_beta_zero_ignores_nan_self(runners: Runners) -> None:
     c = np.full((2, 3), np.nan, np.float32)
     a, b = np.ones((2, 4), np.float32), np.ones((4, 3), np.float32)

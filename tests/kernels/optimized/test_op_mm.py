@@ -10,8 +10,11 @@ OP = "aten::mm.out"
 
 # Odd sizes, sizes off the SIMD width and Eigen's register blocks, one row (a batch of one),
 # one column, wider than tall (tiles of columns) and taller than wide (tiles of rows),
-# several tiles with a short last one.
+# several tiles with a short last one; a few rows by a large b, streamed (Note [Streaming
+# GEMM]: two tiles, the last short and off the SIMD width, k not a multiple of 4; at the
+# row limit; one row past it, Eigen's GEMM).
 SHAPES = [(1, 1, 1), (7, 13, 5), (97, 33, 129), (1, 300, 700), (300, 200, 1), (250, 70, 33)]
+SHAPES += [(4, 513, 1100), (8, 300, 1000), (9, 300, 1000)]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
