@@ -1,6 +1,7 @@
 #include <algorithm>
 
-#include "kernels/optimized/elem/dtypes.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/kernel/kernel_args.h"
 
@@ -8,7 +9,8 @@ namespace optimized {
 namespace {
 
 constexpr const char* kOp = "aten::full_like.out";
-using Dtypes = FloatDtypes<&kOp>;
+using Dtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(),
+                                 rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace
 
