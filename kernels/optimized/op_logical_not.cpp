@@ -1,6 +1,7 @@
 #include <cstdint>
 
 #include "kernels/optimized/elem/layout.h"
+#include "kernels/optimized/elem/loops.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -42,7 +43,13 @@ rt::Tensor& logical_not_out(rt::KernelContext& context, const rt::Tensor& self, 
   const uint8_t* x = self.data_as<const uint8_t>();
   uint8_t* y = out.data_as<uint8_t>();
   const int64_t n = out.numel();
-  for (int64_t i = 0; i < n; ++i) y[i] = x[i] == 0 ? 1 : 0;
+  int64_t i = 0;
+  for (; i + kBlock <= n; i += kBlock) {  // Note [Blocked loops]: vectorised at -O2
+    uint8_t r[kBlock];
+    for (int64_t k = 0; k < kBlock; ++k) r[k] = x[i + k] == 0 ? 1 : 0;
+    for (int64_t k = 0; k < kBlock; ++k) y[i + k] = r[k];
+  }
+  for (; i < n; ++i) y[i] = x[i] == 0 ? 1 : 0;
   return out;
 }
 
