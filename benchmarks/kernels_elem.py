@@ -4,14 +4,14 @@ kernels, one operator at a time at model-like sizes: optimized vs portable vs to
 Usage (from the repository root, with the project's Python)::
 
     python benchmarks/kernels_elem.py [--et-python /work/et-venv/bin/python] [--rounds 3]
-        [--seconds 0.2] [--models NAME ...] [--no-kernels | --cases LABEL ...]
-        [--output FILE.md]
+        [--seconds 0.2] [--models NAME ...] [--baseline CHECKOUT]
+        [--no-kernels | --cases LABEL ...] [--output FILE.md]
 
 1. Builds, in a temporary copy of the repository, three include-all runners: `portable`
    (`["portable", "prim"]`, the host toolchain's `-Os`, as the default manifest ships it),
-   `optimized` (`["optimized"]`, a toolchain with `-O2`, as the optimized library is meant
-   to be compiled; no `-m` flags: SSE2 vectors on x86-64) and `optimized_avx2` (the same
-   with `-O2 -mavx2 -mfma`, the SIMD level an x86 toolchain names for a recent CPU).
+   `optimized` (`["optimized"]`, at the library's own `-O2`; no `-m` flags: SSE2 vectors
+   on x86-64) and `optimized_avx2` (the same with `-mavx2 -mfma`, the SIMD level an x86
+   toolchain names for a recent CPU).
 2. Writes one single-call program per case with our `.pte` writer (the kernel tests'
    harness), checks that both runners give the same outputs (the tolerance table), then
    times, in `--rounds` rounds with the engines in rotating order, each runner's
@@ -20,9 +20,15 @@ Usage (from the repository root, with the project's Python)::
    long-lived worker of `--et-python`.
 3. With `--models`, also builds each named model (`examples/models/` or the latency
    benchmark's cache `benchmarks/models/`) into one target per runner configuration
-   (`["portable", "prim"]` at `-Os`; `["optimized", "portable", "prim"]` at `-O2` and at
-   `-O2 -mavx2 -mfma`), which the build verifies against the model's reference outputs,
-   and times each with `--iterations N`, in the same rotating rounds.
+   (`["portable", "prim"]` at `-Os`; `["optimized", "portable", "prim"]` with the `-Os`
+   toolchain and with `-Os -mavx2 -mfma`, the optimized objects at the library's own
+   `-O2`, the rest at `-Os`, as a target ships them), which the build verifies against the
+   model's reference outputs, and times each with `--iterations N`, and torch eager's
+   forward of the same module and inputs (benchmarks/latency_models.py's `eager`, one
+   thread, `inference_mode`, after a warm-up call) in another worker of `--et-python`, all
+   in the same rotating rounds. `--baseline CHECKOUT` (another checkout of the project,
+   such as `git worktree add /tmp/before <commit>`) adds that checkout's own build of
+   each model (optimized + portable, AVX2), timed in the same rounds: before and after.
 4. Prints a Markdown table: per case the best per-call time of each engine (the minimum
    over all runs: the machine is shared, and the minimum is what the code costs), the
    speed-up of each optimized build over portable and the AVX2 build's time over torch's
@@ -34,6 +40,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -241,9 +248,9 @@ def model_folder(name: str) -> Path:
     raise SystemExit(f"no model {name} in examples/models or benchmarks/models")
 
 
-def models_manifest(names: Sequence[str]) -> str:
+def models_manifest(names: Sequence[str], configurations: Sequence[str] = ()) -> str:
     """Model tables (absolute paths: the cache is not copied) and one target per model and
-    configuration, named <model>__<configuration>."""
+    configuration (all of MODEL_CONFIGURATIONS unless named), <model>__<configuration>."""
     lines = []
     for name in names:
         folder = model_folder(name)
@@ -257,6 +264,8 @@ def models_manifest(names: Sequence[str]) -> str:
             "",
         ]
         for config, (toolchain, libraries) in MODEL_CONFIGURATIONS.items():
+            if configurations and config not in configurations:
+                continue
             lines += [
                 f"[targets.{name}__{config}]",
                 f'models = ["{name}"]',
@@ -268,23 +277,31 @@ def models_manifest(names: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def manifest_text(models: Sequence[str] = ()) -> str:
+def toolchains_text() -> str:
     return """# Written by benchmarks/kernels_elem.py.
 [toolchains.host]
 compiler = "c++"
 cflags = ["-Os"]
 strip = "strip"
 
+# The optimized library's objects get its own -O2 (Note [Library cflags]) after these;
+# the portable kernels a model target also links stay at -Os, as a target ships them.
 [toolchains.opt]
 compiler = "c++"
-cflags = ["-O2"]
+cflags = ["-Os"]
 strip = "strip"
 
 [toolchains.avx2]
 compiler = "c++"
-cflags = ["-O2", "-mavx2", "-mfma"]
+cflags = ["-Os", "-mavx2", "-mfma"]
 strip = "strip"
+"""
 
+
+def manifest_text(models: Sequence[str] = ()) -> str:
+    return (
+        toolchains_text()
+        + """
 [targets.portable]
 libraries = ["portable", "prim"]
 include_all_operators = true
@@ -299,7 +316,9 @@ libraries = ["optimized"]
 include_all_operators = true
 toolchain = "avx2"
 
-""" + models_manifest(models)
+"""
+        + models_manifest(models)
+    )
 
 
 def build_runners(workdir: Path, models: Sequence[str] = ()) -> dict[str, Path]:
@@ -313,6 +332,36 @@ def build_runners(workdir: Path, models: Sequence[str] = ()) -> dict[str, Path]:
         raise SystemExit(f"building the runners failed:\n{result.stdout}{result.stderr}")
     names = [*RUNNERS, *(f"{m}__{c}" for m in models for c in MODEL_CONFIGURATIONS)]
     return {name: workdir / "build" / name / "runner" for name in names}
+
+
+# The configuration a --baseline checkout builds: the one the models' goal is measured on.
+BASELINE_CONFIGURATION = "optimized_avx2"
+
+
+def build_baseline(checkout: Path, workdir: Path, models: Sequence[str]) -> dict[str, Path]:
+    """<model>__baseline runners: the models in BASELINE_CONFIGURATION built by another
+    checkout of the project (its own code and kernels: `python -m doit` imports the
+    copy's codegen and tasks), for a before/after column timed in the same rounds."""
+    from tests.workspace import COPIED, doit
+
+    for name in COPIED:
+        source = checkout / name
+        if name == "benchmarks" or not source.exists():
+            continue
+        if source.is_dir():
+            shutil.copytree(source, workdir / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, workdir / name)
+    (workdir / "bench.toml").write_text(
+        toolchains_text() + "\n" + models_manifest(models, [BASELINE_CONFIGURATION])
+    )
+    result = doit(workdir, "-n", "2", "manifest=bench.toml", "build", timeout=3600)
+    if result.returncode != 0:
+        raise SystemExit(f"building the baseline failed:\n{result.stdout}{result.stderr}")
+    return {
+        f"{m}__baseline": workdir / "build" / f"{m}__{BASELINE_CONFIGURATION}" / "runner"
+        for m in models
+    }
 
 
 def case_args(case: Case) -> tuple[list[object], list[Any]]:
@@ -434,17 +483,45 @@ for line in sys.stdin:
 """.replace("DIM_D", str(D)).replace("DIM_T", str(T))
 
 
+# The torch worker of whole models: reads one JSON request per line (a model name and
+# seconds), answers the best per-call time of the eager module's forward.
+MODEL_WORKER = r"""
+import json, sys, time
+sys.path.insert(0, BENCHMARKS)
+import torch
+torch.set_num_threads(1)
+import latency_models
+modules = {}
+for line in sys.stdin:
+    request = json.loads(line)
+    name = request["name"]
+    if name not in modules:
+        modules[name] = latency_models.eager(name)
+    module, inputs = modules[name]
+    with torch.inference_mode():
+        module(*inputs)
+        best = float("inf")
+        runs = 0
+        deadline = time.perf_counter() + request["seconds"]
+        while runs < 3 or time.perf_counter() < deadline:
+            start = time.perf_counter_ns()
+            module(*inputs)
+            best = min(best, (time.perf_counter_ns() - start) / 1e3)
+            runs += 1
+    print(json.dumps(best), flush=True)
+""".replace("BENCHMARKS", repr(str(REPO / "benchmarks")))
+
+
 class TorchWorker:
-    def __init__(self, python: str) -> None:
+    def __init__(self, python: str, code: str = WORKER) -> None:
         self.process = subprocess.Popen(
-            [python, "-c", WORKER],
+            [python, "-c", code],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
         )
 
     def time(self, case: Case, seconds: float) -> float:
-        assert self.process.stdin is not None and self.process.stdout is not None
         request = {
             "label": case.label,
             "shapes": case.shapes,
@@ -453,11 +530,19 @@ class TorchWorker:
             "torch": case.torch,
             "seconds": seconds,
         }
+        return self._answer(request, case.label)
+
+    def time_model(self, name: str, seconds: float) -> float:
+        """The best forward of model `name` in about `seconds` (a MODEL_WORKER)."""
+        return self._answer({"name": name, "seconds": seconds}, name)
+
+    def _answer(self, request: dict[str, Any], label: str) -> float:
+        assert self.process.stdin is not None and self.process.stdout is not None
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
         line = self.process.stdout.readline()
         if not line:
-            raise SystemExit(f"{case.label}: the torch worker stopped")
+            raise SystemExit(f"{label}: the torch worker stopped")
         return float(json.loads(line))
 
     def close(self) -> None:
@@ -487,35 +572,49 @@ def table(rows: list[tuple[Case, dict[str, float]]]) -> str:
 def time_models(
     runners: Runners, models: Sequence[str], options: argparse.Namespace
 ) -> dict[str, dict[str, float]]:
-    """Per model and configuration, the fastest execute() in microseconds."""
+    """Per model, the fastest execute() of each configuration and torch's fastest
+    forward, in microseconds."""
     best: dict[str, dict[str, float]] = {}
-    configs = list(MODEL_CONFIGURATIONS)
-    for name in models:
-        folder = model_folder(name)
-        inputs = sorted(folder.glob("in[0-9]*.npy"), key=lambda p: int(p.stem[2:]))
-        best[name] = dict.fromkeys(configs, float("inf"))
-        for round_ in range(options.rounds):
-            turn = round_ % len(configs)
-            for config in configs[turn:] + configs[:turn]:
-                runner = f"{name}__{config}"
-                took = runners.time(runner, folder / f"{name}.pte", inputs, options.seconds)
-                best[name][config] = min(best[name][config], took)
-        print(f"{name}: {best[name]}", file=sys.stderr, flush=True)
+    engines = [*MODEL_CONFIGURATIONS, *(["baseline"] if options.baseline else []), "torch"]
+    worker = TorchWorker(options.et_python, MODEL_WORKER)
+    try:
+        for name in models:
+            folder = model_folder(name)
+            inputs = sorted(folder.glob("in[0-9]*.npy"), key=lambda p: int(p.stem[2:]))
+            best[name] = dict.fromkeys(engines, float("inf"))
+            for round_ in range(options.rounds):
+                turn = round_ % len(engines)
+                for engine in engines[turn:] + engines[:turn]:
+                    if engine == "torch":
+                        took = worker.time_model(name, options.seconds)
+                    else:
+                        program = folder / f"{name}.pte"
+                        took = runners.time(f"{name}__{engine}", program, inputs, options.seconds)
+                    best[name][engine] = min(best[name][engine], took)
+            print(f"{name}: {best[name]}", file=sys.stderr, flush=True)
+    finally:
+        worker.close()
     return best
 
 
 def model_table(best: dict[str, dict[str, float]], models: Sequence[str]) -> str:
+    baseline = any("baseline" in times for times in best.values())
     lines = [
-        "| model | portable, -Os (µs) | optimized + portable, -O2 (µs) "
-        "| optimized + portable, -O2 -mavx2 -mfma (µs) | portable / optimized | portable / AVX2 |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| model | portable (µs) | optimized + portable (µs) "
+        "| optimized + portable, AVX2 (µs) | torch eager (µs) | portable / optimized "
+        "| portable / AVX2 | AVX2 / torch |"
+        + (" baseline, AVX2 (µs) | baseline / AVX2 | baseline / torch |" if baseline else ""),
+        "|---|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" * 3 if baseline else ""),
     ]
     for name in models:
-        port, opt, avx2 = (best[name][c] for c in MODEL_CONFIGURATIONS)
+        port, opt, avx2, torch = (best[name][c] for c in [*MODEL_CONFIGURATIONS, "torch"])
         lines.append(
-            f"| {name} | {port:.1f} | {opt:.1f} | {avx2:.1f} "
-            f"| {port / opt:.2f}× | {port / avx2:.2f}× |"
+            f"| {name} | {port:.1f} | {opt:.1f} | {avx2:.1f} | {torch:.1f} "
+            f"| {port / opt:.2f}× | {port / avx2:.2f}× | {avx2 / torch:.2f}× |"
         )
+        if baseline:
+            before = best[name]["baseline"]
+            lines[-1] += f" {before:.1f} | {before / avx2:.2f}× | {before / torch:.2f}× |"
     return "\n".join(lines) + "\n\n"
 
 
@@ -526,13 +625,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=0.2)
     parser.add_argument("--models", nargs="*", default=[], help="whole models to time too")
     parser.add_argument("--no-kernels", action="store_true", help="time only the --models")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="another checkout of the project (the commit before a change): its build of "
+        "the --models (optimized, AVX2) is timed in the same rounds",
+    )
     parser.add_argument("--cases", nargs="*", help="only the kernel cases whose label has one")
     parser.add_argument("--output", type=Path)
     options = parser.parse_args(argv)
     started = time.monotonic()
     text = ""
     with tempfile.TemporaryDirectory(prefix="kernels-elem-") as temp:
-        runners = Runners(build_runners(Path(temp) / "repo", options.models), Path(temp))
+        built = build_runners(Path(temp) / "repo", options.models)
+        if options.baseline is not None and options.models:
+            built |= build_baseline(options.baseline, Path(temp) / "baseline", options.models)
+        runners = Runners(built, Path(temp))
         if options.models:
             text += model_table(time_models(runners, options.models, options), options.models)
         worker = TorchWorker(options.et_python)

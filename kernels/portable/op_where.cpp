@@ -1,10 +1,4 @@
-#include <cstdint>
-#include <cstring>
-
-#include "kernels/portable/util/binary_op.h"
-#include "kernels/portable/util/broadcast.h"
-#include "kernels/portable/util/promotion.h"
-#include "kernels/portable/util/strided_walk.h"
+#include "kernels/portable/util/where.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
 #include "runtime/kernel/kernel.h"
@@ -15,122 +9,13 @@ namespace {
 
 constexpr const char* kOp = "aten::where.self_out";
 using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
-// torch still takes a uint8 condition (as nonzero) besides bool.
-constexpr uint32_t kConditionBits =
-    (rt::DtypeSet::of(ScalarType::Bool) | rt::DtypeSet::of(ScalarType::Byte)).bits();
-
-// Operands of the walk: out, condition, self, other.
-struct WhereCall {
-  const rt::Tensor* condition;
-  const rt::Tensor* self;
-  const rt::Tensor* other;
-  rt::Tensor* out;
-  StridedWalk<4> walk;
-};
-
-// All of self, other and out have one dtype: picks bytes. Not a template.
-__attribute__((noinline)) void where_copy(WhereCall& call) {
-  StridedWalk<4>& walk = call.walk;
-  const size_t size = call.out->element_size();
-  const int64_t n = walk.row_size();
-  const int64_t so = walk.row_stride(0) * static_cast<int64_t>(size);
-  const int64_t sc = walk.row_stride(1);
-  const int64_t sa = walk.row_stride(2) * static_cast<int64_t>(size);
-  const int64_t sb = walk.row_stride(3) * static_cast<int64_t>(size);
-  do {
-    uint8_t* o = static_cast<uint8_t*>(call.out->data()) + walk.offset(0) * size;
-    const uint8_t* c = static_cast<const uint8_t*>(call.condition->data()) + walk.offset(1);
-    const uint8_t* a = static_cast<const uint8_t*>(call.self->data()) + walk.offset(2) * size;
-    const uint8_t* b = static_cast<const uint8_t*>(call.other->data()) + walk.offset(3) * size;
-    for (int64_t i = 0; i < n; ++i)
-      memcpy(o + i * so, c[i * sc] != 0 ? a + i * sa : b + i * sb, size);
-  } while (walk.next_row());
-}
-
-// self and other converted to out's dtype T (their result type), through
-// the loads and stores the binary ops share.
-template <typename T>
-void where_convert(rt::KernelContext& context, WhereCall& call) {
-  using M = opmath_t<T>;
-  M (*load_a)(const uint8_t*) = nullptr;
-  M (*load_b)(const uint8_t*) = nullptr;
-  Dtypes::run(context, kOp, call.self->dtype(),
-              [&](auto t) { load_a = &load_as<M, typename decltype(t)::type>; });
-  Dtypes::run(context, kOp, call.other->dtype(),
-              [&](auto t) { load_b = &load_as<M, typename decltype(t)::type>; });
-  if (context.failed()) return;
-  StridedWalk<4>& walk = call.walk;
-  const int64_t ea = static_cast<int64_t>(call.self->element_size());
-  const int64_t eb = static_cast<int64_t>(call.other->element_size());
-  const int64_t n = walk.row_size();
-  do {
-    T* o = static_cast<T*>(call.out->data()) + walk.offset(0);
-    const uint8_t* c = static_cast<const uint8_t*>(call.condition->data()) + walk.offset(1);
-    const uint8_t* a = static_cast<const uint8_t*>(call.self->data()) + walk.offset(2) * ea;
-    const uint8_t* b = static_cast<const uint8_t*>(call.other->data()) + walk.offset(3) * eb;
-    for (int64_t i = 0; i < n; ++i) {
-      const M value = c[i * walk.row_stride(1)] != 0 ? load_a(a + i * walk.row_stride(2) * ea)
-                                                     : load_b(b + i * walk.row_stride(3) * eb);
-      o[i * walk.row_stride(0)] = rt::value_cast<T>(value);
-    }
-  } while (walk.next_row());
-}
-
-// The dtype-independent checks and the shape; false when there is nothing
-// (more) to do.
-__attribute__((noinline)) bool plan_where(const rt::OpContext& in, WhereCall& call) {
-  rt::KernelContext& context = in.context();
-  if (!context.check_dtype(kOp, call.condition->dtype(), kConditionBits,
-                           kConditionBits & Dtypes::kEnabled.bits())) {
-    return false;
-  }
-  const rt::Tensor* const tensors[] = {call.self, call.other, call.out};
-  for (const rt::Tensor* tensor : tensors) {
-    if (!Dtypes::check(context, kOp, tensor->dtype())) return false;
-  }
-  if (result_type(*call.self, *call.other) != call.out->dtype()) {
-    in.fail("out must have the result dtype of self and other");
-    return false;
-  }
-  int32_t values[rt::Tensor::kMaxDims];
-  int32_t sizes[rt::Tensor::kMaxDims];
-  int values_dim = 0;
-  int dim = 0;
-  if (!broadcast_shape(*call.self, *call.other, values, &values_dim) ||
-      !broadcast_sizes(values, values_dim, call.condition->sizes().data(), call.condition->dim(),
-                       sizes, &dim)) {
-    in.fail("condition, self and other cannot be broadcast together");
-    return false;
-  }
-  if (!resize_out(in, *call.out, sizes, dim) || call.out->numel() == 0) return false;
-  call.walk.init(sizes, dim);
-  call.walk.set_operand(0, *call.out);
-  call.walk.set_operand(1, *call.condition);
-  call.walk.set_operand(2, *call.self);
-  call.walk.set_operand(3, *call.other);
-  return true;
-}
 
 }  // namespace
 
 // where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& where_self_out(rt::KernelContext& context, const rt::Tensor& condition,
                            const rt::Tensor& self, const rt::Tensor& other, rt::Tensor& out) {
-  const rt::OpContext in(context, kOp);
-  WhereCall call;
-  call.condition = &condition;
-  call.self = &self;
-  call.other = &other;
-  call.out = &out;
-  if (!plan_where(in, call)) return out;
-  if (call.self->dtype() == call.out->dtype() && call.other->dtype() == call.out->dtype()) {
-    where_copy(call);
-    return out;
-  }
-  if constexpr (Dtypes::kEnabled.count() > 1) {
-    Dtypes::run(context, kOp, call.out->dtype(),
-                [&](auto tag) { where_convert<typename decltype(tag)::type>(context, call); });
-  }
+  where_kernel<Dtypes>(context, kOp, condition, self, other, out);
   return out;
 }
 

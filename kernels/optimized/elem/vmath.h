@@ -3,6 +3,12 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__SSE__)
+#include <immintrin.h>
+#elif defined(__ARM_NEON) && defined(__aarch64__)
+#include <arm_neon.h>
+#endif
+
 namespace optimized {
 
 // Note [Vector math]
@@ -49,6 +55,26 @@ inline void store_partial(float* target, Vec v, int64_t n) {
 }
 
 inline Vec vmax(Vec a, Vec b) { return a > b ? a : b; }
+
+// The correctly rounded square root of each lane, as std::sqrt gives it (NaN below 0,
+// -0 for -0): the instruction itself. std::sqrt in a loop stays scalar, a call per
+// element, because of errno (-fmath-errno is the default).
+inline Vec vsqrt(Vec x) {
+#if defined(__AVX__)
+  return _mm256_sqrt_ps(x);
+#elif defined(__SSE__)
+  return _mm_sqrt_ps(x);
+#elif defined(__ARM_NEON) && defined(__aarch64__)
+  float32x4_t lanes;
+  memcpy(&lanes, &x, sizeof lanes);
+  lanes = vsqrtq_f32(lanes);
+  memcpy(&x, &lanes, sizeof x);
+  return x;
+#else
+  for (int64_t k = 0; k < kLanes; ++k) x[k] = __builtin_sqrtf(x[k]);
+  return x;
+#endif
+}
 inline Vec vabs(Vec x) { return x < 0.0f ? -x : x; }
 
 // e^x: x = n ln2 + r with |r| <= ln2 / 2, e^r by its Taylor series to r^7

@@ -18,6 +18,16 @@ namespace detail {
 template <typename W>
 void copy_walk_rows(StridedWalk<2>& walk, uint8_t* out, const uint8_t* source) {
   const int64_t n = walk.row_size(), so = walk.row_stride(0), ss = walk.row_stride(1);
+  if (so == 1 && ss == 1) {
+    // Dense rows (a view, a select, an expand of a whole tensor, the heads of attention):
+    // one block move per row instead of a scalar loop at the library's -Os.
+    do {
+      memmove(reinterpret_cast<W*>(out) + walk.offset(0),
+              reinterpret_cast<const W*>(source) + walk.offset(1),
+              static_cast<size_t>(n) * sizeof(W));
+    } while (walk.next_row());
+    return;
+  }
   do {
     W* to = reinterpret_cast<W*>(out) + walk.offset(0);
     const W* from = reinterpret_cast<const W*>(source) + walk.offset(1);

@@ -1,0 +1,79 @@
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/optimized/elem/layout.h"
+#include "kernels/optimized/elem/vmath.h"
+#include "kernels/portable/util/binary_math.h"
+#include "kernels/portable/util/binary_op.h"
+#include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/kernel.h"
+#include "runtime/kernel/kernel_args.h"
+
+namespace optimized {
+namespace {
+
+constexpr const char* kOp = "aten::pow.Tensor_Scalar_out";
+using Dtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(),
+                                 rt::selected_dtypes(kOp).bits()>;
+
+// portable's PowScalar (op_pow.cpp), for its template: torch computes the common
+// exponents of a float base by multiplication, sqrt and division (not std::pow, which
+// differs at -0 and -inf); the vector loops below compute the same expressions.
+struct PowScalar {
+  static constexpr bool kHasScalar = false;
+  static constexpr bool kStoredType = true;
+  template <typename T, typename M>
+  static M apply(M x, M y, M) {
+    if constexpr (std::is_floating_point<M>::value) {
+      if (y == M(0.5)) return std::sqrt(x);
+      if (y == M(-0.5)) return M(1) / std::sqrt(x);
+      if (y == M(-1)) return M(1) / x;
+      if (y == M(2)) return x * x;
+      if (y == M(3)) return x * x * x;
+      if (y == M(-2)) return M(1) / (x * x);
+    }
+    return portable::op_pow(x, y);
+  }
+  static const char* check(rt::ScalarType, const rt::Scalar&) { return nullptr; }
+};
+
+// out = x ** y over n floats: the exponents of PowScalar's list a vector at a time
+// (RMSNorm squares, a norm's square root), any other by std::pow.
+void pow_floats(float* out, const float* x, int64_t n, float y) {
+  if (y == 2.0f) return map_vec(out, x, n, [](Vec v) { return v * v; });
+  if (y == 0.5f) return map_vec(out, x, n, [](Vec v) { return vsqrt(v); });
+  if (y == -0.5f) return map_vec(out, x, n, [](Vec v) { return 1.0f / vsqrt(v); });
+  if (y == -1.0f) return map_vec(out, x, n, [](Vec v) { return 1.0f / v; });
+  if (y == 3.0f) return map_vec(out, x, n, [](Vec v) { return v * v * v; });
+  if (y == -2.0f) return map_vec(out, x, n, [](Vec v) { return 1.0f / (v * v); });
+  for (int64_t i = 0; i < n; ++i) out[i] = std::pow(x[i], y);
+}
+
+}  // namespace
+
+// pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)
+// A Float self and out in one layout and a number exponent (converted to float first, as
+// portable and torch do): one loop over memory. Anything else (a bool exponent, other
+// layouts) goes to portable's template, which also does every check.
+rt::Tensor& pow_Tensor_Scalar_out(rt::KernelContext& context, const rt::Tensor& self,
+                                  rt::Scalar exponent, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  bool empty = false;
+  if (Dtypes::kEnabled.contains(rt::ScalarType::Float) && !exponent.is_bool() &&
+      plan_fast_unary(in, self, out, &empty)) {
+    if (!empty) {
+      pow_floats(out.data_as<float>(), self.data_as<const float>(), out.numel(),
+                 exponent.to<float>());
+    }
+    return out;
+  }
+  portable::BinaryCall call;
+  call.a = &self;
+  call.out = &out;
+  portable::binary_scalar_op<Dtypes, PowScalar>(in, call, exponent);
+  return out;
+}
+
+}  // namespace optimized

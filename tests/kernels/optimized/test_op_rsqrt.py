@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.kernels.harness import In, KernelRunner, Out
+from tests.kernels.optimized.compare import assert_both_fail, assert_matches
+from tests.kernels.optimized.unary_cases import calls
+
+OP = "aten::rsqrt.out"
+
+
+@pytest.mark.parametrize("args", calls())
+def test_rsqrt_matches_portable_to_the_bit(
+    optimized: KernelRunner, kernel: KernelRunner, args: list
+) -> None:
+    # The vector square root and division are correctly rounded, as std::sqrt and `/` are:
+    # the same bits as portable (NaN below 0, inf at +-0, -inf at -0).
+    (got,) = assert_matches(optimized, kernel, OP, args)
+    assert got.tobytes() == kernel.run(OP, args)[0].tobytes()
+
+
+def test_rsqrt_wrong_out_shape(optimized: KernelRunner, kernel: KernelRunner) -> None:
+    x = np.ones((2, 3), dtype=np.float32)
+    assert_both_fail(optimized, kernel, OP, [In(x), Out(np.float32, (3, 2))], "")
