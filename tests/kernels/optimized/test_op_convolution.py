@@ -68,6 +68,16 @@ def test_im2col_stride_padding_dilation(both: Both) -> None:
     _conv(both, (1, 3, 7, 7), (8, 3, 7, 7), stride=(2, 2), padding=(3, 3))
 
 
+@pytest.mark.parametrize("width", [16, 17, 18, 19, 41])
+def test_im2col_stride_two_rows(both: Both, width: int) -> None:
+    # Stride-2 im2col rows long enough for the eight-wide gather (outputs 8..21 per row), its
+    # scalar tail, and the left padding and right edge around it: a ResNet stem (7x7, pad 3)
+    # and a MobileNetV2 stem (3x3, pad 1), three input channels.
+    _conv(both, (1, 3, 9, width), (4, 3, 7, 7), stride=(2, 2), padding=(3, 3))
+    _conv(both, (2, 3, 5, width), (5, 3, 3, 3), stride=(2, 2), padding=(1, 1), seed=1)
+    _conv(both, (1, 2, 4, width), (3, 2, 3, 3), stride=(1, 2), padding=(0, 0), seed=2)
+
+
 def test_grouped_is_one_gemm_per_group(both: Both) -> None:
     _conv(both, (2, 6, 8, 9), (9, 2, 3, 3), padding=(1, 1), groups=3)
     _conv(both, (1, 8, 5, 5), (4, 4, 1, 1), groups=2)
