@@ -46,6 +46,8 @@ PENDING = {
     "optimized:aten::div.Scalar_out",
     "optimized:aten::div.out",
     "optimized:aten::gelu.out",
+    "optimized:aten::hardsigmoid.out",
+    "optimized:aten::hardswish.out",
     "optimized:aten::hardtanh.out",
     "optimized:aten::mean.out",
     "optimized:aten::mul.Scalar_out",
