@@ -206,7 +206,7 @@ def measure(
         name: str, model: latency.Model, request: dict[str, Any], engine: str, count: int
     ) -> float:
         if engine in runners:
-            mean, minimum = latency.time_on_runner(runners[engine], model, count)
+            mean, minimum, _folded = latency.time_on_runner(runners[engine], model, count)
             return minimum if minimum is not None else mean
         return min(worker.times({**request, "iterations": count}))
 
