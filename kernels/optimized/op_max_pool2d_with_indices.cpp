@@ -1,6 +1,9 @@
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "kernels/optimized/parallel.h"
+#include "kernels/optimized/vec8.h"
 #include "kernels/optimized/window.h"
 #include "kernels/portable/util/nn_pool.h"
 #include "kernels/portable/util/opmath.h"
@@ -31,6 +34,36 @@ struct PlaneStrides {
   int64_t x_row, x_col, y_row, y_col, i_row, i_col;
 };
 
+// Outputs [lo, hi) of one tap of a dense Float row at column stride 1 or 2, eight at a time:
+// the scalar loop's compares and selects (pool_row) as vector masks, each output taking the
+// same decisions in the same order. Returns the first output left to the scalar loop.
+int64_t pool_tap8(const float* x_row, int64_t stride, int64_t offset, int64_t lo, int64_t hi,
+                  int64_t base, float* y_row, int64_t* i_row) {
+  typedef int32_t Mask8 __attribute__((vector_size(32)));
+  typedef int64_t Index8 __attribute__((vector_size(64)));
+  const Index8 lanes = {0, 1, 2, 3, 4, 5, 6, 7};
+  int64_t ox = lo;
+  // At stride 2 the second load ends one float past the eighth input: one output more must
+  // be inside, so the load stays in the row.
+  for (; ox + 8 + (stride - 1) <= hi; ox += 8) {
+    const int64_t w = ox * stride + offset;
+    conv::Vec8 v = conv::load8(x_row + w);
+    if (stride == 2) {
+      const conv::Vec8 next = conv::load8(x_row + w + 8);
+      v = __builtin_shufflevector(v, next, 0, 2, 4, 6, 8, 10, 12, 14);
+    }
+    const conv::Vec8 best = conv::load8(y_row + ox);
+    Index8 index;
+    std::memcpy(&index, i_row + ox, sizeof index);
+    // index < 0: the window's first element in the input, which is taken whatever it is.
+    const Index8 take = __builtin_convertvector((v > best) | (v != v), Index8) | (index < 0);
+    index = take ? base + w + lanes * stride : index;
+    conv::store8(y_row + ox, __builtin_convertvector(take, Mask8) ? v : best);
+    std::memcpy(i_row + ox, &index, sizeof index);
+  }
+  return ox;
+}
+
 // One output row: taps along the row, where the dense case (every column stride 1) lets the
 // compiler keep the row in registers and drop the multiplications.
 template <typename T, bool kDense>
@@ -42,7 +75,12 @@ void pool_row(const portable::PoolWindow& win, const PlaneStrides& s, int64_t wi
     const int64_t offset = kx * win.dilation[1] - win.padding[1];
     int64_t lo, hi;
     opt::valid_outputs(offset, win.stride[1], width, out_w, &lo, &hi);
-    for (int64_t ox = lo; ox < hi; ++ox) {
+    int64_t ox = lo;
+    if constexpr (kDense && std::is_same<T, float>::value) {
+      if (win.stride[1] <= 2)
+        ox = pool_tap8(x_row, win.stride[1], offset, lo, hi, h * width, y_row, i_row);
+    }
+    for (; ox < hi; ++ox) {
       const int64_t w = ox * win.stride[1] + offset;
       const M v = static_cast<M>(x_row[w * xc]);
       T& best = y_row[ox * yc];
