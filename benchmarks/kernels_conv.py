@@ -3,7 +3,7 @@
 Usage (from the repository root, with the project's Python)::
 
     python benchmarks/kernels_conv.py [--et-python /work/et-venv/bin/python] [--rounds 3]
-        [--seconds 0.3] [--cflags "-O2 -mavx2 -mfma"]
+        [--seconds 0.3] [--cflags "-O2 -mavx2 -mfma"] [--parts layers models]
 
 1. Builds, in a temporary copy of the repository, two runners for the examples
    ``resnet`` and ``mobilenet_v2`` (verified by the build): ``optimized``
@@ -15,6 +15,8 @@ Usage (from the repository root, with the project's Python)::
 3. Times, in ``--rounds`` interleaved rounds, every layer and both whole models on each
    runner (``--iterations N``: execution alone) and in torch eager with one thread
    (``F.conv2d`` per layer, the eager module per model; run by ``--et-python``).
+   ``--parts models`` times the whole models alone (more rounds of them for the same time
+   on a loaded machine).
 
 Prints a Markdown table per part: the minimum per run of each engine and the ratios
 optimized / torch and portable / optimized.
@@ -206,7 +208,7 @@ def measure(
         name: str, model: latency.Model, request: dict[str, Any], engine: str, count: int
     ) -> float:
         if engine in runners:
-            mean, minimum = latency.time_on_runner(runners[engine], model, count)
+            mean, minimum, _folded = latency.time_on_runner(runners[engine], model, count)
             return minimum if minimum is not None else mean
         return min(worker.times({**request, "iterations": count}))
 
@@ -251,6 +253,9 @@ def main(argv: list[str]) -> int:
         default="-O2 -mavx2 -mfma",
         help="the optimized runner's toolchain flags (Eigen's include path is added)",
     )
+    parser.add_argument(
+        "--parts", nargs="+", choices=("layers", "models"), default=["layers", "models"]
+    )
     options = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="kernels-conv-") as temp:
         workdir = Path(temp)
@@ -267,15 +272,18 @@ def main(argv: list[str]) -> int:
         model_items = [
             (name, latency.find_model(name), {"key": name, "model": name}) for name in MODELS
         ]
+        parts = {"layers": layer_items, "models": model_items}
         worker = TorchWorker(options.et_python)
         try:
-            layers = measure(layer_items, runners, worker, options.rounds, options.seconds)
-            models = measure(model_items, runners, worker, options.rounds, options.seconds)
+            results = {
+                part: measure(parts[part], runners, worker, options.rounds, options.seconds)
+                for part in ("layers", "models")
+                if part in options.parts
+            }
         finally:
             worker.close()
-    print(table("layer (min per run)", layers))
-    print()
-    print(table("model (min per run)", models))
+    titles = {"layers": "layer (min per run)", "models": "model (min per run)"}
+    print("\n\n".join(table(titles[part], best) for part, best in results.items()))
     return 0
 
 

@@ -18,6 +18,9 @@ NOT_IN_EXECUTORCH_LISTS = {
     "aten::all.all_out": "all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     "aten::all.dims_out": "all.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, "
     "Tensor(a!) out) -> Tensor(a!)",
+    # Not in ExecuTorch's portable YAML (its exporter decomposes them); MobileNetV3 uses them.
+    "aten::hardsigmoid.out": "hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    "aten::hardswish.out": "hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     "aten::round.decimals_out": "round.decimals_out(Tensor self, *, int decimals, "
     "Tensor(a!) out) -> Tensor(a!)",
     "aten::sort.values": "sort.values(Tensor self, int dim=-1, bool descending=False, *, "

@@ -188,6 +188,10 @@ case("gelu_tanh", "gelu.out", lambda x: F.gelu(x, approximate="tanh"), one(), FL
 case("leaky_relu", "leaky_relu.out", lambda x: F.leaky_relu(x, 0.1), one(), FLOAT)
 case("elu", "elu.out", lambda x: F.elu(x, alpha=0.5), one(), FLOAT)
 case("hardtanh", "hardtanh.out", lambda x: F.hardtanh(x, -2.0, 2.0), one(), REAL)
+# MobileNetV3's activations: to_edge decomposes them unless told to keep them. 65 values in
+# [-4, 4): both saturations, and more than one vector of the optimized kernels with a tail.
+for _name, _fn in [("hardswish", F.hardswish), ("hardsigmoid", F.hardsigmoid)]:
+    case(_name, f"{_name}.out", _fn, one((5, 13)), FLOAT, non_core=(f"{_name}.default",))
 
 # --- elementwise binary: tensor and scalar overloads -------------------------------
 for _name, _fn in [("add", torch.add), ("sub", torch.sub), ("mul", torch.mul)]:

@@ -4,12 +4,14 @@ grouped, 1-d, and the layouts it leaves to portable's loops (channels-last, tran
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 from codegen.pte.writer import IntList
 from tests.kernels.harness import In, Out, assert_fails
-from tests.kernels.optimized.conftest import Both
+from tests.kernels.optimized.conftest import Both, Runners
 
 OP = "aten::convolution.out"
 
@@ -18,8 +20,7 @@ def _out_size(size: int, k: int, stride: int, pad: int, dil: int) -> int:
     return (size + 2 * pad - dil * (k - 1) - 1) // stride + 1
 
 
-def _conv(
-    both: Both,
+def _conv_args(
     x_shape: tuple[int, ...],
     w_shape: tuple[int, ...],
     *,
@@ -32,7 +33,7 @@ def _conv(
     out_order: tuple[int, ...] | None = None,
     scale: float = 1.0,
     seed: int = 0,
-) -> np.ndarray:
+) -> list[object]:
     rng = np.random.default_rng(seed)
     x = (rng.uniform(-1, 1, x_shape) * scale).astype(np.float32)
     w = rng.uniform(-1, 1, w_shape).astype(np.float32)
@@ -45,7 +46,13 @@ def _conv(
     args = [In(x, x_order), In(w), In(b) if b is not None else None, IntList(stride)]
     args += [IntList(padding), IntList(dilation), False, IntList((0,) * len(stride)), groups]
     args += [Out(np.float32, out_shape, out_order)]
-    (out,) = both.compare(OP, args)
+    return args
+
+
+def _conv(
+    both: Both, x_shape: tuple[int, ...], w_shape: tuple[int, ...], **options: Any
+) -> np.ndarray:
+    (out,) = both.compare(OP, _conv_args(x_shape, w_shape, **options))
     return out
 
 
@@ -66,6 +73,16 @@ def test_im2col_stride_padding_dilation(both: Both) -> None:
     # Padding larger than the input: whole rows and columns of every patch are zeros.
     _conv(both, (1, 2, 3, 2), (3, 2, 5, 5), padding=(2, 2))
     _conv(both, (1, 3, 7, 7), (8, 3, 7, 7), stride=(2, 2), padding=(3, 3))
+
+
+@pytest.mark.parametrize("width", [16, 17, 18, 19, 41])
+def test_im2col_stride_two_rows(both: Both, width: int) -> None:
+    # Stride-2 im2col rows long enough for the eight-wide gather (outputs 8..21 per row), its
+    # scalar tail, and the left padding and right edge around it: a ResNet stem (7x7, pad 3)
+    # and a MobileNetV2 stem (3x3, pad 1), three input channels.
+    _conv(both, (1, 3, 9, width), (4, 3, 7, 7), stride=(2, 2), padding=(3, 3))
+    _conv(both, (2, 3, 5, width), (5, 3, 3, 3), stride=(2, 2), padding=(1, 1), seed=1)
+    _conv(both, (1, 2, 4, width), (3, 2, 3, 3), stride=(1, 2), padding=(0, 0), seed=2)
 
 
 def test_grouped_is_one_gemm_per_group(both: Both) -> None:
@@ -95,17 +112,24 @@ def test_depthwise_kernel_wider_than_input(both: Both) -> None:
     _conv(both, (1, 3, 4, 2), (3, 1, 3, 3), padding=(1, 1), groups=3)
 
 
-def test_depthwise_flattened_runs(both: Both) -> None:
-    # Stride 1, rows as long as the input's: the interior rows are one run over the plane.
+def test_depthwise_padded_phases(both: Both) -> None:
+    # Narrow planes: one run over the padded plane, rows copied out (Note [Padded depthwise]).
     _conv(both, (2, 3, 8, 9), (3, 1, 3, 3), padding=(0, 1), groups=3)
     _conv(both, (1, 3, 9, 7), (6, 1, 3, 3), padding=(2, 2), dilation=(2, 2), groups=3)
-    # Strided: through the phases of the plane, odd sizes leave phases of unequal length.
+    # Strided: odd sizes and odd padding put the even input columns in either phase.
     _conv(both, (1, 4, 12, 14), (4, 1, 3, 3), stride=(2, 2), padding=(1, 1), groups=4)
     _conv(both, (1, 4, 13, 13), (4, 1, 3, 3), stride=(2, 2), padding=(1, 1), groups=4)
+    _conv(both, (1, 4, 13, 21), (4, 1, 3, 3), stride=(2, 2), padding=(2, 3), groups=4)
     _conv(both, (1, 2, 11, 10), (2, 1, 3, 3), stride=(2, 1), padding=(1, 1), groups=2)
     _conv(both, (1, 2, 15, 12), (2, 1, 3, 3), stride=(3, 3), padding=(0, 0), groups=2)
-    # Two rows: no row has all three kernel rows inside.
+    # Two rows: no output row has all three kernel rows inside the input.
     _conv(both, (1, 3, 2, 6), (3, 1, 3, 3), padding=(1, 1), groups=3)
+    # Wide rows (32 outputs or more): a run per output row, at stride 1, 2 and 3, and
+    # with padding wider than the kernel's reach (columns and rows no tap reads).
+    _conv(both, (1, 3, 5, 40), (3, 1, 3, 3), padding=(1, 1), groups=3)
+    _conv(both, (2, 4, 7, 71), (4, 1, 3, 3), stride=(2, 2), padding=(1, 1), groups=4, seed=1)
+    _conv(both, (1, 2, 7, 100), (4, 1, 3, 3), stride=(3, 3), padding=(1, 1), groups=2, seed=2)
+    _conv(both, (1, 2, 4, 36), (2, 1, 3, 3), padding=(3, 4), groups=2, seed=3)
 
 
 def test_depthwise_three_wide_kernels_of_other_heights(both: Both) -> None:
@@ -158,3 +182,25 @@ def test_bad_calls_fail_in_one_line(both: Both) -> None:
     args = [In(x), In(w.astype(np.float64)), None, IntList((1, 1)), IntList((0, 0))]
     args += [IntList((1, 1)), False, IntList((0, 0)), 1, Out(np.float32, (1, 6, 3, 3))]
     assert_fails(both.optimized, OP, args, "must have one dtype")
+
+
+# Each path's work split over three threads gives the bits of one (Note [Threads]): narrow and
+# wide depthwise, im2col tiles of a strided stem, the 1x1 GEMM tiles over a batch, groups.
+THREADED = [
+    ((2, 6, 14, 14), (6, 1, 3, 3), {"padding": (1, 1), "groups": 6}),
+    ((1, 4, 6, 70), (8, 1, 3, 3), {"stride": (2, 2), "padding": (1, 1), "groups": 4}),
+    ((2, 3, 20, 37), (8, 3, 7, 7), {"stride": (2, 2), "padding": (3, 3)}),
+    ((3, 8, 9, 70), (16, 8, 1, 1), {}),
+    ((2, 6, 8, 9), (9, 2, 3, 3), {"padding": (1, 1), "groups": 3}),
+]
+
+
+@pytest.mark.parametrize(("x_shape", "w_shape", "options"), THREADED)
+def test_threads_give_the_same_bits(
+    runners: Runners,
+    x_shape: tuple[int, ...],
+    w_shape: tuple[int, ...],
+    options: dict[str, Any],
+) -> None:
+    terms = int(np.prod(w_shape[1:])) + 1  # the products and the bias of each output
+    runners.close(OP, _conv_args(x_shape, w_shape, **options), terms)

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from codegen.pte.writer import IntList
-from tests.kernels.harness import In, Out, assert_fails
+from tests.kernels.harness import In, KernelRunner, Out, assert_fails
+from tests.kernels.optimized.compare import assert_matches
 from tests.kernels.optimized.conftest import Both
 from tests.kernels.optimized.pool_calls import random_input
 from tests.kernels.pool_cases import pooled_size
@@ -17,7 +18,7 @@ OP = "aten::max_pool2d_with_indices.out"
 
 
 def _pool(
-    both: Both,
+    both: Both | tuple[KernelRunner, KernelRunner],
     x: np.ndarray,
     k: int,
     s: int,
@@ -29,8 +30,10 @@ def _pool(
     h, w = x.shape[-2:]
     shape = (*x.shape[:-2], pooled_size(h, k, s, p, ceil, d), pooled_size(w, k, s, p, ceil, d))
     args = [In(x, order), IntList((k, k)), IntList((s, s)), IntList((p, p)), IntList((d, d)), ceil]
-    args += [Out(np.float32, shape, order), Out(np.int64, shape, order)]
-    return both.compare(OP, args)
+    args += [Out(x.dtype.type, shape, order), Out(np.int64, shape, order)]
+    if isinstance(both, Both):
+        return both.compare(OP, args)
+    return assert_matches(*both, OP, args)
 
 
 @pytest.mark.parametrize(
@@ -47,9 +50,30 @@ def test_windows(both: Both, k: int, s: int, p: int, d: int, ceil: bool) -> None
     _pool(both, random_input((2, 3, 13, 11), seed=k + s + p), k, s, p, d, ceil)
 
 
+@pytest.mark.parametrize("width", [17, 18, 19, 40])
+def test_wide_rows_eight_outputs_at_a_time(both: Both, width: int) -> None:
+    # Rows of 9 to 40 outputs: the eight-wide vector loop at column stride 1 and 2 and its
+    # scalar tail; ties (halves), NaN and -inf inside, and whole windows of -inf.
+    x = random_input((2, 3, 7, width), seed=width)
+    x[0, 0, 2, ::3] = np.nan
+    x[0, 1, :, : width // 2] = -np.inf
+    x[1, 2, 3, 5:9] = 0.5
+    for k, s, p, d in [(3, 2, 1, 1), (2, 2, 0, 1), (3, 1, 1, 1), (3, 2, 1, 2), (2, 1, 0, 1)]:
+        _pool(both, x, k, s, p, d)
+
+
 def test_three_d_input_and_channels_last(both: Both) -> None:
     _pool(both, random_input((4, 9, 7), seed=1), 3, 2, 1)
     _pool(both, random_input((1, 3, 9, 8), seed=2), 3, 2, 1, order=(0, 2, 3, 1))
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int32, np.int64, np.float16, np.float64])
+def test_every_real_dtype(optimized: KernelRunner, kernel: KernelRunner, dtype: type) -> None:
+    # The optimized kernel alone (no portable behind it) against portable: every dtype a call
+    # may carry, as its entry declares them all (the indices are Long).
+    x = (random_input((2, 3, 9, 10), seed=7) * 8).astype(dtype)
+    _pool((optimized, kernel), x, 3, 2, 1)
+    _pool((optimized, kernel), x, 2, 1, 0, d=2, ceil=True)
 
 
 def test_nan_and_minus_infinity(both: Both) -> None:
