@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from codegen.errors import InputError
-from codegen.kernel_library import read_schema_operators
 from codegen.model import OperatorName
 from codegen.pte import read_model_ops
 from codegen.selection import Selection
@@ -69,6 +68,11 @@ def gen_oplist(
         selection = selection | parse_ops_dict(ops_dict)
     for model in models:
         selection = selection | Selection.from_model(read_model_ops(model), str(model))
+    if schema_yamls:
+        # Imported only for schema files: it brings the schema parser and PyYAML, more than
+        # reading a large program costs (benchmarks/RESULTS.md).
+        from codegen.kernel_library import read_schema_operators
+
     for schema in schema_yamls:
         selection = selection | Selection.from_operators(read_schema_operators(schema), str(schema))
     return selection

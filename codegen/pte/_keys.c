@@ -200,6 +200,11 @@ typedef struct {
      * argument sees it (a list: its first tensor's meta), `item` as a list item does. */
     int32_t *top, *item;
     PositionSet chains, vectors, calls;
+    /* Kernel calls seen, one bit per 4-byte word: tables are 4-byte aligned in a well-formed
+     * flatbuffer and a plan's calls lie in order, so this is read in order where a hash set
+     * of hundreds of thousands of positions misses the cache on every call (`calls` holds
+     * the unaligned positions a hostile file may give). */
+    uint8_t *call_bits;
     Interner metas, keys;
     /* The meta and the key being built (a key's values are decoded while it is built). */
     uint8_t *meta, *key;
@@ -313,6 +318,23 @@ static int vector(const Reader *r, const Table *table, int slot, int element_siz
 /* The table an offset entry of a checked vector points at. */
 static int64_t follow(const Reader *r, int64_t entry) { return entry + load_u32(r->data + entry); }
 
+
+/* 1 when the kernel call at `position` is new (and now seen), 0 when seen, -1 on no memory. */
+static int new_call(Reader *r, int64_t position) {
+    if (position < 0 || position >= r->size || position % 4) return set_add(&r->calls, position);
+    if (!r->call_bits) {
+        /* calloc: the pages of the bitmap where no call lies are never touched. */
+        r->call_bits = calloc((size_t)r->size / 32 + 1, 1);
+        if (!r->call_bits) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    uint8_t *byte = r->call_bits + position / 32, bit = (uint8_t)(1u << (position / 4 % 8));
+    if (*byte & bit) return 0;
+    *byte |= bit;
+    return 1;
+}
 
 /* ---- values ---- */
 
@@ -434,7 +456,7 @@ static int instructions(Reader *r, int64_t start, int64_t count, long long opera
         int64_t target = indirect(r, &instruction, INSTRUCTION_ARGS);
         if (target == -2) return -1;
         if (target < 0) continue;
-        int added = set_add(&r->calls, target);
+        int added = new_call(r, target);
         if (added < 0 || (added && kernel_call(r, target, operators))) return -1;
     }
     return 0;
@@ -469,6 +491,7 @@ static void release(Reader *r) {
     free(r->chains.slots);
     free(r->vectors.slots);
     free(r->calls.slots);
+    free(r->call_bits);
     free(r->metas.bytes);
     free(r->metas.starts);
     free(r->metas.slots);
