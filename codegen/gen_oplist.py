@@ -13,7 +13,6 @@ naming the file and the fault, exit code 2.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -39,6 +38,8 @@ def parse_root_ops(text: str) -> list[OperatorName]:
 
 def parse_ops_dict(text: str) -> Selection:
     """`{op: [dtype name | kernel key, ...]}`; an empty list means every dtype."""
+    import json  # here: most runs have no --ops_dict, and every import is start-up time
+
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:

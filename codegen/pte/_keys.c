@@ -105,10 +105,17 @@ typedef struct {
     size_t capacity;
 } Interner;
 
+/* Eight bytes a step: a key is a handful of int32s, and it is hashed once per call. */
 static uint64_t hash_bytes(const uint8_t *data, size_t length) {
-    uint64_t hash = 0xcbf29ce484222325ULL; /* FNV-1a */
-    for (size_t i = 0; i < length; i++) hash = (hash ^ data[i]) * 0x100000001b3ULL;
-    return mix(hash);
+    uint64_t hash = length;
+    for (; length >= 8; data += 8, length -= 8) {
+        uint64_t word;
+        memcpy(&word, data, 8);
+        hash = (hash ^ word) * 0x9e3779b97f4a7c15ULL;
+    }
+    uint64_t tail = 0;
+    memcpy(&tail, data, length);
+    return mix((hash ^ tail) * 0x9e3779b97f4a7c15ULL);
 }
 
 static const uint8_t *interned(const Interner *in, size_t n, size_t *length) {
