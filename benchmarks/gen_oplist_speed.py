@@ -199,7 +199,7 @@ def main() -> int:
             )
         wall = statistics.median(run[0] for run in in_process)
         cpu = statistics.median(run[1] for run in in_process)
-        print(f"| {label} | | ours, model_ops task (in-process) | {wall:.3f} | {cpu:.3f} | |")
+        print(f"| {label} | | ours, model_ops task (in-process) | {wall:.4f} | {cpu:.4f} | |")
         theirs = medians["executorch"]
         for tool in ("ours", "ours, numpy fallback"):
             ours = medians[tool]
@@ -209,8 +209,8 @@ def main() -> int:
                 f"| {ours[2] / theirs[2]:.2f}x |"
             )
         print(
-            f"| {label} | | model_ops task / executorch | **{wall / theirs[0]:.2f}x** "
-            f"| **{cpu / theirs[1]:.2f}x** | |"
+            f"| {label} | | model_ops task / executorch | **{wall / theirs[0]:.3f}x** "
+            f"| **{cpu / theirs[1]:.3f}x** | |"
         )
     return 0
 
