@@ -2,7 +2,8 @@
 
 Built by `pip install` from `codegen/pte/_keys.c` (setup.py); `MODULE` is None where it
 was not built (no C compiler or Python headers), and the reader falls back to numpy
-(`codegen.pte.batch`), which gives the same keys, 5-10 times slower on large programs.
+(`codegen.pte.batch`), which gives the same keys; a whole `gen_oplist` run on a large
+program then takes 2-3.5 times as long (benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations

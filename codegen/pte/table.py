@@ -158,4 +158,4 @@ class Table:
 # Reading many tables at once. A large program holds hundreds of thousands of kernel
 # calls; visiting each through `Table` costs microseconds apiece in Python, so their keys
 # are read in C (`codegen.pte.native`) or, where it was not built, with numpy
-# (`codegen.pte.batch`): the same checks, over arrays.
+# (`codegen.pte.batch`), with the same checks.

@@ -33,7 +33,7 @@ def both(path: Path, monkeypatch: pytest.MonkeyPatch) -> list[ModelOps | str]:
 
 
 def test_the_c_reader_is_built() -> None:
-    """pip builds it (setup.py); without it every run reads with numpy, 3-9x slower."""
+    """pip builds it (setup.py); without it every run reads with numpy (2-3.5x the time)."""
     assert C_READER is not None
 
 
