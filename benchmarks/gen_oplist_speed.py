@@ -3,17 +3,24 @@
 Usage (from the repository root):
     python3 benchmarks/gen_oplist_speed.py --executorch-python /path/to/venv/bin/python
 
-The other Python must have executorch 1.5.1 installed. Programs are written with our
-`.pte` writer into build/bench/: a 512 MiB one (a Linear layer whose weight fills the
-constant segment), one with 12,000 kernel calls over a few tensors, and layered ones with
-100,000 and 300,000 kernel calls (`--calls`), each call on its own tensors as in an
-exported model with that many layers. Each tool runs on each file `--repeat` times,
-alternating; wall time, CPU time and peak RSS come from wait4() of each run.
+Run it with the Python the project is installed in (the README's `.venv/bin/python`): ours
+runs as `sys.executable -m codegen.gen_oplist`. The other Python must have executorch 1.5.1
+installed. Programs are written with our `.pte` writer into build/bench/: a 512 MiB one (a
+Linear layer whose weight fills the constant segment), one with 12,000 kernel calls over a
+few tensors, and layered ones with 100,000 and 300,000 kernel calls (`--calls`), each call
+on its own tensors as in an exported model with that many layers.
+
+Three commands run on each file `--repeat` times, alternating: ours (the C reader), ours
+with the C reader hidden (the numpy fallback) and ExecuTorch's; wall time, CPU time and
+peak RSS come from wait4() of each run, and the three YAML files must be byte-identical.
+A fourth row times the `model_ops` task's action (`tasks.models.write_model_ops`) inside a
+process that has already imported it, as doit runs it: reading and writing only.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import statistics
 import subprocess
@@ -29,6 +36,20 @@ from codegen.scalar_type import ScalarType  # noqa: E402
 
 OUT = Path("build/bench")
 FLOAT = ScalarType.Float
+# Our gen_oplist with the C reader hidden: the numpy fallback a machine without a C
+# compiler gets.
+FALLBACK = (
+    "import sys; import codegen.pte.native as native; native.MODULE = None; "
+    "from codegen.gen_oplist import main; sys.exit(main(sys.argv[1:]))"
+)
+# The model_ops task's action, timed around the call only (doit has imported it already).
+MODEL_OPS = (
+    "import sys, time; from pathlib import Path; from tasks.models import write_model_ops; "
+    "model, out = Path(sys.argv[1]), Path(sys.argv[2]); "
+    "wall, cpu = time.perf_counter(), time.process_time(); "
+    "assert write_model_ops(model, out, out.with_suffix('.json')); "
+    "print(time.perf_counter() - wall, time.process_time() - cpu)"
+)
 
 
 def large_model(path: Path, rows: int = 16384, columns: int = 8192) -> None:
@@ -96,6 +117,26 @@ def layered_model(path: Path, calls: int) -> None:
     save_program([Method("forward", tuple(values), (1,), (current,), tuple(chain))], path)
 
 
+def _slug(tool: str) -> str:
+    return tool.replace(",", "").replace(" ", "-")
+
+
+def model_ops_time(model: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of the model_ops task's action on `model`, measured inside
+    the process around the call (the interpreter and its imports excluded)."""
+    output = OUT / f"{model.stem}.model-ops.yaml"
+    result = subprocess.run(
+        [sys.executable, "-c", MODEL_OPS, str(model), str(output)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        raise SystemExit(f"model_ops failed on {model}: {result.stderr[-500:]}")
+    wall, cpu = (float(text) for text in result.stdout.split())
+    return wall, cpu
+
+
 def measure(command: list[str]) -> tuple[float, float, int]:
     """Wall seconds, CPU seconds and peak RSS (bytes) of one run of `command`."""
     start = time.perf_counter()
@@ -128,21 +169,30 @@ def main() -> int:
             make(path)
     tools = {
         "ours": [sys.executable, "-m", "codegen.gen_oplist"],
+        "ours, numpy fallback": [sys.executable, "-c", FALLBACK],
         "executorch": [args.executorch_python, "-m", "executorch.codegen.tools.gen_oplist"],
     }
+    # The model_ops task needs doit: in a Python without the project installed (a system
+    # python3 running gen_oplist from the checkout) its rows are left out.
+    with_model_ops = importlib.util.find_spec("doit") is not None
+    if not with_model_ops:
+        print("(doit is not installed in this Python: no model_ops rows)")
     print("| model | file bytes | tool | median wall s | median CPU s | peak RSS MiB |")
     print("|---|---:|---|---:|---:|---:|")
     for label, (model, _) in models.items():
         results: dict[str, list[tuple[float, float, int]]] = {tool: [] for tool in tools}
+        in_process: list[tuple[float, float]] = []
         for _ in range(args.repeat):
             for tool, command in tools.items():
-                output = OUT / f"{model.stem}.{tool}.yaml"
+                output = OUT / f"{model.stem}.{_slug(tool)}.yaml"
                 results[tool].append(
                     measure(
                         [*command, "--model_file_path", str(model), "--output_path", str(output)]
                     )
                 )
-        outputs = {(OUT / f"{model.stem}.{tool}.yaml").read_bytes() for tool in tools}
+            if with_model_ops:
+                in_process.append(model_ops_time(model))
+        outputs = {(OUT / f"{model.stem}.{_slug(tool)}.yaml").read_bytes() for tool in tools}
         same = "identical" if len(outputs) == 1 else "DIFFERENT"
         medians = {}
         for tool, runs in results.items():
@@ -154,11 +204,22 @@ def main() -> int:
                 f"| {label} | {model.stat().st_size:,} | {tool} | {wall:.3f} | {cpu:.3f} "
                 f"| {rss / 2**20:.1f} |"
             )
-        ours, theirs = medians["ours"], medians["executorch"]
-        print(
-            f"| {label} | | ours / executorch (outputs {same}) | **{ours[0] / theirs[0]:.2f}x** "
-            f"| **{ours[1] / theirs[1]:.2f}x** | {ours[2] / theirs[2]:.2f}x |"
-        )
+        theirs = medians["executorch"]
+        for tool in ("ours", "ours, numpy fallback"):
+            ours = medians[tool]
+            print(
+                f"| {label} | | {tool} / executorch (outputs {same}) "
+                f"| **{ours[0] / theirs[0]:.2f}x** | **{ours[1] / theirs[1]:.2f}x** "
+                f"| {ours[2] / theirs[2]:.2f}x |"
+            )
+        if in_process:
+            wall = statistics.median(run[0] for run in in_process)
+            cpu = statistics.median(run[1] for run in in_process)
+            print(f"| {label} | | ours, model_ops task (in-process) | {wall:.4f} | {cpu:.4f} | |")
+            print(
+                f"| {label} | | model_ops task / executorch | **{wall / theirs[0]:.3f}x** "
+                f"| **{cpu / theirs[1]:.3f}x** | |"
+            )
     return 0
 
 

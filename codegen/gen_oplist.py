@@ -13,14 +13,12 @@ naming the file and the fault, exit code 2.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from codegen.errors import InputError
-from codegen.kernel_library import read_schema_operators
 from codegen.model import OperatorName
 from codegen.pte import read_model_ops
 from codegen.selection import Selection
@@ -40,6 +38,8 @@ def parse_root_ops(text: str) -> list[OperatorName]:
 
 def parse_ops_dict(text: str) -> Selection:
     """`{op: [dtype name | kernel key, ...]}`; an empty list means every dtype."""
+    import json  # here: most runs have no --ops_dict, and every import is start-up time
+
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
@@ -69,6 +69,11 @@ def gen_oplist(
         selection = selection | parse_ops_dict(ops_dict)
     for model in models:
         selection = selection | Selection.from_model(read_model_ops(model), str(model))
+    if schema_yamls:
+        # Imported only for schema files: it brings the schema parser and PyYAML, more than
+        # reading a large program costs (benchmarks/RESULTS.md).
+        from codegen.kernel_library import read_schema_operators
+
     for schema in schema_yamls:
         selection = selection | Selection.from_operators(read_schema_operators(schema), str(schema))
     return selection

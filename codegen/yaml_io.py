@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from codegen.errors import InputError
 from codegen.paths import require_regular_file
+from codegen.yaml_emit import dump_plain
 
 # Far above any real functions.yaml or selected_operators.yaml (ExecuTorch's own
 # functions.yaml is ~40 KB): a YAML input larger than this is a mistake, not a schema.
@@ -96,7 +97,10 @@ def strings(value: object, key: str) -> list[str]:
 
 def dump_yaml(document: object) -> str:
     """Block-style YAML with sorted keys, as ExecuTorch's tools write it."""
+    text = dump_plain(document)  # the same bytes, without importing PyYAML
+    if text is not None:
+        return text
     import yaml
 
-    text: str = yaml.safe_dump(document, default_flow_style=False, sort_keys=True)
-    return text
+    dumped: str = yaml.safe_dump(document, default_flow_style=False, sort_keys=True)
+    return dumped

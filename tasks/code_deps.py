@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 from functools import cache
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 from tasks import layout
@@ -48,7 +49,8 @@ def _closure(root: Path, module: str) -> frozenset[Path]:
             continue  # a name imported from a module (a function or class), not a module
         seen[name] = path
         pending.extend(_parents(name))
-        pending.extend(_imported(path))
+        if path.suffix == ".py":  # a compiled module imports nothing of ours
+            pending.extend(_imported(path))
     return frozenset(seen.values())
 
 
@@ -57,7 +59,9 @@ def _module_file(root: Path, name: str) -> Path | None:
     if parts[0] not in PACKAGES:
         return None
     base = root.joinpath(*parts)
-    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+    # A compiled module (codegen/pte/_keys.c, built by pip) is what Python loads when built.
+    compiled = [base.with_name(base.name + suffix) for suffix in EXTENSION_SUFFIXES]
+    for candidate in (base.with_suffix(".py"), base / "__init__.py", *compiled):
         if candidate.is_file():
             return candidate
     return None

@@ -6,10 +6,13 @@ vector instead of a row-wise sort of a matrix).
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import numpy as np
 from numpy.typing import NDArray
 
-from codegen.pte.table import Array
+# Positions or values of a batch of tables, one int64 per table.
+Array: TypeAlias = NDArray[np.int64]
 
 
 def distinct(values: Array) -> Array:

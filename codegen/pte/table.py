@@ -13,9 +13,6 @@ import struct
 from collections.abc import Iterator
 from typing import TypeAlias
 
-import numpy as np
-from numpy.typing import NDArray
-
 _U8 = struct.Struct("<B")
 _U16 = struct.Struct("<H")
 _I32 = struct.Struct("<i")
@@ -26,12 +23,6 @@ _SCALAR_SIZES = {"B": 1, "i": 4, "q": 8, "Q": 8, "d": 8}
 What = str | tuple[str, int]
 # The flatbuffer: bytes, or a memory map of the file (only the pages read are loaded).
 Readable: TypeAlias = bytes | memoryview
-# Positions or values of a batch of tables, one int64 per table.
-Array: TypeAlias = NDArray[np.int64]
-# The work cap of `Buffer`: elements gathered per byte of flatbuffer, plus a fixed allowance
-# so that small programs with many methods never meet it.
-WORK_PER_BYTE = 4
-WORK_ALLOWANCE = 1 << 20
 
 
 class FlatbufferError(ValueError):
@@ -130,6 +121,14 @@ class Table:
             )
         return target + 4, end
 
+    def length(self, slot: int, what: What) -> int:
+        """The length of the vector of offsets in field `slot` (0 when absent), checked."""
+        target = self._indirect(slot, what)
+        if target is None:
+            return 0
+        start, end = self._vector_span(target, 4, what)
+        return (end - start) // 4
+
     def scalars(self, slot: int, fmt: str, what: What) -> tuple[int, ...]:
         """A vector of scalars (`fmt` one struct code: 'B', 'i', 'q', 'Q', 'd')."""
         target = self._indirect(slot, what)
@@ -157,5 +156,6 @@ class Table:
 
 
 # Reading many tables at once. A large program holds hundreds of thousands of kernel
-# calls; visiting each through `Table` costs microseconds apiece in Python, so the reader
-# gathers every table of one kind with numpy instead: the same checks, over arrays.
+# calls; visiting each through `Table` costs microseconds apiece in Python, so their keys
+# are read in C (`codegen.pte.native`) or, where it was not built, with numpy
+# (`codegen.pte.batch`), with the same checks.

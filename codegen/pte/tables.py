@@ -1,8 +1,9 @@
 """Batches of flatbuffer tables read with numpy: one call per field for thousands of tables.
 
 The same checks as `codegen.pte.table` (every offset, length and vtable entry is bounded
-before it is followed), applied to arrays of positions at once; `Buffer.charge` bounds the
-total work a hostile file can ask for.
+before it is followed), applied to arrays of positions at once; the reader's `Work` bounds
+the total work a hostile file can ask for. Used where the C reader (`codegen.pte.native`)
+was not built: numpy is imported only then.
 """
 
 from __future__ import annotations
@@ -13,26 +14,16 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from codegen.pte.distinct import distinct
-from codegen.pte.table import (
-    WORK_ALLOWANCE,
-    WORK_PER_BYTE,
-    Array,
-    FlatbufferError,
-    Readable,
-)
+from codegen.pte.distinct import Array, distinct
+from codegen.pte.table import FlatbufferError, Readable
+from codegen.pte.work import Work
 
 
 class Buffer:
-    """The flatbuffer as a byte array, and the work spent reading it.
+    """The flatbuffer as a byte array, and the work spent reading it (elements gathered:
+    vector entries, bytes of dim orders)."""
 
-    Work is counted in elements gathered (vector entries, bytes of dim orders) and capped
-    in proportion to the buffer's size: a well-formed program stores every element once,
-    so only tables shared many times over (hundreds of plans pointing at one plan) or
-    overlapping vectors can exceed it, and they end in one error instead of minutes.
-    """
-
-    def __init__(self, data: Readable) -> None:
+    def __init__(self, data: Readable, work: Work) -> None:
         self.size = len(data)
         self.bytes: NDArray[np.uint8] = np.frombuffer(data, np.uint8)
         # Word views for aligned reads (the tail that is not a whole word is read bytewise).
@@ -41,16 +32,7 @@ class Buffer:
             4: np.frombuffer(data, "<u4", count=self.size // 4),
         }
         self._i32: NDArray[np.int32] = np.frombuffer(data, "<i4", count=self.size // 4)
-        self.work = 0
-        self.budget = WORK_PER_BYTE * self.size + WORK_ALLOWANCE
-
-    def charge(self, count: int, what: str) -> None:
-        self.work += count
-        if self.work > self.budget:
-            raise FlatbufferError(
-                f"reading {what} takes more than {self.budget:,} steps for a "
-                f"{self.size:,}-byte flatbuffer (tables or vectors shared many times over)"
-            )
+        self.work = work
 
     def unsigned(self, positions: Array, width: int, what: str, part: str) -> Array:
         """The little-endian unsigned `width`-byte integers at `positions`, checked."""
@@ -86,7 +68,7 @@ class Buffer:
     def elements(self, starts: Array, lengths: Array, size: int, what: str) -> Array:
         """The position of every element of the vectors (`starts`, `lengths`), in order."""
         total = int(lengths.sum())
-        self.charge(total, what)
+        self.work.charge(total, what)
         first = np.cumsum(lengths) - lengths
         owner = np.repeat(np.arange(len(lengths)), lengths)
         index = np.arange(total, dtype=np.int64) - first[owner]

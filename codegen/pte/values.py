@@ -10,9 +10,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from codegen.model import TensorMeta
-from codegen.pte.distinct import distinct, distinct_rows_inverse
+from codegen.pte.distinct import Array, distinct, distinct_rows_inverse
 from codegen.pte.slots import PAYLOAD, EValue, ExecutionPlan, KernelTypes, Tensor
-from codegen.pte.table import Array
 from codegen.pte.tables import Buffer, Tables
 from codegen.scalar_type import ScalarType
 
@@ -112,7 +111,7 @@ class Values:
         """Meta numbers of tensors: dtype and dim order, grouped by rank."""
         dtypes = tensors.scalar(Tensor.SCALAR_TYPE, 1)
         starts, ranks = tensors.vectors(Tensor.DIM_ORDER, 1)
-        self._buffer.charge(int(ranks.sum()), "dim orders")
+        self._buffer.work.charge(int(ranks.sum()), "dim orders")
         ids = np.empty(len(tensors), np.int64)
         for rank in distinct(ranks).tolist():
             group = ranks == rank

@@ -15,6 +15,7 @@ EXAMPLES = sorted(path.name for path in EXAMPLE_MODELS.iterdir() if path.is_dir(
 FLOAT_2D = "6;0,1"
 
 
+@pytest.mark.usefixtures("kernel_call_reader")
 def test_add_mul_operators_and_keys() -> None:
     ops = read_model_ops(example_pte("add_mul"))
     key = KernelKey.parse("v1/" + "|".join([FLOAT_2D] * 4))
@@ -26,6 +27,7 @@ def test_add_mul_operators_and_keys() -> None:
     }
 
 
+@pytest.mark.usefixtures("kernel_call_reader")
 def test_mlp_bias_is_one_dimensional_in_the_addmm_key() -> None:
     ops = read_model_ops(example_pte("mlp"))
     addmm = ops.operators[OperatorName("aten", "addmm", "out")]
@@ -33,12 +35,14 @@ def test_mlp_bias_is_one_dimensional_in_the_addmm_key() -> None:
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
+@pytest.mark.usefixtures("kernel_call_reader")
 def test_selection_equals_executorch_gen_oplist(name: str) -> None:
     """Byte-equal to what ExecuTorch's gen_oplist wrote for the same file."""
     ours = Selection.from_model(read_model_ops(example_pte(name)), f"{name}.pte").to_yaml()
     assert ours == (EXAMPLE_MODELS / name / "selected_operators.yaml").read_text()
 
 
+@pytest.mark.usefixtures("kernel_call_reader")
 def test_reader_stops_at_the_flatbuffer_region(tmp_path: Path) -> None:
     """Segment data behind program_size is never read."""
     original = example_pte("mlp").read_bytes()
@@ -52,6 +56,7 @@ def test_reader_stops_at_the_flatbuffer_region(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["add_mul", "mlp"])
+@pytest.mark.usefixtures("kernel_call_reader")
 def test_truncation_at_every_byte_is_one_clean_error(tmp_path: Path, name: str) -> None:
     data = example_pte(name).read_bytes()
     path = tmp_path / f"{name}.pte"
@@ -81,6 +86,7 @@ def test_other_version_is_named(tmp_path: Path) -> None:
         read_model_ops(path)
 
 
+@pytest.mark.usefixtures("kernel_call_reader")
 def test_root_offset_outside_the_file(tmp_path: Path) -> None:
     data = bytearray(example_pte("add_mul").read_bytes())
     data[0:4] = struct.pack("<I", 10_000_000)
@@ -99,6 +105,7 @@ def test_program_size_larger_than_file(tmp_path: Path) -> None:
         read_model_ops(path)
 
 
+@pytest.mark.usefixtures("kernel_call_reader")
 def test_every_single_byte_corruption_is_handled(tmp_path: Path) -> None:
     """Flipping any byte of the flatbuffer gives a result or one clean error, never a crash."""
     data = example_pte("add_mul").read_bytes()
@@ -118,6 +125,7 @@ def test_missing_file(tmp_path: Path) -> None:
         read_model_ops(tmp_path / "absent.pte")
 
 
+@pytest.mark.usefixtures("kernel_call_reader")
 def test_invalid_operator_name_is_named(tmp_path: Path) -> None:
     path = tmp_path / "bad_name.pte"
     data = example_pte("add_mul").read_bytes()
@@ -131,6 +139,7 @@ def test_invalid_operator_name_is_named(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.usefixtures("kernel_call_reader")
 def test_vector_length_past_the_end_is_bounded(tmp_path: Path) -> None:
     """A huge claimed length is refused before anything is allocated for it."""
     data = bytearray(example_pte("add_mul").read_bytes())

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import codegen.pte.native
 import codegen.pte.table
 from codegen.errors import InputError
 from codegen.model import KernelKey, OperatorName
@@ -68,6 +69,7 @@ def shared_program(
     return bytes(fb.Output())
 
 
+@pytest.mark.usefixtures("kernel_call_reader")
 def test_shared_sub_tables_are_visited_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -91,6 +93,7 @@ def test_shared_sub_tables_are_visited_once(
     assert visits <= 2 * 60 + 10
 
 
+@pytest.mark.usefixtures("kernel_call_reader")
 def test_400_shared_plans_chains_and_instructions_read_at_once(tmp_path: Path) -> None:
     """The issue's 5 KB program (64 million calls to a naive reader) reads like any other."""
     path = tmp_path / "shared400.pte"
@@ -100,6 +103,7 @@ def test_400_shared_plans_chains_and_instructions_read_at_once(tmp_path: Path) -
     assert set(ops.operators) == {ADD}
 
 
+@pytest.mark.usefixtures("kernel_call_reader")
 def test_work_beyond_the_file_size_is_one_line(tmp_path: Path) -> None:
     """Distinct plans sharing one long chain: memoising by offset cannot help (each plan
     has its own operators), so the work cap in proportion to the size ends it."""
@@ -112,6 +116,7 @@ def test_work_beyond_the_file_size_is_one_line(tmp_path: Path) -> None:
     assert "shared many times over" in message and "\n" not in message
 
 
+@pytest.mark.usefixtures("kernel_call_reader")
 def test_plans_sharing_a_long_operator_vector_are_one_line(tmp_path: Path) -> None:
     """Each plan's operator names are read one by one: 300 plans sharing one vector of
     20,000 entries are 6 million reads, past the cap for an 90 KB file."""
@@ -121,6 +126,7 @@ def test_plans_sharing_a_long_operator_vector_are_one_line(tmp_path: Path) -> No
         read_model_ops(path)
 
 
+@pytest.mark.usefixtures("kernel_call_reader")
 def test_many_distinct_calls_read_in_one_pass(tmp_path: Path) -> None:
     """Every call of a long chain is seen, with each dtype it uses."""
     values: list[object] = [1, Tensor(ScalarType.Float, (2,))]
@@ -163,10 +169,10 @@ def test_memory_error_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     path = tmp_path / "p.pte"
     path.write_bytes(shared_program(1, 1, 1))
 
-    def exhausted(data: object) -> None:
+    def exhausted(*args: object) -> None:
         raise MemoryError
 
-    monkeypatch.setattr("codegen.pte.reader.Buffer", exhausted)
+    monkeypatch.setattr("codegen.pte.reader.plan_kernel_keys", exhausted)
     with pytest.raises(InputError, match="too large to read in the memory available$"):
         read_model_ops(path)
 
@@ -174,8 +180,9 @@ def test_memory_error_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 def test_programs_longer_than_one_slice_read_every_call(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Calls are read in slices of instructions; a value used in several slices, and keys
-    first seen in a later slice, come out the same as in one pass."""
+    """The numpy reader reads calls in slices of instructions; a value used in several
+    slices, and keys first seen in a later slice, come out the same as in one pass."""
+    monkeypatch.setattr(codegen.pte.native, "MODULE", None)
     values: list[object] = [1, Tensor(ScalarType.Float, (2,))]
     calls = []
     for index in range(50):
@@ -185,7 +192,7 @@ def test_programs_longer_than_one_slice_read_every_call(
     path = tmp_path / "sliced.pte"
     save_program([Method("forward", tuple(values), (1,), (1,), tuple(calls))], path)  # type: ignore[arg-type]
     whole = read_model_ops(path)
-    monkeypatch.setattr("codegen.pte.reader._SLICE", 3)
+    monkeypatch.setattr("codegen.pte.batch.SLICE", 3)
     assert read_model_ops(path) == whole
     assert {str(key) for key in whole.operators[ADD]} == {
         "v1/6;0|6;0|6;0|6;0",

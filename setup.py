@@ -1,0 +1,17 @@
+"""The C reader of kernel calls (codegen/pte/_keys.c); everything else is in pyproject.toml.
+
+Optional: where it cannot be compiled (no C compiler or Python headers) the install goes
+on and the reader uses numpy instead (codegen/pte/native.py), with the same results.
+"""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "codegen.pte._keys",
+            ["codegen/pte/_keys.c"],
+            optional=True,
+        )
+    ]
+)

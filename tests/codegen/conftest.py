@@ -1,0 +1,17 @@
+"""The two readers of kernel calls: the C one (`codegen.pte.native`) and its numpy fallback
+(`codegen.pte.batch`). Tests that take `kernel_call_reader` run once with each."""
+
+from __future__ import annotations
+
+import pytest
+
+import codegen.pte.native
+
+
+@pytest.fixture(params=["native", "numpy"])
+def kernel_call_reader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param == "numpy":
+        monkeypatch.setattr(codegen.pte.native, "MODULE", None)
+    else:
+        assert codegen.pte.native.MODULE is not None, "the C reader was not built"
+    return str(request.param)
