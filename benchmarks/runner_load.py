@@ -3,7 +3,8 @@
 Usage (from the repository root; RUNNER is a runner with aten::mm.out, e.g.
 build/kernel_tests/runner, built by the kernel tests):
     python3 benchmarks/runner_load.py --runner mapped=build/kernel_tests/runner \
-        --runner copied=/path/to/older/runner --repeat 5
+        --runner copied=/path/to/older/runner --repeat 5 \
+        [--executorch-python /path/to/python-with-executorch]
 
 The program, written with our `.pte` writer into build/bench/, is one `mm` of a (1, 8192)
 input with a constant (8192, 16384) float weight: 512 MiB in the constant segment. Each
@@ -13,6 +14,11 @@ method up and exits 2), "run" runs the method once. Wall time is the median, pea
 the maximum, both from wait4() of each run. Peak RSS counts the mapped file's pages a run
 touched, so "run" holds the weight once either way (mapped from the page cache, or
 copied into the heap).
+
+With `--executorch-python`, ExecuTorch 1.5.1's runtime loads the same program in the same
+rounds: `Runtime.load_program` (minimal verification) and the method names, timed inside a
+Python process that has already imported executorch (so its interpreter and import time are
+left out, which favours it), with the growth of that process's peak RSS across the load.
 """
 
 from __future__ import annotations
@@ -59,10 +65,37 @@ def measure(command: list[str], expected: int) -> tuple[float, int]:
     return elapsed, usage.ru_maxrss * 1024
 
 
+# Run by the ExecuTorch Python: load the program, print seconds and peak RSS growth (bytes).
+EXECUTORCH_LOAD = """
+import resource, sys, time
+from executorch.runtime import Runtime, Verification
+runtime = Runtime.get()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+start = time.perf_counter()
+program = runtime.load_program(sys.argv[1], verification=Verification.Minimal)
+names = program.method_names
+elapsed = time.perf_counter() - start
+grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+print(elapsed, grown * 1024)
+"""
+
+
+def executorch_load(python: str, program: Path) -> tuple[float, int]:
+    """Seconds and peak RSS growth (bytes) of ExecuTorch's runtime loading `program`."""
+    done = subprocess.run(
+        [python, "-c", EXECUTORCH_LOAD, str(program)], capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"failed: ExecuTorch's load: {done.stderr.strip()[-500:]}")
+    seconds, grown = done.stdout.split()
+    return float(seconds), int(grown)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runner", action="append", required=True, help="LABEL=PATH")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--executorch-python", help="a Python with executorch 1.5.1 installed")
     args = parser.parse_args()
     runners = dict(item.split("=", 1) for item in args.runner)
     OUT.mkdir(parents=True, exist_ok=True)
@@ -81,6 +114,9 @@ def main() -> int:
             for label, runner in runners.items():
                 command = [runner, str(program), *extra]
                 results.setdefault((label, way), []).append(measure(command, code))
+        if args.executorch_python:
+            load = executorch_load(args.executorch_python, program)
+            results.setdefault(("ExecuTorch 1.5.1 (in process)", "load"), []).append(load)
     print(f"program: {program} ({program.stat().st_size:,} B), {args.repeat} runs each")
     print("| runner | what | median wall s | peak RSS MiB |")
     print("|---|---|---:|---:|")

@@ -10,6 +10,7 @@ own slot in one memory-planned buffer. The program's data types live in
 
 from __future__ import annotations
 
+import os
 import struct
 from collections.abc import Sequence
 from pathlib import Path
@@ -223,5 +224,13 @@ def write_program(methods: Sequence[Method], output: BinaryIO) -> None:
 
 
 def save_program(methods: Sequence[Method], path: Path) -> None:
-    with path.open("wb") as output:
-        write_program(methods, output)
+    """Streamed into a temporary beside `path`, then renamed into place: a write that fails
+    (a missing dependency, a full disk, an interrupt) leaves no partial program behind for
+    the next run to mistake for a finished one."""
+    temporary = path.with_name(f".{path.name}.partial")
+    try:
+        with temporary.open("wb") as output:
+            write_program(methods, output)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)

@@ -104,3 +104,25 @@ def test_ten_thousand_kernel_calls(tmp_path: Path) -> None:
     path = tmp_path / "many.pte"
     save_program([Method("forward", values, (0,), (2,), calls)], path)
     assert len(read_model_ops(path).operators[ADD]) == 1
+
+
+def test_a_failed_save_leaves_no_partial_program(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A program that could not be written completely is not left where a finished one goes:
+    the next run would take the stub for the program."""
+    path = tmp_path / "model.pte"
+    save_program([add_method(ScalarType.Float)], path)
+    before = path.read_bytes()
+
+    def fail(methods: object, output: io.BufferedIOBase) -> None:
+        output.write(b"half a program")
+        raise OSError("disk full")
+
+    monkeypatch.setattr("codegen.pte.writer.write_program", fail)
+    with pytest.raises(OSError, match="disk full"):
+        save_program([add_method(ScalarType.Float)], path)
+    with pytest.raises(OSError, match="disk full"):
+        save_program([add_method(ScalarType.Float)], tmp_path / "new.pte")
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.pte"]
