@@ -79,13 +79,20 @@ def start_victim(output: Path, pids: Path, ctrl_c: str) -> subprocess.Popen[str]
 
 
 def assert_interrupted_cleanly(
-    victim: subprocess.Popen[str], pids: Path, tmp_path: Path, attempt: int, first: int
+    victim: subprocess.Popen[str],
+    pids: Path,
+    tmp_path: Path,
+    attempt: int,
+    first: int,
+    or_else: int | None = None,
 ) -> None:
-    """Ended by the signal sent `first`, in one line naming it: no temporary left, no
-    command left running."""
+    """Ended by the signal sent `first` (or by `or_else`, when the test cannot know which of
+    two the process received first), in one line naming it: no temporary left, no command
+    left running."""
     _, error = victim.communicate(timeout=120)
-    assert (attempt, victim.returncode) == (attempt, -first), error
-    assert error == interrupted_line(first), error
+    ended = -victim.returncode
+    assert (attempt, ended) in {(attempt, first), (attempt, or_else)}, error
+    assert error == interrupted_line(ended), error
     started = pids.read_text().split() if pids.exists() else []
     assert not any(_alive(int(pid)) for pid in started), f"attempt {attempt}: still running"
     assert not list(tmp_path.glob("*.tmp")), f"attempt {attempt}: {error}"
@@ -97,9 +104,14 @@ def test_an_interrupt_leaves_no_temporary_and_no_command_running(
 ) -> None:
     """Ctrl-C followed at once by SIGTERM (what a doit worker gets from the terminal and
     then from doit), at random moments: never a temporary left, never the command left
-    running, always the interrupt raised, and always for the Ctrl-C, which came first (a
-    Ctrl-C held while the command started, then a SIGTERM landing while the handlers were
-    swapped back, was reported as SIGTERM; Note [Interrupted commands])."""
+    running, always the interrupt raised, in one line.
+
+    Which of the two the process receives first is the kernel's choice here, not ours: the
+    victim has a second thread (as a doit worker has), the kernel may hand the Ctrl-C to it
+    and the SIGTERM to the main thread, and on a loaded machine the second thread may run
+    its part of the Ctrl-C after the main thread handled the SIGTERM (CI saw it). So either
+    may be named; that the first one received is the one named, at every moment, is held by
+    the stepped test below, which sends both from the main thread."""
     random = Random(moment)
     for attempt in range(40):
         output, pids = tmp_path / f"{attempt}.o", tmp_path / f"{attempt}.pids"
@@ -111,7 +123,9 @@ def test_an_interrupt_leaves_no_temporary_and_no_command_running(
         victim.send_signal(signal.SIGINT)
         time.sleep(random.choice([0, random.uniform(0, 0.002)]))
         victim.send_signal(signal.SIGTERM)
-        assert_interrupted_cleanly(victim, pids, tmp_path, attempt, signal.SIGINT)
+        assert_interrupted_cleanly(
+            victim, pids, tmp_path, attempt, signal.SIGINT, or_else=signal.SIGTERM
+        )
 
 
 # Sends itself Ctrl-C when the build code (tasks/engine/actions.py, tasks/engine/signals.py)
