@@ -51,7 +51,7 @@ def test_the_runtime_is_shared_and_selective_kernels_are_the_target_s() -> None:
     assert a[loader] == b[loader] and a[loader].object.parts[:2] == ("build", ".obj")
     assert a[str(ADD)].object == Path("build/a/obj/kernels/portable/op_add.o")
     assert DTYPE_SELECTIVE_DEFINE in a[str(ADD)].flags
-    assert "-Ibuild/a/gen/ops/op_add" in a[str(ADD)].flags
+    assert "-Ibuild/a/gen/ops/portable/op_add" in a[str(ADD)].flags
     registration = a["build/a/gen/selected_kernels.cpp"]
     assert registration.object == Path("build/a/obj/selected_kernels.o")
     assert "-Ibuild/a/gen" in registration.flags
