@@ -14,7 +14,7 @@ from codegen.manifest import Target
 from codegen.selection import Selection, read_selection
 from codegen.writer import write_if_changed
 from tasks import layout
-from tasks.code_deps import code_closure
+from tasks.code_deps import action_code
 from tasks.engine.actions import reports_user_errors
 from tasks.manifest import manifest
 
@@ -52,7 +52,7 @@ def task_selection() -> Iterator[dict[str, Any]]:
                 *model_ops,
                 *target.op_schemas,
                 *target.selections,
-                *code_closure(__name__),
+                *action_code(write_selection),
             ],
             "targets": [
                 layout.selection(target.name),

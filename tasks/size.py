@@ -29,7 +29,7 @@ from codegen.plan.size import size_step
 from codegen.size.inputs import Linked, SizeInputs, model_files, size_config
 from codegen.writer import write_if_changed
 from tasks import layout
-from tasks.code_deps import code_closure
+from tasks.code_deps import action_code
 from tasks.compile import ObjectSpec
 from tasks.engine.actions import reports_user_errors
 
@@ -37,7 +37,7 @@ from tasks.engine.actions import reports_user_errors
 def _code() -> list[Path]:
     """The code and templates the size action runs."""
     templates = layout.codegen_dir() / "templates"
-    return [*code_closure(__name__), templates / "size.md.j2", templates / "size.html.j2"]
+    return [*action_code(measure), templates / "size.md.j2", templates / "size.html.j2"]
 
 
 def _shipped(source: Path) -> Path:

@@ -8,7 +8,7 @@ from typing import Any
 
 from codegen.manifest import Target
 from tasks import layout
-from tasks.code_deps import code_closure
+from tasks.code_deps import action_code
 from tasks.engine.actions import reports_user_errors
 
 
@@ -34,7 +34,7 @@ def summary_task(target: Target) -> dict[str, Any]:
         "file_dep": [
             size_json,
             verify_json,
-            *code_closure(__name__),
+            *action_code(print_summary),
         ],
         "task_dep": [f"size:{target.name}", f"verify:{target.name}"],
     }
