@@ -2,6 +2,7 @@
 #include <type_traits>
 
 #include "kernels/portable/util/binary_op.h"
+#include "kernels/portable/util/shift.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
 #include "runtime/kernel/kernel.h"
@@ -21,21 +22,6 @@ constexpr const char* kScalarOp = "aten::bitwise_right_shift.Tensor_Scalar_out";
 using ScalarDtypes =
     rt::DtypeDispatch<kIntegersAndBool.bits(), rt::selected_dtypes(kScalarOp).bits()>;
 
-template <typename M>
-bool is_negative(M x) {
-  if constexpr (std::is_signed<M>::value) {
-    return x < M(0);
-  } else {
-    return false;
-  }
-}
-
-// Whether shifting by y is negative or at least the width of M.
-template <typename M>
-bool out_of_range(M y) {
-  return is_negative(y) || static_cast<uint64_t>(y) >= sizeof(M) * 8;
-}
-
 // self >> other, as torch computes it: an arithmetic shift (a negative self
 // stays negative); a shift by a negative amount or by the width of the compute
 // dtype or more gives -1 for a negative self and 0 otherwise (C++ leaves both
@@ -48,7 +34,7 @@ struct ShiftRight {
     if constexpr (std::is_same<M, bool>::value) {
       return static_cast<bool>(apply<int>(x, y, 0));
     } else {
-      if (out_of_range(y)) return is_negative(x) ? M(-1) : M(0);
+      if (shift_out_of_range(y)) return is_negative(x) ? M(-1) : M(0);
       return static_cast<M>(x >> static_cast<unsigned>(y));
     }
   }
