@@ -12,6 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from codegen import isa
 from codegen.build_folder import KEY as BUILD_KEY
 from codegen.build_folder import build_key
 from codegen.builtin_libraries import (
@@ -91,6 +92,14 @@ def load_manifest(path: Path, builtin_kernels: Path = BUILTIN_KERNELS) -> Manife
     return _Parser(path, builtin_kernels).manifest(document)
 
 
+def default_isa(toolchain: str) -> str:
+    """A toolchain's isa when its table gives none (Note [Instruction sets]): the build
+    machine's best for `host`, the built-in toolchains' own level, else none."""
+    if toolchain == DEFAULT_TOOLCHAIN:
+        return isa.BEST
+    return toolchain if toolchain in isa.BUILTIN_TOOLCHAINS else isa.NONE
+
+
 class _Parser(KeyPathReader):
     """Walks the TOML document, keeping the key path for error messages."""
 
@@ -104,7 +113,8 @@ class _Parser(KeyPathReader):
         if BUILD_KEY in document:  # the folder itself is taken from tasks/layout.py
             build_key(document[BUILD_KEY], self.path)
         toolchains = self.named_tables(document, "toolchains", self.toolchain)
-        toolchains.setdefault(DEFAULT_TOOLCHAIN, default_toolchain())
+        for name in (DEFAULT_TOOLCHAIN, *isa.BUILTIN_TOOLCHAINS):  # Note [Instruction sets]
+            toolchains.setdefault(name, self.toolchain(name, {}, f"toolchains.{name}"))
         libraries = self.named_tables(document, "libraries", self.library)
         models = self.named_tables(document, "models", self.model)
         targets = self.named_tables(
@@ -122,10 +132,17 @@ class _Parser(KeyPathReader):
         return Manifest(self.path, toolchains, libraries, models, targets)
 
     def toolchain(self, name: str, value: object, key: str) -> Toolchain:
-        allowed = {"compiler", "launcher", "cflags", "ldflags", "strip", "ar", "emulator"}
+        allowed = {"compiler", "launcher", "cflags", "ldflags", "strip", "ar", "emulator", "isa"}
         table = self.table(value, key, allowed, set())
         default = default_toolchain()
         launcher = table.get("launcher")
+        requested = self.typed(table.get("isa", default_isa(name)), f"{key}.isa", str)
+        if requested not in isa.CHOICES:
+            raise self.fail(
+                f"{key}.isa",
+                f"unknown instruction set {requested!r} (known: {', '.join(isa.CHOICES)})",
+            )
+        level = isa.best_level() if requested == isa.BEST else requested
         return Toolchain(
             name=name,
             compiler=self.typed(table.get("compiler", default.compiler), f"{key}.compiler", str),
@@ -135,6 +152,8 @@ class _Parser(KeyPathReader):
             strip=self.typed(table.get("strip", default.strip), f"{key}.strip", str),
             ar=self.typed(table.get("ar", default.ar), f"{key}.ar", str),
             emulator=self.strings(table.get("emulator", []), f"{key}.emulator"),
+            isa=None if level == isa.NONE else level,
+            isa_from_machine=requested == isa.BEST and level != isa.NONE,
         )
 
     def library(self, name: str, value: object, key: str) -> Library:

@@ -118,7 +118,7 @@ def _target_tasks(current: Manifest, name: str, specs: list[ObjectSpec]) -> list
         link_task(target, toolchain, specs),
         size_task(target, current, specs),
         verify_task(target, toolchain, [current.models[m] for m in target.models]),
-        summary_task(target),
+        summary_task(target, toolchain),
         package_task(target),
         {
             "basename": "target",

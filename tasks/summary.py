@@ -6,31 +6,34 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from codegen.manifest import Target
+from codegen.manifest import OPTIMIZED, Target, Toolchain
 from tasks import layout
 from tasks.code_deps import action_code
 from tasks.engine.actions import reports_user_errors
 
 
 @reports_user_errors
-def print_summary(size_json: Path, verify_json: Path) -> None:
+def print_summary(size_json: Path, verify_json: Path, isa: str | None = None) -> None:
     # Imported here: loading doit's tasks does not import the size stage's modules.
     from codegen.size.document import SizeDocument
     from codegen.size.summary import digest, summary_line
     from codegen.verification import Verification
 
     size = SizeDocument.read(size_json)
-    print(summary_line(size, Verification.read(verify_json)))
+    print(summary_line(size, Verification.read(verify_json), isa))
     for line in digest(size):
         print(f"  {line}")
 
 
-def summary_task(target: Target) -> dict[str, Any]:
+def summary_task(target: Target, toolchain: Toolchain) -> dict[str, Any]:
     size_json, verify_json = layout.size_json(target.name), layout.verify_json(target.name)
+    # Note [Instruction sets] (codegen/isa.py): say which one a target's optimized kernels
+    # were compiled for, above all when the build machine chose it.
+    isa = toolchain.isa_phrase() if toolchain.isa and OPTIMIZED in target.libraries else None
     return {
         "basename": "summary",
         "name": target.name,
-        "actions": [(print_summary, [size_json, verify_json])],
+        "actions": [(print_summary, [size_json, verify_json, isa])],
         "file_dep": [
             size_json,
             verify_json,

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from codegen.isa import isa_flags, needs_check
 from codegen.manifest import OPTIMIZED, Library, Target, Toolchain
 from codegen.plan.paths import BuildPaths
 from codegen.plan.steps import CompileStep
@@ -44,15 +45,27 @@ DTYPE_SELECTIVE_DEFINE = "-DRT_DTYPE_SELECTIVE"
 FOLD_DEFINE = "-DRT_FOLD_CONSTANTS"
 FOLDING_KERNELS = frozenset({"op_permute_copy.cpp", "op_t_copy.cpp", "op_transpose_copy.cpp"})
 FOLDING_SOURCES = ("executor/instructions.cpp", "executor/method.cpp", "runner/main.cpp")
+# Note [Prepared weights] (runtime/kernel/kernel_context.h): compiled in, with the constant
+# analysis of folding it needs, only where the optimized library's kernels that prepare
+# their weights are linked.
+PREPARE_DEFINE = "-DRT_PREPARE"
+PREPARING_KERNELS = frozenset(
+    {"op_addmm.cpp", "op_bmm.cpp", "op_convolution.cpp", "op_linear.cpp", "op_mm.cpp"}
+)
+# Note [Instruction sets] (codegen/isa.py): the start-up check a runner links when its
+# optimized kernels are compiled for more than the baseline; not part of the runtime.
+STARTUP_DIR = "startup"
+ISA_CHECK_SOURCE = "startup/isa_check.cpp"
 
 _SELECTED_MASK = re.compile(r"DtypeSet\((0x[0-9a-f]+)u\)")
 
 
 def runtime_sources(paths: BuildPaths, sources: Iterable[Path]) -> list[Path]:
     """The runtime's translation units among `sources` (every .cpp below runtime/):
-    size_app/ is the minimal app a library-only target is measured with, not runtime."""
-    size_app = paths.size_app_source.parent
-    return sorted(s for s in sources if size_app not in s.parents)
+    size_app/ is the minimal app a library-only target is measured with and startup/ the
+    check a runner links when it needs it (isa_check_object), not runtime."""
+    left_out = (paths.size_app_source.parent, paths.runtime_dir / STARTUP_DIR)
+    return sorted(s for s in sources if not any(folder in s.parents for folder in left_out))
 
 
 def bool_constants_source(paths: BuildPaths) -> Path:
@@ -92,10 +105,12 @@ def target_objects(
     common = common_flags(paths, toolchain)
     shared_dir = paths.shared_object_dir(toolchain.name, driver + common)
     gen = paths.gen_dir(target.name)
-    folding = (*common, FOLD_DEFINE)
-    folding_dir = paths.shared_object_dir(toolchain.name, driver + folding)
     kernels = sorted(kernel_sources)
-    folds = any(source.name in FOLDING_KERNELS for source in kernels)
+    optimized = {library.sources for library in libraries if library.name == OPTIMIZED}
+    prepares = any(s.name in PREPARING_KERNELS and s.parent in optimized for s in kernels)
+    folds = prepares or any(source.name in FOLDING_KERNELS for source in kernels)
+    folding = (*common, FOLD_DEFINE, *((PREPARE_DEFINE,) if prepares else ()))
+    folding_dir = paths.shared_object_dir(toolchain.name, driver + folding)
     bool_source = bool_constants_source(paths)
     objects = [
         CompileStep(s, paths.object_path(folding_dir, s), folding, driver)
@@ -104,6 +119,8 @@ def target_objects(
         for s in runtime
         if not (s == bool_source and target.dtype_selective)
     ]
+    if target.runner and needs_check(toolchain.isa) and any(s.parent in optimized for s in kernels):
+        objects.append(isa_check_object(paths, toolchain))
     if target.dtype_selective:
         # Note [Bool constants] in runtime/loader/values.cpp: the check is compiled in only
         # when a selected operator takes Bool. One bit of the selection, on the command
@@ -116,7 +133,9 @@ def target_objects(
         objects.append(
             CompileStep(bool_source, shared.with_name(f"{shared.stem}.bool{bit}.o"), flags, driver)
         )
-    library_cflags = {library.sources: _library_flags(library, target) for library in libraries}
+    library_cflags = {
+        library.sources: _library_flags(library, target, toolchain) for library in libraries
+    }
     for source in kernels:
         kernel_flags = (
             *BASE_CFLAGS,
@@ -146,19 +165,36 @@ def target_objects(
     return objects
 
 
-def _library_flags(library: Library, target: Target) -> tuple[str, ...]:
-    """A library's own cflags, and for the optimized library the target's thread count
-    (Note [Threads], kernels/optimized/parallel.h: one thread, the default, needs no define,
-    so only the optimized objects of a threaded target are compiled apart)."""
-    if library.name == OPTIMIZED and target.threads > 1:
-        return (*library.cflags, f"-DOPT_THREADS={target.threads}")
-    return library.cflags
+def _library_flags(library: Library, target: Target, toolchain: Toolchain) -> tuple[str, ...]:
+    """A library's own cflags; for the optimized library also the toolchain's instruction
+    set (Note [Instruction sets], codegen/isa.py) and the target's thread count (Note
+    [Threads], kernels/optimized/parallel.h: one thread, the default, needs no define, so
+    only the optimized objects of a threaded target are compiled apart)."""
+    if library.name != OPTIMIZED:
+        return library.cflags
+    threads = (f"-DOPT_THREADS={target.threads}",) if target.threads > 1 else ()
+    return (*isa_flags(toolchain.isa), *library.cflags, *threads)
+
+
+def isa_check_object(paths: BuildPaths, toolchain: Toolchain) -> CompileStep:
+    """The start-up check of Note [Instruction sets], compiled with the instruction set's
+    flags (its preprocessor says what to check; its code is kept to the baseline)."""
+    source = paths.runtime_dir / ISA_CHECK_SOURCE
+    driver = toolchain.compile_command()
+    flags = (*common_flags(paths, toolchain), *isa_flags(toolchain.isa))
+    folder = paths.shared_object_dir(toolchain.name, driver + flags)
+    return CompileStep(source, paths.object_path(folder, source), flags, driver)
 
 
 def library_objects(paths: BuildPaths, objects: Sequence[CompileStep]) -> list[CompileStep]:
-    """Every object but the runner's command line (runtime/runner/): the static library."""
-    runner_sources = paths.runtime_dir / "runner"
-    return [step for step in objects if runner_sources not in step.source.parents]
+    """Every object but the runner's command line (runtime/runner/) and its start-up check
+    (runtime/startup/): the static library."""
+    runner_only = (paths.runtime_dir / "runner", paths.runtime_dir / STARTUP_DIR)
+    return [
+        step
+        for step in objects
+        if not any(folder in step.source.parents for folder in runner_only)
+    ]
 
 
 def unique_objects(objects: Iterable[CompileStep]) -> list[CompileStep]:

@@ -47,8 +47,26 @@ namespace rt {
 //
 // Compiled in only where RT_FOLD_CONSTANTS is defined (codegen/plan/objects.py):
 // it costs the smallest runner a page.
+
+// Which values hold the same data on every run: a tensor held in the program file and
+// written by nothing, a scalar or list of such, or the out of a folded call. Filled by
+// fold_constants; in a program with control flow, nothing is constant.
+struct ConstantValues {
+  Span<EValue> values{};
+  const Program* program = nullptr;
+  const uint8_t* writes = nullptr;  // per value, how often it is written (saturating at 2)
+  uint8_t* folded = nullptr;        // per value, 1 for the out of a folded call
+
+  // A list's items are checked one level deep: a list of lists (which no schema has) is not
+  // a constant.
+  bool constant(const EValue* value, bool item = false) const;
+};
+
+// Folds what it can, and leaves in `constants` what it learned (for Note [Prepared
+// weights], runtime/executor/prepare.h).
 Status fold_constants(Span<Instruction> instructions, Span<EValue> values, BoxedList inputs,
-                      const Program& program, Arena& arena, KernelContext& context);
+                      const Program& program, Arena& arena, KernelContext& context,
+                      ConstantValues* constants);
 
 // The bytes of memory the folded calls' outputs took.
 size_t folded_bytes(Span<Instruction> instructions);

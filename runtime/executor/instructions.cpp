@@ -1,5 +1,9 @@
 #include "runtime/executor/instructions.h"
 
+#ifdef RT_PREPARE
+#include "runtime/executor/prepare.h"
+#endif
+
 #include <cstdio>
 #include <cstring>
 
@@ -69,6 +73,9 @@ void decode_kernel_call(fb::Reader& reader, fb::Table plan, fb::Table call, Span
   out->pure_out = length > 10 && strncmp(name, "aten::", 6) == 0 &&
                   strcmp(name + length - 3, "out") == 0 &&
                   (name[length - 4] == '.' || name[length - 4] == '_');
+#endif
+#ifdef RT_PREPARE
+  out->may_prepare = prepares(name);
 #endif
 }
 

@@ -23,10 +23,12 @@ struct Instruction {
 
   Kind kind;
   bool pure_out;             // Kernel: an aten out variant, writing only its last argument
+  bool may_prepare;          // Kernel: an operator whose kernels prepare (prepare.h)
   uint32_t first;            // Move: source value; JumpFalse: condition value
   uint32_t second;           // Move: destination value; JumpFalse: target instruction
   OpFunction fn;             // Kernel
   Span<EValue* const> args;  // Kernel: the values of KernelCall.args
+  const void* prepared;      // Kernel: what it prepared at load (Note [Prepared weights])
 };
 
 // Decodes chain 0 of `plan`, resolving every KernelCall against `registry`

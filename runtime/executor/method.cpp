@@ -2,6 +2,10 @@
 
 #include <cstring>
 
+#ifdef RT_PREPARE
+#include "runtime/executor/prepare.h"
+#endif
+
 #include "runtime/loader/schema.h"
 #include "runtime/loader/value_list.h"
 #include "runtime/loader/values.h"
@@ -31,10 +35,17 @@ Status Method::load(const Program& program, const char* name, const KernelRegist
   // After a failure it reads nothing (chain 0 reads as empty).
   instructions_ = decode_instructions(reader, plan, values_, registry, arena_, message_);
 #ifdef RT_FOLD_CONSTANTS
-  if (reader.ok())
-    return fold_constants(instructions_, values_, inputs_, program, arena_, context_);
+  ConstantValues constants;
+  Status status = reader.status();
+  if (status.ok())
+    status = fold_constants(instructions_, values_, inputs_, program, arena_, context_, &constants);
+#ifdef RT_PREPARE
+  if (status.ok()) status = prepare_calls(instructions_, constants, arena_, context_, &prepared_bytes_);
 #endif
+  return status;
+#else
   return reader.status();
+#endif
 }
 
 Status Method::set_input(size_t index, const Tensor& source) {
@@ -62,6 +73,9 @@ Status Method::execute() {
   for (size_t pc = 0; pc < instructions_.size();) {
     const Instruction& instruction = instructions_[pc++];
     if (instruction.kind == Instruction::Kind::Kernel) {
+#ifdef RT_PREPARE
+      context_.set_prepared(instruction.prepared);  // Note [Prepared weights]
+#endif
       instruction.fn(context_, instruction.args);
       if (context_.failed()) return context_.status();
     } else if (instruction.kind == Instruction::Kind::Move) {

@@ -44,6 +44,10 @@ class Method {
   // (Note [Constant folding at load] in fold.h).
   size_t folded_bytes() const { return rt::folded_bytes(instructions_); }
 
+  // Bytes of memory kernels took at load for what they prepared (Note [Prepared weights]
+  // in runtime/kernel/kernel_context.h).
+  size_t prepared_bytes() const { return prepared_bytes_; }
+
   // Runs chain 0 once.
   Status execute();
 
@@ -56,6 +60,7 @@ class Method {
   Span<Instruction> instructions_{};
   KernelContext context_;
   Message message_;
+  size_t prepared_bytes_ = 0;
 };
 
 }  // namespace rt

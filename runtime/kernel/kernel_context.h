@@ -1,7 +1,9 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
+#include "runtime/core/arena.h"
 #include "runtime/core/error.h"
 #include "runtime/core/message.h"
 #include "runtime/core/scalar_type.h"
@@ -24,12 +26,47 @@ class KernelContext {
   Status status() const { return Status(code_, message_.text); }
   void clear() { code_ = Error::Ok; }
 
+  // Note [Prepared weights]
+  // A kernel may turn a constant argument (a layer's weight) into the layout it reads
+  // fastest once, when the method loads, instead of on every call: the optimized GEMM packs
+  // a weight into its microkernel's panels (kernels/optimized/gemm_packed.h). Where a build
+  // compiles this in (RT_PREPARE, codegen/plan/objects.py: targets whose optimized library
+  // has a matrix product or a convolution), Method::load calls each call of those operators
+  // that has a constant tensor argument once more, in "preparing" mode
+  // (runtime/executor/prepare.h): the kernel reads which arguments are constant, may take
+  // memory that lives as long as the method (prepare), fills it from the constant
+  // arguments alone, and returns without computing. Every later run of that call finds the
+  // memory in prepared(); null when nothing was prepared. Constant arguments never change,
+  // so what was prepared stays true; the kernel still checks that its shapes match.
+  bool preparing() const { return prepare_arena_ != nullptr; }
+  // Whether argument `index` (in the call's layout) is constant; only while preparing.
+  bool constant_arg(size_t index) const { return index < 64 && (constant_args_ >> index & 1) != 0; }
+  // While preparing: `bytes` of zero-filled, 64-byte-aligned memory for the method's
+  // lifetime, which later runs of this call get from prepared(); nullptr when out of memory.
+  void* prepare(size_t bytes);
+  const void* prepared() const { return prepared_; }
+
+  // The executor's side of Note [Prepared weights].
+  void begin_preparing(Arena* arena, uint64_t constant_args) {
+    prepare_arena_ = arena;
+    constant_args_ = constant_args;
+    prepared_ = nullptr;
+    prepared_bytes_ = 0;
+  }
+  void end_preparing() { prepare_arena_ = nullptr; }
+  size_t prepared_bytes() const { return prepared_bytes_; }
+  void set_prepared(const void* prepared) { prepared_ = prepared; }
+
  private:
   // Records the failure unless one is recorded; `format` takes three strings.
   void report(Error code, const char* format, const char* op, const char* a, const char* b);
 
   Error code_ = Error::Ok;
   Message message_;
+  Arena* prepare_arena_ = nullptr;
+  uint64_t constant_args_ = 0;
+  const void* prepared_ = nullptr;
+  size_t prepared_bytes_ = 0;
 };
 
 }  // namespace rt

@@ -151,6 +151,10 @@ int run(int argc, char** argv, Options& options, rt::Program& program) {
     // The memory Note [Constant folding at load] (runtime/executor/fold.h) took.
     printf("constants folded at load: %zu B\n", method.folded_bytes());
 #endif
+#ifdef RT_PREPARE
+    // The memory Note [Prepared weights] (runtime/kernel/kernel_context.h) took.
+    printf("weights prepared at load: %zu B\n", method.prepared_bytes());
+#endif
   }
   char text[4096];
   for (size_t i = 0; i < method.num_outputs(); ++i) {
