@@ -46,7 +46,7 @@ using sgemm::kNR;
 
 constexpr int64_t kDepthBlock = 256;
 constexpr int64_t kTileRows = 8 * kMR;
-constexpr int64_t kTileCols = 8 * kNR;
+constexpr int64_t kTileCols = 256 / kNR * kNR;
 // b is packed per call only when the product has more row panels than this (Note [Packed
 // GEMM]); with fewer, copying b costs about as much as the product.
 constexpr int64_t kInPlaceRowPanels = 2;
@@ -165,69 +165,69 @@ inline ThreadScratch& gemm_scratch() {
 
 namespace detail {
 
-// One tile of c: rows [row0, row0 + rows), columns [col0, col0 + cols), the whole depth.
-inline void gemm_tile(int64_t depth, const float* a, const PanelsB& b, const Matrix<float>& c,
-                      const Epilogue& e, int64_t row0, int64_t rows, int64_t col0, int64_t cols,
-                      float* tail_panel) {
+// One depth block [p0, p0 + kDepthBlock) of one tile of c: rows [row0, row0 + rows),
+// columns [col0, col0 + cols).
+inline void gemm_block(int64_t depth, int64_t p0, const float* a, const PanelsB& b,
+                       const Matrix<float>& c, const Epilogue& e, int64_t row0, int64_t rows,
+                       int64_t col0, int64_t cols, float* tail_panel) {
   const int64_t last_col_panel = panels(c.cols, kNR) - 1;
-  for (int64_t p0 = 0; p0 < depth || p0 == 0; p0 += kDepthBlock) {
-    const int64_t block = depth - p0 < kDepthBlock ? depth - p0 : kDepthBlock;
-    const bool last = p0 + kDepthBlock >= depth;
-    for (int64_t i = row0; i < row0 + rows; i += kMR) {
-      const float* a_panel = a + (i / kMR) * kMR * depth + p0 * kMR;
-      const int64_t tile_rows = c.rows - i < kMR ? c.rows - i : kMR;
-      for (int64_t j = col0; j < col0 + cols; j += kNR) {
-        const int64_t q = j / kNR;
-        const float* b_panel = b.data + (q - b.first) * b.panel_step + p0 * b.k_step;
-        int64_t k_step = b.k_step;
-        const int64_t tile_cols = c.cols - j < kNR ? c.cols - j : kNR;
-        if (b.in_place && q == last_col_panel && tile_cols < kNR) {
-          // The narrow last panel, packed for this block (Note [Packed GEMM]).
-          for (int64_t p = 0; p < block; ++p) {
-            std::memcpy(tail_panel + p * kNR, b_panel + p * b.k_step, sizeof(float) * tile_cols);
-            std::memset(tail_panel + p * kNR + tile_cols, 0, sizeof(float) * (kNR - tile_cols));
-          }
-          b_panel = tail_panel;
-          k_step = kNR;
+  const int64_t block = depth - p0 < kDepthBlock ? depth - p0 : kDepthBlock;
+  const bool last = p0 + kDepthBlock >= depth;
+  for (int64_t i = row0; i < row0 + rows; i += kMR) {
+    const float* a_panel = a + (i / kMR) * kMR * depth + p0 * kMR;
+    const int64_t tile_rows = c.rows - i < kMR ? c.rows - i : kMR;
+    for (int64_t j = col0; j < col0 + cols; j += kNR) {
+      const int64_t q = j / kNR;
+      const float* b_panel = b.data + (q - b.first) * b.panel_step + p0 * b.k_step;
+      int64_t k_step = b.k_step;
+      const int64_t tile_cols = c.cols - j < kNR ? c.cols - j : kNR;
+      if (b.in_place && q == last_col_panel && tile_cols < kNR) {
+        // The narrow last panel, packed for this block (Note [Packed GEMM]).
+        for (int64_t p = 0; p < block; ++p) {
+          std::memcpy(tail_panel + p * kNR, b_panel + p * b.k_step, sizeof(float) * tile_cols);
+          std::memset(tail_panel + p * kNR + tile_cols, 0, sizeof(float) * (kNR - tile_cols));
         }
-        sgemm::TileEpilogue tile_epilogue{};
-        float scale[kNR], shift[kNR];
-        if (last && e.any()) {
-          const int64_t at = e.by_rows ? i : j, count = e.by_rows ? tile_rows : tile_cols;
-          tile_epilogue = sgemm::TileEpilogue{e.scale == nullptr ? nullptr : e.scale + at,
-                                              e.shift == nullptr ? nullptr : e.shift + at,
-                                              e.by_rows,
-                                              e.hardswish,
-                                              e.clamp,
-                                              e.lo,
-                                              e.hi};
-          if (!e.by_rows && count < kNR) {
-            // A narrow tile's channels, padded so that vector loads stay inside.
-            if (e.scale != nullptr) {
-              std::memcpy(scale, e.scale + at, sizeof(float) * count);
-              std::memset(scale + count, 0, sizeof(float) * (kNR - count));
-              tile_epilogue.scale = scale;
-            }
-            if (e.shift != nullptr) {
-              std::memcpy(shift, e.shift + at, sizeof(float) * count);
-              std::memset(shift + count, 0, sizeof(float) * (kNR - count));
-              tile_epilogue.shift = shift;
-            }
-          }
-        }
-        sgemm::run_microkernel(block, a_panel, b_panel, k_step, c.data + i * c.row_stride + j,
-                               c.row_stride, tile_rows, tile_cols, p0 > 0,
-                               last && e.any() ? &tile_epilogue : nullptr);
+        b_panel = tail_panel;
+        k_step = kNR;
       }
+      sgemm::TileEpilogue tile_epilogue{};
+      float scale[kNR], shift[kNR];
+      if (last && e.any()) {
+        const int64_t at = e.by_rows ? i : j, count = e.by_rows ? tile_rows : tile_cols;
+        tile_epilogue = sgemm::TileEpilogue{e.scale == nullptr ? nullptr : e.scale + at,
+                                            e.shift == nullptr ? nullptr : e.shift + at,
+                                            e.by_rows,
+                                            e.hardswish,
+                                            e.clamp,
+                                            e.lo,
+                                            e.hi};
+        if (!e.by_rows && count < kNR) {
+          // A narrow tile's channels, padded so that vector loads stay inside.
+          if (e.scale != nullptr) {
+            std::memcpy(scale, e.scale + at, sizeof(float) * count);
+            std::memset(scale + count, 0, sizeof(float) * (kNR - count));
+            tile_epilogue.scale = scale;
+          }
+          if (e.shift != nullptr) {
+            std::memcpy(shift, e.shift + at, sizeof(float) * count);
+            std::memset(shift + count, 0, sizeof(float) * (kNR - count));
+            tile_epilogue.shift = shift;
+          }
+        }
+      }
+      sgemm::run_microkernel(block, a_panel, b_panel, k_step, c.data + i * c.row_stride + j,
+                             c.row_stride, tile_rows, tile_cols, p0 > 0,
+                             last && e.any() ? &tile_epilogue : nullptr);
     }
-    if (last) break;
   }
 }
 
 }  // namespace detail
 
-// Tiles [first, last) of c (row tiles of kTileRows, col_tiles per row), split over the
-// threads.
+// The tiles of columns [col0, col0 + cols) of c, split over the threads. Tiles are numbered
+// down each column of tiles, and a thread's run of them is done one depth block at a time,
+// so each block of b (kDepthBlock x kTileCols floats) is read from L2 by all the tiles of
+// its column before the next block replaces it.
 inline void gemm_tiles(int64_t depth, const float* a, const PanelsB& b, const Matrix<float>& c,
                        const Epilogue& e, int64_t col0, int64_t cols) {
   const int64_t row_tiles = panels(c.rows, kTileRows), col_tiles = panels(cols, kTileCols);
@@ -238,11 +238,20 @@ inline void gemm_tiles(int64_t depth, const float* a, const PanelsB& b, const Ma
   const int64_t grain = work >= (int64_t{1} << 17) ? 1 : ((int64_t{1} << 17) + work) / (work + 1);
   parallel_for(row_tiles * col_tiles, grain, [&](int64_t begin, int64_t end) {
     float tail_panel[kDepthBlock * kNR];  // only the in-place last panel uses it
-    for (int64_t t = begin; t < end; ++t) {
-      const int64_t row = t / col_tiles * kTileRows, col = col0 + t % col_tiles * kTileCols;
-      const int64_t rows = c.rows - row < kTileRows ? c.rows - row : kTileRows;
+    for (int64_t run = begin; run < end;) {
+      const int64_t column = run / row_tiles;
+      const int64_t run_end = (column + 1) * row_tiles < end ? (column + 1) * row_tiles : end;
+      const int64_t col = col0 + column * kTileCols;
       const int64_t width = col0 + cols - col < kTileCols ? col0 + cols - col : kTileCols;
-      detail::gemm_tile(depth, a, b, c, e, row, rows, col, width, tail_panel);
+      for (int64_t p0 = 0; p0 < depth || p0 == 0; p0 += kDepthBlock) {
+        for (int64_t t = run; t < run_end; ++t) {
+          const int64_t row = t % row_tiles * kTileRows;
+          const int64_t rows = c.rows - row < kTileRows ? c.rows - row : kTileRows;
+          detail::gemm_block(depth, p0, a, b, c, e, row, rows, col, width, tail_panel);
+        }
+        if (p0 + kDepthBlock >= depth) break;
+      }
+      run = run_end;
     }
   });
 }
