@@ -203,7 +203,9 @@ def main() -> None:
     levels = [level for level in reversed(LEVELS) if LEVELS.index(level) <= LEVELS.index(best)]
     levels = [level for level in levels if level != "x86-64-v2"]  # no wider vectors than SSE2
     with tempfile.TemporaryDirectory() as folder:
-        results = {isa: measure(Path(folder), isa, options.sizes, options.repeats) for isa in levels}
+        results = {
+            isa: measure(Path(folder), isa, options.sizes, options.repeats) for isa in levels
+        }
     blas = openblas(options.sizes, options.repeats)
     lines = [
         f"CPU: {model}; vector extensions: {vector}. One thread, thread CPU time, best of "

@@ -41,13 +41,14 @@ _LEVEL_FLAGS = {
 CPUINFO = Path("/proc/cpuinfo")
 
 
-def best_level(cpuinfo: Path = CPUINFO) -> str:
+def best_level() -> str:
     """The highest level of LEVELS this machine runs: from the first `flags` line of
-    `cpuinfo` (the kernel lists only what it enabled); the baseline when it cannot tell."""
+    CPUINFO (the kernel lists only what it enabled); the baseline when it cannot tell, and
+    `none` on another processor than x86-64."""
     if host_machine() != "x86_64":
         return NONE
     try:
-        text = cpuinfo.read_text(errors="replace")
+        text = CPUINFO.read_text(errors="replace")
     except OSError:
         return LEVELS[0]
     flags: set[str] = set()

@@ -38,8 +38,10 @@
 
 namespace opt {
 
-constexpr int64_t kEigenTileRows = 96;   // a multiple of Eigen's register blocks (AVX: 24 x 4 floats)
-constexpr int64_t kEigenTileCols = 256;  // likewise, for outputs wider than tall (a batch of one row)
+constexpr int64_t kEigenTileRows =
+    96;  // a multiple of Eigen's register blocks (AVX: 24 x 4 floats)
+constexpr int64_t kEigenTileCols =
+    256;  // likewise, for outputs wider than tall (a batch of one row)
 // Note [Streaming GEMM]: up to 8 rows of 1,024 floats of c (32 KiB) and the four rows of b
 // added into them (16 KiB) fit a 48 KiB L1; b past a 1 MiB L2 is read from memory.
 constexpr int64_t kStreamRows = 8;

@@ -79,7 +79,8 @@ inline void pack_a_panels(const Matrix<const float>& a, int64_t first, int64_t l
       continue;
     }
     for (int64_t i = 0; i < rows; ++i) {
-      for (int64_t p = 0; p < depth; ++p) dst[p * kMR + i] = src[i * a.row_stride + p * a.col_stride];
+      for (int64_t p = 0; p < depth; ++p)
+        dst[p * kMR + i] = src[i * a.row_stride + p * a.col_stride];
     }
   }
 }
@@ -275,29 +276,30 @@ inline bool gemm(const Matrix<const float>& a, const float* a_packed, const Matr
   const bool pack_b_here =
       b_packed == nullptr && (!b.row_major() || panels(c.rows, kMR) > kInPlaceRowPanels);
   const int64_t a_floats = a_packed == nullptr ? packed_a_floats(c.rows, depth) : 0;
-  const int64_t b_floats = pack_b_here ? packed_b_floats(depth, c.cols < kTileCols ? c.cols : kTileCols) : 0;
+  const int64_t b_floats =
+      pack_b_here ? packed_b_floats(depth, c.cols < kTileCols ? c.cols : kTileCols) : 0;
   float* scratch = nullptr;
   if (a_floats + b_floats > 0) {
     scratch = static_cast<float*>(gemm_scratch().get(sizeof(float) * (a_floats + b_floats)));
     if (scratch == nullptr) return false;
   }
   if (a_packed == nullptr) {
-    parallel_for(panels(c.rows, kMR), 4, [&](int64_t first, int64_t last) {
-      pack_a_panels(a, first, last, scratch);
-    });
+    parallel_for(panels(c.rows, kMR), 4,
+                 [&](int64_t first, int64_t last) { pack_a_panels(a, first, last, scratch); });
     a_packed = scratch;
   }
   if (!pack_b_here) {
-    gemm_packed(depth, a_packed, b_packed != nullptr ? PanelsB::packed(b_packed, depth) : PanelsB::row_major(b), c, e);
+    gemm_packed(depth, a_packed,
+                b_packed != nullptr ? PanelsB::packed(b_packed, depth) : PanelsB::row_major(b), c,
+                e);
     return true;
   }
   float* packed = scratch + a_floats;
   for (int64_t col0 = 0; col0 < c.cols; col0 += kTileCols) {
     const int64_t cols = c.cols - col0 < kTileCols ? c.cols - col0 : kTileCols;
     const Matrix<const float> block = b.block(0, col0, depth, cols);
-    parallel_for(panels(cols, kNR), 4, [&](int64_t first, int64_t last) {
-      pack_b_panels(block, first, last, packed);
-    });
+    parallel_for(panels(cols, kNR), 4,
+                 [&](int64_t first, int64_t last) { pack_b_panels(block, first, last, packed); });
     gemm_tiles(depth, a_packed, PanelsB::packed(packed, depth, col0 / kNR), c, e, col0, cols);
   }
   return true;

@@ -56,10 +56,8 @@ bool addmm(const rt::KernelContext& context, const rt::Tensor& self, const rt::T
     const bool row_bias = beta == 1.0f && alpha == 1.0f && bias_row == 0 && bias_col == 1;
     opt::Epilogue epilogue;
     if (row_bias) epilogue.shift = bias;
-    const opt::PreparedGemm* a_prepared =
-        opt::prepared_operand(context, opt::GemmSide::A, 1, n, k);
-    const opt::PreparedGemm* b_prepared =
-        opt::prepared_operand(context, opt::GemmSide::B, 1, k, m);
+    const opt::PreparedGemm* a_prepared = opt::prepared_operand(context, opt::GemmSide::A, 1, n, k);
+    const opt::PreparedGemm* b_prepared = opt::prepared_operand(context, opt::GemmSide::B, 1, k, m);
     if (!opt::float_products(1, a, 0, a_prepared, b, 0, b_prepared, c, 0, epilogue)) return false;
     if (!row_bias) add_self(c, 0, 0, bias, bias_row, bias_col, beta, alpha);
   } else {

@@ -144,8 +144,8 @@ void microkernel(int64_t depth, const float* a, const float* b, int64_t b_step, 
 
 // The instantiation for `rows` (1 to kMR): kMR, or the first of its halves that holds them.
 template <int R = kMR>
-inline void run_microkernel(int64_t depth, const float* a, const float* b, int64_t b_step,
-                            float* c, int64_t ldc, int64_t rows, int64_t cols, bool accumulate,
+inline void run_microkernel(int64_t depth, const float* a, const float* b, int64_t b_step, float* c,
+                            int64_t ldc, int64_t rows, int64_t cols, bool accumulate,
                             const TileEpilogue* epilogue) {
   if constexpr (R > 1) {
     if (rows <= R / 2) {

@@ -179,8 +179,9 @@ RT_BASELINE void check_instruction_set(int, char**, char**) {
 }
 
 // Run by the C library before the program's constructors and main.
-__attribute__((used, section(".preinit_array"))) void (*const kCheck)(int, char**, char**) =
-    check_instruction_set;
+__attribute__((used,
+               section(".preinit_array"))) void (*const kCheck)(int, char**,
+                                                                char**) = check_instruction_set;
 
 }  // namespace
 

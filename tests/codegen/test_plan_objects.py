@@ -9,6 +9,7 @@ from codegen.manifest import Library, Target, Toolchain
 from codegen.plan.objects import (
     DTYPE_SELECTIVE_DEFINE,
     FOLD_DEFINE,
+    PREPARE_DEFINE,
     library_objects,
     runtime_sources,
     selects_bool,
@@ -94,6 +95,49 @@ def test_a_library_s_cflags_and_threads_reach_its_objects_only() -> None:
     steps = by_source(target_objects(PATHS, threaded, HOST, RUNTIME, [ADD, fast], [optimized]))
     assert steps[str(fast)].flags[-4:] == ("-Os", "-O2", "-DOPT_THREADS=4", "-Isrc")
     assert "-O2" not in steps[str(ADD)].flags
+
+
+OPTIMIZED = Library("optimized", Path("k/optimized/functions.yaml"), Path("k/optimized"), ("-O2",))
+MM = Path("k/optimized/op_mm.cpp")
+RELU = Path("k/optimized/op_relu.cpp")
+CHECK = "src/runtime/startup/isa_check.cpp"
+
+
+def test_the_instruction_set_reaches_the_optimized_objects_and_the_start_up_check() -> None:
+    # Note [Instruction sets]: only the optimized library is compiled for it; a runner
+    # with such objects links the check, compiled with the same -march.
+    v4 = replace(HOST, isa="x86-64-v4")
+    steps = by_source(target_objects(PATHS, target(), v4, RUNTIME, [ADD, RELU], [OPTIMIZED]))
+    assert "-march=x86-64-v4" in steps[str(RELU)].flags
+    assert not any("-march" in flag for flag in steps[str(ADD)].flags)
+    assert not any("-march" in flag for flag in steps["src/runtime/loader/program.cpp"].flags)
+    assert "-march=x86-64-v4" in steps[CHECK].flags
+    assert CHECK not in {str(s.source) for s in library_objects(PATHS, list(steps.values()))}
+
+
+def test_no_start_up_check_without_optimized_kernels_a_level_or_a_runner() -> None:
+    v3 = replace(HOST, isa="x86-64-v3")
+    for toolchain, kernels, made in (
+        (v3, [ADD], target()),  # portable alone stays at the baseline
+        (HOST, [ADD, RELU], target()),  # no isa: the cflags decide
+        (replace(HOST, isa="x86-64"), [ADD, RELU], target()),  # the baseline runs anywhere
+        (v3, [ADD, RELU], target(runner=False)),  # a library has no start
+    ):
+        steps = by_source(target_objects(PATHS, made, toolchain, RUNTIME, kernels, [OPTIMIZED]))
+        assert CHECK not in steps
+    assert runtime_sources(PATHS, [Path(CHECK), RUNTIME[0]]) == [RUNTIME[0]]
+
+
+def test_an_optimized_matrix_product_compiles_preparation_in() -> None:
+    method = "src/runtime/executor/method.cpp"
+    plain = by_source(target_objects(PATHS, target(), HOST, RUNTIME, [ADD, RELU], [OPTIMIZED]))
+    product = by_source(target_objects(PATHS, target(), HOST, RUNTIME, [ADD, MM], [OPTIMIZED]))
+    portable = by_source(
+        target_objects(PATHS, target(), HOST, RUNTIME, [Path("k/portable/op_mm.cpp")])
+    )
+    assert PREPARE_DEFINE not in plain[method].flags and FOLD_DEFINE not in plain[method].flags
+    assert {PREPARE_DEFINE, FOLD_DEFINE} <= set(product[method].flags)
+    assert PREPARE_DEFINE not in portable[method].flags
 
 
 def test_a_launcher_goes_before_the_compiler_and_keys_the_objects() -> None:

@@ -21,7 +21,7 @@ import pytest
 
 from codegen.isa import best_level
 from codegen.model import OperatorName
-from codegen.pte.writer import IntList, KernelCall, Method, Tensor, save_program
+from codegen.pte.writer import KernelCall, Method, Tensor, save_program
 from codegen.scalar_type import ScalarType
 from tests.kernels.conftest import optimized_runner, threaded_runner
 from tests.workspace import REPO
@@ -89,7 +89,9 @@ def test_mlp_example_packs_both_folded_weights(optimized_runner: Path, tmp_path:
 
 
 @pytest.mark.parametrize(("n", "k", "m"), [(1, 5, 3), (17, 40, 70), (3, 300, 33)])
-def test_constant_b_of_mm_and_addmm(optimized_runner: Path, tmp_path: Path, n: int, k: int, m: int) -> None:
+def test_constant_b_of_mm_and_addmm(
+    optimized_runner: Path, tmp_path: Path, n: int, k: int, m: int
+) -> None:
     # y1 = x @ W, y2 = bias + x @ W (a Linear: the bias in the GEMM's epilogue).
     w, bias, x = integers((k, m), 1), integers((m,), 2), integers((n, k), 3)
     values = (
@@ -179,7 +181,11 @@ def test_prepared_products_have_the_same_bits_on_three_threads(
     rng = np.random.default_rng(11)
     w = rng.standard_normal((700, 300)).astype(np.float32)
     x = rng.standard_normal((150, 700)).astype(np.float32)
-    values = (Tensor(F, (700, 300), constant=w.tobytes()), Tensor(F, (150, 700)), Tensor(F, (150, 300)))
+    values = (
+        Tensor(F, (700, 300), constant=w.tobytes()),
+        Tensor(F, (150, 700)),
+        Tensor(F, (150, 300)),
+    )
     method = Method("forward", values, (1,), (2,), (call("aten::mm.out", 1, 0, 2, 2),))
     program = save(tmp_path, method)
     (one_dir := tmp_path / "one").mkdir()
