@@ -5,7 +5,9 @@
 
 #include "kernels/optimized/conv_depthwise.h"
 #include "kernels/optimized/conv_layer.h"
+#include "kernels/optimized/gemm_packed.h"
 #include "kernels/optimized/parallel.h"
+#include "kernels/optimized/prepared_gemm.h"
 #include "kernels/optimized/scratch.h"
 #include "kernels/optimized/window.h"
 #include "kernels/portable/util/nn_conv.h"
@@ -22,6 +24,8 @@
 // - 1x1, stride 1, no padding: per batch and group, out[Cout, H*W] = weight[Cout, Cin] x
 //   input[Cin, H*W], one GEMM read straight from the tensors;
 // - everything else: im2col into a per-thread scratch tile, then one GEMM per tile.
+// The GEMMs are the packed GEMM's (gemm_packed.h), the bias their epilogue, a constant
+// weight packed once at load (Note [Prepared GEMM operand]).
 // What none of them covers (transposed convolution, pixels not dense, a permuted weight)
 // runs portable's reference loops (kernels/portable/util/nn_conv.h): correct, slow.
 namespace optimized {
@@ -34,10 +38,6 @@ constexpr const char* kOp = "aten::convolution.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(), kSelected.bits()>;
 
-using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using ConstRows = Eigen::Map<const RowMatrix, Eigen::Unaligned, Eigen::OuterStride<>>;
-using Rows = Eigen::Map<RowMatrix, Eigen::Unaligned, Eigen::OuterStride<>>;
-
 // im2col tiles hold at most this many floats (256 KiB, about an L2) unless a tile of the
 // minimum width needs more; the tile width depends only on the layer, never on the thread
 // count, so every tile's GEMM (and its rounding) is the same however tiles are shared out.
@@ -45,13 +45,6 @@ constexpr int64_t kTileFloats = 64 * 1024;
 constexpr int64_t kMinTileWidth = 64;
 // Output columns per GEMM of the 1x1 path (no copy, so only the split matters).
 constexpr int64_t kDirectTileWidth = 512;
-
-// Out rows [0, rows) of one pixel block start as bias[oc0 + r] (or 0): the GEMM adds to them.
-void start_with_bias(const Layer& l, const float* bias, int64_t oc0, float* y, int64_t rows,
-                     int64_t width) {
-  for (int64_t r = 0; r < rows; ++r)
-    fill(y + r * l.y_c, width, bias != nullptr ? bias[(oc0 + r) * l.bias_stride] : 0.0f);
-}
 
 // Columns [p0, p0 + width) of the im2col matrix of one batch and group: row k = (ic, ky,
 // kx) holds the input pixel each output pixel multiplies with that weight (0 in padding).
@@ -95,10 +88,12 @@ void im2col(const Layer& l, const float* x, int64_t p0, int64_t width, float* co
   }
 }
 
-// The general and 1x1 paths: per (batch, group, pixel tile), out = weight x columns.
+// The general and 1x1 paths: per (batch, group, pixel tile), out = weight x columns + bias,
+// on the packed GEMM (kernels/optimized/gemm_packed.h; the bias is its epilogue), the
+// weight's panels prepared at load when it is constant (Note [Prepared GEMM operand]).
 // False when the scratch cannot be had.
 bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, const float* bias,
-               float* y) {
+               const opt::PreparedGemm* packed, float* y) {
   const int64_t k = l.k(), pixels = l.pixels();
   const int64_t tile = one_by_one ? kDirectTileWidth : std::max(kMinTileWidth, kTileFloats / k);
   const int64_t tiles = (pixels + tile - 1) / tile;
@@ -118,19 +113,44 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
       const int64_t p0 = t * tile, width = std::min(tile, pixels - p0);
       const float* xg = x + n * l.x_n + g * l.cin_g * l.x_c;
       float* yg = y + n * l.y_n + g * l.cout_g * l.y_c + p0;
-      const ConstRows weight(w + g * l.cout_g * l.w_row, l.cout_g, k,
-                             Eigen::OuterStride<>(l.w_row));
-      Rows out(yg, l.cout_g, width, Eigen::OuterStride<>(l.y_c));
-      start_with_bias(l, bias, g * l.cout_g, yg, l.cout_g, width);
-      if (one_by_one) {
-        out.noalias() += weight * ConstRows(xg + p0, k, width, Eigen::OuterStride<>(l.x_c));
-      } else {
+      const opt::Matrix<const float> weight{w + g * l.cout_g * l.w_row, l.cout_g, k, l.w_row, 1};
+      const opt::Matrix<float> out{yg, l.cout_g, width, l.y_c, 1};
+      opt::Epilogue epilogue;
+      epilogue.by_rows = true;
+      if (bias != nullptr && l.bias_stride == 1) epilogue.shift = bias + g * l.cout_g;
+      opt::Matrix<const float> columns{xg + p0, k, width, l.x_c, 1};
+      if (!one_by_one) {
         im2col(l, xg, p0, width, col);
-        out.noalias() += weight * ConstRows(col, k, width, Eigen::OuterStride<>(width));
+        columns = opt::Matrix<const float>{col, k, width, width, 1};
+      }
+      if (!opt::gemm(weight, packed == nullptr ? nullptr : packed->matrix(g), columns, nullptr, out,
+                     epilogue))
+        ok = false;
+      if (bias != nullptr && l.bias_stride != 1) {
+        for (int64_t r = 0; r < l.cout_g; ++r) {
+          const float b = bias[(g * l.cout_g + r) * l.bias_stride];
+          for (int64_t j = 0; j < width; ++j) yg[r * l.y_c + j] += b;
+        }
       }
     }
   });
   return ok;
+}
+
+// Whether the layer runs on the GEMM paths: not transposed, dense pixels, not depthwise.
+bool on_gemm(const portable::ConvCall& c, const Layer& l) {
+  return !c.transposed && l.k() > 0 && conv::dense_from(c.x, 2) && conv::dense_from(c.y, 2) &&
+         conv::dense_from(c.w, 1) && !(l.groups > 1 && l.cin_g == 1);
+}
+
+// Note [Prepared GEMM operand]: a constant weight of a GEMM layer, each group's
+// (cout_g x cin_g kh kw) matrix packed as a.
+void prepare(const rt::OpContext& in, const portable::ConvCall& c, const rt::Tensor& weight) {
+  const Layer l = conv::layer_of(c);
+  if (!in.context().constant_arg(1) || !on_gemm(c, l)) return;
+  const opt::Matrix<const float> w{weight.data_as<const float>(), l.cout_g, l.k(), l.w_row, 1};
+  if (!opt::prepare_operand(in.context(), opt::GemmSide::A, l.groups, w, l.cout_g * l.w_row))
+    in.fail("out of memory while packing the weight");
 }
 
 void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float* x, const float* w,
@@ -152,7 +172,10 @@ void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float*
   }
   const bool one_by_one = l.k_h == 1 && l.k_w == 1 && l.stride_h == 1 && l.stride_w == 1 &&
                           l.pad_h == 0 && l.pad_w == 0;
-  if (!gemm_conv(l, one_by_one, x, w, bias, y)) in.fail("out of memory for the im2col scratch");
+  const opt::PreparedGemm* packed =
+      opt::prepared_operand(in.context(), opt::GemmSide::A, l.groups, l.cout_g, l.k());
+  if (!gemm_conv(l, one_by_one, x, w, bias, packed, y))
+    in.fail("out of memory for the im2col scratch");
 }
 
 }  // namespace
@@ -166,8 +189,19 @@ rt::Tensor& convolution_out(rt::KernelContext& context, const rt::Tensor& input,
                             rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   const rt::Tensor* bias = bias_arg.get();
-  if (!Dtypes::check(context, kOp, input.dtype())) return out;
   portable::ConvCall c;
+  if (context.preparing()) {
+    // A call that cannot be planned at load fails when it runs, as without preparation.
+    const bool planned =
+        Dtypes::kEnabled.contains(rt::ScalarType::Float) &&
+        input.dtype() == rt::ScalarType::Float &&
+        portable::plan_convolution(in, input, weight, bias, stride, padding, dilation, transposed,
+                                   output_padding, groups, out, &c);
+    context.clear();
+    if (planned) prepare(in, c, weight);
+    return out;
+  }
+  if (!Dtypes::check(context, kOp, input.dtype())) return out;
   if (!portable::plan_convolution(in, input, weight, bias, stride, padding, dilation, transposed,
                                   output_padding, groups, out, &c)) {
     return out;

@@ -21,12 +21,12 @@ import pytest
 
 from codegen.isa import best_level
 from codegen.model import OperatorName
-from codegen.pte.writer import KernelCall, Method, Tensor, save_program
+from codegen.pte.writer import IntList, KernelCall, Method, Tensor, save_program
 from codegen.scalar_type import ScalarType
-from tests.kernels.conftest import optimized_runner, threaded_runner
+from tests.kernels.conftest import all_runner, optimized_runner, threaded_runner
 from tests.workspace import REPO
 
-__all__ = ["optimized_runner", "threaded_runner"]
+__all__ = ["all_runner", "optimized_runner", "threaded_runner"]
 
 F = ScalarType.Float
 # (kMR, kNR) of the microkernel the test runners were compiled for: the host toolchain's
@@ -195,3 +195,31 @@ def test_prepared_products_have_the_same_bits_on_three_threads(
     assert prepared == packed_b(700, 300)
     assert one.tobytes() == three.tobytes()
     np.testing.assert_allclose(one, x @ w, rtol=1e-4, atol=1e-3)
+
+
+def test_a_grouped_convolution_packs_each_group_s_weight(
+    optimized_runner: Path, all_runner: Path, tmp_path: Path
+) -> None:
+    # 3x3, padding 1, two groups of 2 -> 3 channels, with a bias: each group's (3, 18)
+    # weight matrix packed as a; the same bits as portable's loops (exact sums).
+    x, w, bias = integers((1, 4, 9, 9), 12), integers((6, 2, 3, 3), 13), integers((6,), 14)
+    values = (
+        Tensor(F, (1, 4, 9, 9)),
+        Tensor(F, (6, 2, 3, 3), constant=w.tobytes()),
+        Tensor(F, (6,), constant=bias.tobytes()),
+        1,
+        0,
+        IntList((3, 3)),
+        IntList((4, 4)),
+        False,
+        2,
+        Tensor(F, (1, 6, 9, 9)),
+    )
+    conv = call("aten::convolution.out", 0, 1, 2, 5, 5, 5, 7, 6, 8, 9, 9)
+    program = save(tmp_path, Method("forward", values, (0,), (9,), (conv,)))
+    (fast_dir := tmp_path / "fast").mkdir()
+    prepared, (fast,) = run(optimized_runner, fast_dir, program, [x], 1)
+    assert prepared == 2 * (packed_a(3, 18) - PER_CALL) + PER_CALL
+    command = [str(all_runner), str(program), "--input", str(fast_dir / "in0.npy")]
+    subprocess.run([*command, "--output-dir", str(tmp_path)], check=True, timeout=120)
+    np.testing.assert_array_equal(fast, np.load(tmp_path / "output0.npy"))
