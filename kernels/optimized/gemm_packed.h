@@ -127,7 +127,7 @@ struct Epilogue {
 
 // The epilogue of one value of channel `channel`, as the microkernel's store computes it.
 inline float finish_scalar(float x, const Epilogue& e, int64_t channel) {
-  if (e.scale != nullptr) x = x * e.scale[channel];
+  if (e.scale != nullptr) x = sgemm::rounded(sgemm::splat(x * e.scale[channel]))[0];
   if (e.shift != nullptr) x = x + e.shift[channel];
   const auto clamp = [](float v, float lo, float hi) {
     const float low = v < lo ? lo : v;

@@ -85,8 +85,8 @@ void prepare_matmul(rt::KernelContext& context, const char* op, const rt::Tensor
   const int s = rank - 2;
   const Matrix<const float> m{t.data_as<const float>(), t.size(s), t.size(s + 1), strides[1],
                               strides[2]};
-  if (!prepare_operand(context, b_side ? GemmSide::B : GemmSide::A, rank == 3 ? t.size(0) : 1, m,
-                       strides[0]))
+  if (!prepare_operand(context, b_side ? 1 : 0, b_side ? GemmSide::B : GemmSide::A,
+                       rank == 3 ? t.size(0) : 1, m, strides[0]))
     context.fail(rt::Error::OutOfMemory, op, "out of memory while packing a constant operand");
 }
 

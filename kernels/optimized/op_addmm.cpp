@@ -82,7 +82,8 @@ void prepare(rt::KernelContext& context, const rt::Tensor& mat1, const rt::Tenso
   const rt::Tensor& t = b_side ? mat2 : mat1;
   const opt::Matrix<const float> m{t.data_as<const float>(), t.size(0), t.size(1), t.stride(0),
                                    t.stride(1)};
-  if (!opt::prepare_operand(context, b_side ? opt::GemmSide::B : opt::GemmSide::A, 1, m, 0))
+  if (!opt::prepare_operand(context, b_side ? 2 : 1, b_side ? opt::GemmSide::B : opt::GemmSide::A,
+                            1, m, 0))
     context.fail(rt::Error::OutOfMemory, kOp, "out of memory while packing a constant operand");
 }
 

@@ -149,7 +149,7 @@ void prepare(const rt::OpContext& in, const portable::ConvCall& c, const rt::Ten
   const Layer l = conv::layer_of(c);
   if (!in.context().constant_arg(1) || !on_gemm(c, l)) return;
   const opt::Matrix<const float> w{weight.data_as<const float>(), l.cout_g, l.k(), l.w_row, 1};
-  if (!opt::prepare_operand(in.context(), opt::GemmSide::A, l.groups, w, l.cout_g * l.w_row))
+  if (!opt::prepare_operand(in.context(), 1, opt::GemmSide::A, l.groups, w, l.cout_g * l.w_row))
     in.fail("out of memory while packing the weight");
 }
 

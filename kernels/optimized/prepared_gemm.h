@@ -40,13 +40,13 @@ struct alignas(64) PreparedGemm {
   }
 };
 
-// While preparing: packs `batch` matrices m (m.data + i * batch_stride for each i) as `side`
-// into memory of the method's lifetime. False when that memory cannot be had (the call
-// then fails the load).
-inline bool prepare_operand(rt::KernelContext& context, GemmSide side, int64_t batch,
+// While preparing: packs `batch` matrices m (m.data + i * batch_stride for each i), the data
+// of argument `arg`, as `side` into memory of the method's lifetime. False when that memory
+// cannot be had (the call then fails the load).
+inline bool prepare_operand(rt::KernelContext& context, size_t arg, GemmSide side, int64_t batch,
                             const Matrix<const float>& m, int64_t batch_stride) {
   const int64_t floats = PreparedGemm::matrix_floats(side, m.rows, m.cols);
-  void* memory = context.prepare(sizeof(PreparedGemm) + sizeof(float) * batch * floats);
+  void* memory = context.prepare(sizeof(PreparedGemm) + sizeof(float) * batch * floats, arg);
   if (memory == nullptr) return false;
   PreparedGemm* prepared = new (memory) PreparedGemm{batch, m.rows, m.cols, side, kMR, kNR};
   for (int64_t b = 0; b < batch; ++b) {

@@ -82,9 +82,21 @@ inline Vec clamp_vec(Vec x, Vec lo, Vec hi) {
   return low > hi ? hi : low;
 }
 
+// Keeps `v` a rounded product: no multiply-add may fuse it with the addition after it (as
+// in Note [No contraction], kernels/quantized/quant_loops.h), so the epilogue rounds as the
+// separate kernels it replaces do.
+inline Vec rounded(Vec v) {
+#if defined(__x86_64__) || defined(__i386__)
+  __asm__("" : "+v"(v));
+#elif defined(__aarch64__) || defined(__arm__)
+  __asm__("" : "+w"(v));
+#endif
+  return v;
+}
+
 inline Vec finish(Vec x, const TileEpilogue& e, int row, int vec) {
   const int at = e.by_rows ? row : vec * kLanes;
-  if (e.scale != nullptr) x = x * (e.by_rows ? splat(e.scale[at]) : load(e.scale + at));
+  if (e.scale != nullptr) x = rounded(x * (e.by_rows ? splat(e.scale[at]) : load(e.scale + at)));
   if (e.shift != nullptr) x = x + (e.by_rows ? splat(e.shift[at]) : load(e.shift + at));
   if (e.hardswish) x = x * clamp_vec(x + 3.0f, splat(0.0f), splat(6.0f)) / 6.0f;
   if (e.clamp) x = clamp_vec(x, splat(e.lo), splat(e.hi));

@@ -23,10 +23,11 @@ namespace rt {
 // A call is folded when all of these hold:
 //  - the chain has no JumpFalse: nothing is folded in a program with control
 //    flow, so every instruction runs exactly once, in order;
-//  - the operator is a pure out variant: in the aten namespace, overload
-//    "out" or ending in "_out", so by ExecuTorch's convention it writes its
-//    out argument and nothing else (prim ops such as et_copy_index write a
-//    positional argument; custom ops promise nothing);
+//  - the operator is a pure out variant: in the aten (or ExecuTorch's
+//    quantized_decomposed) namespace, overload "out" or ending in "_out", so by
+//    ExecuTorch's convention it writes its out argument and nothing else (prim
+//    ops such as et_copy_index write a positional argument; custom ops promise
+//    nothing);
 //  - its return slot (the last argument) is one tensor, and the argument
 //    before it is that tensor again, as the exporter writes a call (the
 //    kernel writes the schema's out, not the return slot); several outs come

@@ -41,7 +41,8 @@ Status Method::load(const Program& program, const char* name, const KernelRegist
     status = fold_constants(instructions_, values_, inputs_, program, arena_, context_, &constants);
 #ifdef RT_PREPARE
   if (status.ok())
-    status = prepare_calls(instructions_, constants, arena_, context_, &prepared_bytes_);
+    status = prepare_calls(instructions_, values_, outputs_, constants, arena_, context_,
+                           &prepared_bytes_);
 #endif
   return status;
 #else

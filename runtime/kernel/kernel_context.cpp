@@ -22,11 +22,12 @@ bool KernelContext::check_dtype(const char* op, ScalarType dtype, uint32_t suppo
   return false;
 }
 
-void* KernelContext::prepare(size_t bytes) {
+void* KernelContext::prepare(size_t bytes, size_t arg) {
   if (prepare_arena_ == nullptr || bytes > static_cast<size_t>(-1) - 64) return nullptr;
   void* memory = prepare_arena_->allocate(bytes + 64);
   if (memory == nullptr) return nullptr;
   prepared_bytes_ = bytes + 64;
+  prepared_arg_ = arg;
   // The arena aligns for scalars; panels want whole cache lines.
   const uintptr_t address = reinterpret_cast<uintptr_t>(memory);
   prepared_ = reinterpret_cast<void*>((address + 63) & ~uintptr_t{63});

@@ -42,8 +42,10 @@ class KernelContext {
   // Whether argument `index` (in the call's layout) is constant; only while preparing.
   bool constant_arg(size_t index) const { return index < 64 && (constant_args_ >> index & 1) != 0; }
   // While preparing: `bytes` of zero-filled, 64-byte-aligned memory for the method's
-  // lifetime, which later runs of this call get from prepared(); nullptr when out of memory.
-  void* prepare(size_t bytes);
+  // lifetime, which later runs of this call get from prepared(), to be filled from
+  // argument `arg` alone (the call never reads that argument's data again); nullptr when
+  // out of memory.
+  void* prepare(size_t bytes, size_t arg);
   const void* prepared() const { return prepared_; }
 
   // The executor's side of Note [Prepared weights].
@@ -55,6 +57,7 @@ class KernelContext {
   }
   void end_preparing() { prepare_arena_ = nullptr; }
   size_t prepared_bytes() const { return prepared_bytes_; }
+  size_t prepared_arg() const { return prepared_arg_; }
   void set_prepared(const void* prepared) { prepared_ = prepared; }
 
  private:
@@ -67,6 +70,7 @@ class KernelContext {
   uint64_t constant_args_ = 0;
   const void* prepared_ = nullptr;
   size_t prepared_bytes_ = 0;
+  size_t prepared_arg_ = 0;
 };
 
 }  // namespace rt
