@@ -34,6 +34,11 @@ Status Method::load(const Program& program, const char* name, const KernelRegist
   outputs_ = resolve_values(reader, outputs, false, false, values_, arena_);
   // After a failure it reads nothing (chain 0 reads as empty).
   instructions_ = decode_instructions(reader, plan, values_, registry, arena_, message_);
+#ifdef RT_PREPARE
+  // Note [Prepared weights]: before any kernel runs (folding runs some).
+  context_.end_preparing();
+  context_.set_prepared(nullptr);
+#endif
 #ifdef RT_FOLD_CONSTANTS
   ConstantValues constants;
   Status status = reader.status();
@@ -41,8 +46,7 @@ Status Method::load(const Program& program, const char* name, const KernelRegist
     status = fold_constants(instructions_, values_, inputs_, program, arena_, context_, &constants);
 #ifdef RT_PREPARE
   if (status.ok())
-    status = prepare_calls(instructions_, values_, outputs_, constants, arena_, context_,
-                           &prepared_bytes_);
+    status = prepare_calls(instructions_, values_, outputs_, constants, arena_, context_);
 #endif
   return status;
 #else

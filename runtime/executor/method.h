@@ -10,6 +10,7 @@
 #include "runtime/core/span.h"
 #include "runtime/executor/fold.h"
 #include "runtime/executor/instructions.h"
+#include "runtime/executor/prepare.h"
 #include "runtime/kernel/kernel_context.h"
 #include "runtime/kernel/registry.h"
 #include "runtime/loader/memory_plan.h"
@@ -46,7 +47,7 @@ class Method {
 
   // Bytes of memory kernels took at load for what they prepared (Note [Prepared weights]
   // in runtime/kernel/kernel_context.h).
-  size_t prepared_bytes() const { return prepared_bytes_; }
+  size_t prepared_bytes() const { return rt::prepared_bytes(instructions_); }
 
   // Runs chain 0 once.
   Status execute();
@@ -60,7 +61,6 @@ class Method {
   Span<Instruction> instructions_{};
   KernelContext context_;
   Message message_;
-  size_t prepared_bytes_ = 0;
 };
 
 }  // namespace rt

@@ -36,10 +36,12 @@ struct Uses {
     for (uint32_t pc = 0; pc < instructions.size(); ++pc) {
       const Instruction& call = instructions[pc];
       if (call.kind == Instruction::Kind::Move) read(&values[call.first]);
-      if (call.kind != Instruction::Kind::Kernel) continue;
+      const bool runs = call.kind == Instruction::Kind::Kernel;
+      if (!runs && call.kind != Instruction::Kind::Folded) continue;
       const size_t count = call.args.size();
       const bool out = call.pure_out && call.args[count - 1]->is_tensor();
-      for (size_t a = 0; a < (out ? count - 2 : count); ++a) read(call.args[a]);
+      // A folded call read its arguments at load, once.
+      for (size_t a = 0; runs && a < (out ? count - 2 : count); ++a) read(call.args[a]);
       if (out) producer[index(call.args[count - 1])] = pc;
     }
   }
@@ -122,7 +124,7 @@ class Preparer {
     instructions_[pc].kind = Instruction::Kind::Fused;
   }
 
-  Status prepare(Instruction& call, size_t* bytes) {
+  Status prepare(Instruction& call) {
     uint64_t mask = 0;
     Chain chains[2];  // at most two arguments made at load per call (a and b of a product)
     int made[2] = {-1, -1};
@@ -143,22 +145,20 @@ class Preparer {
     if (mask == 0) return Status();
     Status status;
     for (int i = 0; i < count && status.ok(); ++i) status = run(&chains[i]);
+    KernelContext::Preparing preparing{&arena_, mask, 0};
     if (status.ok()) {
       context_.clear();
-      context_.begin_preparing(&arena_, mask);
+      context_.begin_preparing(&preparing);
       call.fn(context_, call.args);
       context_.end_preparing();
       if (context_.failed()) status = context_.status();
     }
     const bool prepared = status.ok() && context_.prepared() != nullptr;
     for (int i = 0; i < count; ++i)
-      settle(chains[i], prepared && context_.prepared_arg() == static_cast<size_t>(made[i]));
+      settle(chains[i], prepared && preparing.arg == static_cast<size_t>(made[i]));
     if (!status.ok()) return status;
     call.prepared = context_.prepared();
-    if (prepared) {
-      *bytes += context_.prepared_bytes();
-      release_folded(call.args[context_.prepared_arg()]);
-    }
+    if (prepared) release_folded(call.args[preparing.arg]);
     return Status();
   }
 
@@ -173,8 +173,7 @@ class Preparer {
 }  // namespace
 
 Status prepare_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList outputs,
-                     const ConstantValues& constants, Arena& arena, KernelContext& context,
-                     size_t* bytes) {
+                     const ConstantValues& constants, Arena& arena, KernelContext& context) {
   if (constants.writes == nullptr) return Status();  // control flow: nothing is constant
   uint8_t* reads = arena.allocate_array<uint8_t>(values.size());
   uint32_t* producer = arena.allocate_array<uint32_t>(values.size());
@@ -186,11 +185,19 @@ Status prepare_calls(Span<Instruction> instructions, Span<EValue> values, BoxedL
   Preparer preparer(instructions, constants, uses, arena, context);
   for (Instruction& call : instructions) {
     if (call.kind != Instruction::Kind::Kernel || !call.may_prepare) continue;
-    const Status status = preparer.prepare(call, bytes);
+    const Status status = preparer.prepare(call);
     if (!status.ok()) return status;
   }
   context.set_prepared(nullptr);
   return Status();
+}
+
+size_t prepared_bytes(Span<Instruction> instructions) {
+  size_t bytes = 0;
+  for (const Instruction& call : instructions) {
+    if (call.prepared != nullptr) bytes += KernelContext::prepared_size(call.prepared);
+  }
+  return bytes;
 }
 
 }  // namespace rt

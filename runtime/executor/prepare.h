@@ -42,11 +42,13 @@ inline bool prepares(const char* op) {
 
 // Runs each call that may prepare and has a constant tensor argument (or one made only
 // from constants, as above) once in preparing mode (its memory from `arena`), recording
-// what it prepared in the instruction and adding the bytes it took to `bytes`. A kernel
-// that fails while preparing fails the load with its message. Compiled in only where
-// RT_PREPARE is defined (codegen/plan/objects.py).
+// what it prepared in the instruction. A kernel that fails while preparing fails the load
+// with its message. Compiled in only where RT_PREPARE is defined
+// (codegen/plan/objects.py).
 Status prepare_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList outputs,
-                     const ConstantValues& constants, Arena& arena, KernelContext& context,
-                     size_t* bytes);
+                     const ConstantValues& constants, Arena& arena, KernelContext& context);
+
+// The bytes of memory the calls took for what they prepared.
+size_t prepared_bytes(Span<Instruction> instructions);
 
 }  // namespace rt

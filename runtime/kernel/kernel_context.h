@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "runtime/core/arena.h"
 #include "runtime/core/error.h"
@@ -38,9 +39,11 @@ class KernelContext {
   // arguments alone, and returns without computing. Every later run of that call finds the
   // memory in prepared(); null when nothing was prepared. Constant arguments never change,
   // so what was prepared stays true; the kernel still checks that its shapes match.
-  bool preparing() const { return prepare_arena_ != nullptr; }
+  bool preparing() const { return preparing_ != nullptr; }
   // Whether argument `index` (in the call's layout) is constant; only while preparing.
-  bool constant_arg(size_t index) const { return index < 64 && (constant_args_ >> index & 1) != 0; }
+  bool constant_arg(size_t index) const {
+    return index < 64 && (preparing_->constant_args >> index & 1) != 0;
+  }
   // While preparing: `bytes` of zero-filled, 64-byte-aligned memory for the method's
   // lifetime, which later runs of this call get from prepared(), to be filled from
   // argument `arg` alone (the call never reads that argument's data again); nullptr when
@@ -48,16 +51,25 @@ class KernelContext {
   void* prepare(size_t bytes, size_t arg);
   const void* prepared() const { return prepared_; }
 
-  // The executor's side of Note [Prepared weights].
-  void begin_preparing(Arena* arena, uint64_t constant_args) {
-    prepare_arena_ = arena;
-    constant_args_ = constant_args;
-    prepared_ = nullptr;
-    prepared_bytes_ = 0;
+  // The executor's side of Note [Prepared weights]: what one call in preparing mode may
+  // use, and what it took.
+  struct Preparing {
+    Arena* arena;
+    uint64_t constant_args;
+    size_t arg;  // the argument prepared
+  };
+  // The bytes prepare() took for `prepared` (kept just before it).
+  static size_t prepared_size(const void* prepared) {
+    size_t bytes;
+    memcpy(&bytes, static_cast<const char*>(prepared) - sizeof bytes, sizeof bytes);
+    return bytes;
   }
-  void end_preparing() { prepare_arena_ = nullptr; }
-  size_t prepared_bytes() const { return prepared_bytes_; }
-  size_t prepared_arg() const { return prepared_arg_; }
+  // `preparing` until end_preparing(); nullptr for a context that runs calls.
+  void begin_preparing(Preparing* preparing) {
+    preparing_ = preparing;
+    prepared_ = nullptr;
+  }
+  void end_preparing() { preparing_ = nullptr; }
   void set_prepared(const void* prepared) { prepared_ = prepared; }
 
  private:
@@ -66,11 +78,12 @@ class KernelContext {
 
   Error code_ = Error::Ok;
   Message message_;
-  Arena* prepare_arena_ = nullptr;
-  uint64_t constant_args_ = 0;
-  const void* prepared_ = nullptr;
-  size_t prepared_bytes_ = 0;
-  size_t prepared_arg_ = 0;
+  // No initializers: every runner constructs a context, and the smallest has no code bytes
+  // to spare for two more stores. Method::load sets both where preparation is compiled in
+  // (RT_PREPARE), the only builds whose kernels read them; anything else that makes a
+  // context for such kernels value-initializes it (`rt::KernelContext context{};`).
+  Preparing* preparing_;
+  const void* prepared_;
 };
 
 }  // namespace rt

@@ -6,8 +6,8 @@ The optimized-first include-all runner has the optimized mm, bmm and addmm, so i
 with preparation. Each program runs three times (`--iterations 3`): a weight prepared that
 should not have been shows up as an output that goes stale from run to run or differs from
 numpy's. The runner's line `weights prepared at load: N B` says what was packed: the
-packed matrices (whole panels of the microkernel, Note [sgemm microkernel]) plus 128 bytes
-per call (a 64-byte header and the alignment to 64).
+packed matrices (whole panels of the microkernel, Note [sgemm microkernel]) plus 135 bytes
+per call (a 64-byte header, the size and the alignment to 64).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ F = ScalarType.Float
 # (kMR, kNR) of the microkernel the test runners were compiled for: the host toolchain's
 # isa is this machine's best level (Note [Instruction sets], codegen/isa.py).
 MR, NR = {"x86-64-v4": (14, 32), "x86-64-v3": (6, 16)}.get(best_level(), (6, 8))
-PER_CALL = 128
+PER_CALL = 135
 
 
 def panels(extent: int, width: int) -> int:
