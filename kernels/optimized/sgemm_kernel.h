@@ -103,28 +103,53 @@ inline Vec finish(Vec x, const TileEpilogue& e, int row, int vec) {
   return x;
 }
 
-// c[0:rows, 0:cols] (+ c when `accumulate`) = acc, through `epilogue` when it is given.
-// A tile narrower than kNR goes through a row of kNR in registers' memory, so no vector
-// touches c past its last column.
+// c[0:rows, 0:cols] (+ c when `accumulate`) = tile, through `epilogue` when it is given,
+// `tile` holding the accumulators (kNR floats per row; its rows are changed). Out of line:
+// one copy serves every instantiation, and it is only for the last depth block of a tile
+// with an epilogue or at the edge of c, where its passes over a tile in L1 are a few
+// hundred cycles against the block's thousands.
+__attribute__((noinline)) inline void finish_tile(float* tile, int64_t rows, float* c, int64_t ldc,
+                                                  int64_t cols, bool accumulate,
+                                                  const TileEpilogue* epilogue) {
+  for (int64_t i = 0; i < rows; ++i) {
+    float* from = tile + i * kNR;
+    float* row = c + i * ldc;
+    if (accumulate) {
+      for (int64_t j = 0; j < cols; ++j) from[j] = from[j] + row[j];  // as the vector add
+    }
+    if (epilogue != nullptr) {
+      for (int v = 0; v < kVecs; ++v)
+        store(from + v * kLanes, finish(load(from + v * kLanes), *epilogue, i, v));
+    }
+    std::memcpy(row, from, sizeof(float) * cols);
+  }
+}
+
+// c[0:rows, 0:cols] (+ c when `accumulate`) = acc, through `epilogue` when it is given: a
+// whole tile without one straight from the registers, anything else through finish_tile.
 template <int R>
-inline void store_tile(const Vec (&acc)[R][kVecs], float* c, int64_t ldc, int64_t rows,
-                       int64_t cols, bool accumulate, const TileEpilogue* epilogue) {
-  float tail[kNR];
+__attribute__((always_inline)) inline void store_tile(const Vec (&acc)[R][kVecs], float* c,
+                                                      int64_t ldc, int64_t rows, int64_t cols,
+                                                      bool accumulate,
+                                                      const TileEpilogue* epilogue) {
+  if (rows == R && cols == kNR && epilogue == nullptr) {
+#pragma GCC unroll 16
+    for (int i = 0; i < R; ++i) {
+#pragma GCC unroll 4
+      for (int v = 0; v < kVecs; ++v) {
+        float* at = c + i * ldc + v * kLanes;
+        store(at, accumulate ? acc[i][v] + load(at) : acc[i][v]);
+      }
+    }
+    return;
+  }
+  float tile[R * kNR];
 #pragma GCC unroll 16
   for (int i = 0; i < R; ++i) {
-    if (i >= rows) break;
-    float* row = c + i * ldc;
-    float* out = cols == kNR ? row : tail;
-    if (out == tail && accumulate) std::memcpy(tail, row, cols * sizeof(float));
 #pragma GCC unroll 4
-    for (int v = 0; v < kVecs; ++v) {
-      Vec x = acc[i][v];
-      if (accumulate) x = x + load(out + v * kLanes);
-      if (epilogue != nullptr) x = finish(x, *epilogue, i, v);
-      store(out + v * kLanes, x);
-    }
-    if (out == tail) std::memcpy(row, tail, cols * sizeof(float));
+    for (int v = 0; v < kVecs; ++v) store(tile + i * kNR + v * kLanes, acc[i][v]);
   }
+  finish_tile(tile, rows < R ? rows : R, c, ldc, cols, accumulate, epilogue);
 }
 
 // The tile of R rows (R <= kMR) over `depth` steps: Note [sgemm microkernel].
