@@ -223,3 +223,53 @@ def test_a_grouped_convolution_packs_each_group_s_weight(
     command = [str(all_runner), str(program), "--input", str(fast_dir / "in0.npy")]
     subprocess.run([*command, "--output-dir", str(tmp_path)], check=True, timeout=120)
     np.testing.assert_array_equal(fast, np.load(tmp_path / "output0.npy"))
+
+
+def test_quantized_linear_weights_are_dequantized_once(
+    optimized_runner: Path, tmp_path: Path
+) -> None:
+    # PT2E's Linear: an int8 weight dequantized per channel, then transposed, on every run.
+    # Note [Preparing through constant producers]: both run once at load and are skipped.
+    model = REPO / "examples" / "models" / "quant_linear"
+    prepared, (out,) = run(
+        optimized_runner, tmp_path, model / "quant_linear.pte", [np.load(model / "in0.npy")], 1
+    )
+    assert prepared == packed_b(64, 256) + packed_b(256, 64) + packed_b(64, 10)
+    np.testing.assert_allclose(out, np.load(model / "out0.npy"), rtol=1e-4, atol=1e-5)
+
+
+def test_a_weight_made_from_constants_is_made_once(optimized_runner: Path, tmp_path: Path) -> None:
+    # y = bias + x @ (dequantize(Wq) as float)^T, as PT2E writes a Linear; Wq's values
+    # times the scale are exact, so y is numpy's to the bit.
+    wq = np.random.default_rng(15).integers(-127, 128, (5, 7)).astype(np.int8)
+    bias, x = integers((5,), 16), integers((3, 7), 17)
+    values = (
+        Tensor(ScalarType.Char, (5, 7), constant=wq.tobytes()),
+        0.5,  # 1: scale
+        0,  # 2: zero point
+        -127,  # 3
+        127,  # 4
+        ScalarType.Char.number,  # 5: dtype
+        None,  # 6: out_dtype
+        Tensor(F, (5, 7)),  # 7: the dequantized weight
+        IntList((9, 2)),  # 8: dims [1, 0]
+        1,  # 9
+        Tensor(F, (7, 5)),  # 10: its transpose
+        Tensor(F, (5,), constant=bias.tobytes()),  # 11
+        Tensor(F, (3, 7)),  # 12: x
+        Tensor(F, (3, 5)),  # 13: y
+    )
+    method = Method(
+        "forward",
+        values,
+        (12,),
+        (13,),
+        (
+            call("quantized_decomposed::dequantize_per_tensor.out", 0, 1, 2, 3, 4, 5, 6, 7, 7),
+            call("aten::permute_copy.out", 7, 8, 10, 10),
+            call("aten::addmm.out", 11, 12, 10, 9, 9, 13, 13),
+        ),
+    )
+    prepared, (y,) = run(optimized_runner, tmp_path, save(tmp_path, method), [x], 1)
+    assert prepared == packed_b(7, 5)
+    np.testing.assert_array_equal(y, bias + x @ (0.5 * wq.astype(np.float32)).T)
