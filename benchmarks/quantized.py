@@ -18,7 +18,8 @@ the host toolchain (its instruction set the build machine's best, Note [Instruct
 sets]), built in a temporary copy of the repository.
 
 CPU time: ours is the runner process's user + system time of `--iterations N+1` minus that
-of `--iterations 1`, over N (load excluded, the per-run input copy included); ExecuTorch's
+of `--iterations 1`, over N (load excluded, the per-run input copy included; N at least
+`--iterations`, more for a small model, so that the runs take 0.3 s); ExecuTorch's
 the thread's CPU time (time.thread_time) around N calls of `execute`, over N. The figure
 per engine is the minimum over the interleaved rounds. Every engine's outputs are compared
 with the committed references (ExecuTorch's portable runtime on the undelegated program):
@@ -135,10 +136,20 @@ def children_cpu() -> float:
 
 
 def ours(runner: Path, name: str, iterations: int, output: Path) -> float:
-    """CPU seconds per inference of our runner (load excluded)."""
+    """CPU seconds per inference of our runner (load excluded): a process's CPU time is
+    known to a few hundred microseconds, so small models run enough times to take 0.3 s."""
     command = [str(runner), str(example(name) / f"{name}.pte")]
     for path in inputs_of(name):
         command += ["--input", str(path)]
+    first = subprocess.run(
+        [*command, "--iterations", "3", "--output-dir", str(output)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    found = re.search(r"^min time per run: ([0-9.]+) us$", first, re.MULTILINE)
+    estimate = float(found.group(1)) * 1e-6 if found else 1e-3
+    iterations = max(iterations, min(100000, int(0.3 / max(estimate, 1e-7))))
     spent = []
     for count in (1, iterations + 1):
         before = children_cpu()
@@ -167,10 +178,12 @@ class Xnnpack:
         self.outputs = self.method.execute(self.inputs)  # warm-up
 
     def cpu(self, iterations: int) -> float:
-        start = time.thread_time()
-        for _ in range(iterations):
+        """CPU seconds per call, over at least 0.1 s of calls."""
+        start, count = time.thread_time(), 0
+        while count < iterations or time.thread_time() - start < 0.1:
             self.method.execute(self.inputs)
-        return (time.thread_time() - start) / iterations
+            count += 1
+        return (time.thread_time() - start) / count
 
 
 def main() -> int:

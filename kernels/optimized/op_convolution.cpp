@@ -143,14 +143,29 @@ bool on_gemm(const portable::ConvCall& c, const Layer& l) {
          conv::dense_from(c.w, 1) && !(l.groups > 1 && l.cin_g == 1);
 }
 
+// The floats a depthwise layer reads of its weight (rows w_row apart).
+int64_t depthwise_weight_floats(const Layer& l) {
+  return (l.groups * l.cout_g - 1) * l.w_row + l.k();
+}
+
 // Note [Prepared GEMM operand]: a constant weight of a GEMM layer, each group's
-// (cout_g x cin_g kh kw) matrix packed as a.
+// (cout_g x cin_g kh kw) matrix packed as a; a depthwise layer's copied as it is (its only
+// gain: a weight made from constants, an int8 one dequantized, is made once).
 void prepare(const rt::OpContext& in, const portable::ConvCall& c, const rt::Tensor& weight) {
   const Layer l = conv::layer_of(c);
-  if (!in.context().constant_arg(1) || !on_gemm(c, l)) return;
-  const opt::Matrix<const float> w{weight.data_as<const float>(), l.cout_g, l.k(), l.w_row, 1};
-  if (!opt::prepare_operand(in.context(), 1, opt::GemmSide::A, l.groups, w, l.cout_g * l.w_row))
-    in.fail("out of memory while packing the weight");
+  if (!in.context().constant_arg(1)) return;
+  const bool depthwise = !c.transposed && l.k() > 0 && conv::dense_from(c.x, 2) &&
+                         conv::dense_from(c.y, 2) && conv::dense_from(c.w, 1) && l.groups > 1 &&
+                         l.cin_g == 1;
+  bool ok = true;
+  if (depthwise) {
+    ok = opt::prepare_copy(in.context(), 1, weight.data_as<const float>(),
+                           depthwise_weight_floats(l));
+  } else if (on_gemm(c, l)) {
+    const opt::Matrix<const float> w{weight.data_as<const float>(), l.cout_g, l.k(), l.w_row, 1};
+    ok = opt::prepare_operand(in.context(), 1, opt::GemmSide::A, l.groups, w, l.cout_g * l.w_row);
+  }
+  if (!ok) in.fail("out of memory while preparing the weight");
 }
 
 void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float* x, const float* w,
@@ -167,7 +182,9 @@ void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float*
     return;
   }
   if (l.groups > 1 && l.cin_g == 1) {
-    if (!conv::depthwise(l, x, w, bias, y)) in.fail("out of memory for the depthwise scratch");
+    const float* copy = opt::prepared_copy(in.context(), depthwise_weight_floats(l));
+    if (!conv::depthwise(l, x, copy != nullptr ? copy : w, bias, y))
+      in.fail("out of memory for the depthwise scratch");
     return;
   }
   const bool one_by_one = l.k_h == 1 && l.k_w == 1 && l.stride_h == 1 && l.stride_w == 1 &&

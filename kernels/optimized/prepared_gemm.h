@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <new>
 
 #include "kernels/optimized/gemm_packed.h"
@@ -67,6 +68,28 @@ inline const PreparedGemm* prepared_operand(const rt::KernelContext& context, Ge
                                             int64_t batch, int64_t rows, int64_t cols) {
   const PreparedGemm* prepared = static_cast<const PreparedGemm*>(context.prepared());
   return prepared != nullptr && prepared->fits(side, batch, rows, cols) ? prepared : nullptr;
+}
+
+// A constant operand a kernel reads as it is (a depthwise layer's weight): copied at load,
+// which lets Note [Preparing through constant producers] make it from its int8 form once.
+struct alignas(64) PreparedCopy {
+  int64_t floats;
+  const float* data() const { return reinterpret_cast<const float*>(this + 1); }
+};
+
+inline bool prepare_copy(rt::KernelContext& context, size_t arg, const float* data,
+                         int64_t floats) {
+  void* memory = context.prepare(sizeof(PreparedCopy) + sizeof(float) * floats, arg);
+  if (memory == nullptr) return false;
+  PreparedCopy* copy = new (memory) PreparedCopy{floats};
+  std::memcpy(const_cast<float*>(copy->data()), data, sizeof(float) * floats);
+  return true;
+}
+
+// While running: the copy this call prepared, if it has `floats` values; else nullptr.
+inline const float* prepared_copy(const rt::KernelContext& context, int64_t floats) {
+  const PreparedCopy* copy = static_cast<const PreparedCopy*>(context.prepared());
+  return copy != nullptr && copy->floats == floats ? copy->data() : nullptr;
 }
 
 }  // namespace opt

@@ -60,8 +60,10 @@ void quantize_floats(const float* x, int64_t n, Q* out, float inv_scale, int32_t
       Floats4 q = zp + ((v + kRound) - kRound);
       q = q >= low ? q : low;  // NaN fails the comparison: quant_min
       q = q > high ? high : q;
-      const Ints4 whole = __builtin_convertvector(q, Ints4);
-      for (int k = 0; k < 4; ++k) out[i + k] = static_cast<Q>(whole[k]);
+      // In range now: narrowing keeps the value.
+      typedef Q Bytes4 __attribute__((vector_size(4)));
+      const Bytes4 bytes = __builtin_convertvector(__builtin_convertvector(q, Ints4), Bytes4);
+      std::memcpy(out + i, &bytes, sizeof bytes);
     }
   }
   for (; i < n; ++i) out[i] = quantize_value<Q>(x[i], inv_scale, zero_point, quant_min, quant_max);
@@ -75,8 +77,11 @@ void dequantize_to_floats(const Q* q, int64_t n, float* out, int64_t zero_point,
     // (q - zero_point) is exact in float for an 8-bit q and a zero point in its range.
     const bool exact = zero_point >= -512 && zero_point <= 512;
     const Floats4 zp = Floats4{} + static_cast<float>(zero_point), factor = Floats4{} + scale;
+    typedef Q Bytes4 __attribute__((vector_size(4)));
     for (; exact && i + 4 <= n; i += 4) {
-      const Ints4 whole = {q[i], q[i + 1], q[i + 2], q[i + 3]};
+      Bytes4 bytes;
+      std::memcpy(&bytes, q + i, sizeof bytes);
+      const Ints4 whole = __builtin_convertvector(bytes, Ints4);
       const Floats4 v = (__builtin_convertvector(whole, Floats4) - zp) * factor;
       std::memcpy(out + i, &v, sizeof v);
     }
