@@ -27,6 +27,8 @@ from codegen.errors import InputError
 from codegen.key_path_reader import MAX_NAME_LENGTH, KeyPathReader
 from codegen.manifest_model import (
     DEFAULT_TOOLCHAIN,
+    OURS,
+    RUNTIMES,
     Library,
     Manifest,
     Model,
@@ -49,6 +51,8 @@ __all__ = [
     "MAX_THREADS",
     "OPTIMIZED",
     "OPTIMIZED_CFLAGS",
+    "OURS",
+    "RUNTIMES",
     "Library",
     "Manifest",
     "Model",

@@ -9,6 +9,10 @@ from pathlib import Path
 from codegen.model import OperatorName
 
 DEFAULT_TOOLCHAIN = "host"
+# The runtimes a target may build for (`runtime = "..."`; Note [Target runtime] in
+# codegen/plan/runtime.py): each has one implementation in codegen/plan/runtimes.py.
+OURS = "ours"
+RUNTIMES = (OURS,)
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,8 @@ class Target:
     # Note [Threads] (kernels/optimized/parallel.h): kernels split their outer loops over
     # this many threads, the calling one included.
     threads: int = 1
+    # The runtime the runner is built on (RUNTIMES).
+    runtime: str = OURS
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from codegen.manifest import Target
 from tasks import layout
 from tasks.code_deps import action_code
 from tasks.engine.actions import reports_user_errors
+from tasks.target import TargetPlan
 
 
 @reports_user_errors
@@ -25,8 +25,12 @@ def print_summary(size_json: Path, verify_json: Path) -> None:
         print(f"  {line}")
 
 
-def summary_task(target: Target) -> dict[str, Any]:
-    size_json, verify_json = layout.size_json(target.name), layout.verify_json(target.name)
+def summary_task(plan: TargetPlan) -> dict[str, Any]:
+    target = plan.target
+    size_json, verify_json = (
+        layout.paths().size_json(target.name),
+        layout.paths().verify_json(target.name),
+    )
     return {
         "basename": "summary",
         "name": target.name,
