@@ -59,17 +59,18 @@ def write_estimate(
     """Predict the runner's size from earlier size reports (Note [Size estimate]), write
     size_estimate.json and print it. The reports are read here, in the action, and are
     no dependency of the task: they advise, and must not re-run codegen."""
+    paths = layout.paths()
     from codegen.plan.estimate import every_dtype_buckets
     from codegen.size.estimate import estimate, read_report
 
-    previous = read_report(layout.paths().size_json(target))
+    previous = read_report(paths.size_json(target))
     # Other targets' reports matter only for a rebuild (Note [Size estimate]).
     others = {
         name: report
         for name in other_targets
         if previous is not None
         and name != target
-        and (report := read_report(layout.paths().size_json(name))) is not None
+        and (report := read_report(paths.size_json(name))) is not None
     }
     result = estimate(
         target,
@@ -79,17 +80,18 @@ def write_estimate(
         previous,
         others,
     )
-    write_if_changed(layout.paths().size_estimate(target), result.to_json())
+    write_if_changed(paths.size_estimate(target), result.to_json())
     if result.file is not None:  # a first build has nothing to estimate from
         print(result.line())
 
 
 def task_codegen(reads: Reads) -> Iterator[dict[str, Any]]:
     """Resolve kernels and render registration, dtype filter and registry size."""
+    paths = layout.paths()
     current = manifest()
     for target in current.targets.values():
         libraries = [current.libraries[name] for name in target.libraries]
-        output_dir = layout.paths().gen_dir(target.name)
+        output_dir = paths.gen_dir(target.name)
         # Note [Target runtime]: which registration the runtime needs.
         runtime = runtime_of(target, current.toolchains[target.toolchain], reads)
         yield {
@@ -101,7 +103,7 @@ def task_codegen(reads: Reads) -> Iterator[dict[str, Any]]:
                         target.name,
                         runtime.renderer(),
                         libraries,
-                        layout.paths().selection(target.name),
+                        paths.selection(target.name),
                         output_dir,
                         _estimate_config(target),
                         tuple(current.targets),
@@ -109,14 +111,14 @@ def task_codegen(reads: Reads) -> Iterator[dict[str, Any]]:
                 )
             ],
             "file_dep": [
-                layout.paths().selection(target.name),
+                paths.selection(target.name),
                 *generator_code(),
                 *(lib.functions for lib in libraries),
             ],
             "targets": [
                 *(output_dir / name for name in runtime.generated_files()),
-                layout.paths().resolution(target.name),
-                layout.paths().size_estimate(target.name),
+                paths.resolution(target.name),
+                paths.size_estimate(target.name),
             ],
             "uptodate": [
                 config_changed(

@@ -43,11 +43,12 @@ def measure(inputs: SizeInputs) -> bool:
     # Imported when the action runs: loading doit's tasks does not import the ELF code.
     from codegen.size.stage import measure_size
 
+    paths = layout.paths()
     name = inputs.target.name
     outcome = measure_size(inputs)
-    write_if_changed(layout.paths().size_json(name), outcome.document.to_json())
-    write_if_changed(layout.paths().size_md(name), outcome.markdown)
-    write_if_changed(layout.paths().size_html(name), outcome.html)
+    write_if_changed(paths.size_json(name), outcome.document.to_json())
+    write_if_changed(paths.size_md(name), outcome.markdown)
+    write_if_changed(paths.size_html(name), outcome.html)
     for line in outcome.lines:
         print(line)
     return outcome.within_budgets
@@ -64,6 +65,7 @@ def _linked(measured: tuple[Path, ...]) -> Linked | tuple[Linked, Linked]:
 
 
 def size_inputs(plan: TargetPlan, step: SizeStep) -> SizeInputs:
+    paths = layout.paths()
     target = plan.target
     name = target.name
     return SizeInputs(
@@ -71,16 +73,17 @@ def size_inputs(plan: TargetPlan, step: SizeStep) -> SizeInputs:
         objects=step.objects,
         linked=_linked(step.measured),
         library=step.library,
-        resolution=layout.paths().resolution(name),
-        provenance=layout.paths().provenance(name),
-        estimate=layout.paths().size_estimate(name),
-        previous=layout.paths().size_json(name),
+        resolution=paths.resolution(name),
+        provenance=paths.provenance(name),
+        estimate=paths.size_estimate(name),
+        previous=paths.size_json(name),
         baseline_runner=step.baseline_runner,
         model_files=model_files(target, plan.manifest.models),
     )
 
 
 def size_task(plan: TargetPlan) -> dict[str, Any]:
+    paths = layout.paths()
     step = size_step(plan.runtime, plan.objects)
     inputs = size_inputs(plan, step)
     target = plan.target
@@ -104,9 +107,9 @@ def size_task(plan: TargetPlan) -> dict[str, Any]:
         ],
         "task_dep": [f"link:{name}", *(f"link:{t}" for t in [target.size_baseline] if t)],
         "targets": [
-            layout.paths().size_json(name),
-            layout.paths().size_md(name),
-            layout.paths().size_html(name),
+            paths.size_json(name),
+            paths.size_md(name),
+            paths.size_html(name),
         ],
         "uptodate": [
             config_changed(

@@ -26,19 +26,16 @@ def print_summary(size_json: Path, verify_json: Path) -> None:
 
 
 def summary_task(plan: TargetPlan) -> dict[str, Any]:
-    target = plan.target
-    size_json, verify_json = (
-        layout.paths().size_json(target.name),
-        layout.paths().verify_json(target.name),
-    )
+    paths, name = layout.paths(), plan.target.name
+    size_json, verify_json = paths.size_json(name), paths.verify_json(name)
     return {
         "basename": "summary",
-        "name": target.name,
+        "name": name,
         "actions": [(print_summary, [size_json, verify_json])],
         "file_dep": [
             size_json,
             verify_json,
             *action_code(print_summary),
         ],
-        "task_dep": [f"size:{target.name}", f"verify:{target.name}"],
+        "task_dep": [f"size:{name}", f"verify:{name}"],
     }
