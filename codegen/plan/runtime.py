@@ -7,7 +7,8 @@ it is sits behind `TargetRuntime`, one implementation per runtime (codegen/plan/
 chosen by name in one place (codegen/plan/runtimes.py); no stage compares a runtime's name
 (tests/codegen/test_plan_runtime.py holds both). Per stage, the runtime answers:
   - codegen: which files to generate in gen/ and from which renderer (the registration the
-    runtime's kernel table needs; the per-source dtype headers every runtime shares);
+    runtime's kernel table needs, and the dtype headers every runtime's kernels compile
+    against: codegen/render.py render_dtype_headers);
   - compile: its own objects, before the kernels (its sources, include folders, defines),
     and its registration's objects, after them; the kernels themselves compile the same way
     for every runtime (codegen/plan/objects.py);
