@@ -60,9 +60,9 @@ class Verification:
         return all(result.status != FAILED for result in self.models.values())
 
     def phrase(self) -> str:
-        """`2/3 models verified (worst error 3.1e-07 of scale)`, with `, 1 degenerate
-        reference (mlp)` when there is one, `no models` or `not verified`: the summary
-        line's part."""
+        """`2/3 models verified (worst error 3.1e-07 of scale)` (`(exact)` when every
+        output matched exactly), with `, 1 degenerate reference (mlp)` when there is one,
+        `no models` or `not verified`: the summary line's part."""
         results = self.models.values()
         if any(result.status == NOT_VERIFIED for result in results):
             return NOT_VERIFIED
@@ -72,7 +72,8 @@ class Verification:
         text = f"{len(verified)}/{len(results)} models verified"
         errors = [output.relative for result in verified for output in result.outputs]
         if errors:
-            text += f" (worst error {max(errors):.2g} of scale)"
+            worst = max(errors)
+            text += f" (worst error {worst:.2g} of scale)" if worst else " (exact)"
         degenerate = sorted(n for n, r in self.models.items() if r.status == DEGENERATE)
         if degenerate:
             plural = "s" if len(degenerate) > 1 else ""

@@ -96,6 +96,8 @@ def test_worst_errors_and_degenerate_references() -> None:
     assert verification.phrase() == (
         "1/3 models verified (worst error 2e-07 of scale), 1 degenerate reference (head)"
     )
+    exact = Verification({"a": ModelResult("ok", None, (OutputError(3.0, 0.0),))})
+    assert exact.phrase() == "1/1 models verified (exact)"
     only_degenerate = Verification(
         {"a": verification.models["head"], "b": verification.models["head"]}
     )
