@@ -9,6 +9,7 @@ its sources], codegen/build_folder.py), and only as many bytes as the model's
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -44,11 +45,11 @@ RUN_TIMEOUT_SECONDS = 120
 def run_model(
     runner: Path, model: Model, output_dir: Path, emulator: tuple[str, ...] = ()
 ) -> ModelResult:
-    """How the model ran and compared with its references."""
-    problem = _before_running(model)
+    """How the model ran and compared with its references; the runner writes into
+    `output_dir` (build/<target>/verify/<model>), emptied first."""
+    problem = _before_running(model) or fresh_folder(output_dir)
     if problem is not None:
         return ModelResult(FAILED, problem)
-    fresh_folder(output_dir)
     command = [
         *emulator,
         str(runner),
@@ -128,15 +129,24 @@ def _run(command: list[str]) -> str | None:
     return None
 
 
-def fresh_folder(folder: Path) -> None:
-    """`folder` (build/<target>/verify/<model>), empty: a symbolic link found at it or at
-    its parent (put there by hand: the build makes none) is removed, never followed, so
-    the runner's outputs land nowhere but in the target's own folder."""
+def fresh_folder(folder: Path) -> str | None:
+    """Make `folder` (build/<target>/verify/<model>) an empty folder of the target's own,
+    or say why it cannot be: a symbolic link found at it or at its parent (put there by
+    hand: the build makes none) is removed, never followed, and a target folder that
+    resolves elsewhere is refused, so the runner's outputs land nowhere but below
+    build/<target>/ (Note [Build folder apart from its sources])."""
+    target = folder.parent.parent
+    if os.path.realpath(target) != os.path.join(os.path.realpath(target.parent), target.name):
+        return (
+            f"{target} is a symbolic link to {os.path.realpath(target)}: verification writes "
+            "only into the build folder's own target folders; remove the link"
+        )
     for path in (folder.parent, folder):
         if path.is_symlink() or (path.exists() and not path.is_dir()):
             path.unlink()
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
+    return None
 
 
 def not_runnable(runner: Path, toolchain: str, emulator: tuple[str, ...]) -> str | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import shutil
 import time
 from pathlib import Path
 
@@ -93,15 +94,23 @@ def test_a_link_in_place_of_the_output_folder_is_removed_not_followed(tmp_path: 
     verify = tmp_path / "build" / "t" / "verify"
     verify.mkdir(parents=True)
     os.symlink(references, verify / "m")
-    fresh_folder(verify / "m")
+    assert fresh_folder(verify / "m") is None
     assert not (verify / "m").is_symlink() and list((verify / "m").iterdir()) == []
     assert (references / "output0.npy").read_bytes() == b"reference"
     # The folder above it too.
     (verify / "m").rmdir()
     verify.rmdir()
     os.symlink(references, verify)
-    fresh_folder(verify / "m")
+    assert fresh_folder(verify / "m") is None
     assert not verify.is_symlink() and (verify / "m").is_dir()
+    assert sorted(p.name for p in references.iterdir()) == ["output0.npy"]
+    # A target folder linked elsewhere is refused, and nothing is written there.
+    shutil.rmtree(tmp_path / "build" / "t")
+    os.symlink(references, tmp_path / "build" / "t")
+    assert fresh_folder(tmp_path / "build" / "t" / "verify" / "m") == (
+        f"{tmp_path / 'build' / 't'} is a symbolic link to {references}: verification "
+        "writes only into the build folder's own target folders; remove the link"
+    )
     assert sorted(p.name for p in references.iterdir()) == ["output0.npy"]
 
 
