@@ -43,7 +43,15 @@ DTYPE_SELECTIVE_DEFINE = "-DRT_DTYPE_SELECTIVE"
 # sources that read it.
 FOLD_DEFINE = "-DRT_FOLD_CONSTANTS"
 FOLDING_KERNELS = frozenset({"op_permute_copy.cpp", "op_t_copy.cpp", "op_transpose_copy.cpp"})
-FOLDING_SOURCES = ("executor/instructions.cpp", "executor/method.cpp", "runner/main.cpp")
+# Note [Fusion at load] (runtime/executor/fuse.h) comes with it, and is worth it wherever the
+# optimized library's convolution (which has a fused entry) is linked.
+FUSING_KERNELS = frozenset({"op_convolution.cpp"})
+FOLDING_SOURCES = (
+    "executor/instructions.cpp",
+    "executor/method.cpp",
+    "executor/fuse.cpp",
+    "runner/main.cpp",
+)
 
 _SELECTED_MASK = re.compile(r"DtypeSet\((0x[0-9a-f]+)u\)")
 
@@ -95,7 +103,13 @@ def target_objects(
     folding = (*common, FOLD_DEFINE)
     folding_dir = paths.shared_object_dir(toolchain.name, driver + folding)
     kernels = sorted(kernel_sources)
-    folds = any(source.name in FOLDING_KERNELS for source in kernels)
+    libraries = tuple(libraries)
+    optimized = [library.sources for library in libraries if library.name == OPTIMIZED]
+    folds = any(
+        source.name in FOLDING_KERNELS
+        or (source.name in FUSING_KERNELS and source.parent in optimized)
+        for source in kernels
+    )
     bool_source = bool_constants_source(paths)
     objects = [
         CompileStep(s, paths.object_path(folding_dir, s), folding, driver)

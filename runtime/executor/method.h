@@ -9,6 +9,7 @@
 #include "runtime/core/message.h"
 #include "runtime/core/span.h"
 #include "runtime/executor/fold.h"
+#include "runtime/executor/fuse.h"
 #include "runtime/executor/instructions.h"
 #include "runtime/kernel/kernel_context.h"
 #include "runtime/kernel/registry.h"
@@ -44,6 +45,9 @@ class Method {
   // (Note [Constant folding at load] in fold.h).
   size_t folded_bytes() const { return rt::folded_bytes(instructions_); }
 
+  // The calls fused at load and the memory they took (Note [Fusion at load] in fuse.h).
+  const FusionStats& fusion() const { return fusion_; }
+
   // Runs chain 0 once.
   Status execute();
 
@@ -56,6 +60,7 @@ class Method {
   Span<Instruction> instructions_{};
   KernelContext context_;
   Message message_;
+  FusionStats fusion_;
 };
 
 }  // namespace rt
