@@ -180,7 +180,7 @@ bool batch_norm_folds(const Instruction& conv, const Instruction& bn, const Grap
       graph.uses[graph.at(b[10])] != 1)
     return false;
   if (b[6]->tag() != Tag::Double || !graph.constant_float(c[1]) ||
-      !c[1]->to_tensor().is_contiguous() || c[1]->to_tensor().dim() < 1)
+      c[1]->to_tensor().dim() < 1 || c[1]->to_tensor().dim_order()[0] != 0)
     return false;
   const int64_t channels = c[1]->to_tensor().size(0);
   // The conv's bias, the norm's weight and bias (each may be absent), mean and variance.

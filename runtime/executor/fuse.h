@@ -34,8 +34,9 @@ namespace rt {
 //    and its list of outs are used by nothing else;
 //  - every out is a Float tensor written as the exporter writes a call (out listed again as
 //    the return slot), and the fused entry accepts the call (Float, not transposed);
-//  - for a batch norm: the convolution's weight is a contiguous Float constant (held in
-//    the program file or folded at load, written by no call and no caller), its bias absent
+//  - for a batch norm: the convolution's weight is a Float constant (held in
+//    the program file or folded at load, written by no call and no caller) whose output
+//    channels are its outermost dimension (dim order starts with 0), its bias absent
 //    or such a constant, and the batch norm's parameters constants with one entry per
 //    output channel.
 // The chain's last out has planned memory that the exporter may share with the

@@ -1,0 +1,92 @@
+"""Fusion at load (Note [Fusion at load], runtime/executor/fuse.h) and the optimized max pool
+(Note [Max pool in registers]) on programs ExecuTorch's exporter wrote
+(tests/runtime/programs/export_prepared.py).
+
+Each program runs three times (`--iterations 3`, outputs of the last run), so a rewrite that
+left state behind shows as a wrong output. The runner's line `calls fused at load: N, B B`
+says how many chains were fused and the memory they took.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.kernels.conftest import all_runner, optimized_runner, threaded_runner
+
+__all__ = ["all_runner", "optimized_runner", "threaded_runner"]
+
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+_FUSED = re.compile(r"^calls fused at load: (\d+), (\d+) B$", re.MULTILINE)
+
+# conv_chains: stem conv+bn+relu6, depthwise conv+bn (its hardswish is exported decomposed),
+# 1x1 conv+bn, conv+relu, conv+clamp; the residual conv (its out read twice) is not fused.
+CHAINS_FUSED = 5
+# Folded weights and biases: 8x3x3x3 + 8, 8x1x3x3 + 8 and 16x8 + 16 floats; plus the two
+# outs whose planned memory the exporter shares with their convolution's input (free once
+# it ran), moved to memory of their own: the stem's 1x8x16x16 and the depthwise's 1x8x8x8.
+CHAINS_BYTES = 4 * ((216 + 8) + (72 + 8) + (128 + 16)) + 4 * (8 * 16 * 16 + 8 * 8 * 8)
+
+
+def run(runner: Path, name: str, tmp_path: Path) -> tuple[tuple[int, int], list[np.ndarray]]:
+    """(chains fused, bytes) and the outputs of the last of three runs of program `name`."""
+    arrays = np.load(PROGRAMS / f"{name}.npz")
+    command = [str(runner), str(PROGRAMS / f"{name}.pte"), "--iterations", "3"]
+    command += ["--output-dir", str(tmp_path)]
+    for key in sorted(k for k in arrays if k.startswith("in")):
+        np.save(tmp_path / f"{key}.npy", arrays[key], allow_pickle=False)
+        command += ["--input", str(tmp_path / f"{key}.npy")]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    fused = _FUSED.search(result.stdout)
+    assert fused is not None, result.stdout
+    count = sum(1 for k in arrays if k.startswith("out"))
+    outputs = [np.load(tmp_path / f"output{i}.npy") for i in range(count)]
+    return (int(fused.group(1)), int(fused.group(2))), outputs
+
+
+def expected(name: str) -> list[np.ndarray]:
+    arrays = np.load(PROGRAMS / f"{name}.npz")
+    return [arrays[f"out{i}"] for i in range(sum(1 for k in arrays if k.startswith("out")))]
+
+
+@pytest.mark.parametrize("name", ["conv_chains", "conv_chains_channels_last"])
+def test_fused_chains_match_eager_and_every_thread_count(
+    name: str, optimized_runner: Path, threaded_runner: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "one").mkdir()
+    (tmp_path / "three").mkdir()
+    fused, (out,) = run(optimized_runner, name, tmp_path / "one")
+    threaded_fused, (threaded,) = run(threaded_runner, name, tmp_path / "three")
+    assert fused == threaded_fused
+    assert fused[0] == CHAINS_FUSED
+    # The channels-last net's outs are planned apart from the convolutions' inputs.
+    assert fused[1] == CHAINS_BYTES if name == "conv_chains" else fused[1] > 0
+    assert out.tobytes() == threaded.tobytes()
+    # The batch norm fold reorders a product: float rounding, no more.
+    np.testing.assert_allclose(out, expected(name)[0], rtol=1e-5, atol=1e-5)
+
+
+def test_a_runner_without_the_optimized_convolution_fuses_nothing(
+    all_runner: Path, tmp_path: Path
+) -> None:
+    fused, (out,) = run(all_runner, "conv_chains", tmp_path)
+    assert fused == (0, 0)
+    np.testing.assert_allclose(out, expected("conv_chains")[0], rtol=1e-5, atol=1e-5)
+
+
+def test_ceil_mode_max_pools_give_eager_values_and_indices(
+    optimized_runner: Path, threaded_runner: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "one").mkdir()
+    (tmp_path / "three").mkdir()
+    _, outputs = run(optimized_runner, "max_pool_ceil", tmp_path / "one")
+    _, threaded = run(threaded_runner, "max_pool_ceil", tmp_path / "three")
+    for got, again, want in zip(outputs, threaded, expected("max_pool_ceil"), strict=True):
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+        assert got.tobytes() == again.tobytes()
