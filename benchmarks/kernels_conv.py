@@ -208,8 +208,8 @@ def measure(
         name: str, model: latency.Model, request: dict[str, Any], engine: str, count: int
     ) -> float:
         if engine in runners:
-            mean, minimum, _folded = latency.time_on_runner(runners[engine], model, count)
-            return minimum if minimum is not None else mean
+            timed = latency.time_on_runner(runners[engine], model, count)
+            return timed.min_us if timed.min_us is not None else timed.mean_us
         return min(worker.times({**request, "iterations": count}))
 
     for round_index in range(rounds):
