@@ -46,6 +46,17 @@ constexpr int64_t kMinTileWidth = 64;
 // Output columns per GEMM of the 1x1 path (no copy, so only the split matters).
 constexpr int64_t kDirectTileWidth = 512;
 
+// Note [Convolution work items]
+// The GEMM paths split a layer into work items for the pool's threads: (batch, group, pixel
+// tile), and when a layer has fewer than kFewItems of those (the 7x7 and 14x14 layers of
+// an ImageNet net: one tile each) blocks of kRowBlock output channels too, so a second
+// thread has work. Which split a layer gets depends on its shape alone, never on the
+// thread count, so every output is computed by the same GEMM call whatever the number of
+// threads (Note [Threads]). A thread's consecutive row blocks of one tile share its
+// im2col columns.
+constexpr int64_t kFewItems = 8;
+constexpr int64_t kRowBlock = 32;
+
 // Columns [p0, p0 + width) of the im2col matrix of one batch and group: row k = (ic, ky,
 // kx) holds the input pixel each output pixel multiplies with that weight (0 in padding).
 void im2col(const Layer& l, const float* x, int64_t p0, int64_t width, float* col) {
@@ -95,8 +106,11 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
   const int64_t k = l.k(), pixels = l.pixels();
   const int64_t tile = one_by_one ? kDirectTileWidth : std::max(kMinTileWidth, kTileFloats / k);
   const int64_t tiles = (pixels + tile - 1) / tile;
+  // Note [Convolution work items]: blocks of output rows too when there are few tiles.
+  const int64_t row_block = l.batch * l.groups * tiles >= kFewItems ? l.cout_g : kRowBlock;
+  const int64_t row_blocks = (l.cout_g + row_block - 1) / row_block;
   bool ok = true;
-  opt::parallel_for(l.batch * l.groups * tiles, 1, [&](int64_t begin, int64_t end) {
+  opt::parallel_for(l.batch * l.groups * tiles * row_blocks, 1, [&](int64_t begin, int64_t end) {
     float* col = nullptr;
     if (!one_by_one) {
       const size_t bytes = static_cast<size_t>(k * std::min(tile, pixels)) * sizeof(float);
@@ -106,21 +120,26 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
         return;
       }
     }
+    int64_t columns_of = -1;  // the (batch, group, tile) whose columns `col` holds
     for (int64_t item = begin; item < end; ++item) {
-      const int64_t t = item % tiles, g = item / tiles % l.groups, n = item / tiles / l.groups;
+      const int64_t rb = item % row_blocks, tile_item = item / row_blocks;
+      const int64_t t = tile_item % tiles, g = tile_item / tiles % l.groups;
+      const int64_t n = tile_item / tiles / l.groups;
       const int64_t p0 = t * tile, width = std::min(tile, pixels - p0);
+      const int64_t r0 = g * l.cout_g + rb * row_block,
+                    rows = std::min(row_block, l.cout_g - rb * row_block);
       const float* xg = x + n * l.x_n + g * l.cin_g * l.x_c;
-      float* yg = y + n * l.y_n + g * l.cout_g * l.y_c + p0;
-      const float* wg = w + g * l.cout_g * l.w_row;
+      float* yr = y + n * l.y_n + r0 * l.y_c + p0;
+      const float* wr = w + r0 * l.w_row;
       if (one_by_one) {
-        conv::gemm(wg, l.w_row, xg + p0, l.x_c, yg, l.y_c, l.cout_g, k, width);
+        conv::gemm(wr, l.w_row, xg + p0, l.x_c, yr, l.y_c, rows, k, width);
       } else {
-        im2col(l, xg, p0, width, col);
-        conv::gemm(wg, l.w_row, col, width, yg, l.y_c, l.cout_g, k, width);
+        if (columns_of != tile_item) im2col(l, xg, p0, width, col);
+        columns_of = tile_item;
+        conv::gemm(wr, l.w_row, col, width, yr, l.y_c, rows, k, width);
       }
-      finish_rows(yg, l.cout_g, width, l.y_c,
-                  bias != nullptr ? bias + g * l.cout_g * l.bias_stride : nullptr, l.bias_stride,
-                  e);
+      finish_rows(yr, rows, width, l.y_c, bias != nullptr ? bias + r0 * l.bias_stride : nullptr,
+                  l.bias_stride, e);
     }
   });
   return ok;

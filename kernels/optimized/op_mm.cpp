@@ -1,5 +1,7 @@
+#include "kernels/optimized/epilogue.h"
 #include "kernels/optimized/matmul.h"
 #include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/epilogue.h"
 #include "runtime/kernel/kernel.h"
 
 namespace optimized {
@@ -20,3 +22,29 @@ rt::Tensor& mm_out(rt::KernelContext& context, const rt::Tensor& self, const rt:
 }
 
 }  // namespace optimized
+
+// Note [Fused epilogue]: mm and its activation (Float): the inputs of mm.out, the epilogue,
+// out, out. The activation is applied to each tile of the product while it is in cache.
+void rt::fused::mm(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::Epilogue e = rt::read_epilogue(args, 2);
+  opt::matmul_kernel<optimized::Dtypes>(
+      context, optimized::kOp, args[0]->to_tensor(), args[1]->to_tensor(),
+      args[2 + rt::kEpilogueValues]->to_tensor(), 2,
+      [&](const opt::Matrix<float>& tile, int64_t, bool) {
+        for (int64_t i = 0; i < tile.rows; ++i) {
+          float* row = tile.data + i * tile.row_stride;
+          if (tile.col_stride == 1) {
+            optimized::finish_rows(row, 1, tile.cols, 0, nullptr, 0, e);
+          } else {
+            for (int64_t j = 0; j < tile.cols; ++j)
+              optimized::finish_rows(row + j * tile.col_stride, 1, 1, 0, nullptr, 0, e);
+          }
+        }
+      });
+}
+
+bool rt::fused::mm_accepts(rt::Span<rt::EValue* const> args) {
+  return optimized::Dtypes::kEnabled.contains(rt::ScalarType::Float) &&
+         args[0]->to_tensor().dtype() == rt::ScalarType::Float &&
+         args[1]->to_tensor().dtype() == rt::ScalarType::Float;
+}

@@ -11,11 +11,24 @@
 namespace rt {
 namespace {
 
-enum Op : uint8_t { kOther, kConvolution, kBatchNorm, kRelu, kHardtanh, kClamp, kHardswish, kOps };
+enum Op : uint8_t {
+  kOther,
+  kConvolution,
+  kAddmm,
+  kMm,
+  kBatchNorm,
+  kRelu,
+  kHardtanh,
+  kClamp,
+  kHardswish,
+  kOps
+};
 
 constexpr const char* kNames[kOps] = {
     "",
     "aten::convolution.out",
+    "aten::addmm.out",
+    "aten::mm.out",
     "aten::_native_batch_norm_legit_no_training.out",
     "aten::relu.out",
     "aten::hardtanh.out",
@@ -179,8 +192,8 @@ bool batch_norm_folds(const Instruction& conv, const Instruction& bn, const Grap
   if (graph.uses[graph.at(b[8])] != 2 || graph.uses[graph.at(b[9])] != 2 ||
       graph.uses[graph.at(b[10])] != 1)
     return false;
-  if (b[6]->tag() != Tag::Double || !graph.constant_float(c[1]) ||
-      c[1]->to_tensor().dim() < 1 || c[1]->to_tensor().dim_order()[0] != 0)
+  if (b[6]->tag() != Tag::Double || !graph.constant_float(c[1]) || c[1]->to_tensor().dim() < 1 ||
+      c[1]->to_tensor().dim_order()[0] != 0)
     return false;
   const int64_t channels = c[1]->to_tensor().size(0);
   // The conv's bias, the norm's weight and bias (each may be absent), mean and variance.
@@ -211,22 +224,25 @@ class Fuser {
   Fuser(Graph& graph, Arena& arena, FusionStats* stats, size_t own_memory_cap)
       : graph_(graph), arena_(arena), stats_(stats), cap_(own_memory_cap) {}
 
-  // Rewrites `conv` [-> `bn`] [-> `act` with `e`]: Note [Fusion at load].
-  Status rewrite(Instruction& conv, Instruction* bn, Instruction* act, const Epilogue& e) {
+  // Rewrites `call` (`inputs` values before its out) [-> `bn`] [-> `act` with `e`] into a
+  // call of `fused`: Note [Fusion at load].
+  Status rewrite(Instruction& call, size_t inputs, OpFunction fused, Instruction* bn,
+                 Instruction* act, const Epilogue& e) {
     EValue* out = act != nullptr ? single_out(*act) : bn->args[7];
     Tensor& target = out->to_tensor();
     bool own_memory = false;
-    for (size_t a = 0; a < 3; ++a) {
-      if (conv.args[a]->is_tensor() && overlaps(target, conv.args[a]->to_tensor()))
+    for (size_t a = 0; a < inputs; ++a) {
+      if (call.args[a]->is_tensor() && overlaps(target, call.args[a]->to_tensor()))
         own_memory = true;
     }
     if (own_memory && target.capacity() > cap_) return Status();  // left as it is
-    EValue** args = arena_.allocate_array<EValue*>(9 + kEpilogueValues + 2);
+    const size_t count = inputs + kEpilogueValues + 2;
+    EValue** args = arena_.allocate_array<EValue*>(count);
     EValue* made = arena_.allocate_array<EValue>(2 + kEpilogueValues);
     if (args == nullptr || made == nullptr) return out_of_memory();
-    for (size_t a = 0; a < 9; ++a) args[a] = conv.args[a];
+    for (size_t a = 0; a < inputs; ++a) args[a] = call.args[a];
     if (bn != nullptr) {
-      Status status = fold_batch_norm(conv.args, bn->args, made, made + 1);
+      Status status = fold_batch_norm(call.args, bn->args, made, made + 1);
       if (!status.ok()) return status;
       args[1] = made;
       args[2] = made + 1;
@@ -234,8 +250,8 @@ class Fuser {
     made[2] = EValue::from_int(static_cast<int64_t>(e.kind));
     made[3] = EValue::from_double(e.lo);
     made[4] = EValue::from_double(e.hi);
-    for (size_t k = 0; k < kEpilogueValues; ++k) args[9 + k] = made + 2 + k;
-    args[9 + kEpilogueValues] = args[10 + kEpilogueValues] = out;
+    for (size_t k = 0; k < kEpilogueValues; ++k) args[inputs + k] = made + 2 + k;
+    args[count - 2] = args[count - 1] = out;
     if (own_memory) {
       void* data = arena_.allocate(target.capacity());
       if (data == nullptr) return out_of_memory();
@@ -243,8 +259,8 @@ class Fuser {
       cap_ -= target.capacity();
       stats_->bytes += target.capacity();
     }
-    conv.fn = fused::convolution;
-    conv.args = Span<EValue* const>(args, 9 + kEpilogueValues + 2);
+    call.fn = fused;
+    call.args = Span<EValue* const>(args, count);
     if (bn != nullptr) bn->kind = Instruction::Kind::Free;
     if (act != nullptr) act->kind = Instruction::Kind::Free;
     ++stats_->chains;
@@ -292,6 +308,19 @@ class Fuser {
   size_t cap_;
 };
 
+// The calls with a fused entry (runtime/kernel/epilogue.h): a null entry is not linked.
+struct Fusable {
+  Op op;
+  size_t inputs;  // values before the out
+  OpFunction fused;
+  bool (*accepts)(Span<EValue* const> args);
+};
+const Fusable kFusable[] = {
+    {kConvolution, 9, fused::convolution, fused::convolution_accepts},
+    {kAddmm, 5, fused::addmm, fused::addmm_accepts},
+    {kMm, 2, fused::mm, fused::mm_accepts},
+};
+
 // The next instruction after `i` that runs (no-ops skipped), or the end.
 size_t next_run(Span<Instruction> instructions, size_t i) {
   ++i;
@@ -306,7 +335,8 @@ size_t next_run(Span<Instruction> instructions, size_t i) {
 Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList inputs,
                   BoxedList outputs, const Program& program, const KernelRegistry& registry,
                   Arena& arena, FusionStats* stats) {
-  if (fused::convolution == nullptr || fused::convolution_accepts == nullptr) return Status();
+  if (fused::convolution == nullptr && fused::addmm == nullptr && fused::mm == nullptr)
+    return Status();
   uint8_t* marks = arena.allocate_array<uint8_t>(values.size() * 3);
   if (marks == nullptr) return Status(Error::OutOfMemory, "out of memory while loading the method");
   Graph graph{values, program, marks, marks + values.size(), marks + 2 * values.size()};
@@ -319,17 +349,21 @@ Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList
   const Operators ops(registry);
   Fuser fuser(graph, arena, stats, cap);
   for (size_t i = 0; i < instructions.size(); ++i) {
-    Instruction& conv = instructions[i];
-    if (ops.of(conv) != kConvolution || conv.args.size() != 11 || single_out(conv) == nullptr ||
-        !fused::convolution_accepts(conv.args))
-      continue;
+    Instruction& call = instructions[i];
+    const Op op = ops.of(call);
+    const Fusable* fusable = nullptr;
+    for (const Fusable& f : kFusable) {
+      if (f.op == op && call.args.size() == f.inputs + 2 && f.fused != nullptr) fusable = &f;
+    }
+    if (fusable == nullptr || single_out(call) == nullptr || !fusable->accepts(call.args)) continue;
     Instruction* bn = nullptr;
     Instruction* act = nullptr;
     Epilogue e{EpilogueKind::None, 0.0f, 0.0f};
-    const EValue* out = conv.args[9];
+    const EValue* out = call.args[fusable->inputs];
     size_t next = next_run(instructions, i);
-    if (next < instructions.size() && ops.of(instructions[next]) == kBatchNorm &&
-        batch_norm_folds(conv, instructions[next], graph)) {
+    if (op == kConvolution && next < instructions.size() &&
+        ops.of(instructions[next]) == kBatchNorm &&
+        batch_norm_folds(call, instructions[next], graph)) {
       bn = &instructions[next];
       out = bn->args[7];
       next = next_run(instructions, next);
@@ -338,7 +372,7 @@ Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList
         activation_of(ops.of(instructions[next]), instructions[next], graph, out, &e))
       act = &instructions[next];
     if (bn == nullptr && act == nullptr) continue;
-    const Status status = fuser.rewrite(conv, bn, act, e);
+    const Status status = fuser.rewrite(call, fusable->inputs, fusable->fused, bn, act, e);
     if (!status.ok()) return status;
   }
   return Status();

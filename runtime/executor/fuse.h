@@ -22,7 +22,8 @@ namespace rt {
 //    computed as the batch norm kernel computes them (a new copy of the weight and bias:
 //    the file's are never written);
 //  - a relu, hardtanh, clamp or hardswish right after (the convolution or the folded batch
-//    norm) becomes the fused call's epilogue;
+//    norm) becomes the fused call's epilogue; so does one right after a matrix product
+//    (mm, or a Linear's addmm: beta = alpha = 1, a row of bias);
 //  - the fused call writes the chain's last out; the calls it replaced do nothing at run
 //    time (Instruction::Kind::Free).
 // A chain is rewritten only when all of these hold, in the spirit of constant folding:
@@ -33,15 +34,16 @@ namespace rt {
 //    next call of the chain, is no method input or output; a batch norm's two other outs
 //    and its list of outs are used by nothing else;
 //  - every out is a Float tensor written as the exporter writes a call (out listed again as
-//    the return slot), and the fused entry accepts the call (Float, not transposed);
+//    the return slot), and the fused entry accepts the call (Float; a convolution not
+//    transposed);
 //  - for a batch norm: the convolution's weight is a Float constant (held in
 //    the program file or folded at load, written by no call and no caller) whose output
 //    channels are its outermost dimension (dim order starts with 0), its bias absent
 //    or such a constant, and the batch norm's parameters constants with one entry per
 //    output channel.
-// The chain's last out has planned memory that the exporter may share with the
-// convolution's input (it is free once the convolution ran): writing it while the input is
-// read would corrupt both. Such an out gets memory of its own instead (in all at most the
+// The chain's last out has planned memory that the exporter may share with an input of the
+// first call (it is free once that call ran): writing it while the input is read would
+// corrupt both. Such an out gets memory of its own instead (in all at most the
 // bytes of the method's non-constant tensors, counted unplanned; past that the chain is
 // left as it is).
 // Every rewrite's memory (new weights and biases, outs moved) is counted in fused_bytes.

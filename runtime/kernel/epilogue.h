@@ -43,13 +43,19 @@ inline Epilogue read_epilogue(Span<EValue* const> args, size_t inputs) {
                   static_cast<float>(args[inputs + 2]->to_double())};
 }
 
-// The fused entries. convolution: the 9 inputs of aten::convolution.out (input, weight,
-// bias, stride, padding, dilation, transposed, output_padding, groups). Each returns false
-// from `accepts` for a call it would not compute fast (another dtype, a transposed
-// convolution), which then stays as it is.
+// The fused entries, each with the inputs of its operator: convolution the 9 of
+// aten::convolution.out (input, weight, bias, stride, padding, dilation, transposed,
+// output_padding, groups), addmm the 5 of aten::addmm.out (self, mat1, mat2, beta, alpha),
+// mm the 2 of aten::mm.out. Each `accepts` is false for a call its entry would not compute
+// fast (another dtype, a transposed convolution, an addmm that is not a Linear's), which
+// then stays as it is.
 namespace fused {
 void convolution(KernelContext& context, Span<EValue* const> args) __attribute__((weak));
 bool convolution_accepts(Span<EValue* const> args) __attribute__((weak));
+void addmm(KernelContext& context, Span<EValue* const> args) __attribute__((weak));
+bool addmm_accepts(Span<EValue* const> args) __attribute__((weak));
+void mm(KernelContext& context, Span<EValue* const> args) __attribute__((weak));
+bool mm_accepts(Span<EValue* const> args) __attribute__((weak));
 }  // namespace fused
 
 }  // namespace rt
