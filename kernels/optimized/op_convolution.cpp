@@ -26,8 +26,10 @@
 // - everything else: im2col into a per-thread scratch tile, then one GEMM per tile.
 // What none of them covers (transposed convolution, pixels not dense, a permuted weight)
 // runs portable's reference loops (kernels/portable/util/nn_conv.h): correct, slow.
-// Each fast path adds the bias and applies a fused activation (Note [Fused epilogue],
-// runtime/kernel/epilogue.h) to each block of output right after computing it.
+// Each fast path applies a fused activation (Note [Fused epilogue],
+// runtime/kernel/epilogue.h) to each block of output right after computing it. The GEMM
+// paths start a block as its bias and add the product to it: Eigen's product would zero
+// the block first anyway, so the bias costs no pass of its own.
 namespace optimized {
 namespace {
 
@@ -131,6 +133,8 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
       const float* xg = x + n * l.x_n + g * l.cin_g * l.x_c;
       float* yr = y + n * l.y_n + r0 * l.y_c + p0;
       const float* wr = w + r0 * l.w_row;
+      for (int64_t r = 0; r < rows; ++r)
+        fill(yr + r * l.y_c, width, bias != nullptr ? bias[(r0 + r) * l.bias_stride] : 0.0f);
       if (one_by_one) {
         conv::gemm(wr, l.w_row, xg + p0, l.x_c, yr, l.y_c, rows, k, width);
       } else {
@@ -138,8 +142,7 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
         columns_of = tile_item;
         conv::gemm(wr, l.w_row, col, width, yr, l.y_c, rows, k, width);
       }
-      finish_rows(yr, rows, width, l.y_c, bias != nullptr ? bias + r0 * l.bias_stride : nullptr,
-                  l.bias_stride, e);
+      finish_rows(yr, rows, width, l.y_c, nullptr, 0, e);
     }
   });
   return ok;

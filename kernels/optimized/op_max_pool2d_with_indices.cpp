@@ -36,7 +36,7 @@ struct PlaneStrides {
   int64_t x_row, x_col, y_row, y_col, i_row, i_col;
 };
 
-typedef int32_t Mask8 __attribute__((vector_size(32)));
+typedef int32_t Int8 __attribute__((vector_size(32)));
 typedef int64_t Index8 __attribute__((vector_size(64)));
 
 // Note [Max pool in registers]
@@ -45,15 +45,19 @@ typedef int64_t Index8 __attribute__((vector_size(64)));
 // the input, the window's taps are visited in portable's order (rows, then columns) with
 // the running maximum and its index in registers, and each is stored once. The first tap
 // is taken whatever it is; a later one when it is greater or NaN: portable's decisions,
-// so values and indices are the same. Outputs whose window crosses an edge (padding, a
-// ceil_mode tail) take the scalar loop, one window at a time, with the same decisions.
+// so values and indices are the same. Indices are kept as 32-bit lanes (the plane has
+// fewer than 2^31 elements) and widened when stored. A row's last block of eight ends at
+// its last inside output, overlapping the block before (its outputs are computed again, to
+// the same values). Outputs whose window crosses an edge (padding, a ceil_mode tail) take
+// the scalar loop, one window at a time, with the same decisions.
 template <int64_t kStride>
 conv::Vec8 load_taps(const float* src) {
   const conv::Vec8 v = conv::load8(src);
   if constexpr (kStride == 1) {
     return v;
   } else {
-    return __builtin_shufflevector(v, conv::load8(src + 8), 0, 2, 4, 6, 8, 10, 12, 14);
+    // src[0, 15): the even ones from src[0, 8) and src[7, 15), never a float past the tap.
+    return __builtin_shufflevector(v, conv::load8(src + 7), 0, 2, 4, 6, 9, 11, 13, 15);
   }
 }
 
@@ -84,7 +88,6 @@ template <int64_t kStride>
 void pool_row_in_registers(const portable::PoolWindow& win, int64_t height, int64_t width,
                            int64_t out_w, int64_t oy, const float* plane, float* y_row,
                            int64_t* i_row) {
-  const Index8 lanes = {0, 1, 2, 3, 4, 5, 6, 7};
   // Outputs [lo, hi) see every window column inside the row.
   int64_t lo = 0, hi = out_w;
   for (int64_t kx = 0; kx < win.kernel[1]; ++kx) {
@@ -99,30 +102,37 @@ void pool_row_in_registers(const portable::PoolWindow& win, int64_t height, int6
   int64_t ox = 0;
   for (; ox < std::min(lo, out_w); ++ox)
     pool_one(win, height, width, oy, ox, plane, y_row + ox, i_row + ox);
-  // At stride 2 a load ends one float past the eighth tap: one more output must be inside.
-  for (; rows[0] < rows[1] && ox + 8 + (kStride - 1) <= hi; ox += 8) {
+  const Int8 lanes = {0, 1, 2, 3, 4, 5, 6, 7};
+  auto block = [&](int64_t at) {
     conv::Vec8 best{};
-    Index8 index{};
+    Int8 index{};
     bool first = true;
     for (int64_t ky = rows[0]; ky < rows[1]; ++ky) {
       const int64_t h = top + ky * win.dilation[0];
       for (int64_t kx = 0; kx < win.kernel[1]; ++kx) {
-        const int64_t w = ox * kStride - win.padding[1] + kx * win.dilation[1];
+        const int64_t w = at * kStride - win.padding[1] + kx * win.dilation[1];
         const conv::Vec8 v = load_taps<kStride>(plane + h * width + w);
-        const Index8 at = h * width + w + lanes * kStride;
+        const Int8 where =
+            static_cast<int32_t>(h * width + w) + lanes * static_cast<int32_t>(kStride);
         if (first) {
           best = v;
-          index = at;
+          index = where;
           first = false;
           continue;
         }
-        const Mask8 take = (v > best) | (v != v);
+        const Int8 take = (v > best) | (v != v);
         best = take ? v : best;
-        index = __builtin_convertvector(take, Index8) ? at : index;
+        index = take ? where : index;
       }
     }
-    conv::store8(y_row + ox, best);
-    std::memcpy(i_row + ox, &index, sizeof index);
+    conv::store8(y_row + at, best);
+    const Index8 wide = __builtin_convertvector(index, Index8);
+    std::memcpy(i_row + at, &wide, sizeof wide);
+  };
+  if (rows[0] < rows[1] && hi - ox >= 8) {
+    for (; ox + 8 <= hi; ox += 8) block(ox);
+    if (ox < hi) block(hi - 8);
+    ox = hi;
   }
   for (; ox < out_w; ++ox) pool_one(win, height, width, oy, ox, plane, y_row + ox, i_row + ox);
 }
@@ -160,8 +170,8 @@ void max_pool(const portable::PoolWindow& win, const portable::Planes4& x,
   const PlaneStrides s{x.stride[2], x.stride[3],  y.stride[2],
                        y.stride[3], ix.stride[2], ix.stride[3]};
   const bool dense = s.x_col == 1 && s.y_col == 1 && s.i_col == 1;
-  const bool in_registers =
-      std::is_same<T, float>::value && dense && s.x_row == width && win.stride[1] <= 2;
+  const bool in_registers = std::is_same<T, float>::value && dense && s.x_row == width &&
+                            win.stride[1] <= 2 && height * width < (int64_t{1} << 31);
   opt::parallel_for(y.size[0] * channels, 1, [&](int64_t begin, int64_t end) {
     for (int64_t plane = begin; plane < end; ++plane) {
       const int64_t n = plane / channels, c = plane % channels;

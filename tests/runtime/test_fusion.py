@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from tests.kernels.conftest import all_runner, optimized_runner, threaded_runner
+from tests.workspace import REPO
 
 __all__ = ["all_runner", "optimized_runner", "threaded_runner"]
 
@@ -35,18 +36,24 @@ CHAINS_BYTES = 4 * ((216 + 8) + (72 + 8) + (128 + 16)) + 4 * (8 * 16 * 16 + 8 * 
 def run(runner: Path, name: str, tmp_path: Path) -> tuple[tuple[int, int], list[np.ndarray]]:
     """(chains fused, bytes) and the outputs of the last of three runs of program `name`."""
     arrays = np.load(PROGRAMS / f"{name}.npz")
-    command = [str(runner), str(PROGRAMS / f"{name}.pte"), "--iterations", "3"]
-    command += ["--output-dir", str(tmp_path)]
-    for key in sorted(k for k in arrays if k.startswith("in")):
-        np.save(tmp_path / f"{key}.npy", arrays[key], allow_pickle=False)
-        command += ["--input", str(tmp_path / f"{key}.npy")]
+    inputs = [arrays[k] for k in sorted(k for k in arrays if k.startswith("in"))]
+    outputs = sum(1 for k in arrays if k.startswith("out"))
+    return run_file(runner, PROGRAMS / f"{name}.pte", inputs, outputs, tmp_path)
+
+
+def run_file(
+    runner: Path, program: Path, inputs: list[np.ndarray], outputs: int, tmp_path: Path
+) -> tuple[tuple[int, int], list[np.ndarray]]:
+    command = [str(runner), str(program), "--iterations", "3", "--output-dir", str(tmp_path)]
+    for index, array in enumerate(inputs):
+        np.save(tmp_path / f"in{index}.npy", array, allow_pickle=False)
+        command += ["--input", str(tmp_path / f"in{index}.npy")]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stderr
     fused = _FUSED.search(result.stdout)
     assert fused is not None, result.stdout
-    count = sum(1 for k in arrays if k.startswith("out"))
-    outputs = [np.load(tmp_path / f"output{i}.npy") for i in range(count)]
-    return (int(fused.group(1)), int(fused.group(2))), outputs
+    arrays = [np.load(tmp_path / f"output{i}.npy") for i in range(outputs)]
+    return (int(fused.group(1)), int(fused.group(2))), arrays
 
 
 def expected(name: str) -> list[np.ndarray]:
@@ -90,3 +97,21 @@ def test_ceil_mode_max_pools_give_eager_values_and_indices(
         assert got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
         assert got.tobytes() == again.tobytes()
+
+
+def test_a_linear_and_its_relu_fuse(
+    optimized_runner: Path, threaded_runner: Path, tmp_path: Path
+) -> None:
+    # The mlp example: addmm (the folded weight) -> relu -> addmm -> softmax; the first
+    # addmm and the relu become one call, with the relu applied as each tile's epilogue, and
+    # the same bits as the separate relu kernel.
+    model = REPO / "examples" / "models" / "mlp"
+    inputs = [np.load(model / "in0.npy")]
+    (tmp_path / "one").mkdir()
+    (tmp_path / "three").mkdir()
+    fused, (out,) = run_file(optimized_runner, model / "mlp.pte", inputs, 1, tmp_path / "one")
+    again, (threaded,) = run_file(threaded_runner, model / "mlp.pte", inputs, 1, tmp_path / "three")
+    assert fused == again
+    assert fused[0] == 1
+    assert out.tobytes() == threaded.tobytes()
+    np.testing.assert_allclose(out, np.load(model / "out0.npy"), rtol=1e-5, atol=1e-6)
