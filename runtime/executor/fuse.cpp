@@ -221,8 +221,8 @@ bool overlaps(const Tensor& a, const Tensor& b) {
 
 class Fuser {
  public:
-  Fuser(Graph& graph, Arena& arena, FusionStats* stats, size_t own_memory_cap)
-      : graph_(graph), arena_(arena), stats_(stats), cap_(own_memory_cap) {}
+  Fuser(Graph& graph, Arena& arena, size_t own_memory_cap)
+      : graph_(graph), arena_(arena), cap_(own_memory_cap) {}
 
   // Rewrites `call` (`inputs` values before its out) [-> `bn`] [-> `act` with `e`] into a
   // call of `fused`: Note [Fusion at load].
@@ -241,15 +241,13 @@ class Fuser {
     EValue* made = arena_.allocate_array<EValue>(2 + kEpilogueValues);
     if (args == nullptr || made == nullptr) return out_of_memory();
     for (size_t a = 0; a < inputs; ++a) args[a] = call.args[a];
+    size_t bytes = 0;
     if (bn != nullptr) {
-      Status status = fold_batch_norm(call.args, bn->args, made, made + 1);
+      Status status = fold_batch_norm(call.args, bn->args, made, made + 1, &bytes);
       if (!status.ok()) return status;
       args[1] = made;
       args[2] = made + 1;
     }
-    made[2] = EValue::from_int(static_cast<int64_t>(e.kind));
-    made[3] = EValue::from_double(e.lo);
-    made[4] = EValue::from_double(e.hi);
     for (size_t k = 0; k < kEpilogueValues; ++k) args[inputs + k] = made + 2 + k;
     args[count - 2] = args[count - 1] = out;
     if (own_memory) {
@@ -257,13 +255,16 @@ class Fuser {
       if (data == nullptr) return out_of_memory();
       target.set_data(data);
       cap_ -= target.capacity();
-      stats_->bytes += target.capacity();
+      bytes += target.capacity();
     }
+    made[2] = EValue::from_int(static_cast<int64_t>(e.kind));
+    made[3] = EValue::from_double(e.lo);
+    made[4] = EValue::from_double(e.hi);
+    made[5] = EValue::from_int(static_cast<int64_t>(bytes));
     call.fn = fused;
     call.args = Span<EValue* const>(args, count);
     if (bn != nullptr) bn->kind = Instruction::Kind::Free;
     if (act != nullptr) act->kind = Instruction::Kind::Free;
-    ++stats_->chains;
     return Status();
   }
 
@@ -274,8 +275,8 @@ class Fuser {
 
   // weight' = weight * scale, bias' = bias * scale + shift per output channel, with scale and
   // shift as the batch norm kernel computes them (in float).
-  Status fold_batch_norm(Span<EValue* const> c, Span<EValue* const> b, EValue* weight,
-                         EValue* bias) {
+  Status fold_batch_norm(Span<EValue* const> c, Span<EValue* const> b, EValue* weight, EValue* bias,
+                         size_t* bytes) {
     const Tensor& w = c[1]->to_tensor();
     const Tensor& mean = b[3]->to_tensor();
     const int64_t channels = w.size(0), per_channel = w.numel() / (channels > 0 ? channels : 1);
@@ -298,13 +299,12 @@ class Fuser {
     tensors[1].set_data(b_data);
     *weight = EValue::from_tensor(&tensors[0]);
     *bias = EValue::from_tensor(&tensors[1]);
-    stats_->bytes += w.capacity() + mean.capacity();
+    *bytes += w.capacity() + mean.capacity();
     return Status();
   }
 
   Graph& graph_;
   Arena& arena_;
-  FusionStats* stats_;
   size_t cap_;
 };
 
@@ -334,7 +334,7 @@ size_t next_run(Span<Instruction> instructions, size_t i) {
 
 Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList inputs,
                   BoxedList outputs, const Program& program, const KernelRegistry& registry,
-                  Arena& arena, FusionStats* stats) {
+                  Arena& arena) {
   if (fused::convolution == nullptr && fused::addmm == nullptr && fused::mm == nullptr)
     return Status();
   uint8_t* marks = arena.allocate_array<uint8_t>(values.size() * 3);
@@ -347,7 +347,7 @@ Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList
       cap += value.to_tensor().capacity();
   }
   const Operators ops(registry);
-  Fuser fuser(graph, arena, stats, cap);
+  Fuser fuser(graph, arena, cap);
   for (size_t i = 0; i < instructions.size(); ++i) {
     Instruction& call = instructions[i];
     const Op op = ops.of(call);
@@ -376,6 +376,19 @@ Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList
     if (!status.ok()) return status;
   }
   return Status();
+}
+
+FusionStats fusion_stats(Span<Instruction> instructions) {
+  FusionStats stats{0, 0};
+  for (const Instruction& call : instructions) {
+    for (const Fusable& f : kFusable) {
+      if (call.kind != Instruction::Kind::Kernel || f.fused == nullptr || call.fn != f.fused)
+        continue;
+      ++stats.chains;
+      stats.bytes += static_cast<size_t>(call.args[f.inputs + kEpilogueValues - 1]->to_int());
+    }
+  }
+  return stats;
 }
 
 }  // namespace rt

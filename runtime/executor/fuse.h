@@ -52,13 +52,16 @@ namespace rt {
 //
 // Compiled in with Note [Constant folding at load] (RT_FOLD_CONSTANTS): a runner without
 // a fused entry linked (runtime/kernel/epilogue.h) rewrites nothing.
-struct FusionStats {
-  size_t chains = 0;  // fused calls made
-  size_t bytes = 0;   // memory the rewrites took
-};
-
 Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList inputs,
                   BoxedList outputs, const Program& program, const KernelRegistry& registry,
-                  Arena& arena, FusionStats* stats);
+                  Arena& arena);
+
+// The fused calls of a method and the memory their rewrites took (each fused call keeps its
+// share among its values: no member of Method, no byte in runners without fusion).
+struct FusionStats {
+  size_t chains;
+  size_t bytes;
+};
+FusionStats fusion_stats(Span<Instruction> instructions);
 
 }  // namespace rt

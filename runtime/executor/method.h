@@ -46,7 +46,7 @@ class Method {
   size_t folded_bytes() const { return rt::folded_bytes(instructions_); }
 
   // The calls fused at load and the memory they took (Note [Fusion at load] in fuse.h).
-  const FusionStats& fusion() const { return fusion_; }
+  FusionStats fusion() const { return rt::fusion_stats(instructions_); }
 
   // Runs chain 0 once.
   Status execute();
@@ -60,7 +60,6 @@ class Method {
   Span<Instruction> instructions_{};
   KernelContext context_;
   Message message_;
-  FusionStats fusion_;
 };
 
 }  // namespace rt

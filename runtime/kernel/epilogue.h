@@ -17,7 +17,8 @@
 // fused. Its values are the operator's own (the call's values before its out, in the
 // schema's order), then three values describing the epilogue, then the out and the return
 // slot as the exporter writes them:
-//   [inputs of the operator..., Int kind, Double lo, Double hi, out, out]
+//   [inputs of the operator..., Int kind, Double lo, Double hi, Int bytes, out, out]
+// (bytes: the memory the rewrite took, for the runner's report; the entry ignores it).
 // The fusion pass builds that list, so the entry reads it without checking kinds again.
 namespace rt {
 
@@ -33,8 +34,8 @@ struct Epilogue {
   float lo, hi;
 };
 
-// Values a fused call adds before its out: kind, lo, hi.
-constexpr size_t kEpilogueValues = 3;
+// Values a fused call adds before its out: kind, lo, hi, bytes.
+constexpr size_t kEpilogueValues = 4;
 
 // The epilogue of a fused call whose operator has `inputs` values before its epilogue.
 inline Epilogue read_epilogue(Span<EValue* const> args, size_t inputs) {
