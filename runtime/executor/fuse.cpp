@@ -171,10 +171,12 @@ bool activation_of(Op op, const Instruction& call, const Graph& graph, const EVa
   } else if (op == kHardswish && count == 3) {
     *e = Epilogue{EpilogueKind::Hardswish, 0.0f, 0.0f};
   } else if ((op == kHardtanh || op == kClamp) && count == 5) {
-    // hardtanh's bounds are Scalars, clamp's optional ones.
+    // hardtanh's bounds are Scalars, clamp's optional ones (not both absent: the kernel
+    // fails such a call, and so must the program).
     *e = Epilogue{EpilogueKind::Clamp, bound(call.args[1], -inf, &ok),
                   bound(call.args[2], inf, &ok)};
-    ok = ok && (op == kClamp || (!call.args[1]->is_none() && !call.args[2]->is_none()));
+    const bool absent[2] = {call.args[1]->is_none(), call.args[2]->is_none()};
+    ok = ok && (op == kClamp ? !(absent[0] && absent[1]) : !absent[0] && !absent[1]);
   } else {
     return false;
   }
