@@ -85,6 +85,19 @@ def test_only_a_folding_kernel_compiles_constant_folding_in() -> None:
     assert plain[loader] == folding[loader]
 
 
+def test_the_optimized_convolution_compiles_fusion_in_and_portable_s_does_not() -> None:
+    # Note [Fusion at load] comes with folding, for the library whose convolution has a
+    # fused entry.
+    method = "src/runtime/executor/method.cpp"
+    optimized = Library("optimized", Path("k/optimized/functions.yaml"), Path("k/optimized"))
+    portable = Library("portable", Path("k/portable/functions.yaml"), Path("k/portable"))
+    fast, slow = Path("k/optimized/op_convolution.cpp"), Path("k/portable/op_convolution.cpp")
+    steps = iter([optimized, portable])  # any iterable of libraries
+    fusing = by_source(target_objects(PATHS, target(), HOST, RUNTIME, [ADD, fast], steps))
+    plain = by_source(target_objects(PATHS, target(), HOST, RUNTIME, [ADD, slow], [portable]))
+    assert FOLD_DEFINE in fusing[method].flags and FOLD_DEFINE not in plain[method].flags
+
+
 def test_a_library_s_cflags_and_threads_reach_its_objects_only() -> None:
     optimized = Library(
         "optimized", Path("k/optimized/functions.yaml"), Path("k/optimized"), ("-O2",)
