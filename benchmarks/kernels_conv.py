@@ -18,8 +18,9 @@ Usage (from the repository root, with the project's Python)::
    ``--parts models`` times the whole models alone (more rounds of them for the same time
    on a loaded machine).
 
-Prints a Markdown table per part: the minimum per run of each engine and the ratios
-optimized / torch and portable / optimized.
+Prints, headed by the processor's model name and instruction sets (every figure names what
+it was taken on), a Markdown table per part: the minimum per run of each engine and the
+ratios optimized / torch and portable / optimized.
 """
 
 from __future__ import annotations
@@ -283,6 +284,7 @@ def main(argv: list[str]) -> int:
         finally:
             worker.close()
     titles = {"layers": "layer (min per run)", "models": "model (min per run)"}
+    print(f"Processor: {latency.processor()}; optimized toolchain `{options.cflags}`.\n")
     print("\n\n".join(table(titles[part], best) for part, best in results.items()))
     return 0
 
