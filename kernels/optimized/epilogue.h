@@ -9,7 +9,8 @@
 // The optimized kernels' side of Note [Fused epilogue] (runtime/kernel/epilogue.h): a bias
 // and an activation applied to a run of output that was just computed. Each activation is
 // computed with the operations, in the order, of its own optimized kernel (op_relu.cpp,
-// op_hardtanh.cpp, op_hardswish.cpp), so fusing changes no bit of it.
+// op_hardtanh.cpp, op_hardswish.cpp, op_sigmoid.cpp, and op_mul.cpp's x * sigmoid(x)), so
+// fusing changes no bit of it.
 namespace optimized {
 
 template <rt::EpilogueKind kKind>
@@ -18,6 +19,8 @@ inline Vec activate(Vec x, float lo, float hi) {
   if constexpr (kKind == rt::EpilogueKind::Clamp) return clamp_vec(x, lo, hi);
   if constexpr (kKind == rt::EpilogueKind::Hardswish)
     return x * clamp_vec(x + 3.0f, 0.0f, 6.0f) / 6.0f;
+  if constexpr (kKind == rt::EpilogueKind::Sigmoid) return sigmoid_approx(x);
+  if constexpr (kKind == rt::EpilogueKind::Silu) return x * sigmoid_approx(x);
   return x;
 }
 
@@ -60,6 +63,12 @@ inline void finish_rows(float* y, int64_t rows, int64_t width, int64_t stride, c
       break;
     case K::Hardswish:
       finish_rows_as<K::Hardswish>(y, rows, width, stride, bias, bias_stride, 0, 0);
+      break;
+    case K::Sigmoid:
+      finish_rows_as<K::Sigmoid>(y, rows, width, stride, bias, bias_stride, 0, 0);
+      break;
+    case K::Silu:
+      finish_rows_as<K::Silu>(y, rows, width, stride, bias, bias_stride, 0, 0);
       break;
   }
 }

@@ -21,6 +21,8 @@ enum Op : uint8_t {
   kHardtanh,
   kClamp,
   kHardswish,
+  kSigmoid,
+  kMul,
   kOps
 };
 
@@ -34,6 +36,8 @@ constexpr const char* kNames[kOps] = {
     "aten::hardtanh.out",
     "aten::clamp.out",
     "aten::hardswish.out",
+    "aten::sigmoid.out",
+    "aten::mul.out",
 };
 
 // The operator of a call, from its kernel function: the registry's entries of each name
@@ -168,6 +172,8 @@ bool activation_of(Op op, const Instruction& call, const Graph& graph, const EVa
   const float inf = HUGE_VALF;
   if (op == kRelu && count == 3) {
     *e = Epilogue{EpilogueKind::Relu, 0.0f, 0.0f};
+  } else if (op == kSigmoid && count == 3) {
+    *e = Epilogue{EpilogueKind::Sigmoid, 0.0f, 0.0f};
   } else if (op == kHardswish && count == 3) {
     *e = Epilogue{EpilogueKind::Hardswish, 0.0f, 0.0f};
   } else if ((op == kHardtanh || op == kClamp) && count == 5) {
@@ -181,6 +187,19 @@ bool activation_of(Op op, const Instruction& call, const Graph& graph, const EVa
     return false;
   }
   return ok;
+}
+
+// Whether `sigmoid` of `in` then `mul` of `in` and that is SiLU as the exporter writes it:
+// `in` read by its producer, the sigmoid and the mul alone; the sigmoid's out by the mul.
+bool silu_of(const Instruction& sigmoid, const Instruction& mul, const Graph& graph,
+             const EValue* in) {
+  const EValue* s = single_out(sigmoid);
+  if (s == nullptr || sigmoid.args.size() != 3 || sigmoid.args[0] != in) return false;
+  if (single_out(mul) == nullptr || mul.args.size() != 4) return false;
+  const bool operands =
+      (mul.args[0] == in && mul.args[1] == s) || (mul.args[0] == s && mul.args[1] == in);
+  return operands && is_float_tensor(in) && graph.uses[graph.at(in)] == 4 &&
+         graph.uses[graph.at(s)] == 3;
 }
 
 // Whether a batch norm call of `conv`'s out can be folded into it.
@@ -226,11 +245,12 @@ class Fuser {
   Fuser(Graph& graph, Arena& arena, size_t own_memory_cap)
       : graph_(graph), arena_(arena), cap_(own_memory_cap) {}
 
-  // Rewrites `call` (`inputs` values before its out) [-> `bn`] [-> `act` with `e`] into a
+  // Rewrites `call` (`inputs` values before its out) [-> `bn`] [-> `acts` with `e`] into a
   // call of `fused`: Note [Fusion at load].
   Status rewrite(Instruction& call, size_t inputs, OpFunction fused, Instruction* bn,
-                 Instruction* act, const Epilogue& e) {
-    EValue* out = act != nullptr ? single_out(*act) : bn->args[7];
+                 Instruction* const acts[2], const Epilogue& e) {
+    Instruction* last = acts[1] != nullptr ? acts[1] : acts[0];
+    EValue* out = last != nullptr ? single_out(*last) : bn->args[7];
     Tensor& target = out->to_tensor();
     bool own_memory = false;
     for (size_t a = 0; a < inputs; ++a) {
@@ -266,7 +286,9 @@ class Fuser {
     call.fn = fused;
     call.args = Span<EValue* const>(args, count);
     if (bn != nullptr) bn->kind = Instruction::Kind::Free;
-    if (act != nullptr) act->kind = Instruction::Kind::Free;
+    for (size_t a = 0; a < 2; ++a) {
+      if (acts[a] != nullptr) acts[a]->kind = Instruction::Kind::Free;
+    }
     return Status();
   }
 
@@ -359,7 +381,7 @@ Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList
     }
     if (fusable == nullptr || single_out(call) == nullptr || !fusable->accepts(call.args)) continue;
     Instruction* bn = nullptr;
-    Instruction* act = nullptr;
+    Instruction* acts[2] = {nullptr, nullptr};
     Epilogue e{EpilogueKind::None, 0.0f, 0.0f};
     const EValue* out = call.args[fusable->inputs];
     size_t next = next_run(instructions, i);
@@ -370,11 +392,19 @@ Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList
       out = bn->args[7];
       next = next_run(instructions, next);
     }
-    if (next < instructions.size() &&
-        activation_of(ops.of(instructions[next]), instructions[next], graph, out, &e))
-      act = &instructions[next];
-    if (bn == nullptr && act == nullptr) continue;
-    const Status status = fuser.rewrite(call, fusable->inputs, fusable->fused, bn, act, e);
+    const size_t after = next < instructions.size() ? next_run(instructions, next) : next;
+    if (after < instructions.size() && ops.of(instructions[next]) == kSigmoid &&
+        ops.of(instructions[after]) == kMul &&
+        silu_of(instructions[next], instructions[after], graph, out)) {
+      e = Epilogue{EpilogueKind::Silu, 0.0f, 0.0f};
+      acts[0] = &instructions[next];
+      acts[1] = &instructions[after];
+    } else if (next < instructions.size() &&
+               activation_of(ops.of(instructions[next]), instructions[next], graph, out, &e)) {
+      acts[0] = &instructions[next];
+    }
+    if (bn == nullptr && acts[0] == nullptr) continue;
+    const Status status = fuser.rewrite(call, fusable->inputs, fusable->fused, bn, acts, e);
     if (!status.ok()) return status;
   }
   return Status();

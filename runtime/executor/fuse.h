@@ -21,8 +21,9 @@ namespace rt {
 //    bias: w' = w * scale, b' = b * scale + shift per output channel, with scale and shift
 //    computed as the batch norm kernel computes them (a new copy of the weight and bias:
 //    the file's are never written);
-//  - a relu, hardtanh, clamp or hardswish right after (the convolution or the folded batch
-//    norm) becomes the fused call's epilogue; so does one right after a matrix product
+//  - a relu, hardtanh, clamp, hardswish or sigmoid right after (the convolution or the
+//    folded batch norm) becomes the fused call's epilogue, and so does SiLU as the exporter
+//    writes it (sigmoid of the out, then mul of the out and that: the out read by both); so does one right after a matrix product
 //    (mm, or a Linear's addmm: beta = alpha = 1, a row of bias);
 //  - the fused call writes the chain's last out; the calls it replaced do nothing at run
 //    time (Instruction::Kind::Free).

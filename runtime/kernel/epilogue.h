@@ -27,6 +27,8 @@ enum class EpilogueKind : uint8_t {
   Relu,       // relu.out: max(x, 0), NaN kept
   Clamp,      // hardtanh.out, clamp.out: min(max(x, lo), hi), a missing bound infinite
   Hardswish,  // hardswish.out: x * min(max(x + 3, 0), 6) / 6
+  Sigmoid,    // sigmoid.out
+  Silu,       // sigmoid.out of x, then mul.out of x and it (SiLU as the exporter writes it)
 };
 
 struct Epilogue {

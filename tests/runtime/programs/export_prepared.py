@@ -6,10 +6,10 @@ Needs torch 2.13 and ExecuTorch 1.5.1 (the README's "Conformance programs"); the
 read what this writes beside it: ``<name>.pte`` and ``<name>.npz`` (``in0``, ``out0``...:
 the inputs and PyTorch eager's outputs, which ExecuTorch's runtime is checked to match).
 
-- ``conv_chains``: convolution -> batch norm -> relu6 / hardswish / nothing, a convolution
-  with bias -> relu, one -> clamp, and a convolution whose out is read twice (a residual:
-  not fusable), over a 1x3x16x16 image: every chain Note [Fusion at load] rewrites, and one
-  it must not.
+- ``conv_chains``: convolution -> batch norm -> relu6 / hardswish / SiLU / nothing, a
+  convolution with bias -> relu, one -> clamp, one -> sigmoid (a gate), and a convolution
+  whose out is read twice (a residual: not fusable), over a 1x3x16x16 image: every chain
+  Note [Fusion at load] rewrites, and one it must not.
 - ``conv_chains_channels_last``: the same net with a channels-last input and weights
   (checked against eager alone: ExecuTorch 1.5.1's portable batch norm refuses a
   channels-last input).
@@ -47,6 +47,9 @@ class ConvChains(nn.Module):
         self.project = nn.Sequential(nn.Conv2d(8, 16, 1), nn.BatchNorm2d(16))
         self.relu_conv = nn.Conv2d(16, 16, 3, padding=1)
         self.clamp_conv = nn.Conv2d(16, 16, 1)
+        self.silu_conv = nn.Conv2d(16, 16, 3, padding=1, bias=False)
+        self.silu_norm = nn.BatchNorm2d(16)
+        self.gate_conv = nn.Conv2d(16, 16, 1)
         self.residual_conv = nn.Conv2d(16, 16, 3, padding=1)
         with torch.no_grad():
             for module in self.modules():
@@ -61,6 +64,8 @@ class ConvChains(nn.Module):
         x = self.project(self.depthwise(self.stem(x)))
         x = torch.relu(self.relu_conv(x))
         x = torch.clamp(self.clamp_conv(x), -0.5, 0.75)
+        x = functional.silu(self.silu_norm(self.silu_conv(x)))
+        x = x * torch.sigmoid(self.gate_conv(x))
         y = self.residual_conv(x)
         return torch.relu(y) + y
 
