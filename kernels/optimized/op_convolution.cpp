@@ -62,6 +62,7 @@ constexpr int64_t kRowBlock = 32;
 // Columns [p0, p0 + width) of the im2col matrix of one batch and group: row k = (ic, ky,
 // kx) holds the input pixel each output pixel multiplies with that weight (0 in padding).
 void im2col(const Layer& l, const float* x, int64_t p0, int64_t width, float* col) {
+  const int64_t oy0 = p0 / l.out_w, first0 = p0 % l.out_w;  // the tile's first output
   for (int64_t ic = 0; ic < l.cin_g; ++ic) {
     const float* plane = x + ic * l.x_c;
     for (int64_t ky = 0; ky < l.k_h; ++ky) {
@@ -70,9 +71,9 @@ void im2col(const Layer& l, const float* x, int64_t p0, int64_t width, float* co
         const int64_t offset = kx * l.dil_w - l.pad_w;
         int64_t lo, hi;
         opt::valid_outputs(offset, l.stride_w, l.in_w, l.out_w, &lo, &hi);
-        // Walk the tile an output row at a time.
-        for (int64_t p = p0; p < p0 + width;) {
-          const int64_t oy = p / l.out_w, first = p % l.out_w;
+        // Walk the tile an output row at a time (no division per row).
+        int64_t oy = oy0, first = first0;
+        for (int64_t p = p0; p < p0 + width; ++oy, first = 0) {
           const int64_t last = std::min(l.out_w, first + (p0 + width - p));
           float* out = dst + (p - p0);  // out[i] is column ox = first + i
           const int64_t count = last - first;
