@@ -106,6 +106,10 @@ ON_REQUEST = {"optimized_2t"}
 WORKER_ENGINES = ("executorch", "xnnpack", "torch")
 ENGINE_TITLES = {"executorch": "ExecuTorch 1.5.1", "xnnpack": "ExecuTorch + XNNPACK"}
 MAX_ITERATIONS = 1000
+# At least this many runs per timed process: CPU time is a difference of two processes
+# (cpu_per_run), which a single run on a loaded machine leaves at the mercy of the load's
+# noise (2 runs gave MobileNetV2 2.5x its CPU time per run).
+MIN_ITERATIONS = 10
 # Marks a minimum that is the best round's mean (the runner printed no per-run minimum).
 BEST_ROUND_MARK = "†"
 
@@ -476,7 +480,7 @@ def measure(
 
 
 def _iterations(single_us: float, seconds: float) -> int:
-    return max(1, min(MAX_ITERATIONS, round(seconds * 1e6 / max(single_us, 1.0))))
+    return max(MIN_ITERATIONS, min(MAX_ITERATIONS, round(seconds * 1e6 / max(single_us, 1.0))))
 
 
 # --------------------------------------------------------------------------- report
