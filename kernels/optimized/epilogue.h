@@ -73,4 +73,17 @@ inline void finish_rows(float* y, int64_t rows, int64_t width, int64_t stride, c
   }
 }
 
+// The epilogue over a tile of a matrix product: rows of `cols` elements `col_stride` apart.
+inline void finish_tile(float* data, int64_t rows, int64_t cols, int64_t row_stride,
+                        int64_t col_stride, const rt::Epilogue& e) {
+  for (int64_t i = 0; i < rows; ++i) {
+    float* row = data + i * row_stride;
+    if (col_stride == 1) {
+      finish_rows(row, 1, cols, 0, nullptr, 0, e);
+    } else {
+      for (int64_t j = 0; j < cols; ++j) finish_rows(row + j * col_stride, 1, 1, 0, nullptr, 0, e);
+    }
+  }
+}
+
 }  // namespace optimized

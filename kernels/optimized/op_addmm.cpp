@@ -110,20 +110,17 @@ void rt::fused::addmm(rt::KernelContext& context, rt::Span<rt::EValue* const> ar
   const opt::Matrix<float> c{out.data_as<float>(), n, m, out.stride(0), out.stride(1)};
   const int64_t bias_col = self.numel() == 1 ? 0 : self.stride(self.dim() - 1);
   const float* bias = self.data_as<const float>();
-  opt::batched_gemm(
-      1, a, 0, b, 0, c, 0, [&](const opt::Matrix<float>& tile, int64_t start, bool by_rows) {
-        const float* bias_at = bias + (by_rows ? 0 : start) * bias_col;
-        for (int64_t i = 0; i < tile.rows; ++i) {
-          float* row = tile.data + i * tile.row_stride;
-          for (int64_t j = 0; j < tile.cols; ++j) row[j * tile.col_stride] += bias_at[j * bias_col];
-          if (tile.col_stride == 1) {
-            optimized::finish_rows(row, 1, tile.cols, 0, nullptr, 0, e);
-          } else {
-            for (int64_t j = 0; j < tile.cols; ++j)
-              optimized::finish_rows(row + j * tile.col_stride, 1, 1, 0, nullptr, 0, e);
-          }
-        }
-      });
+  opt::batched_gemm(1, a, 0, b, 0, c, 0,
+                    [&](const opt::Matrix<float>& tile, int64_t start, bool by_rows) {
+                      const float* bias_at = bias + (by_rows ? 0 : start) * bias_col;
+                      for (int64_t i = 0; i < tile.rows; ++i) {
+                        float* row = tile.data + i * tile.row_stride;
+                        for (int64_t j = 0; j < tile.cols; ++j)
+                          row[j * tile.col_stride] += bias_at[j * bias_col];
+                      }
+                      optimized::finish_tile(tile.data, tile.rows, tile.cols, tile.row_stride,
+                                             tile.col_stride, e);
+                    });
 }
 
 bool rt::fused::addmm_accepts(rt::Span<rt::EValue* const> args) {

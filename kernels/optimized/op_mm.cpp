@@ -31,15 +31,8 @@ void rt::fused::mm(rt::KernelContext& context, rt::Span<rt::EValue* const> args)
       context, optimized::kOp, args[0]->to_tensor(), args[1]->to_tensor(),
       args[2 + rt::kEpilogueValues]->to_tensor(), 2,
       [&](const opt::Matrix<float>& tile, int64_t, bool) {
-        for (int64_t i = 0; i < tile.rows; ++i) {
-          float* row = tile.data + i * tile.row_stride;
-          if (tile.col_stride == 1) {
-            optimized::finish_rows(row, 1, tile.cols, 0, nullptr, 0, e);
-          } else {
-            for (int64_t j = 0; j < tile.cols; ++j)
-              optimized::finish_rows(row + j * tile.col_stride, 1, 1, 0, nullptr, 0, e);
-          }
-        }
+        optimized::finish_tile(tile.data, tile.rows, tile.cols, tile.row_stride, tile.col_stride,
+                               e);
       });
 }
 
