@@ -117,9 +117,8 @@ void rt::fused::addmm(rt::KernelContext& context, rt::Span<rt::EValue* const> ar
                         float* row = tile.data + i * tile.row_stride;
                         for (int64_t j = 0; j < tile.cols; ++j)
                           row[j * tile.col_stride] += bias_at[j * bias_col];
+                        optimized::finish_tile(row, 1, tile.cols, 0, tile.col_stride, e);
                       }
-                      optimized::finish_tile(tile.data, tile.rows, tile.cols, tile.row_stride,
-                                             tile.col_stride, e);
                     });
 }
 
