@@ -19,12 +19,8 @@ from codegen.size.document import BaselineFigures, BucketRow, OperatorInfo, Size
 from codegen.size.elf import Segment
 from codegen.size.settings import TargetSettings
 from codegen.size.totals import SizeReport
-from codegen.size.view import report_view
+from codegen.size.view import LIBRARY_HEADLINE, STRIPPED_HEADLINE, report_view
 from codegen.size_buckets import BUCKET_DOC, KERNEL_PREFIX, REGISTRY_SLOT_BYTES, TOTALS
-
-# size.md's headline, and what it says instead for a library-only target.
-STRIPPED_HEADLINE = "Stripped runner:"
-LIBRARY_HEADLINE = "Added to a minimal app (stripped):"
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from codegen.size.diff import change_lines
 from codegen.size.document import SizeDocument
-from codegen.size.report import LIBRARY_HEADLINE, STRIPPED_HEADLINE
-from codegen.size.view import report_view
+from codegen.size.view import LIBRARY_HEADLINE, STRIPPED_HEADLINE, report_view
 from codegen.units import format_size
 from codegen.verification import Verification
 

@@ -11,6 +11,10 @@ from codegen.size.document import SizeDocument
 from codegen.size_buckets import KERNEL_PREFIX, SHARED_KERNELS, TOTALS
 from codegen.units import format_size
 
+# size.md's headline, and what it says instead for a library-only target.
+STRIPPED_HEADLINE = "Stripped runner:"
+LIBRARY_HEADLINE = "Added to a minimal app (stripped):"
+
 
 @dataclass(frozen=True)
 class BudgetView:
