@@ -22,17 +22,14 @@ from codegen.size.document import (
 )
 from codegen.size.elf import Segment
 from codegen.size.estimate import Closeness
-from codegen.size.settings import TargetSettings
 from codegen.size.totals import LibraryFigures, SizeReport
+from tests.codegen.test_size_report import SETTINGS as REPORT_SETTINGS
 
-SETTINGS = TargetSettings(
+SETTINGS = replace(
+    REPORT_SETTINGS,
     models=("m",),
-    libraries=("portable",),
     extra_ops=("aten::sub.out",),
     op_dtypes={"aten::add.out": ("Float",)},
-    include_all_operators=False,
-    dtype_selective=True,
-    toolchain="host",
 )
 CHANGE = SizeChange(
     measures={"file": Moved(1, 2)},

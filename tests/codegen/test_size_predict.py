@@ -15,18 +15,11 @@ from codegen.size.predict import estimate, estimate_target, every_dtype_buckets
 from codegen.size.settings import TargetSettings
 from codegen.size.totals import SizeReport
 from codegen.size_buckets import REGISTRY_SLOT_BYTES
+from tests.codegen.test_size_report import SETTINGS
 
 PORTABLE = Path(__file__).resolve().parents[2] / "kernels" / "portable"
 
-SELECTIVE = TargetSettings(
-    models=("m",),
-    libraries=("portable",),
-    extra_ops=(),
-    op_dtypes={},
-    include_all_operators=False,
-    dtype_selective=True,
-    toolchain="host",
-)
+SELECTIVE = SETTINGS  # dtype-selective, on the host toolchain
 EVERY = replace(SELECTIVE, dtype_selective=False)
 
 
