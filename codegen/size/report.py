@@ -41,7 +41,6 @@ class SizeAnalysis:
     budgets: Mapping[str, int]  # measure or bucket -> bytes (includes `file`)
     registry_bytes: int
     config: TargetSettings  # for diffs and the next estimate
-    models: tuple[str, ...]
     baseline: Baseline | None = None
     segments: tuple[Segment, ...] = ()  # of the stripped runner, for the next estimate
 
@@ -91,7 +90,7 @@ class SizeAnalysis:
         """Per model: bytes of the kernel buckets only it selects, and their registry slots
         (an estimate: shared helpers and other dtypes of kept kernels are not counted)."""
         savings: dict[str, int] = {}
-        for model in self.models:
+        for model in self.config.models:
             saved = 0
             buckets = {o.bucket for o in self.operators}
             for bucket in buckets:

@@ -54,7 +54,7 @@ def measure_size(inputs: SizeInputs) -> SizeOutcome:
     target = inputs.target
     resolution = ResolutionFile.read(inputs.resolution)
     provenance = Provenance.read(inputs.provenance)
-    operators = tuple(_operator(k, provenance, inputs.target) for k in resolution.kernels)
+    operators = tuple(_operator(k, provenance, target) for k in resolution.kernels)
     libraries = {k.source: k.library for k in resolution.kernels}
     objects = [
         LinkedObject(
@@ -99,7 +99,6 @@ def measure_size(inputs: SizeInputs) -> SizeOutcome:
         budgets=target_budgets(target.size_budget, target.size_budgets),
         registry_bytes=sum(s.size for s in symbols if "kSelectedKernels" in s.name),
         config=inputs.settings,
-        models=target.models,
         baseline=baseline,
         segments=segments,
     )

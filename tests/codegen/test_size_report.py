@@ -82,7 +82,6 @@ def analysis(extra_sub: bool = False, budget: int | None = 24 * 1024) -> SizeAna
         budgets={} if budget is None else {"file": budget},
         registry_bytes=32 * len(operators),
         config=replace(SETTINGS, extra_ops=("aten::sub.out",) if extra_sub else ()),
-        models=("add_mul", "mlp"),
     )
 
 
