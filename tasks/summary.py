@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from codegen.manifest import OPTIMIZED, Target, Toolchain
+from codegen.manifest import OPTIMIZED
 from tasks import layout
 from tasks.code_deps import action_code
 from tasks.engine.actions import reports_user_errors
+from tasks.target import TargetPlan
 
 
 @reports_user_errors
@@ -25,19 +26,21 @@ def print_summary(size_json: Path, verify_json: Path, isa: str | None = None) ->
         print(f"  {line}")
 
 
-def summary_task(target: Target, toolchain: Toolchain) -> dict[str, Any]:
-    size_json, verify_json = layout.size_json(target.name), layout.verify_json(target.name)
+def summary_task(plan: TargetPlan) -> dict[str, Any]:
+    paths, target = layout.paths(), plan.target
+    name, toolchain = target.name, plan.runtime.context.toolchain
+    size_json, verify_json = paths.size_json(name), paths.verify_json(name)
     # Note [Instruction sets] (codegen/isa.py): say which one a target's optimized kernels
     # were compiled for, above all when the build machine chose it.
     isa = toolchain.isa_phrase() if toolchain.isa and OPTIMIZED in target.libraries else None
     return {
         "basename": "summary",
-        "name": target.name,
+        "name": name,
         "actions": [(print_summary, [size_json, verify_json, isa])],
         "file_dep": [
             size_json,
             verify_json,
             *action_code(print_summary),
         ],
-        "task_dep": [f"size:{target.name}", f"verify:{target.name}"],
+        "task_dep": [f"size:{name}", f"verify:{name}"],
     }

@@ -13,16 +13,15 @@ never beside the source.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from codegen.isa import isa_flags, needs_check
+from codegen.isa import isa_flags
 from codegen.manifest import OPTIMIZED, Library, Target, Toolchain
 from codegen.plan.paths import BuildPaths
+from codegen.plan.runtime import TargetRuntime
 from codegen.plan.steps import CompileStep
 from codegen.render import per_source_dir
-from codegen.scalar_type import ScalarType
 
 # The runtime is written for these: no exceptions, no RTTI, sections the linker can drop.
 BASE_CFLAGS = (
@@ -38,104 +37,48 @@ BASE_CFLAGS = (
 )
 DTYPE_SELECTIVE_DEFINE = "-DRT_DTYPE_SELECTIVE"
 
-# Note [Constant folding at load] (runtime/executor/fold.h) costs the smallest runner a page,
-# so only targets whose programs can prepare constant weights with a layout kernel (an
-# nn.Linear exports as permute_copy of its weight) compile it in, by this define on the
-# sources that read it.
-FOLD_DEFINE = "-DRT_FOLD_CONSTANTS"
-FOLDING_KERNELS = frozenset({"op_permute_copy.cpp", "op_t_copy.cpp", "op_transpose_copy.cpp"})
-FOLDING_SOURCES = ("executor/instructions.cpp", "executor/method.cpp", "runner/main.cpp")
-# Note [Prepared weights] (runtime/kernel/kernel_context.h): compiled in, with the constant
-# analysis of folding it needs, only where the optimized library's kernels that prepare
-# their weights are linked.
-PREPARE_DEFINE = "-DRT_PREPARE"
-PREPARING_KERNELS = frozenset(
-    {"op_addmm.cpp", "op_bmm.cpp", "op_convolution.cpp", "op_linear.cpp", "op_mm.cpp"}
-)
-# Note [Instruction sets] (codegen/isa.py): the start-up check a runner links when its
-# optimized kernels are compiled for more than the baseline; not part of the runtime.
-STARTUP_DIR = "startup"
-ISA_CHECK_SOURCE = "startup/isa_check.cpp"
-
-_SELECTED_MASK = re.compile(r"DtypeSet\((0x[0-9a-f]+)u\)")
-
-
-def runtime_sources(paths: BuildPaths, sources: Iterable[Path]) -> list[Path]:
-    """The runtime's translation units among `sources` (every .cpp below runtime/):
-    size_app/ is the minimal app a library-only target is measured with and startup/ the
-    check a runner links when it needs it (isa_check_object), not runtime."""
-    left_out = (paths.size_app_source.parent, paths.runtime_dir / STARTUP_DIR)
-    return sorted(s for s in sources if not any(folder in s.parents for folder in left_out))
-
-
-def bool_constants_source(paths: BuildPaths) -> Path:
-    """The loader source whose Bool constant check depends on the dtype selection."""
-    return paths.runtime_dir / "loader" / "values.cpp"
-
-
-def selects_bool(header: str | None) -> bool:
-    """Whether an operator of a dtype-selective target takes a Bool tensor, from the dtype
-    masks of its generated selected_op_variants.h (codegen/render.py); with no header yet,
-    the safe answer."""
-    if header is None:
-        return True
-    masks = _SELECTED_MASK.findall(header)
-    return any(int(mask, 16) >> ScalarType.Bool.number & 1 for mask in masks)
-
 
 def common_flags(paths: BuildPaths, toolchain: Toolchain) -> tuple[str, ...]:
     return (*BASE_CFLAGS, *toolchain.cflags, f"-I{paths.source_root}")
 
 
 def target_objects(
+    runtime: TargetRuntime,
+    kernel_sources: Iterable[Path],
+    libraries: Iterable[Library] = (),
+) -> list[CompileStep]:
+    """Every object the target's runner links, in link order: the runtime's own (Note
+    [Target runtime], codegen/plan/runtime.py), the kernels, the runtime's registration."""
+    kernels = sorted(kernel_sources)
+    return [
+        *runtime.runtime_objects(kernels),
+        *kernel_objects(
+            runtime.context.paths,
+            runtime.context.target,
+            runtime.context.toolchain,
+            kernels,
+            libraries,
+        ),
+        *runtime.registration_objects(),
+    ]
+
+
+def kernel_objects(
     paths: BuildPaths,
     target: Target,
     toolchain: Toolchain,
-    runtime: Sequence[Path],
-    kernel_sources: Iterable[Path],
+    kernels: Sequence[Path],
     libraries: Iterable[Library] = (),
-    bool_selected: bool = True,
 ) -> list[CompileStep]:
-    """Every object the target's runner links, shared where Note [Shared objects] allows:
-    `runtime` are the runtime's sources (runtime_sources), `bool_selected` whether the
-    dtype-selective target selects a Bool operator (selects_bool). A kernel source of one of
-    `libraries` compiles with that library's cflags too (Note [Library cflags],
-    codegen/manifest.py)."""
+    """The kernels' objects, the same for every runtime, shared where Note [Shared objects]
+    allows. A kernel source of one of `libraries` compiles with that library's cflags too
+    (Note [Library cflags], codegen/manifest.py)."""
     driver = toolchain.compile_command()
-    common = common_flags(paths, toolchain)
-    shared_dir = paths.shared_object_dir(toolchain.name, driver + common)
     gen = paths.gen_dir(target.name)
-    kernels = sorted(kernel_sources)
-    optimized = {library.sources for library in libraries if library.name == OPTIMIZED}
-    prepares = any(s.name in PREPARING_KERNELS and s.parent in optimized for s in kernels)
-    folds = prepares or any(source.name in FOLDING_KERNELS for source in kernels)
-    folding = (*common, FOLD_DEFINE, *((PREPARE_DEFINE,) if prepares else ()))
-    folding_dir = paths.shared_object_dir(toolchain.name, driver + folding)
-    bool_source = bool_constants_source(paths)
-    objects = [
-        CompileStep(s, paths.object_path(folding_dir, s), folding, driver)
-        if folds and s.relative_to(paths.runtime_dir).as_posix() in FOLDING_SOURCES
-        else CompileStep(s, paths.object_path(shared_dir, s), common, driver)
-        for s in runtime
-        if not (s == bool_source and target.dtype_selective)
-    ]
-    if target.runner and needs_check(toolchain.isa) and any(s.parent in optimized for s in kernels):
-        objects.append(isa_check_object(paths, toolchain))
-    if target.dtype_selective:
-        # Note [Bool constants] in runtime/loader/values.cpp: the check is compiled in only
-        # when a selected operator takes Bool. One bit of the selection, on the command
-        # line: the object is shared by every target with the same bit, and recompiled only
-        # when the bit changes (not with every operator the target gains).
-        bit = int(bool_selected)
-        flags = (*common, f"-DRT_BOOL_CONSTANTS={bit}")
-        # Beside the toolchain's other shared objects, named by the bit.
-        shared = paths.object_path(shared_dir, bool_source)
-        objects.append(
-            CompileStep(bool_source, shared.with_name(f"{shared.stem}.bool{bit}.o"), flags, driver)
-        )
     library_cflags = {
         library.sources: _library_flags(library, target, toolchain) for library in libraries
     }
+    objects = []
     for source in kernels:
         kernel_flags = (
             *BASE_CFLAGS,
@@ -153,15 +96,6 @@ def target_objects(
             objects.append(
                 CompileStep(source, paths.object_path(folder, source), kernel_flags, driver)
             )
-    registration = gen / "selected_kernels.cpp"
-    objects.append(
-        CompileStep(
-            registration,
-            paths.target_object_dir(target.name) / "selected_kernels.o",
-            (*common, f"-I{gen}"),
-            driver,
-        )
-    )
     return objects
 
 
@@ -174,27 +108,6 @@ def _library_flags(library: Library, target: Target, toolchain: Toolchain) -> tu
         return library.cflags
     threads = (f"-DOPT_THREADS={target.threads}",) if target.threads > 1 else ()
     return (*isa_flags(toolchain.isa), *library.cflags, *threads)
-
-
-def isa_check_object(paths: BuildPaths, toolchain: Toolchain) -> CompileStep:
-    """The start-up check of Note [Instruction sets], compiled with the instruction set's
-    flags (its preprocessor says what to check; its code is kept to the baseline)."""
-    source = paths.runtime_dir / ISA_CHECK_SOURCE
-    driver = toolchain.compile_command()
-    flags = (*common_flags(paths, toolchain), *isa_flags(toolchain.isa))
-    folder = paths.shared_object_dir(toolchain.name, driver + flags)
-    return CompileStep(source, paths.object_path(folder, source), flags, driver)
-
-
-def library_objects(paths: BuildPaths, objects: Sequence[CompileStep]) -> list[CompileStep]:
-    """Every object but the runner's command line (runtime/runner/) and its start-up check
-    (runtime/startup/): the static library."""
-    runner_only = (paths.runtime_dir / "runner", paths.runtime_dir / STARTUP_DIR)
-    return [
-        step
-        for step in objects
-        if not any(folder in step.source.parents for folder in runner_only)
-    ]
 
 
 def unique_objects(objects: Iterable[CompileStep]) -> list[CompileStep]:

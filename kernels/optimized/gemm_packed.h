@@ -23,12 +23,12 @@
 // (kTileCols columns, 256 KiB) come from L2.
 //
 // Note [GEMM epilogue]
-// The last depth block of a tile applies, in registers before its store: a per-channel
-// scale, then a per-channel shift (a bias), then hardswish, then a clamp (relu: [0, inf),
-// relu6 and hardtanh: [lo, hi]), the channel being c's row (a convolution's output channel
-// in NCHW) or its column (a Linear's output feature). Each is computed as the separate
-// kernel computes it (clamp as clamp_vec, hardswish x * clamp(x + 3, 0, 6) / 6), so fusing
-// it changes no bit of the result.
+// The last depth block of a tile applies, before its store: a per-channel scale, then a
+// per-channel shift (a bias), the channel being c's row (a convolution's output channel in
+// NCHW) or its column (a Linear's output feature), then a fused activation (Note [Fused
+// epilogue], runtime/kernel/epilogue.h) computed as its own kernel computes it
+// (kernels/optimized/epilogue.h), on the tile while it is in L1: fusing it changes no bit
+// of the result.
 
 #include <cstddef>
 #include <cstdint>
@@ -118,23 +118,17 @@ struct Epilogue {
   const float* scale = nullptr;
   const float* shift = nullptr;
   bool by_rows = false;
-  bool hardswish = false;
-  bool clamp = false;
-  float lo = 0.0f, hi = 0.0f;
+  rt::Epilogue active{rt::EpilogueKind::None, 0.0f, 0.0f};
 
-  bool any() const { return scale != nullptr || shift != nullptr || hardswish || clamp; }
+  bool activates() const { return active.kind != rt::EpilogueKind::None; }
+  bool any() const { return scale != nullptr || shift != nullptr || activates(); }
 };
 
 // The epilogue of one value of channel `channel`, as the microkernel's store computes it.
 inline float finish_scalar(float x, const Epilogue& e, int64_t channel) {
   if (e.scale != nullptr) x = sgemm::rounded(sgemm::splat(x * e.scale[channel]))[0];
   if (e.shift != nullptr) x = x + e.shift[channel];
-  const auto clamp = [](float v, float lo, float hi) {
-    const float low = v < lo ? lo : v;
-    return low > hi ? hi : low;
-  };
-  if (e.hardswish) x = x * clamp(x + 3.0f, 0.0f, 6.0f) / 6.0f;
-  if (e.clamp) x = clamp(x, e.lo, e.hi);
+  if (e.activates()) optimized::finish_rows(&x, 1, 1, 0, nullptr, 0, e.active);
   return x;
 }
 
@@ -198,10 +192,7 @@ inline void gemm_block(int64_t depth, int64_t p0, const float* a, const PanelsB&
         tile_epilogue = sgemm::TileEpilogue{e.scale == nullptr ? nullptr : e.scale + at,
                                             e.shift == nullptr ? nullptr : e.shift + at,
                                             e.by_rows,
-                                            e.hardswish,
-                                            e.clamp,
-                                            e.lo,
-                                            e.hi};
+                                            e.activates() ? &e.active : nullptr};
         if (!e.by_rows && count < kNR) {
           // A narrow tile's channels, padded so that vector loads stay inside.
           if (e.scale != nullptr) {

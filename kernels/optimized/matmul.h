@@ -10,6 +10,7 @@
 #include "kernels/optimized/gemm_packed.h"
 #include "kernels/optimized/prepared_gemm.h"
 #include "kernels/portable/util/nn_matmul.h"
+#include "runtime/kernel/epilogue.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/kernel_args.h"
 
@@ -91,10 +92,12 @@ void prepare_matmul(rt::KernelContext& context, const char* op, const rt::Tensor
 }
 
 // A whole kernel `mm.out` (rank 2) or `bmm.out` (rank 3), Dtypes a DtypeDispatch over
-// what it computes (Float, Double).
+// what it computes (Float, Double); a Float product's tiles get `active` (a fused
+// activation: Note [Fused epilogue] in runtime/kernel/epilogue.h) before their store.
 template <typename Dtypes>
 void matmul_kernel(rt::KernelContext& context, const char* op, const rt::Tensor& self,
-                   const rt::Tensor& mat2, rt::Tensor& out, int rank) {
+                   const rt::Tensor& mat2, rt::Tensor& out, int rank,
+                   const rt::Epilogue& active = {rt::EpilogueKind::None, 0.0f, 0.0f}) {
   if (context.preparing()) return prepare_matmul<Dtypes>(context, op, self, mat2, rank);
   const rt::OpContext in(context, op);
   if (!Dtypes::check(context, op, out.dtype())) return;
@@ -106,10 +109,12 @@ void matmul_kernel(rt::KernelContext& context, const char* op, const rt::Tensor&
     const Matrix<const T> b{mat2.data_as<const T>(), s.k, s.m, s.c_strides[1], s.c_strides[2]};
     const Matrix<T> c{out.data_as<T>(), s.n, s.m, s.o_strides[1], s.o_strides[2]};
     if constexpr (std::is_same<T, float>::value) {
+      Epilogue epilogue;
+      epilogue.active = active;
       if (!float_products(s.batch, a, s.a_strides[0],
                           prepared_operand(context, GemmSide::A, s.batch, s.n, s.k), b,
                           s.c_strides[0], prepared_operand(context, GemmSide::B, s.batch, s.k, s.m),
-                          c, s.o_strides[0], Epilogue{}))
+                          c, s.o_strides[0], epilogue))
         in.fail("out of memory for the GEMM's packing scratch");
     } else {
       batched_gemm(s.batch, a, s.a_strides[0], b, s.c_strides[0], c, s.o_strides[0],

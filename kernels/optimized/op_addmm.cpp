@@ -1,9 +1,11 @@
 #include <type_traits>
 
+#include "kernels/optimized/epilogue.h"
 #include "kernels/optimized/gemm.h"
 #include "kernels/optimized/matmul.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/epilogue.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/kernel/kernel_args.h"
 
@@ -125,3 +127,55 @@ rt::Tensor& addmm_out(rt::KernelContext& context, const rt::Tensor& self, const 
 }
 
 }  // namespace optimized
+
+// Note [Fused epilogue]: a Linear's addmm (Float, beta = alpha = 1, self a row of bias or
+// one value) and its activation: the inputs of addmm.out, the epilogue, out, out. A row of
+// bias and the activation are the packed GEMM's epilogue (Note [GEMM epilogue]); one value
+// is added after the product, then the activation, in one pass.
+void rt::fused::addmm(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::Tensor& self = args[0]->to_tensor();
+  const rt::Tensor& mat1 = args[1]->to_tensor();
+  const rt::Tensor& mat2 = args[2]->to_tensor();
+  if (context.preparing()) return optimized::prepare(context, mat1, mat2);
+  rt::Tensor& out = args[5 + rt::kEpilogueValues]->to_tensor();
+  const rt::OpContext in(context, optimized::kOp);
+  if (mat1.dim() != 2 || mat2.dim() != 2 || mat1.size(1) != mat2.size(0) ||
+      self.numel() != (self.dim() == 0 ? 1 : self.size(self.dim() - 1)) ||
+      (self.numel() != 1 && self.numel() != mat2.size(1)))
+    return in.fail("mat1 and mat2 must be matrices that can be multiplied, self a bias row");
+  const int32_t sizes[2] = {mat1.size(0), mat2.size(1)};
+  if (!resize_out(in, out, sizes, 2)) return;
+  const int64_t n = mat1.size(0), k = mat1.size(1), m = mat2.size(1);
+  const opt::Matrix<const float> a{mat1.data_as<const float>(), n, k, mat1.stride(0),
+                                   mat1.stride(1)};
+  const opt::Matrix<const float> b{mat2.data_as<const float>(), k, m, mat2.stride(0),
+                                   mat2.stride(1)};
+  const opt::Matrix<float> c{out.data_as<float>(), n, m, out.stride(0), out.stride(1)};
+  const float* bias = self.data_as<const float>();
+  const bool row_bias = self.numel() == m && (m == 1 || self.stride(self.dim() - 1) == 1);
+  const rt::Epilogue e = rt::read_epilogue(args, 5);
+  opt::Epilogue epilogue;
+  if (row_bias) epilogue.shift = bias, epilogue.active = e;
+  const opt::PreparedGemm* a_prepared = opt::prepared_operand(context, opt::GemmSide::A, 1, n, k);
+  const opt::PreparedGemm* b_prepared = opt::prepared_operand(context, opt::GemmSide::B, 1, k, m);
+  if (!opt::float_products(1, a, 0, a_prepared, b, 0, b_prepared, c, 0, epilogue))
+    return in.fail("out of memory for the GEMM's packing scratch");
+  if (row_bias) return;
+  optimized::add_self(c, 0, 0, bias, 0, 0, 1.0f, 1.0f);
+  optimized::finish_tile(c.data, n, m, c.row_stride, c.col_stride, e);
+}
+
+bool rt::fused::addmm_accepts(rt::Span<rt::EValue* const> args) {
+  auto one = [](const rt::EValue* scalar) {
+    return (scalar->tag() == rt::Tag::Int && scalar->to_int() == 1) ||
+           (scalar->tag() == rt::Tag::Double && scalar->to_double() == 1.0);
+  };
+  for (size_t a = 0; a < 3; ++a) {
+    if (args[a]->to_tensor().dtype() != rt::ScalarType::Float) return false;
+  }
+  const rt::Tensor& self = args[0]->to_tensor();
+  const bool row =
+      self.dim() == 0 || (self.dim() <= 2 && self.numel() == self.size(self.dim() - 1));
+  return optimized::Dtypes::kEnabled.contains(rt::ScalarType::Float) && one(args[3]) &&
+         one(args[4]) && row;
+}

@@ -23,6 +23,9 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/optimized/epilogue.h"
+#include "runtime/kernel/epilogue.h"
+
 #if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
 #include <immintrin.h>
 #elif defined(__ARM_NEON)
@@ -68,19 +71,11 @@ inline void store(float* p, Vec v) { std::memcpy(p, &v, sizeof v); }
 // gemm_packed.h. Per-channel values are this tile's: kNR of them along its columns, or one
 // per row.
 struct TileEpilogue {
-  const float* scale;  // or null
-  const float* shift;  // or null
-  bool by_rows;        // the channel is the row (else the column)
-  bool hardswish;
-  bool clamp;
-  float lo, hi;
+  const float* scale;          // or null
+  const float* shift;          // or null
+  bool by_rows;                // the channel is the row (else the column)
+  const rt::Epilogue* active;  // the fused activation (Note [Fused epilogue]), or null
 };
-
-// min(max(x, lo), hi) as the clamp kernels compute it: NaN stays NaN, hi wins when lo > hi.
-inline Vec clamp_vec(Vec x, Vec lo, Vec hi) {
-  const Vec low = x < lo ? lo : x;
-  return low > hi ? hi : low;
-}
 
 // Keeps `v` a rounded product: no multiply-add may fuse it with the addition after it (as
 // in Note [No contraction], kernels/quantized/quant_loops.h), so the epilogue rounds as the
@@ -98,8 +93,6 @@ inline Vec finish(Vec x, const TileEpilogue& e, int row, int vec) {
   const int at = e.by_rows ? row : vec * kLanes;
   if (e.scale != nullptr) x = rounded(x * (e.by_rows ? splat(e.scale[at]) : load(e.scale + at)));
   if (e.shift != nullptr) x = x + (e.by_rows ? splat(e.shift[at]) : load(e.shift + at));
-  if (e.hardswish) x = x * clamp_vec(x + 3.0f, splat(0.0f), splat(6.0f)) / 6.0f;
-  if (e.clamp) x = clamp_vec(x, splat(e.lo), splat(e.hi));
   return x;
 }
 
@@ -120,6 +113,9 @@ __attribute__((noinline)) inline void finish_tile(float* tile, int64_t rows, flo
     if (epilogue != nullptr) {
       for (int v = 0; v < kVecs; ++v)
         store(from + v * kLanes, finish(load(from + v * kLanes), *epilogue, i, v));
+      // The activation as its own kernel computes it, on the row while it is in L1.
+      if (epilogue->active != nullptr)
+        optimized::finish_rows(from, 1, cols, 0, nullptr, 0, *epilogue->active);
     }
     std::memcpy(row, from, sizeof(float) * cols);
   }

@@ -79,6 +79,7 @@ size_t constant_input_bytes(const ConstantValues& constants, const Instruction& 
 
 bool ConstantValues::constant(const EValue* value, bool item) const {
   if (writes == nullptr) return false;
+  if (!owns(values, value)) return true;
   const size_t index = static_cast<size_t>(value - values.data());
   if (writes[index] != 0) return folded[index] != 0;
   if (value->is_tensor()) return program->holds(value->to_tensor().data());

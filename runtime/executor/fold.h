@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "runtime/core/arena.h"
 #include "runtime/core/error.h"
@@ -49,6 +50,15 @@ namespace rt {
 // Compiled in only where RT_FOLD_CONSTANTS is defined (codegen/plan/objects.py):
 // it costs the smallest runner a page.
 
+// Whether `value` is one of `values`. The others a call reads were made at load from
+// constants (Note [Fusion at load] in fuse.h: a weight with a batch norm folded in, its
+// bias, the epilogue's scalars), each for its one call.
+inline bool owns(Span<EValue> values, const EValue* value) {
+  const uintptr_t at = reinterpret_cast<uintptr_t>(value);
+  const uintptr_t first = reinterpret_cast<uintptr_t>(values.data());
+  return at >= first && at < first + values.size() * sizeof(EValue);
+}
+
 // Which values hold the same data on every run: a tensor held in the program file and
 // written by nothing, a scalar or list of such, or the out of a folded call. Filled by
 // fold_constants; in a program with control flow, nothing is constant.
@@ -58,6 +68,8 @@ struct ConstantValues {
   const uint8_t* writes = nullptr;  // per value, how often it is written (saturating at 2)
   uint8_t* folded = nullptr;        // per value, 1 for the out of a folded call
 
+  // A value that is not one of the method's (owns) was made at load from constants, so it
+  // is constant too.
   // A list's items are checked one level deep: a list of lists (which no schema has) is not
   // a constant.
   bool constant(const EValue* value, bool item = false) const;

@@ -17,10 +17,11 @@ namespace rt {
 // no flatbuffer and checks no index.
 struct Instruction {
   // Kernel is 0: instructions come from the arena zero-filled, as Kernel. Folded: a
-  // kernel call run once at load (Note [Constant folding at load] in fold.h); Fused: one
-  // whose result only a call that prepared it needed (Note [Prepared weights] in
-  // runtime/kernel/kernel_context.h). Like Free, both do nothing at run time.
-  enum class Kind : uint8_t { Kernel = 0, Move, JumpFalse, Free, Folded, Fused };
+  // kernel call run once at load (Note [Constant folding at load] in fold.h); like Free,
+  // it does nothing at run time. Free is also a call made useless at load: fused into
+  // another (Note [Fusion at load] in fuse.h), or one whose result only a call that
+  // prepared it needed (Note [Prepared weights] in runtime/kernel/kernel_context.h).
+  enum class Kind : uint8_t { Kernel = 0, Move, JumpFalse, Free, Folded };
 
   Kind kind;
   bool pure_out;             // Kernel: an aten out variant, writing only its last argument

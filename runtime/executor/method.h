@@ -9,6 +9,7 @@
 #include "runtime/core/message.h"
 #include "runtime/core/span.h"
 #include "runtime/executor/fold.h"
+#include "runtime/executor/fuse.h"
 #include "runtime/executor/instructions.h"
 #include "runtime/executor/prepare.h"
 #include "runtime/kernel/kernel_context.h"
@@ -48,6 +49,9 @@ class Method {
   // Bytes of memory kernels took at load for what they prepared (Note [Prepared weights]
   // in runtime/kernel/kernel_context.h).
   size_t prepared_bytes() const { return rt::prepared_bytes(instructions_); }
+
+  // The calls fused at load and the memory they took (Note [Fusion at load] in fuse.h).
+  FusionStats fusion() const { return rt::fusion_stats(instructions_); }
 
   // Runs chain 0 once.
   Status execute();

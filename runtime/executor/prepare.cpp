@@ -18,7 +18,9 @@ struct Uses {
 
   size_t index(const EValue* value) const { return static_cast<size_t>(value - values.data()); }
 
+  // A value made at load (owns in fold.h) is read by its one call alone: not counted.
   void read(const EValue* value) {
+    if (!owns(values, value)) return;
     uint8_t& count = reads[index(value)];
     if (count < 2) ++count;
     if (value->tag() == Tag::TensorList || value->tag() == Tag::OptionalTensorList) {
@@ -107,12 +109,13 @@ class Preparer {
       Instruction& call = instructions_[chain.calls[i]];
       call.args[call.args.size() - 1]->to_tensor().set_data(chain.saved[i]);
       arena_.release(chain.made[i]);
-      if (kept) call.kind = Instruction::Kind::Fused;
+      if (kept) call.kind = Instruction::Kind::Free;
     }
   }
 
   // A folded out that only `call`'s prepared argument read: no longer needed.
   void release_folded(const EValue* value) {
+    if (!owns(uses_.values, value)) return;
     const size_t index = uses_.index(value);
     const uint32_t pc = uses_.producer[index];
     if (uses_.reads[index] != 1 || pc == kNone ||
@@ -121,7 +124,7 @@ class Preparer {
     Tensor& out = const_cast<EValue*>(value)->to_tensor();
     arena_.release(out.data());
     out.set_data(nullptr);
-    instructions_[pc].kind = Instruction::Kind::Fused;
+    instructions_[pc].kind = Instruction::Kind::Free;
   }
 
   Status prepare(Instruction& call) {

@@ -37,7 +37,7 @@ inline bool prepares(const char* op) {
 // producers back (pure out variants written once, read by nothing else, at most four
 // deep) to constants, runs that chain once at load into memory of its own and offers the
 // argument as constant. If the call prepares that argument, the chain's calls become
-// Kind::Fused (skipped at run time) and the memory their outs (or the folded ones the call
+// Kind::Free (skipped at run time) and the memory their outs (or the folded ones the call
 // alone read) took is released; if not, the chain keeps running on every run, as before.
 
 // Runs each call that may prepare and has a constant tensor argument (or one made only
