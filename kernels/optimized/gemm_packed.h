@@ -121,6 +121,12 @@ struct Epilogue {
   rt::Epilogue active{rt::EpilogueKind::None, 0.0f, 0.0f};
 
   bool activates() const { return active.kind != rt::EpilogueKind::None; }
+  // What sgemm::finish_in_registers computes.
+  bool in_registers() const {
+    return scale == nullptr &&
+           (active.kind == rt::EpilogueKind::None || active.kind == rt::EpilogueKind::Relu ||
+            active.kind == rt::EpilogueKind::Clamp);
+  }
   bool any() const { return scale != nullptr || shift != nullptr || activates(); }
 };
 
@@ -190,9 +196,8 @@ inline void gemm_block(int64_t depth, int64_t p0, const float* a, const PanelsB&
       if (last && e.any()) {
         const int64_t at = e.by_rows ? i : j, count = e.by_rows ? tile_rows : tile_cols;
         tile_epilogue = sgemm::TileEpilogue{e.scale == nullptr ? nullptr : e.scale + at,
-                                            e.shift == nullptr ? nullptr : e.shift + at,
-                                            e.by_rows,
-                                            e.activates() ? &e.active : nullptr};
+                                            e.shift == nullptr ? nullptr : e.shift + at, e.by_rows,
+                                            e.activates() ? &e.active : nullptr, e.in_registers()};
         if (!e.by_rows && count < kNR) {
           // A narrow tile's channels, padded so that vector loads stay inside.
           if (e.scale != nullptr) {

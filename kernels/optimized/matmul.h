@@ -10,8 +10,8 @@
 #include "kernels/optimized/gemm_packed.h"
 #include "kernels/optimized/prepared_gemm.h"
 #include "kernels/portable/util/nn_matmul.h"
-#include "runtime/kernel/epilogue.h"
 #include "runtime/kernel/dispatch.h"
+#include "runtime/kernel/epilogue.h"
 #include "runtime/kernel/kernel_args.h"
 
 namespace opt {

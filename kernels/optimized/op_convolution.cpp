@@ -157,7 +157,8 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
       }
       if (!opt::gemm(weight, weight_packed, columns, nullptr, out, epilogue)) ok = false;
       // A bias with a stride: added after the product, then the activation.
-      if (!in_gemm) finish_rows(yr, rows, width, l.y_c, bias + r0 * l.bias_stride, l.bias_stride, e);
+      if (!in_gemm)
+        finish_rows(yr, rows, width, l.y_c, bias + r0 * l.bias_stride, l.bias_stride, e);
     }
   });
   return ok;

@@ -25,10 +25,9 @@ rt::Tensor& mm_out(rt::KernelContext& context, const rt::Tensor& self, const rt:
 // Note [Fused epilogue]: mm and its activation (Float): the inputs of mm.out, the epilogue,
 // out, out. The activation is the packed GEMM's epilogue (Note [GEMM epilogue]).
 void rt::fused::mm(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  opt::matmul_kernel<optimized::Dtypes>(context, optimized::kOp, args[0]->to_tensor(),
-                                        args[1]->to_tensor(),
-                                        args[2 + rt::kEpilogueValues]->to_tensor(), 2,
-                                        rt::read_epilogue(args, 2));
+  opt::matmul_kernel<optimized::Dtypes>(
+      context, optimized::kOp, args[0]->to_tensor(), args[1]->to_tensor(),
+      args[2 + rt::kEpilogueValues]->to_tensor(), 2, rt::read_epilogue(args, 2));
 }
 
 bool rt::fused::mm_accepts(rt::Span<rt::EValue* const> args) {

@@ -75,7 +75,20 @@ struct TileEpilogue {
   const float* shift;          // or null
   bool by_rows;                // the channel is the row (else the column)
   const rt::Epilogue* active;  // the fused activation (Note [Fused epilogue]), or null
+  // No scale, and no activation or a relu or clamp: a whole tile is finished in registers
+  // (finish_in_registers), anything else out of line (finish_tile).
+  bool in_registers;
 };
+
+// A shift, then relu or clamp, as finish and the activation's own kernel compute them
+// (kernels/optimized/epilogue.h: relu x <= 0 ? 0 : x, clamp_vec's min(max(x, lo), hi)).
+inline Vec finish_in_registers(Vec x, const TileEpilogue& e, int row, int vec) {
+  if (e.shift != nullptr) x = x + (e.by_rows ? splat(e.shift[row]) : load(e.shift + vec * kLanes));
+  if (e.active == nullptr) return x;
+  if (e.active->kind == rt::EpilogueKind::Relu) return x <= splat(0.0f) ? splat(0.0f) : x;
+  const Vec low = x < splat(e.active->lo) ? splat(e.active->lo) : x;
+  return low > splat(e.active->hi) ? splat(e.active->hi) : low;
+}
 
 // Keeps `v` a rounded product: no multiply-add may fuse it with the addition after it (as
 // in Note [No contraction], kernels/quantized/quant_loops.h), so the epilogue rounds as the
@@ -122,19 +135,21 @@ __attribute__((noinline)) inline void finish_tile(float* tile, int64_t rows, flo
 }
 
 // c[0:rows, 0:cols] (+ c when `accumulate`) = acc, through `epilogue` when it is given: a
-// whole tile without one straight from the registers, anything else through finish_tile.
+// whole tile without one, or with one finished in registers, straight from the registers;
+// anything else through finish_tile.
 template <int R>
 __attribute__((always_inline)) inline void store_tile(const Vec (&acc)[R][kVecs], float* c,
                                                       int64_t ldc, int64_t rows, int64_t cols,
                                                       bool accumulate,
                                                       const TileEpilogue* epilogue) {
-  if (rows == R && cols == kNR && epilogue == nullptr) {
+  if (rows == R && cols == kNR && (epilogue == nullptr || epilogue->in_registers)) {
 #pragma GCC unroll 16
     for (int i = 0; i < R; ++i) {
 #pragma GCC unroll 4
       for (int v = 0; v < kVecs; ++v) {
         float* at = c + i * ldc + v * kLanes;
-        store(at, accumulate ? acc[i][v] + load(at) : acc[i][v]);
+        const Vec x = accumulate ? acc[i][v] + load(at) : acc[i][v];
+        store(at, epilogue == nullptr ? x : finish_in_registers(x, *epilogue, i, v));
       }
     }
     return;

@@ -38,8 +38,8 @@ static void mix(const float* data, size_t count) {
 
 // One product n x k x m: `mode` 0 packs both per call, 1 has a prepared, 2 b prepared;
 // `a_t`, `b_t` store a, b transposed; `epilogue` 0 none, 1 column shift, 2 row scale and
-// shift, 3 clamp to [-2, 5], 4 column shift then hardswish, 5 column shift then SiLU (the
-// fused activations of Note [Fused epilogue]). Returns the mismatches.
+// shift, 3 clamp to [-2, 5], 4 column shift then hardswish, 5 column shift then SiLU, 6 row
+// shift then relu (the fused activations of Note [Fused epilogue]). Returns the mismatches.
 static int check(int n, int k, int m, int mode, bool a_t, bool b_t, int epilogue, bool exact) {
   uint32_t state = uint32_t(n * 131 + k * 17 + m * 7 + mode + epilogue * 1000);
   std::vector<float> a(size_t(n) * k), b(size_t(k) * m), c(size_t(n) * m, 99.0f);
@@ -61,6 +61,7 @@ static int check(int n, int k, int m, int mode, bool a_t, bool b_t, int epilogue
   if (epilogue == 3) e.active = rt::Epilogue{rt::EpilogueKind::Clamp, -2.0f, 5.0f};
   if (epilogue == 4) e.shift = shift.data(), e.active = {rt::EpilogueKind::Hardswish, 0, 0};
   if (epilogue == 5) e.shift = shift.data(), e.active = {rt::EpilogueKind::Silu, 0, 0};
+  if (epilogue == 6) e.shift = shift.data(), e.by_rows = true, e.active = {rt::EpilogueKind::Relu, 0, 0};
   std::vector<float> pa(opt::packed_a_floats(n, k)), pb(opt::packed_b_floats(k, m));
   if (mode == 1) opt::pack_a(ma, pa.data());
   if (mode == 2) opt::pack_b(mb, pb.data());
@@ -98,7 +99,7 @@ int main() {
   for (const auto& s : shapes) {
     for (int mode = 0; mode < 3; ++mode) {
       for (int layout = 0; layout < 4; ++layout) {
-        for (int epilogue = 0; epilogue < 6; ++epilogue) {
+        for (int epilogue = 0; epilogue < 7; ++epilogue) {
           for (int exact = 0; exact < 2; ++exact) {
             bad += check(s[0], s[1], s[2], mode, layout & 1, layout & 2, epilogue, exact) != 0;
             ++checks;
@@ -141,5 +142,5 @@ def test_gemm_matches_a_plain_loop_with_the_same_bits_on_any_thread_count(
     tmp_path: Path, isa: str
 ) -> None:
     one = run_driver(tmp_path, isa, 1)
-    assert one.startswith("0 of 2448 products wrong"), one
+    assert one.startswith("0 of 2856 products wrong"), one
     assert run_driver(tmp_path, isa, 3) == one
