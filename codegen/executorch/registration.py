@@ -58,7 +58,9 @@ def without_executorch_prims(resolution: Resolution) -> Resolution:
     return dataclasses.replace(
         resolution,
         kernels=kept,
-        op_dtypes={op: d for op, d in resolution.op_dtypes.items() if op not in EXECUTORCH_PRIM_OPS},
+        op_dtypes={
+            op: d for op, d in resolution.op_dtypes.items() if op not in EXECUTORCH_PRIM_OPS
+        },
         chains={op: c for op, c in resolution.chains.items() if op not in EXECUTORCH_PRIM_OPS},
     )
 

@@ -1,0 +1,30 @@
+"""The ExecuTorch install tests of `runtime = "executorch"` targets build against.
+
+CI installs ExecuTorch (.ci/run: torch==2.13.0, then executorch==1.5.1) and sets
+SELECTIVE_BUILD_REQUIRE_EXECUTORCH=1, so there a missing install fails these tests; a
+developer's virtualenv without it skips them, saying what to install. Our own runtime's
+tests never need it.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from codegen.errors import InputError
+from codegen.executorch.install import ExecutorchInstall, find_executorch
+
+
+def require_executorch() -> ExecutorchInstall:
+    try:
+        return find_executorch(None, "executorch")
+    except InputError as error:
+        if os.environ.get("SELECTIVE_BUILD_REQUIRE_EXECUTORCH") == "1":
+            pytest.fail(str(error), pytrace=False)
+        pytest.skip(str(error))
+
+
+@pytest.fixture(scope="session")
+def executorch_install() -> ExecutorchInstall:
+    return require_executorch()
