@@ -9,6 +9,7 @@ from typing import Any
 
 from doit.tools import config_changed
 
+from codegen.backends import ModelInfo, target_backends
 from codegen.kernel_library import read_schema_operators
 from codegen.manifest import Target
 from codegen.selection import Selection, read_selection
@@ -32,8 +33,21 @@ def target_selection(target: Target, manifest_name: str, model_ops: list[Path]) 
     return selection
 
 
+def check_backends(target: Target, model_infos: list[Path]) -> None:
+    """Our runtime runs no delegate: a model that calls one fails the build here, naming
+    the model and the backend (codegen/backends.py)."""
+    delegates = {
+        model: ModelInfo.read(info).delegates
+        for model, info in zip(target.models, model_infos, strict=True)
+    }
+    target_backends(target.name, delegates, (), None)
+
+
 @reports_user_errors
-def write_selection(target: Target, manifest_name: str, model_ops: list[Path]) -> None:
+def write_selection(
+    target: Target, manifest_name: str, model_ops: list[Path], model_infos: list[Path]
+) -> None:
+    check_backends(target, model_infos)
     selection = target_selection(target, manifest_name, model_ops)
     write_if_changed(layout.selection(target.name), selection.to_json())
     write_if_changed(layout.selected_operators(target.name), selection.to_yaml())
@@ -45,11 +59,13 @@ def task_selection() -> Iterator[dict[str, Any]]:
     current = manifest()
     for target in current.targets.values():
         model_ops = [layout.model_ops(model) for model in target.models]
+        model_infos = [layout.model_info(model) for model in target.models]
         yield {
             "name": target.name,
-            "actions": [(write_selection, [target, current.path.name, model_ops])],
+            "actions": [(write_selection, [target, current.path.name, model_ops, model_infos])],
             "file_dep": [
                 *model_ops,
+                *model_infos,
                 *target.op_schemas,
                 *target.selections,
                 *action_code(write_selection),
