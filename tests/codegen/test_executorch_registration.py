@@ -41,7 +41,9 @@ def selection(*extra: str) -> Selection:
 def rendered() -> dict[str, str]:
     library = read_kernel_library("testlib", DATA / "functions.yaml", DATA)
     prim = read_kernel_library("prim", REPO / "kernels/prim/functions.yaml", REPO / "kernels/prim")
-    return render_executorch_sources(resolve(selection("aten::sym_size.int"), [library, prim], "golden"), "golden")
+    return render_executorch_sources(
+        resolve(selection("aten::sym_size.int"), [library, prim], "golden"), "golden"
+    )
 
 
 def test_registration_matches_golden() -> None:
