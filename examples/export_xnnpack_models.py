@@ -47,13 +47,12 @@ from export_models import (
     save_arrays,
     write_selected_operators,
 )
-from export_real_models import changed_files
+from export_real_models import changed_files, quantize_pt2e
 from torch import nn
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 WEIGHT_SEED = 0
 INPUT_SEED = 1
-CALIBRATION_SEED = 2
 
 Inputs = tuple[torch.Tensor, ...]
 Quantization = str  # "none", "static" or "dynamic"
@@ -130,27 +129,6 @@ MODELS: dict[str, XnnpackModel] = {
 }
 
 
-def quantize_pt2e(module: nn.Module, inputs: Inputs, dynamic: bool) -> nn.Module:
-    """PT2E with XNNPACK's symmetric int8 config, per-channel weights; static activations
-    are calibrated on seeded inputs, dynamic ones are quantized by the program at run time."""
-    from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
-        XNNPACKQuantizer,
-        get_symmetric_quantization_config,
-    )
-    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
-
-    config = get_symmetric_quantization_config(is_per_channel=True, is_dynamic=dynamic)
-    quantizer = XNNPACKQuantizer().set_global(config)
-    captured = torch.export.export(module, inputs).module()
-    prepared = prepare_pt2e(captured, quantizer)  # type: ignore[arg-type]
-    generator = torch.Generator().manual_seed(CALIBRATION_SEED)
-    for _ in range(8):
-        prepared(*(torch.randn(t.shape, generator=generator) for t in inputs))
-    prepared(*inputs)
-    converted: nn.Module = convert_pt2e(prepared)  # refuses .eval(): exported as it is
-    return converted
-
-
 def lower(name: str, module: nn.Module, inputs: Inputs) -> tuple[bytes, list[str]]:
     """torch.export -> XNNPACK partitioner -> to_executorch: the bytes and delegate ids."""
     from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
@@ -188,7 +166,8 @@ def export_one(name: str, model: XnnpackModel, destination: Path) -> None:
     torch.manual_seed(INPUT_SEED)
     inputs = model.make_inputs()
     if model.quantization != "none":
-        module = quantize_pt2e(module, inputs, dynamic=model.quantization == "dynamic")
+        dynamic = model.quantization == "dynamic"
+        module = quantize_pt2e(module, inputs, per_channel=True, dynamic=dynamic)
     eager = run_eager(module, FORWARD, inputs)
     pte, delegates = lower(name, module, inputs)
     if not delegates or set(delegates) != {XNNPACK_BACKEND}:
