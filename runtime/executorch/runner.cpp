@@ -40,16 +40,28 @@ using EtImpl = et::etensor::TensorImpl;
 
 constexpr long kMaxIterations = 1000000000;
 
-// The last error ExecuTorch logged: the cause of the failure it then returns.
-char g_last_error[512];
+// The error that explains ExecuTorch's next failure: the first it logged since the runner
+// last cleared it (the lines after it describe the failed call's arguments), unless a
+// kernel of ours failed: then the kernel's message (the adapter logs it after whatever
+// ExecuTorch logged during the call, a refused resize say), the line our runner prints.
+char g_cause[512];
+bool g_cause_is_kernels = false;
 
-void keep_errors(et_timestamp_t, et_pal_log_level_t level, const char*, const char*, size_t,
-                 const char* message, size_t length) {
+void keep_errors(et_timestamp_t, et_pal_log_level_t level, const char* filename, const char*,
+                 size_t, const char* message, size_t length) {
   if (level != kError && level != kFatal) return;
-  size_t kept = length < sizeof g_last_error - 1 ? length : sizeof g_last_error - 1;
-  memcpy(g_last_error, message, kept);
+  const bool kernels = strstr(filename, "kernel_adapter.cpp") != nullptr;
+  if (g_cause_is_kernels || (g_cause[0] != '\0' && !kernels)) return;
+  g_cause_is_kernels = kernels;
+  size_t kept = length < sizeof g_cause - 1 ? length : sizeof g_cause - 1;
+  memcpy(g_cause, message, kept);
   while (kept > 0 && (message[kept - 1] == '\n' || message[kept - 1] == '\r')) --kept;
-  g_last_error[kept] = '\0';
+  g_cause[kept] = '\0';
+}
+
+void clear_cause() {
+  g_cause[0] = '\0';
+  g_cause_is_kernels = false;
 }
 
 // As runtime/runner/main.cpp: bytes outside printable ASCII as \xNN, a backslash as \\.
@@ -68,15 +80,11 @@ int report(const char* file, const char* message, int code) {
   return code;
 }
 
-// What ExecuTorch said about `error` while doing `what`: its last logged error, else the
-// error's number.
+// The cause ExecuTorch logged for `error`, else what failed and the error's number.
 int report_executorch(const char* file, const char* what, et::Error error, int code) {
-  char text[700];
-  if (g_last_error[0] != '\0') {
-    snprintf(text, sizeof text, "%s: %s", what, g_last_error);
-  } else {
-    snprintf(text, sizeof text, "%s: ExecuTorch error 0x%x", what, static_cast<unsigned>(error));
-  }
+  if (g_cause[0] != '\0') return report(file, g_cause, code);
+  char text[200];
+  snprintf(text, sizeof text, "%s: ExecuTorch error 0x%x", what, static_cast<unsigned>(error));
   return report(file, text, code);
 }
 
@@ -131,19 +139,36 @@ int parse(int argc, char** argv, Options* options) {
                 2);
 }
 
-// One input: the mapped .npy file, our view of its array, and an ExecuTorch tensor over
-// the same bytes (set_input copies them into the method's planned input).
+// One input: the mapped .npy file and our view of its array, laid out in the dim order
+// the method's input has (npy is row-major; a channels-last input gets a permuted copy),
+// and an ExecuTorch tensor over those bytes, which set_input copies into the method.
 struct Input {
   rt::FileData file;
   rt::Tensor array;
+  std::vector<uint8_t> permuted;
   int32_t sizes[rt::Tensor::kMaxDims];
   uint8_t dim_order[rt::Tensor::kMaxDims];
   int32_t strides[rt::Tensor::kMaxDims];
   std::unique_ptr<EtImpl> impl;
 
-  rt::Status open(const char* path) {
+  rt::Status open(const char* path, et::Span<const uint8_t> method_dim_order) {
     RT_TRY(file.open(path));
     RT_TRY(rt::parse_npy(file.bytes(), file.size(), &array));
+    if (method_dim_order.size() == static_cast<size_t>(array.dim())) {
+      rt::Tensor laid;
+      RT_TRY(laid.init(array.dtype(), array.sizes().data(), method_dim_order.data(), array.dim(),
+                       rt::ShapeDynamism::Static));
+      if (!laid.is_contiguous()) {
+        permuted.resize(laid.nbytes());
+        laid.set_data(permuted.data());
+        const size_t element = array.element_size();
+        for (int64_t i = 0; i < array.numel(); ++i) {
+          memcpy(permuted.data() + laid.offset_of(i) * element,
+                 array.data_as<uint8_t>() + i * element, element);
+        }
+        array = laid;
+      }
+    }
     for (int d = 0; d < array.dim(); ++d) {
       sizes[d] = array.size(d);
       dim_order[d] = array.dim_order()[d];
@@ -183,7 +208,9 @@ int run(Options& options) {
   if (!meta.ok()) return report(options.method, "the program has no method of this name", 2);
   std::vector<Input> inputs(options.inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const rt::Status status = inputs[i].open(options.inputs[i]);
+    auto info = meta->input_tensor_meta(i);  // absent when the method has fewer inputs
+    const rt::Status status =
+        inputs[i].open(options.inputs[i], info.ok() ? info->dim_order() : et::Span<const uint8_t>());
     if (!status.ok()) return report(options.inputs[i], status.message(), 2);
   }
   // Planned buffers as the program sizes them; everything else from the heap.
@@ -197,9 +224,10 @@ int run(Options& options) {
   executorch::extension::MallocMemoryAllocator method_allocator;
   executorch::extension::MallocMemoryAllocator temp_allocator;
   et::MemoryManager memory(&method_allocator, &planned, &temp_allocator);
+  clear_cause();
   auto method = program->load_method(options.method, &memory);
   if (!method.ok()) {
-    return report_executorch(options.model, "loading the method failed", method.error(), 1);
+    return report_executorch(options.model, "loading the method", method.error(), 1);
   }
   if (inputs.size() != method->inputs_size()) {
     return report(options.model, "wrong number of --input files for the method", 2);
@@ -209,18 +237,19 @@ int run(Options& options) {
   for (long run = 0; run < runs; ++run) {
     // Every run sees its inputs afresh (the plan may reuse their bytes); only execute()
     // is timed.
+    clear_cause();
     for (size_t i = 0; i < inputs.size(); ++i) {
       const et::Error error =
           method->set_input(et::EValue(executorch::aten::Tensor(inputs[i].impl.get())), i);
       if (error != et::Error::Ok) {
-        return report_executorch(options.inputs[i], "setting the input failed", error, 2);
+        return report_executorch(options.inputs[i], "setting the input", error, 2);
       }
     }
     const int64_t start = now_ns();
     const et::Error error = method->execute();
     const int64_t took = now_ns() - start;
     if (error != et::Error::Ok) {
-      return report_executorch(options.model, "running the method failed", error, 1);
+      return report_executorch(options.model, "running the method", error, 1);
     }
     total += took;
     fastest = took < fastest ? took : fastest;
