@@ -37,9 +37,10 @@ def build_runners(
     libraries: tuple[str, ...] = ("portable", "prim", "quantized"),
     backends: tuple[str, ...] = (),
     dtype_selective: bool = False,
+    ours: bool = True,
 ) -> Runners:
-    """Both runners, under `folder`, for the kernels `selection` resolves to in the
-    built-in `libraries`."""
+    """Both runners (`ours`: else the ExecuTorch one alone), under `folder`, for the
+    kernels `selection` resolves to in the built-in `libraries`."""
     kernels = REPO / "kernels"
     chosen = [
         read_kernel_library(n, kernels / n / "functions.yaml", kernels / n) for n in libraries
@@ -51,7 +52,7 @@ def build_runners(
     sources = sorted({kernel.source for kernel in resolution.kernels})
     ours_support, adapter = runtime_sources(RUNTIME, runner=True)
     our_runtime = sorted(
-        s for s in RUNTIME.rglob("*.cpp") if not {"executorch", "size_app"} & set(s.parts)
+        s for s in RUNTIME.rglob("*.cpp") if ours and not {"executorch", "size_app"} & set(s.parts)
     )
 
     def kernel_flags(source: Path) -> list[str]:
@@ -68,10 +69,9 @@ def build_runners(
             source,
             kernel_flags(source),
         )
-    commands[folder / "obj/selected_kernels.o"] = (
-        gen / "selected_kernels.cpp",
-        [*CFLAGS, f"-I{gen}"],
-    )
+    if ours:
+        registry = gen / "selected_kernels.cpp"
+        commands[folder / "obj/selected_kernels.o"] = (registry, [*CFLAGS, f"-I{gen}"])
     for source in [*adapter, et_gen / REGISTRATION_FILE]:
         commands[folder / "et_obj" / f"{source.stem}.o"] = (source, et_flags)
 
@@ -103,7 +103,8 @@ def build_runners(
     ]
     runners = Runners(folder / "executorch_runner", folder / "runner")
     _link(runners.executorch, et_objects, link_flags(install, backends))
-    _link(runners.ours, our_objects, ())
+    if ours:
+        _link(runners.ours, our_objects, ())
     return runners
 
 

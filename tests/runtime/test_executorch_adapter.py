@@ -151,3 +151,32 @@ def test_a_kernel_failure_is_the_line_our_runner_prints(runners: Runners, tmp_pa
             f"runner: {program}: aten::clamp.out: a bound does not fit in self's dtype\n",
         )
     )
+
+
+@pytest.fixture(scope="module")
+def dtype_selective_runner(
+    executorch_install: ExecutorchInstall, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    """add_mul's kernels, compiled for Float only (the model's dtypes)."""
+    pte = MODELS / "add_mul" / "add_mul.pte"
+    selection = Selection.from_model(read_model_ops(pte), pte.name)
+    folder = tmp_path_factory.mktemp("et_dtype")
+    built = build_runners(folder, executorch_install, selection, dtype_selective=True, ours=False)
+    return built.executorch
+
+
+def test_a_dtype_selective_target_runs_its_dtypes_and_names_the_others(
+    dtype_selective_runner: Path, tmp_path: Path
+) -> None:
+    folder = MODELS / "add_mul"
+    inputs = [np.load(folder / "in0.npy"), np.load(folder / "in1.npy")]
+    kernel = KernelRunner(dtype_selective_runner, tmp_path)
+    (got,) = kernel.run_file(folder / "add_mul.pte", inputs, 1)
+    assert got.tobytes() == np.load(folder / "out0.npy").tobytes()
+    half = MODELS / "half_ops" / "half_ops.pte"  # the same (x + y) * y on Half tensors
+    halves = [np.load(MODELS / "half_ops" / f"in{i}.npy") for i in range(2)]
+    with pytest.raises(KernelFailed) as error:
+        kernel.run_file(half, halves, 1)
+    assert str(error.value) == (
+        f"runner: {half}: aten::add.out: dtype Half was not selected in this build"
+    )
