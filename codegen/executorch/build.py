@@ -41,20 +41,6 @@ def link_flags(install: ExecutorchInstall, backends: Sequence[str]) -> tuple[str
     )
 
 
-# The package's library (codegen/executorch/package.py): position-independent objects, and
-# every symbol local (the version script), so that --gc-sections keeps only what the
-# registration's static initializer reaches, as in the runner.
-PIC_FLAG = "-fPIC"
-LIBRARY_VERSION_SCRIPT = "{ local: *; };\n"
-
-
-def library_link_flags(soname: str, version_script: str) -> tuple[str, ...]:
-    """Flags of the package's shared library, beside link_flags: found by its soname
-    through the app's rpath; nothing exported (`version_script` holds
-    LIBRARY_VERSION_SCRIPT)."""
-    return ("-shared", f"-Wl,-soname,{soname}", f"-Wl,--version-script,{version_script}")
-
-
 def runtime_sources(runtime_dir: Path, runner: bool) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
     """(our sources compiled as the runtime's, those compiled against ExecuTorch's headers)
     of an ExecuTorch target; `runner`: with the runner's command line."""

@@ -1,11 +1,12 @@
-"""The package of a `runtime = "executorch"` target: its selected kernels as a shared
-library an ExecuTorch app links next to ExecuTorch's runtime, and a CMake package naming it.
+"""The package of a `runtime = "executorch"` target: its selected kernels as a static library
+an ExecuTorch app links next to ExecuTorch's runtime, and a CMake package naming it.
 
 The library (the kernels, their registration, the adapter) registers the kernels with
-ExecuTorch's runtime when it is loaded, as ExecuTorch's own all-operators library does, so
-an app names none of its symbols: the imported target links it with `--no-as-needed`, else
-the linker would drop it. The config finds `executorch` itself (the install the target was
-built against is the hint; `executorch_DIR` or CMAKE_PREFIX_PATH choose another) and links
+ExecuTorch's runtime from a static initializer, as ExecuTorch's own kernel libraries do, so
+an app names none of its symbols: the imported target links it whole (`--whole-archive`),
+else the linker would leave the registration out. The config finds `executorch` itself (the
+install the target was built against is the hint; `executorch_DIR` or CMAKE_PREFIX_PATH
+choose another) and links
 ExecuTorch's runtime and the target's backends: through ExecuTorch's imported targets where
 its config defines them (CMake 3.28 and later), else by the paths its variables give (below
 3.28, Debian's 3.25 among them, it defines only variables). It never links
@@ -13,7 +14,9 @@ EXECUTORCH_LIBRARIES, which holds ExecuTorch's all-operators library too: two
 registrations of one kernel abort the app.
 
 The package's own paths are relative to the config file; the install hint is the one
-absolute path, the build's input, as the runner's rpath is.
+absolute path, the build's input, as the runner's rpath is. The library's objects are
+compiled as the runner's (position-independent executables, Debian's default), so an app
+linking it is a PIE too, the default.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from dataclasses import dataclass
 from codegen.executorch.install import BACKEND_LIBRARIES
 
 NAME = "SelectiveKernels"  # CMake package; one imported target SelectiveKernels::<target>
-LIBRARY_FILE = "libselective_kernels.so"
+LIBRARY_FILE = "libselective_kernels.a"
 # The suffix of ExecuTorch's imported target of a backend (executorch::backend_xnnpack).
 _BACKEND_TARGETS = {"XnnpackBackend": "backend_xnnpack"}
 
@@ -50,7 +53,7 @@ endif()
 find_package(executorch REQUIRED CONFIG HINTS "{info.executorch_hint}")
 get_filename_component(_{NAME}_prefix "${{CMAKE_CURRENT_LIST_DIR}}/../../.." ABSOLUTE)
 set(_{NAME}_links
-    "-Wl,--push-state,--no-as-needed,${{_{NAME}_prefix}}/lib/{LIBRARY_FILE},--pop-state")
+    "-Wl,--whole-archive,${{_{NAME}_prefix}}/lib/{LIBRARY_FILE},--no-whole-archive")
 if(TARGET executorch::runtime)
   list(APPEND _{NAME}_links executorch::runtime{_backend_targets(info.backends)})
 else()
@@ -61,8 +64,7 @@ endif()
 add_library({target} INTERFACE IMPORTED)
 set_target_properties({target} PROPERTIES
   INTERFACE_LINK_LIBRARIES "${{_{NAME}_links}}"
-  INTERFACE_LINK_OPTIONS
-    "-Wl,-rpath,${{_{NAME}_prefix}}/lib;-Wl,-rpath,${{EXECUTORCH_RUNTIME_LIBRARY_DIR}}"
+  INTERFACE_LINK_OPTIONS "-Wl,-rpath,${{EXECUTORCH_RUNTIME_LIBRARY_DIR}}"
   INTERFACE_INCLUDE_DIRECTORIES "${{EXECUTORCH_INCLUDE_DIRS}}"
   INTERFACE_COMPILE_DEFINITIONS "${{EXECUTORCH_COMPILE_DEFINITIONS}}"
   INTERFACE_COMPILE_FEATURES cxx_std_17)
