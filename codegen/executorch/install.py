@@ -17,6 +17,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from codegen.errors import InputError
 from codegen.machine import elf_machine
@@ -44,6 +45,32 @@ BACKEND_LIBRARIES: dict[str, tuple[str, ...]] = {
 ALL_KERNELS_LIBRARY = "libexecutorch_kernels_optimized.so"
 
 _VERSION = re.compile(r'^__version__\s*=\s*["\']([^"\']+)["\']', re.MULTILINE)
+
+
+class InstallFiles(Protocol):
+    """How the install's files are read: by the build's task creators, which stamp what
+    they read (the plan's Disk), so another install or release reruns what it decided."""
+
+    def files(self, folder: Path, suffix: str) -> list[Path]:
+        """Every file below `folder` whose name ends with `suffix`, sorted."""
+        ...
+
+    def text(self, path: Path) -> str | None:
+        """The file's text, None when it is not there."""
+        ...
+
+
+class PlainFiles:
+    """InstallFiles straight from the file system (tests, scripts)."""
+
+    def files(self, folder: Path, suffix: str) -> list[Path]:
+        return sorted(p for p in folder.rglob(f"*{suffix}") if p.is_file())
+
+    def text(self, path: Path) -> str | None:
+        try:
+            return path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
 
 
 @dataclass(frozen=True)
@@ -76,26 +103,29 @@ class ExecutorchInstall:
         return (*(f"-I{folder}" for folder in self.include_dirs), *(f"-D{d}" for d in DEFINES))
 
 
-def find_executorch(folder: Path | None, setting: str) -> ExecutorchInstall:
+def find_executorch(
+    folder: Path | None, setting: str, disk: InstallFiles | None = None
+) -> ExecutorchInstall:
     """The install at `folder` (from the manifest key `setting`), else the `executorch`
     package of this Python; InputError when there is none or its release is unsupported."""
+    disk = disk or PlainFiles()
     if folder is not None:
-        if not _is_install(folder):
+        if not _is_install(folder, disk):
             raise InputError(
                 setting,
                 f"{folder} is not an ExecuTorch install (no include/executorch/runtime and "
                 f"lib/{RUNTIME_LIBRARY}): name the executorch folder of an installed or "
                 f"unpacked wheel, or {INSTALL_HINT}",
             )
-        return _checked(folder)
-    found = _importable_package()
+        return _checked(folder, disk)
+    found = _importable_package(disk)
     if found is None:
         raise InputError(
             "executorch",
             f"ExecuTorch's runtime was not found: {sys.executable} cannot import the "
             f"executorch package and the manifest names no install ({setting}); {INSTALL_HINT}",
         )
-    return _checked(found)
+    return _checked(found, disk)
 
 
 def check_machine(install: ExecutorchInstall, machine: str, target: str) -> None:
@@ -110,7 +140,7 @@ def check_machine(install: ExecutorchInstall, machine: str, target: str) -> None
         )
 
 
-def _importable_package() -> Path | None:
+def _importable_package(disk: InstallFiles) -> Path | None:
     """The folder of the `executorch` package this Python imports, if it holds an install."""
     try:
         spec = importlib.util.find_spec("executorch")
@@ -119,40 +149,43 @@ def _importable_package() -> Path | None:
     if spec is None:
         return None
     for location in spec.submodule_search_locations or ():
-        if _is_install(Path(location)):
+        if _is_install(Path(location), disk):
             return Path(location)
     return None
 
 
-def _is_install(folder: Path) -> bool:
-    return (folder / "include/executorch/runtime").is_dir() and (
-        folder / "lib" / RUNTIME_LIBRARY
-    ).is_file()
+def _is_install(folder: Path, disk: InstallFiles) -> bool:
+    headers = folder / "include/executorch/runtime/core/evalue.h"
+    return disk.text(headers) is not None and folder / "lib" / RUNTIME_LIBRARY in _libraries(
+        folder, disk
+    )
 
 
-def _checked(root: Path) -> ExecutorchInstall:
-    version = _read_version(root)
+def _libraries(folder: Path, disk: InstallFiles) -> list[Path]:
+    return disk.files(folder / "lib", ".so")
+
+
+def _checked(root: Path, disk: InstallFiles) -> ExecutorchInstall:
+    version = _read_version(root, disk)
     if version.partition("+")[0] != SUPPORTED_VERSION:
         raise InputError(
             root,
             f"ExecuTorch {version} is not supported (this build supports "
             f"{SUPPORTED_VERSION}); {INSTALL_HINT}",
         )
+    present = {path.name for path in _libraries(root, disk) if path.parent == root / "lib"}
     backends = tuple(
         backend
         for backend, names in sorted(BACKEND_LIBRARIES.items())
-        if all((root / "lib" / name).is_file() for name in names)
+        if all(name in present for name in names)
     )
     return ExecutorchInstall(root.resolve(), version, backends)
 
 
-def _read_version(root: Path) -> str:
+def _read_version(root: Path, disk: InstallFiles) -> str:
     """The release the install's version.py names (read, not imported)."""
-    path = root / "version.py"
-    try:
-        match = _VERSION.search(path.read_text(encoding="utf-8", errors="replace"))
-    except OSError:
-        match = None
+    text = disk.text(root / "version.py")
+    match = None if text is None else _VERSION.search(text)
     if match is None:
         raise InputError(
             root, f"no version.py naming the ExecuTorch release of this install; {INSTALL_HINT}"

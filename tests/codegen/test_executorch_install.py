@@ -28,7 +28,8 @@ def fake_install(
     folder: Path, version: str = "1.5.1+cpu", machine: str = "x86_64", libs: tuple[str, ...] = ()
 ) -> Path:
     """An install's layout: headers folder, libexecutorch.so's ELF header, version.py."""
-    (folder / "include/executorch/runtime").mkdir(parents=True)
+    (folder / "include/executorch/runtime/core").mkdir(parents=True)
+    (folder / "include/executorch/runtime/core/evalue.h").write_text("#pragma once\n")
     (folder / "lib").mkdir()
     (folder / "lib/libexecutorch.so").write_bytes(_ELF[machine])
     for name in libs:
