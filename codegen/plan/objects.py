@@ -50,9 +50,10 @@ _SELECTED_MASK = re.compile(r"DtypeSet\((0x[0-9a-f]+)u\)")
 
 def runtime_sources(paths: BuildPaths, sources: Iterable[Path]) -> list[Path]:
     """The runtime's translation units among `sources` (every .cpp below runtime/):
-    size_app/ is the minimal app a library-only target is measured with, not runtime."""
-    size_app = paths.size_app_source.parent
-    return sorted(s for s in sources if size_app not in s.parents)
+    size_app/ is the minimal app a library-only target is measured with, executorch/ the
+    side of ExecuTorch's runtime (Note [ExecuTorch kernel adapter]), not ours."""
+    other = (paths.size_app_source.parent, paths.runtime_dir / "executorch")
+    return sorted(s for s in sources if not any(folder in s.parents for folder in other))
 
 
 def bool_constants_source(paths: BuildPaths) -> Path:

@@ -27,9 +27,14 @@ namespace rt_et {
 void run_kernel(const rt::Kernel& kernel, executorch::runtime::KernelRuntimeContext& context,
                 executorch::runtime::Span<executorch::runtime::EValue*> stack);
 
-// Registers the generated table with ExecuTorch's registry; on a refusal (a kernel
-// ExecuTorch's runtime registers itself, a full registry) logs one line naming the cause
-// and returns false. Called from a static initializer.
+// Registers the generated table with ExecuTorch's registry; on a refusal (a full
+// registry) logs one line naming the cause and returns false. Called from a static
+// initializer.
 bool register_selected(executorch::runtime::Span<const executorch::runtime::Kernel> kernels);
+
+// Whether the selected kernels registered, set when the program starts (defined by the
+// generated registration). An app that links the target's static library without
+// --whole-archive names it to link the registration in.
+extern const bool selected_kernels_registered;
 
 }  // namespace rt_et

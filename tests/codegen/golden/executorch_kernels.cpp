@@ -59,7 +59,11 @@ const executorch::runtime::Kernel kKernels[] = {
     executorch::runtime::Kernel("custom::scale.out", &executorch_kernel_2),
 };
 
-// Registered when the program (or the library holding this file) is loaded.
-const bool kRegistered = rt_et::register_selected(
-    executorch::runtime::Span<const executorch::runtime::Kernel>(kKernels, 3));
 }  // namespace
+
+// Registered when the program (or the library holding this file) is loaded; naming this
+// flag links the registration in (rt_et::selected_kernels_registered, kernel_adapter.h).
+namespace rt_et {
+const bool selected_kernels_registered =
+    register_selected(executorch::runtime::Span<const executorch::runtime::Kernel>(kKernels, 3));
+}  // namespace rt_et
