@@ -198,6 +198,13 @@ int write_output(const Options& options, size_t index, const et::EValue& output)
 }
 
 int run(Options& options) {
+  {
+    // Our FileData refuses what is no regular file (a named pipe would block the mmap
+    // loader's open forever, a device could be endless) before a byte is read.
+    rt::FileData probe;
+    const rt::Status status = probe.open(options.model);
+    if (!status.ok()) return report(options.model, status.message(), 2);
+  }
   auto loader = executorch::extension::MmapDataLoader::from(options.model);
   if (!loader.ok()) return report(options.model, "cannot open or map the file", 2);
   auto program = et::Program::load(&loader.get(), et::Program::Verification::InternalConsistency);

@@ -8,6 +8,8 @@ own runtime's bit for bit, and PyTorch's within the conformance tolerances."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -180,3 +182,71 @@ def test_a_dtype_selective_target_runs_its_dtypes_and_names_the_others(
     assert str(error.value) == (
         f"runner: {half}: aten::add.out: dtype Half was not selected in this build"
     )
+
+
+# The command line, as our runner's (runtime/runner/main.cpp, tests/runtime/test_runner_cli.py).
+ADD_MUL = [MODELS / "add_mul" / "add_mul.pte"] + [
+    a for name in ("in0.npy", "in1.npy") for a in ("--input", MODELS / "add_mul" / name)
+]
+
+
+def one_line(runner: Path, *args: str | Path) -> tuple[int, str]:
+    result = subprocess.run(
+        [str(runner), *map(str, args)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.stderr.count("\n") == 1 and not result.stdout, result.stderr
+    return result.returncode, result.stderr.strip()
+
+
+def test_usage_and_bad_options_are_one_line(dtype_selective_runner: Path) -> None:
+    usage = (
+        "runner: usage: runner MODEL.pte [--method NAME] [--input FILE.npy]... "
+        "[--output-dir DIR] [--iterations N]"
+    )
+    assert one_line(dtype_selective_runner) == (2, usage)
+    assert one_line(dtype_selective_runner, *ADD_MUL, "--iterations", "0") == (
+        2,
+        "runner: 0: takes a whole number from 1 to 1000000000",
+    )
+    assert one_line(dtype_selective_runner, *ADD_MUL, "--bogus", "1") == (
+        2,
+        "runner: --bogus: unknown argument, or an option without a value",
+    )
+
+
+def test_unusable_files_are_named(dtype_selective_runner: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "program.pte"
+    os.mkfifo(fifo)
+    assert one_line(dtype_selective_runner, fifo) == (
+        2,
+        f"runner: {fifo}: is a named pipe, not a file",
+    )
+    assert one_line(dtype_selective_runner, tmp_path / "absent.pte") == (
+        2,
+        f"runner: {tmp_path}/absent.pte: no such file, or it cannot be opened",
+    )
+    garbage = tmp_path / "garbage.pte"
+    garbage.write_bytes(b"not a program at all, not even close to one")
+    code, line = one_line(dtype_selective_runner, garbage)
+    assert code == 2 and line.startswith(f"runner: {garbage}: ")
+    pte = MODELS / "add_mul" / "add_mul.pte"
+    assert one_line(dtype_selective_runner, pte, "--input", MODELS / "add_mul" / "in0.npy") == (
+        2,
+        f"runner: {pte}: wrong number of --input files for the method",
+    )
+    assert one_line(dtype_selective_runner, pte, "--method", "backward") == (
+        2,
+        "runner: backward: the program has no method of this name",
+    )
+
+
+def test_iterations_print_the_timing_lines_then_the_outputs(
+    dtype_selective_runner: Path, tmp_path: Path
+) -> None:
+    command = [str(dtype_selective_runner), *map(str, ADD_MUL), "--iterations", "3"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert re.fullmatch(r"mean time per run: \d+\.\d{3} us", lines[0]), lines
+    assert re.fullmatch(r"min time per run: \d+\.\d{3} us", lines[1]), lines
+    assert lines[2:] == ["0: Float (2, 2)"]
