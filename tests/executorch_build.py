@@ -48,7 +48,7 @@ def build_runners(
     resolution = resolve(selection, chosen, "t")
     gen, et_gen = folder / "gen", folder / "et_gen"
     _write(gen, render_sources(resolution))
-    _write(et_gen, render_executorch_sources(resolution, "t"))
+    _write(et_gen, render_executorch_sources(resolution))
     sources = sorted({kernel.source for kernel in resolution.kernels})
     ours_support, adapter = runtime_sources(RUNTIME, runner=True)
     our_runtime = sorted(

@@ -65,16 +65,14 @@ def without_executorch_prims(resolution: Resolution) -> Resolution:
     )
 
 
-def render_executorch_sources(resolution: Resolution, target: str) -> dict[str, str]:
+def render_executorch_sources(resolution: Resolution) -> dict[str, str]:
     """File name (relative to the target's gen/ folder) -> text, for an ExecuTorch target.
 
     `resolution` is the target's whole resolution; InputError: a specialized kernel key
-    ExecuTorch's lookup cannot match (see `_executorch_key`)."""
+    ExecuTorch's lookup cannot match (`_check_key_matches`)."""
     ours = without_executorch_prims(resolution)
     context = registration_context(ours)
-    rows = [
-        _executorch_row(row, index, ours, target) for index, row in enumerate(context["kernels"])
-    ]
+    rows = [_executorch_row(row, index, ours) for index, row in enumerate(context["kernels"])]
     files = {
         name: text
         for name, text in render_sources(ours).items()
@@ -86,30 +84,29 @@ def render_executorch_sources(resolution: Resolution, target: str) -> dict[str, 
     return files
 
 
-def _executorch_row(
-    row: dict[str, str], index: int, resolution: Resolution, target: str
-) -> dict[str, Any]:
+def _executorch_row(row: dict[str, str], index: int, resolution: Resolution) -> dict[str, Any]:
     """Our registry row, plus the name of its ExecuTorch function (by index: two keys of an
     operator may share a wrapper) and ExecuTorch's key."""
     name = row["name"]
     key = row["key"]
     if key != "nullptr":
-        _check_key_matches(OperatorName.parse(name), resolution, target)
+        _check_key_matches(OperatorName.parse(name), resolution)
     return {**row, "function": f"executorch_kernel_{index}", "executorch_key": key}
 
 
-def _check_key_matches(op: OperatorName, resolution: Resolution, target: str) -> None:
+def _check_key_matches(op: OperatorName, resolution: Resolution) -> None:
     """ExecuTorch builds the key it looks a kernel up by from the call's Tensor values only,
     leaving tensor lists out (executorch-facts.md §2.2); our keys, as gen_oplist's, count a
     list's first tensor. They agree exactly when the schema has no tensor list, argument or
     return slot."""
-    schema = next(k.schema for k in resolution.kernels if k.op == op)
+    kernel = next(k for k in resolution.kernels if k.op == op and not k.key.is_default)
+    schema = kernel.schema
     has_list = any(a.type.base == "Tensor" and a.type.is_list for a in schema.arguments)
     has_list = has_list or (len(schema.out_arguments) > 1)
     if has_list:
         raise InputError(
-            f"target {target}",
+            f"kernel library {kernel.library}",
             f"{op}: a kernel registered for a specialized key cannot be found by "
             "ExecuTorch's runtime, whose keys leave tensor lists out; serve the operator "
-            "with a default kernel (arg_meta: null) on this target",
+            'with a default kernel (arg_meta: null) on runtime = "executorch" targets',
         )

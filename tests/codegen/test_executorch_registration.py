@@ -41,9 +41,7 @@ def selection(*extra: str) -> Selection:
 def rendered() -> dict[str, str]:
     library = read_kernel_library("testlib", DATA / "functions.yaml", DATA)
     prim = read_kernel_library("prim", REPO / "kernels/prim/functions.yaml", REPO / "kernels/prim")
-    return render_executorch_sources(
-        resolve(selection("aten::sym_size.int"), [library, prim], "golden"), "golden"
-    )
+    return render_executorch_sources(resolve(selection("aten::sym_size.int"), [library, prim], "g"))
 
 
 def test_registration_matches_golden() -> None:
@@ -104,11 +102,11 @@ def test_a_specialized_key_of_a_list_taking_operator_is_refused(tmp_path: Path) 
     library = read_kernel_library("t", tmp_path / "functions.yaml", tmp_path)
     chosen = resolve(read_selection(tmp_path / "model.yaml"), [library], "x")
     with pytest.raises(InputError) as error:
-        render_executorch_sources(chosen, "x")
+        render_executorch_sources(chosen)
     assert str(error.value) == (
-        "target x: aten::cat.out: a kernel registered for a specialized key cannot be found "
-        "by ExecuTorch's runtime, whose keys leave tensor lists out; serve the operator with "
-        "a default kernel (arg_meta: null) on this target"
+        "kernel library t: aten::cat.out: a kernel registered for a specialized key cannot "
+        "be found by ExecuTorch's runtime, whose keys leave tensor lists out; serve the "
+        'operator with a default kernel (arg_meta: null) on runtime = "executorch" targets'
     )
 
 
@@ -128,6 +126,6 @@ def test_a_fully_delegated_target_registers_nothing() -> None:
     compiles (no empty array)."""
     ops = Selection.from_model(read_model_ops(example_pte("xnn_conv")), "xnn_conv.pte")
     library = read_kernel_library("testlib", DATA / "functions.yaml", DATA)
-    text = render_executorch_sources(resolve(ops, [library], "x"), "x")[REGISTRATION_FILE]
+    text = render_executorch_sources(resolve(ops, [library], "x"))[REGISTRATION_FILE]
     assert "kKernels" not in text and "register_selected" not in text
     assert "// No kernel: every operator" in text
