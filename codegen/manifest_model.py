@@ -9,6 +9,11 @@ from pathlib import Path
 from codegen.model import OperatorName
 
 DEFAULT_TOOLCHAIN = "host"
+# The runtimes a target may build for (`runtime = "..."`; Note [Target runtime] in
+# codegen/plan/runtime.py): each has one implementation in codegen/plan/runtimes.py.
+OURS = "ours"
+EXECUTORCH = "executorch"  # ExecuTorch's own runtime, from its install (codegen/plan/executorch.py)
+RUNTIMES = (OURS, EXECUTORCH)
 
 
 @dataclass(frozen=True)
@@ -25,6 +30,9 @@ class Toolchain:
     # A command prefix that runs this toolchain's programs here (CMake's
     # CMAKE_CROSSCOMPILING_EMULATOR), e.g. ("qemu-aarch64", "-L", "/usr/aarch64-linux-gnu").
     emulator: tuple[str, ...] = ()
+    # The ExecuTorch install the toolchain's `runtime = "executorch"` targets build against
+    # (codegen/executorch/install.py); None: the executorch package the build's Python imports.
+    executorch: Path | None = None
 
     def compile_command(self) -> tuple[str, ...]:
         """The compiler, behind its launcher (ccache, sccache, ...) when there is one."""
@@ -81,6 +89,10 @@ class Target:
     # Note [Threads] (kernels/optimized/parallel.h): kernels split their outer loops over
     # this many threads, the calling one included.
     threads: int = 1
+    # The runtime the runner is built on (RUNTIMES).
+    runtime: str = OURS
+    # Delegate backends to link besides those its models call (codegen/backends.py).
+    backends: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

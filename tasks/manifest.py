@@ -22,7 +22,7 @@ def manifest() -> Manifest:
 
     try:
         # Built-in libraries spelled like the rest of our code (Note [Build folder]).
-        return load_manifest(manifest_path(), layout.builtin_kernels_dir())
+        return load_manifest(manifest_path(), layout.paths().builtin_kernels_dir)
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(2) from None

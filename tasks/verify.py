@@ -6,6 +6,7 @@ the target is "not verified" (one line, and its summary says so), never an exec 
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 from doit.tools import config_changed
 
 from codegen.machine import elf_machine, runs_here
-from codegen.manifest import Model, Target, Toolchain
+from codegen.manifest import Model
 from codegen.plan.verify import VerifyStep, verify_step
 from codegen.verification import (
     FAILED,
@@ -30,12 +31,17 @@ from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.code_deps import action_code
 from tasks.engine.actions import reports_user_errors
+from tasks.target import TargetPlan
 
 RUN_TIMEOUT_SECONDS = 120
 
 
 def run_model(
-    runner: Path, model: Model, output_dir: Path, emulator: tuple[str, ...] = ()
+    runner: Path,
+    model: Model,
+    output_dir: Path,
+    emulator: tuple[str, ...] = (),
+    environment: tuple[tuple[str, str], ...] = (),
 ) -> str | None:
     """None when the model ran and matched its references, else the failure (one line)."""
     for kind, paths in (("input", model.inputs), ("reference", model.outputs)):
@@ -58,7 +64,11 @@ def run_model(
         command += ["--input", str(path)]
     try:
         completed = subprocess.run(
-            command, capture_output=True, text=True, timeout=RUN_TIMEOUT_SECONDS
+            command,
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT_SECONDS,
+            env={**os.environ, **dict(environment)},
         )
     except subprocess.TimeoutExpired:
         return f"runner did not finish within {RUN_TIMEOUT_SECONDS} s"
@@ -105,8 +115,8 @@ def verify(step: VerifyStep, runner: Path) -> bool:
         if not model.outputs:
             results[model.name] = ModelResult(UNVERIFIED, "no reference outputs")
             continue
-        output_dir = layout.target_dir(target) / "verify" / model.name
-        problem = run_model(runner, model, output_dir, step.emulator)
+        output_dir = layout.paths().verify_dir(target, model.name)
+        problem = run_model(runner, model, output_dir, step.emulator, step.environment)
         results[model.name] = ModelResult(FAILED, problem) if problem else ModelResult(OK)
         if problem:
             print(f"error: target {target}: model {model.name} ({model.path}): {problem}")
@@ -122,8 +132,9 @@ def skip_library_only(step: VerifyStep) -> None:
     write_if_changed(step.output, Verification(results).to_json())
 
 
-def verify_task(target: Target, toolchain: Toolchain, models: list[Model]) -> dict[str, Any]:
-    step = verify_step(layout.paths(), target, toolchain, models)
+def verify_task(plan: TargetPlan) -> dict[str, Any]:
+    target = plan.target
+    step = verify_step(plan.runtime, [plan.manifest.models[m] for m in target.models])
     names = [m.name for m in step.models]
     if step.runner is None:
         return {
@@ -147,6 +158,7 @@ def verify_task(target: Target, toolchain: Toolchain, models: list[Model]) -> di
                 {
                     "methods": [[m.name, m.method] for m in step.models],
                     "emulator": list(step.emulator),
+                    **plan.runtime.record(),
                 }
             )
         ],

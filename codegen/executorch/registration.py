@@ -20,7 +20,7 @@ from typing import Any
 
 from codegen.errors import InputError
 from codegen.model import OperatorName
-from codegen.render import registration_context, render_sources, render_template
+from codegen.render import registration_context, render_dtype_headers, render_template
 from codegen.resolution import Resolution
 
 # The kernels libexecutorch.so registers when it loads (ExecuTorch 1.5.1's
@@ -47,9 +47,9 @@ EXECUTORCH_PRIM_OPS = frozenset(
 )
 
 REGISTRATION_FILE = "executorch_kernels.cpp"
-# The generated files an ExecuTorch target compiles: the registration, and from our own
-# rendering the typed declarations and the dtype headers (whole target and per source).
-_SHARED_FILES = ("kernel_functions.h", "selected_op_variants.h")
+# The generated files an ExecuTorch target always has: the registration, and as our own
+# rendering writes them the typed declarations and the whole target's dtype header.
+GENERATED_FILES = (REGISTRATION_FILE, "kernel_functions.h", "selected_op_variants.h")
 
 
 def without_executorch_prims(resolution: Resolution) -> Resolution:
@@ -73,11 +73,8 @@ def render_executorch_sources(resolution: Resolution) -> dict[str, str]:
     ours = without_executorch_prims(resolution)
     context = registration_context(ours)
     rows = [_executorch_row(row, index, ours) for index, row in enumerate(context["kernels"])]
-    files = {
-        name: text
-        for name, text in render_sources(ours).items()
-        if name in _SHARED_FILES or name.startswith("ops/")
-    }
+    files = render_dtype_headers(ours)
+    files["kernel_functions.h"] = render_template("kernel_functions.h.j2", context)
     files[REGISTRATION_FILE] = render_template(
         "executorch_kernels.cpp.j2", {**context, "rows": rows}
     )

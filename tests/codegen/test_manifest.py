@@ -72,9 +72,9 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
     [
         (
             ("[targets.tiny]", "[targets.tiny]\ncolour = 1"),
-            "targets.tiny.colour: unknown key (allowed: dtype_selective, extra_ops, "
+            "targets.tiny.colour: unknown key (allowed: backends, dtype_selective, extra_ops, "
             "include_all_operators, libraries, models, op_dtypes, op_schemas, runner, "
-            "selections, size_baseline, size_budget, size_budgets, threads, toolchain)",
+            "runtime, selections, size_baseline, size_budget, size_budgets, threads, toolchain)",
         ),
         (
             ('models = ["m1"]', 'models = ["m1", "nope"]'),
@@ -95,6 +95,10 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
         (
             ("[targets.tiny]", '[targets.tiny]\nrunner = "no"'),
             "targets.tiny.runner: expected bool, got a string",
+        ),
+        (
+            ("[targets.tiny]", '[targets.tiny]\nruntime = "tvm"'),
+            "targets.tiny.runtime: unknown runtime 'tvm' (known: ours, executorch)",
         ),
         (
             ("[targets.tiny]", "[targets.tiny]\nrunner = false\nsize_baseline = true"),
