@@ -3,9 +3,11 @@ make it: with this run's paths, reading what it needs through the run's `Reads`.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from codegen.errors import InputError
 from codegen.manifest import Target, Toolchain
 from codegen.plan.runtime import TargetContext, TargetRuntime
 from codegen.plan.runtimes import target_runtime
@@ -28,5 +30,11 @@ class ReadsDisk:
 
 
 def runtime_of(target: Target, toolchain: Toolchain, reads: Reads) -> TargetRuntime:
-    """The runtime `target` builds for with its `toolchain`."""
-    return target_runtime(TargetContext(layout.paths(), target, toolchain, ReadsDisk(reads)))
+    """The runtime `target` builds for with its `toolchain`; one that cannot be made (no
+    ExecuTorch install for an `executorch` target, say) ends doit with one line."""
+    context = TargetContext(layout.paths(), target, toolchain, ReadsDisk(reads))
+    try:
+        return target_runtime(context)
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None

@@ -49,6 +49,9 @@ class ExecutorchRuntime:
 
     context: TargetContext
 
+    def __post_init__(self) -> None:
+        self.install  # noqa: B018  Found when the runtime is made: a missing one is one line.
+
     @functools.cached_property
     def install(self) -> ExecutorchInstall:
         toolchain = self.context.toolchain
