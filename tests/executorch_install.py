@@ -16,6 +16,15 @@ from codegen.errors import InputError
 from codegen.executorch.install import ExecutorchInstall, find_executorch
 
 
+def executorch_installed() -> bool:
+    """Whether the build's Python has an ExecuTorch install the build supports."""
+    try:
+        find_executorch(None, "executorch")
+    except InputError:
+        return False
+    return True
+
+
 def require_executorch() -> ExecutorchInstall:
     try:
         return find_executorch(None, "executorch")
