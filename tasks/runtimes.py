@@ -3,6 +3,8 @@ make it: with this run's paths, reading what it needs through the run's `Reads`.
 
 from __future__ import annotations
 
+import functools
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +29,23 @@ class ReadsDisk:
 
     def text(self, path: Path) -> str | None:
         return self.reads.text(path)
+
+    def compiler_machine(self, driver: tuple[str, ...]) -> str | None:
+        return compiler_machine(driver)
+
+
+@functools.cache
+def compiler_machine(driver: tuple[str, ...]) -> str | None:
+    """The first part of the compiler's target triple (`x86_64-linux-gnu` -> x86_64), once
+    per run and compiler."""
+    try:
+        result = subprocess.run(
+            [*driver, "-dumpmachine"], capture_output=True, text=True, timeout=60, check=False
+        )
+    except OSError:
+        return None  # no such compiler: its compile step says so
+    triple = result.stdout.strip()
+    return triple.split("-")[0] if result.returncode == 0 and triple else None
 
 
 def runtime_of(target: Target, toolchain: Toolchain, reads: Reads) -> TargetRuntime:

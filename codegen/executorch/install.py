@@ -113,8 +113,9 @@ def find_executorch(
         if not _is_install(folder, disk):
             raise InputError(
                 setting,
-                f"{folder.resolve()} is not an ExecuTorch install (no include/executorch/runtime and "
-                f"lib/{RUNTIME_LIBRARY}): name the executorch folder of an installed or "
+                f"{folder.resolve()} is not an ExecuTorch install (no "
+                f"include/executorch/runtime and lib/{RUNTIME_LIBRARY}): name the executorch "
+                "folder of an installed or "
                 f"unpacked wheel, or {INSTALL_HINT}",
             )
         return _checked(folder, disk)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from codegen.backends import ModelInfo, target_backends
 from codegen.executorch.build import RUNNER_SOURCES, link_flags, runtime_sources
-from codegen.executorch.install import ExecutorchInstall, find_executorch
+from codegen.executorch.install import ExecutorchInstall, check_machine, find_executorch
 from codegen.executorch.package import (
     LIBRARY_FILE,
     NAME,
@@ -50,7 +50,12 @@ class ExecutorchRuntime:
     context: TargetContext
 
     def __post_init__(self) -> None:
-        self.install  # noqa: B018  Found when the runtime is made: a missing one is one line.
+        """The install is found, and held to the toolchain's processor, when the runtime is
+        made: a missing or foreign one is one line before anything builds."""
+        toolchain = self.context.toolchain
+        machine = self.context.disk.compiler_machine(toolchain.compile_command())
+        if machine is not None:
+            check_machine(self.install, machine, self.context.target.name)
 
     @functools.cached_property
     def install(self) -> ExecutorchInstall:

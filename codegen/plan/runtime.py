@@ -61,6 +61,11 @@ class Disk(Protocol):
         """The file's text, None when it is not there (yet)."""
         ...
 
+    def compiler_machine(self, driver: tuple[str, ...]) -> str | None:
+        """The processor a compiler builds for, as `uname -m` names it (from its
+        `-dumpmachine`), None when it cannot tell: what a prebuilt library must match."""
+        ...
+
 
 @dataclass(frozen=True)
 class TargetContext:
