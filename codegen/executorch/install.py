@@ -27,8 +27,8 @@ INSTALL_HINT = "install it with: pip install torch==2.13.0 executorch==1.5.1"
 # What a cross target needs, for aarch64 Linux (the wheel of the same release, unpacked:
 # its executorch/ folder is an install).
 _CROSS_HINT = (
-    "name an install built for {machine} in the manifest (for aarch64, the wheel of the "
-    "same release: pip download --platform manylinux_2_28_aarch64 --only-binary=:all: "
+    "name an install built for {machine} as {setting} (for aarch64, the wheel of the same "
+    "release: pip download --platform manylinux_2_28_aarch64 --only-binary=:all: "
     "--no-deps executorch==1.5.1, unpacked)"
 )
 
@@ -129,15 +129,17 @@ def find_executorch(
     return _checked(found, disk)
 
 
-def check_machine(install: ExecutorchInstall, machine: str, target: str) -> None:
+def check_machine(install: ExecutorchInstall, machine: str, target: str, setting: str) -> None:
     """InputError unless the install's runtime is built for `machine`, the processor the
-    target's toolchain builds for (as `uname -m` names it)."""
+    target's toolchain builds for (as `uname -m` names it); `setting` is the manifest key
+    naming the toolchain's install."""
     built_for = elf_machine(install.runtime_library)
     if built_for != machine:
         raise InputError(
             f"target {target}",
             f"the ExecuTorch at {install.root} is built for {built_for}, the target's "
-            f"toolchain builds for {machine}: " + _CROSS_HINT.format(machine=machine),
+            f"toolchain builds for {machine}: "
+            + _CROSS_HINT.format(machine=machine, setting=setting),
         )
 
 

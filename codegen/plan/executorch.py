@@ -55,14 +55,16 @@ class ExecutorchRuntime:
         toolchain = self.context.toolchain
         machine = self.context.disk.compiler_machine(toolchain.compile_command())
         if machine is not None:
-            check_machine(self.install, machine, self.context.target.name)
+            check_machine(self.install, machine, self.context.target.name, self._setting)
+
+    @property
+    def _setting(self) -> str:
+        return f"toolchains.{self.context.toolchain.name}.executorch"
 
     @functools.cached_property
     def install(self) -> ExecutorchInstall:
         toolchain = self.context.toolchain
-        return find_executorch(
-            toolchain.executorch, f"toolchains.{toolchain.name}.executorch", self.context.disk
-        )
+        return find_executorch(toolchain.executorch, self._setting, self.context.disk)
 
     @functools.cached_property
     def backends(self) -> tuple[str, ...]:

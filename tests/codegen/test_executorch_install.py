@@ -110,17 +110,18 @@ def test_the_installed_package_is_found(executorch_install: ExecutorchInstall) -
 
 def test_a_cross_target_needs_an_install_for_its_processor(tmp_path: Path) -> None:
     install = find_executorch(fake_install(tmp_path / "et"), "k")
-    check_machine(install, "x86_64", "t")
+    check_machine(install, "x86_64", "t", "toolchains.host.executorch")
     with pytest.raises(InputError) as error:
-        check_machine(install, "aarch64", "arm")
+        check_machine(install, "aarch64", "arm", "toolchains.arm64.executorch")
     assert str(error.value) == (
         f"target arm: the ExecuTorch at {install.root} is built for x86_64, the target's "
-        "toolchain builds for aarch64: name an install built for aarch64 in the manifest "
-        "(for aarch64, the wheel of the same release: pip download --platform "
+        "toolchain builds for aarch64: name an install built for aarch64 as "
+        "toolchains.arm64.executorch (for aarch64, the wheel of the same release: pip "
+        "download --platform "
         "manylinux_2_28_aarch64 --only-binary=:all: --no-deps executorch==1.5.1, unpacked)"
     )
 
 
 def test_an_aarch64_install_fits_an_aarch64_toolchain(tmp_path: Path) -> None:
     install = find_executorch(fake_install(tmp_path / "et", machine="aarch64"), "k")
-    check_machine(install, "aarch64", "arm")
+    check_machine(install, "aarch64", "arm", "toolchains.arm64.executorch")
