@@ -9,6 +9,7 @@ tests never need it.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -37,3 +38,21 @@ def require_executorch() -> ExecutorchInstall:
 @pytest.fixture(scope="session")
 def executorch_install() -> ExecutorchInstall:
     return require_executorch()
+
+
+# Where .ci/run unpacks the aarch64 wheel of the supported release (a cross target's install).
+AARCH64_INSTALL = "SELECTIVE_BUILD_EXECUTORCH_AARCH64"
+
+
+def require_aarch64_executorch() -> Path:
+    """The aarch64 install .ci/run unpacked (its executorch/ folder)."""
+    folder = os.environ.get(AARCH64_INSTALL)
+    if folder:
+        return Path(folder)
+    message = (
+        f"{AARCH64_INSTALL} names no aarch64 ExecuTorch install (.ci/run unpacks "
+        "executorch==1.5.1's manylinux_2_28_aarch64 wheel and sets it)"
+    )
+    if os.environ.get("SELECTIVE_BUILD_REQUIRE_EXECUTORCH") == "1":
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message)
