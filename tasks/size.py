@@ -79,6 +79,8 @@ def size_inputs(plan: TargetPlan, step: SizeStep) -> SizeInputs:
         previous=paths.size_json(name),
         baseline_runner=step.baseline_runner,
         model_files=model_files(target, plan.manifest.models),
+        prebuilt=step.prebuilt,
+        non_selective=step.non_selective,
     )
 
 
@@ -102,6 +104,7 @@ def size_task(plan: TargetPlan) -> dict[str, Any]:
             inputs.estimate,
             *(source.object for source in inputs.objects),
             *step.prebuilt,
+            *([] if step.non_selective is None else [step.non_selective]),
             *baseline,
             *_code(),
         ],

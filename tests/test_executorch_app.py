@@ -129,3 +129,21 @@ def test_the_executorch_app_builds_with_cmake_and_runs_models(
         assert len(outputs) == len(expected)
         for got, want in zip(outputs, expected, strict=True):
             np.testing.assert_allclose(got, want.reshape(-1), rtol=1e-6, atol=1e-6)
+
+
+def test_the_size_report_prices_what_the_target_adds_apart_from_executorch(built: Path) -> None:
+    report = json.loads((built / "app" / "size.json").read_text())
+    prebuilt = report["prebuilt"]
+    assert [library["name"] for library in prebuilt["libraries"]] == [
+        "libexecutorch.so",
+        "libexecutorch_backend_xnnpack.so",
+        "libexecutorch_threadpool.so",
+    ]
+    assert prebuilt["alternative"]["name"] == "libexecutorch_kernels_optimized.so"
+    # The five kernels and their registration: a small part of the runner, and of the
+    # all-operators library an app would link without selective build.
+    assert 0 < prebuilt["added"] < report["file"]
+    assert prebuilt["added"] * 50 < prebuilt["alternative"]["text"]
+    buckets = {row["name"] for row in report["buckets"]}
+    assert {"adapter", "registration", "kernel:portable/op_cumsum"} <= buckets
+    assert "## Prebuilt libraries (not selective)" in (built / "app" / "size.md").read_text()

@@ -20,7 +20,12 @@ from pathlib import Path
 
 from codegen.backends import ModelInfo, target_backends
 from codegen.executorch.build import RUNNER_SOURCES, link_flags, runtime_sources
-from codegen.executorch.install import ExecutorchInstall, check_machine, find_executorch
+from codegen.executorch.install import (
+    ALL_KERNELS_LIBRARY,
+    ExecutorchInstall,
+    check_machine,
+    find_executorch,
+)
 from codegen.executorch.package import (
     LIBRARY_FILE,
     NAME,
@@ -171,6 +176,10 @@ class ExecutorchRuntime:
     def prebuilt(self) -> tuple[Path, ...]:
         libraries = [p for b in self.backends for p in self.install.backend_libraries(b)]
         return (self.install.runtime_library, *libraries)
+
+    def non_selective(self) -> Path | None:
+        library = self.install.lib_dir / ALL_KERNELS_LIBRARY
+        return library if library in self.context.disk.files(self.install.lib_dir, ".so") else None
 
     def provided_backends(self) -> frozenset[str] | None:
         return frozenset(self.install.backends)

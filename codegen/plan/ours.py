@@ -167,5 +167,8 @@ class OurRuntime:
     def prebuilt(self) -> tuple[Path, ...]:
         return ()
 
+    def non_selective(self) -> Path | None:
+        return None  # the size baseline (size_baseline = true) builds the alternative
+
     def provided_backends(self) -> frozenset[str] | None:
         return None  # Note [Our runtime has no backends] (codegen/backends.py)

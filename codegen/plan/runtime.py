@@ -140,6 +140,12 @@ class TargetRuntime(Protocol):
         """The prebuilt libraries the runner loads: no selective build trims them."""
         ...
 
+    def non_selective(self) -> Path | None:
+        """The prebuilt library an app would link for its kernels without selective build
+        (ExecuTorch's all-operators library), which the size report compares the target's
+        kernels with; None: there is none."""
+        ...
+
     # selection
     def provided_backends(self) -> frozenset[str] | None:
         """The delegate backends the runtime can link (codegen/backends.py), None when it

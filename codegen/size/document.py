@@ -16,6 +16,7 @@ from typing import Any
 from codegen.errors import InputError
 from codegen.size.budget import Breach
 from codegen.size.elf import Segment
+from codegen.size.prebuilt import PrebuiltFigures
 from codegen.size.totals import SizeReport
 
 
@@ -102,6 +103,7 @@ class SizeDocument:
     estimate: Closeness | None = None
     library: LibraryFigures | None = None
     library_only: LibraryOnly | None = None  # only for a library-only target
+    prebuilt: PrebuiltFigures | None = None  # only on a runtime that ships libraries
 
     @property
     def is_library_only(self) -> bool:
@@ -129,6 +131,8 @@ class SizeDocument:
         )
         if self.library_only is not None:
             document["library_only"] = asdict(self.library_only)
+        if self.prebuilt is not None:
+            document["prebuilt"] = self.prebuilt.to_dict()
         plain: dict[str, Any] = _plain(document)
         return plain
 
@@ -212,6 +216,7 @@ def _document(raw: Any) -> SizeDocument:
         raise TypeError("expected an object at the top level")
     baseline, estimate = raw["baseline"], raw.get("estimate")
     library, library_only = raw.get("library"), raw.get("library_only")
+    prebuilt = raw.get("prebuilt")
     return SizeDocument(
         report=SizeReport(
             text=_int(raw["text"]),
@@ -262,6 +267,7 @@ def _document(raw: Any) -> SizeDocument:
         estimate=None if estimate is None else closeness_of(estimate),
         library=None if library is None else LibraryFigures(**_ints(library)),
         library_only=None if library_only is None else LibraryOnly(**_ints(library_only)),
+        prebuilt=None if prebuilt is None else PrebuiltFigures.from_dict(prebuilt),
     )
 
 

@@ -48,6 +48,10 @@ class SizeInputs:
     previous: Path  # the target's last size.json (may be missing)
     baseline_runner: Path | None
     model_files: Mapping[str, tuple[str, ...]]  # .pte file name -> the target's models
+    # What the runner loads that no selection trims, and the non-selective alternative to
+    # the target's kernels (Note [Target runtime]; codegen/size/prebuilt.py).
+    prebuilt: tuple[Path, ...] = ()
+    non_selective: Path | None = None
 
 
 def size_config(target: Target) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from codegen.size.diff import change_lines
 from codegen.size.document import BaselineFigures, BucketRow, OperatorInfo, SizeDocument
 from codegen.size.elf import Segment
 from codegen.size.estimate import closeness_markdown
+from codegen.size.prebuilt import prebuilt_markdown
 from codegen.size.totals import SizeReport
 from codegen.size_buckets import BUCKET_DOC, KERNEL_PREFIX, REGISTRY_SLOT_BYTES, TOTALS
 from codegen.units import format_size
@@ -165,6 +166,8 @@ def size_pages(document: SizeDocument, alignment: str | None) -> tuple[str, str]
     markdown = render_markdown(raw, lines) + closeness_markdown(document.target, estimate)
     if alignment is not None:
         markdown += f"\n## Segment alignment\n\n{alignment}\n"
+    if document.prebuilt is not None:
+        markdown += prebuilt_markdown(document.prebuilt)
     html = render_html(raw, lines)
     apps = document.library_only
     if apps is not None:

@@ -11,7 +11,7 @@ folder's layout.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ from codegen.size.elf import Symbol, object_symbols, read_sections, read_segment
 from codegen.size.estimate import Estimate, closeness, closeness_line, read_report
 from codegen.size.inputs import Linked, SizeInputs, size_config
 from codegen.size.library import added
+from codegen.size.prebuilt import measure_prebuilt
 from codegen.size.report import Baseline, SizeAnalysis, size_document, size_pages
 from codegen.size.totals import SizeReport, archive_sizes, berkeley_sizes
 from codegen.size_buckets import kernel_bucket
@@ -117,6 +118,10 @@ def measure_size(inputs: SizeInputs) -> SizeOutcome:
         library=LibraryFigures(**archive_sizes(inputs.library)),
         library_only=library_only,
     )
+    if inputs.prebuilt:
+        buckets = {row.name: row.bytes for row in document.buckets}
+        figures = measure_prebuilt(inputs.prebuilt, inputs.non_selective, buckets)
+        document = replace(document, prebuilt=figures)
     alignment = alignment_note(segments, file)
     markdown, html = size_pages(document, alignment)
     what = "runner" if target.runner else "library (added to an app)"

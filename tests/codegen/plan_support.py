@@ -113,6 +113,9 @@ class ToyRuntime:
     def prebuilt(self) -> tuple[Path, ...]:
         return (TOY_PREBUILT,)
 
+    def non_selective(self) -> Path | None:
+        return None
+
     def provided_backends(self) -> frozenset[str] | None:
         return frozenset({"ToyBackend"})
 

@@ -125,8 +125,8 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
         (
             ('size_budget = "24 KiB"', 'size_budgets = { textt = "10 KiB" }'),
             "targets.tiny.size_budgets.'textt': unknown measure or bucket (text, data, bss, "
-            "kernels, core, loader, executor, registry, runner, registration, kernels:shared, "
-            "libc, unnamed, overhead, kernel:<library>/op_<name>)",
+            "kernels, core, loader, executor, registry, runner, registration, adapter, "
+            "kernels:shared, libc, unnamed, overhead, kernel:<library>/op_<name>)",
         ),
         (
             ('size_budget = "24 KiB"', "size_budget = true"),
