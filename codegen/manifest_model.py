@@ -14,6 +14,10 @@ DEFAULT_TOOLCHAIN = "host"
 OURS = "ours"
 EXECUTORCH = "executorch"  # ExecuTorch's own runtime, from its install (codegen/plan/executorch.py)
 RUNTIMES = (OURS, EXECUTORCH)
+# The most bytes verification lets a model's outputs take together, unless its table's
+# `output_limit` says otherwise (README, "Verification"): a program of a few hundred bytes
+# can plan gigabytes of output, which the runner would fill and write.
+DEFAULT_OUTPUT_LIMIT = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,7 @@ class Model:
     method: str
     inputs: tuple[Path, ...]
     outputs: tuple[Path, ...]
+    output_limit: int = DEFAULT_OUTPUT_LIMIT  # bytes, all outputs together
 
 
 @dataclass(frozen=True)

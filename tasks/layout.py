@@ -57,17 +57,21 @@ def build() -> Path:
 
 @functools.cache
 def _build(chosen: str, manifest: str, cwd: str) -> Path:
-    if chosen:
-        return local(Path(chosen))
-    from codegen.build_folder import manifest_build_folder
+    from codegen.build_folder import check_build_folder, manifest_build_folder
     from codegen.errors import InputError
 
+    # A bad `build` key, or a folder holding the sources (Note [Build folder apart from its
+    # sources], codegen/build_folder.py): one line, before anything is read or written.
     try:
-        named = manifest_build_folder(Path(manifest))
-    except InputError as error:  # a bad `build` key: before anything is read or written
+        named = None if chosen else manifest_build_folder(Path(manifest))
+        folder = local(Path(chosen) if chosen else named or Path(manifest).parent / "build")
+        shipped = [source_root() / part for part in ("codegen", "tasks", "runtime", "kernels")]
+        given = f"build={chosen} (command line)" if chosen else "build"
+        check_build_folder(folder, Path(manifest), given, shipped)
+    except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(2) from None
-    return local(named if named is not None else Path(manifest).parent / "build")
+    return folder
 
 
 def paths() -> BuildPaths:
