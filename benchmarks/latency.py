@@ -12,8 +12,12 @@ Usage (from the repository root, with the project's Python)::
    toolchain, ``-Os``, as the default manifest ships it) and, when ``kernels/optimized/``
    exists, ``optimized`` (``["optimized", "portable", "prim", "quantized"]`` on an x86-64
    AVX2 toolchain, ``-Os -mavx2 -mfma``, the optimized library's objects at its own
-   ``-O2`` on top); records their bytes. ``--configurations`` picks among them; naming one
-   whose library is missing fails with one line.
+   ``-O2`` on top); and where the project's Python has ExecuTorch, two on ExecuTorch's
+   runtime (``runtime = "executorch"``, portable, prim, quantized): ``executorch`` (our
+   kernels registered with ExecuTorch) and ``executorch_xnnpack`` (the same target with the
+   XNNPACK backend, running each model lowered to XNNPACK by ``latency_xnnpack.py``);
+   records their bytes. ``--configurations`` picks among them; naming one whose library
+   (or ExecuTorch) is missing fails with one line.
 3. Checks every model once on our runner against its reference outputs: a model the runner
    refuses, or whose outputs differ, gets "fails: <one line>" in the table.
 4. Times, in ``--rounds`` rounds, each model on every engine in turn (the order rotates per
@@ -64,10 +68,15 @@ MODELS: dict[str, Path] = {
 
 @dataclass(frozen=True)
 class Configuration:
-    """One runner to build: kernel libraries in precedence order, and its toolchain."""
+    """One runner to build: kernel libraries in precedence order, and its toolchain; on
+    ExecuTorch's runtime (`runtime = "executorch"`) with the backends it links, running the
+    models as they are or lowered to XNNPACK (latency_xnnpack.py)."""
 
     libraries: tuple[str, ...]
     toolchain: str
+    runtime: str = "ours"
+    backends: tuple[str, ...] = ()
+    lowered: bool = False
 
 
 # Toolchains by name -> cflags. `host` is the default manifest's; `host_avx2` the README's
@@ -80,6 +89,18 @@ TOOLCHAINS: dict[str, list[str]] = {"host": ["-Os"], "host_avx2": ["-Os", "-mavx
 CONFIGURATIONS: dict[str, Configuration] = {
     "portable": Configuration(("portable", "prim", "quantized"), "host"),
     "optimized": Configuration(("optimized", "portable", "prim", "quantized"), "host_avx2"),
+    # ExecuTorch's runtime with our selected kernels, and ExecuTorch + XNNPACK: the same
+    # models lowered to XNNPACK, on an executorch target linking the backend (issue 20).
+    # Built only where the project's Python has ExecuTorch (its targets need it).
+    "executorch": Configuration(("portable", "prim", "quantized"), "host", "executorch"),
+    "executorch_xnnpack": Configuration(
+        ("portable", "prim", "quantized"), "host", "executorch", ("XnnpackBackend",), True
+    ),
+}
+# How the report names a configuration's column (ours: "ours, <name>").
+COLUMN_NAMES = {
+    "executorch": "ExecuTorch runtime, our kernels",
+    "executorch_xnnpack": "ExecuTorch + XNNPACK",
 }
 WORKER_ENGINES = ("executorch", "torch")
 MAX_ITERATIONS = 1000
@@ -151,16 +172,40 @@ def manifest_text(configurations: dict[str, Configuration]) -> str:
         lines.append(
             f"[targets.{name}]\nmodels = []\nlibraries = [{listed}]\n"
             f'toolchain = "{configuration.toolchain}"\ninclude_all_operators = true\n'
+            + runtime_lines(configuration)
         )
     return "\n".join(lines)
 
 
+def runtime_lines(configuration: Configuration) -> str:
+    """A target's runtime and backends, when not our runtime's."""
+    if configuration.runtime == "ours":
+        return ""
+    backends = ", ".join(f'"{backend}"' for backend in configuration.backends)
+    return f'runtime = "{configuration.runtime}"\nbackends = [{backends}]\n'
+
+
 def missing_library(name: str) -> str | None:
-    """The first library of configuration `name` this tree lacks, or None."""
+    """The first library (or ExecuTorch's install) configuration `name` needs that this
+    tree (or the project's Python) lacks, or None."""
     for library in CONFIGURATIONS[name].libraries:
         if not (REPO / "kernels" / library / "functions.yaml").is_file():
             return library
+    if CONFIGURATIONS[name].runtime == "executorch" and not executorch_installed():
+        return "executorch"
     return None
+
+
+def executorch_installed() -> bool:
+    """Whether the project's Python has the ExecuTorch install executorch targets need."""
+    from codegen.errors import InputError
+    from codegen.executorch.install import find_executorch
+
+    try:
+        find_executorch(None, "executorch")
+    except InputError:
+        return False
+    return True
 
 
 def choose_configurations(requested: list[str] | None) -> dict[str, Configuration]:
@@ -171,10 +216,13 @@ def choose_configurations(requested: list[str] | None) -> dict[str, Configuratio
     for name in requested:
         library = missing_library(name)
         if library is not None:
-            raise SystemExit(
-                f"latency: configuration {name!r} needs kernels/{library}/functions.yaml,"
-                " which this tree does not have"
+            needs = (
+                "ExecuTorch in the project's Python (pip install torch==2.13.0, then "
+                "executorch==1.5.1)"
+                if library == "executorch"
+                else f"kernels/{library}/functions.yaml, which this tree does not have"
             )
+            raise SystemExit(f"latency: configuration {name!r} needs {needs}")
     return {name: CONFIGURATIONS[name] for name in requested}
 
 
@@ -324,7 +372,11 @@ def measure(
     iterations: dict[tuple[str, str], int] = {}
     for model in models:
         for name, runner in runners.items():
-            results[model.name][name].failure = check_on_runner(runner, model, scratch)
+            program = program_for(name, model)
+            if program is None:
+                results[model.name][name].failure = "not lowered to XNNPACK (no program)"
+                continue
+            results[model.name][name].failure = check_on_runner(runner, program, scratch)
 
     def one(model: Model, engine: str) -> None:
         timing = results[model.name][engine]
@@ -343,7 +395,9 @@ def measure(
 
     def _run(model: Model, engine: str, count: int) -> tuple[float, float | None, int | None]:
         if engine in runners:
-            return time_on_runner(runners[engine], model, count)
+            program = program_for(engine, model)
+            assert program is not None  # checked above
+            return time_on_runner(runners[engine], program, count)
         times = worker.times(model, engine, count)
         return statistics.fmean(times), min(times), None
 
@@ -355,6 +409,16 @@ def measure(
                     one(model, engine)
         print(f"latency: round {round_index + 1}/{rounds} done", file=sys.stderr)
     return results
+
+
+def program_for(configuration: str, model: Model) -> Model | None:
+    """The model as configuration `configuration` runs it: lowered to XNNPACK for an
+    engine that runs lowered models (latency_xnnpack.py; None when not exported), else as
+    it is. The inputs and references stay the model's."""
+    if configuration not in CONFIGURATIONS or not CONFIGURATIONS[configuration].lowered:
+        return model
+    pte = HERE / "models" / "xnnpack" / model.name / f"{model.name}.pte"
+    return Model(model.name, pte, model.inputs, model.outputs) if pte.is_file() else None
 
 
 def _iterations(single_us: float, seconds: float) -> int:
@@ -398,6 +462,10 @@ def _times(value: float) -> str:
     return f"{value:.1f}×" if value >= 0.1 else f"{value:.3f}×"
 
 
+def column_name(configuration: str) -> str:
+    return COLUMN_NAMES.get(configuration, f"ours, {configuration}")
+
+
 def report(
     results: dict[str, dict[str, Timing]],
     sizes: dict[str, int],
@@ -406,8 +474,8 @@ def report(
     load: tuple[float, float],
 ) -> None:
     configurations = list(sizes)
-    headers = [f"ours, {c}" for c in configurations] + ["ExecuTorch 1.5.1", "torch eager"]
-    ratios = [f"ours {c} / torch" for c in configurations] + ["ExecuTorch / torch"]
+    headers = [column_name(c) for c in configurations] + ["ExecuTorch 1.5.1", "torch eager"]
+    ratios = [f"{column_name(c)} / torch" for c in configurations] + ["ExecuTorch / torch"]
     best_rounds = any(
         t.means_us and not t.minima_us for timings in results.values() for t in timings.values()
     )
@@ -485,6 +553,13 @@ def main(argv: list[str]) -> int:
         stdout=sys.stderr,
         stderr=subprocess.DEVNULL,
     )
+    if any(configuration.lowered for configuration in configurations.values()):
+        subprocess.run(
+            [args.et_python, str(HERE / "latency_xnnpack.py"), "export", *args.models],
+            check=True,
+            stdout=sys.stderr,
+            stderr=subprocess.DEVNULL,
+        )
     models = [find_model(name) for name in args.models]
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as scratch:
