@@ -10,8 +10,8 @@
 #include <executorch/runtime/platform/log.h>
 
 #include "runtime/core/evalue.h"
-#include "runtime/executorch/tensor_view.h"
 #include "runtime/core/tensor.h"
+#include "runtime/executorch/tensor_view.h"
 #include "runtime/kernel/kernel_args.h"
 #include "runtime/kernel/kernel_context.h"
 #include "runtime/kernel/unboxing.h"
@@ -109,7 +109,8 @@ bool CallFrame::mirror(const et::EValue& from, rt::EValue* to) {
       return true;
     case EtTag::String: {
       const std::string_view text = from.toString();
-      *to = rt::EValue::from_array(rt::Tag::String, text.data(), static_cast<uint32_t>(text.size()));
+      *to =
+          rt::EValue::from_array(rt::Tag::String, text.data(), static_cast<uint32_t>(text.size()));
       return true;
     }
     case EtTag::Tensor: {
@@ -296,10 +297,10 @@ bool resize_out(const OpContext& in, Tensor& out, const int32_t* sizes, int dim)
   for (uint32_t i = 0; i < frame.num_views; ++i) {
     if (&frame.views[i] != &out) continue;
     rt_et::EtImpl* impl = frame.sources[i];
-    const bool ok = dim == out.dim() &&
-                    executorch::runtime::internal::resize_tensor_impl(
-                        impl, executorch::aten::ArrayRef<int32_t>(sizes, static_cast<size_t>(dim))) ==
-                        executorch::runtime::Error::Ok;
+    const bool ok = dim == out.dim() && executorch::runtime::internal::resize_tensor_impl(
+                                            impl, executorch::aten::ArrayRef<int32_t>(
+                                                      sizes, static_cast<size_t>(dim))) ==
+                                            executorch::runtime::Error::Ok;
     if (ok && frame.show(impl, &out)) return true;
     in.fail("out has the wrong shape");
     return false;

@@ -216,8 +216,8 @@ int run(Options& options) {
   std::vector<Input> inputs(options.inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     auto info = meta->input_tensor_meta(i);  // absent when the method has fewer inputs
-    const rt::Status status =
-        inputs[i].open(options.inputs[i], info.ok() ? info->dim_order() : et::Span<const uint8_t>());
+    const rt::Status status = inputs[i].open(
+        options.inputs[i], info.ok() ? info->dim_order() : et::Span<const uint8_t>());
     if (!status.ok()) return report(options.inputs[i], status.message(), 2);
   }
   // Planned buffers as the program sizes them; everything else from the heap.
