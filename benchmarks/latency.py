@@ -13,8 +13,8 @@ Usage (from the repository root, with the project's Python)::
    exists, ``optimized`` (``["optimized", "portable", "prim", "quantized"]`` on an x86-64
    AVX2 toolchain, ``-Os -mavx2 -mfma``, the optimized library's objects at its own
    ``-O2`` on top); and where the project's Python has ExecuTorch, two on ExecuTorch's
-   runtime (``runtime = "executorch"``, portable, prim, quantized): ``executorch`` (our
-   kernels registered with ExecuTorch) and ``executorch_xnnpack`` (the same target with the
+   runtime (``runtime = "executorch"``, portable, prim, quantized): ``executorch_runtime``
+   (our kernels registered with ExecuTorch) and ``executorch_xnnpack`` (the same target with the
    XNNPACK backend, running each model lowered to XNNPACK by ``latency_xnnpack.py``);
    records their bytes. ``--configurations`` picks among them; naming one whose library
    (or ExecuTorch) is missing fails with one line.
@@ -92,17 +92,20 @@ CONFIGURATIONS: dict[str, Configuration] = {
     # ExecuTorch's runtime with our selected kernels, and ExecuTorch + XNNPACK: the same
     # models lowered to XNNPACK, on an executorch target linking the backend (issue 20).
     # Built only where the project's Python has ExecuTorch (its targets need it).
-    "executorch": Configuration(("portable", "prim", "quantized"), "host", "executorch"),
+    # (Not named "executorch": that is the worker's engine, ExecuTorch's Python runtime.)
+    "executorch_runtime": Configuration(("portable", "prim", "quantized"), "host", "executorch"),
     "executorch_xnnpack": Configuration(
         ("portable", "prim", "quantized"), "host", "executorch", ("XnnpackBackend",), True
     ),
 }
 # How the report names a configuration's column (ours: "ours, <name>").
 COLUMN_NAMES = {
-    "executorch": "ExecuTorch runtime, our kernels",
+    "executorch_runtime": "ExecuTorch runtime, our kernels",
     "executorch_xnnpack": "ExecuTorch + XNNPACK",
 }
 WORKER_ENGINES = ("executorch", "torch")
+# Engines are keyed by name: a configuration named like a worker engine would share its cells.
+assert not set(CONFIGURATIONS) & set(WORKER_ENGINES)
 MAX_ITERATIONS = 1000
 # Marks a minimum that is the best round's mean (the runner printed no per-run minimum).
 BEST_ROUND_MARK = "†"
