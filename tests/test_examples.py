@@ -8,9 +8,9 @@ from codegen.manifest import load_manifest
 from tests.workspace import REPO
 
 EXAMPLE_MODELS = REPO / "examples" / "models"
-# Examples that no target builds on purpose: delegated programs our runner has no backend
-# for (tests/runtime/test_delegate.py covers it; examples/export_xnnpack_models.py made the
-# xnn_* ones for targets on ExecuTorch's runtime).
+# Examples the default manifest does not build: delegated programs our runtime has no
+# backend for (tests/runtime/test_delegate.py). Targets on ExecuTorch's runtime run them
+# (examples/executorch_app/selective.toml, the kernel tests' executorch target).
 NOT_BUILT = {"xnnpack", "xnn_conv", "xnn_quant_conv", "xnn_dynamic_linear", "xnn_partial"}
 
 
