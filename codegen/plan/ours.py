@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from codegen.manifest import OPTIMIZED
 from codegen.plan.objects import common_flags
 from codegen.plan.package import PackageStep, package_step
 from codegen.plan.runtime import Renderer, TargetContext
@@ -25,7 +26,15 @@ from codegen.scalar_type import ScalarType
 # sources that read it.
 FOLD_DEFINE = "-DRT_FOLD_CONSTANTS"
 FOLDING_KERNELS = frozenset({"op_permute_copy.cpp", "op_t_copy.cpp", "op_transpose_copy.cpp"})
-FOLDING_SOURCES = ("executor/instructions.cpp", "executor/method.cpp", "runner/main.cpp")
+# Note [Fusion at load] (runtime/executor/fuse.h) comes with it, and is worth it wherever the
+# optimized library's convolution (which has a fused entry) is linked.
+FUSING_KERNELS = frozenset({"op_convolution.cpp"})
+FOLDING_SOURCES = (
+    "executor/instructions.cpp",
+    "executor/method.cpp",
+    "executor/fuse.cpp",
+    "runner/main.cpp",
+)
 # Compiles the minimal app's calls into the runtime (runtime/size_app/minimal_app.cpp).
 WITH_LIBRARY_DEFINE = "-DSELECTIVE_WITH_LIBRARY"
 REGISTRATION = "selected_kernels.cpp"
@@ -90,7 +99,12 @@ class OurRuntime:
         shared_dir = paths.shared_object_dir(toolchain.name, driver + common)
         folding = (*common, FOLD_DEFINE)
         folding_dir = paths.shared_object_dir(toolchain.name, driver + folding)
-        folds = any(source.name in FOLDING_KERNELS for source in kernel_sources)
+        optimized = paths.builtin_kernels_dir / OPTIMIZED
+        folds = any(
+            source.name in FOLDING_KERNELS
+            or (source.name in FUSING_KERNELS and source.parent == optimized)
+            for source in kernel_sources
+        )
         bool_source = bool_constants_source(self.context)
         sources = runtime_sources(self.context, self.context.disk.files(paths.runtime_dir, ".cpp"))
         objects = [

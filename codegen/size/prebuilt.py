@@ -1,7 +1,8 @@
-"""The prebuilt part of a target on a runtime that ships libraries (ExecuTorch's): what the
-runner loads that no selection trims, shown as its own bucket, apart from what the target
-adds to an app; and the non-selective alternative, the all-operators kernel library an app
-would link instead of the selected kernels.
+"""The prebuilt part of a target on a runtime that ships libraries (ExecuTorch's), as
+size.md shows it: what the runner loads that no selection trims (size.json `prebuilt`),
+apart from what the target adds to an app; and the non-selective alternative, the
+all-operators kernel library an app would link instead of the selected kernels
+(size.json `non_selective`).
 
 What the target adds is the runner's own code and data less its command line and what no
 object names (the runner's buckets but `runner`, `libc`, `unnamed`, `overhead`): the
@@ -15,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from codegen.size.elf import read_sections
+from codegen.size.fields import integer, text
 from codegen.size.totals import berkeley_sizes
 from codegen.size_buckets import OVERHEAD, TOOLCHAIN, UNNAMED
 
@@ -26,100 +27,49 @@ _NOT_ADDED = frozenset({"runner", TOOLCHAIN, UNNAMED, OVERHEAD})
 
 
 @dataclass(frozen=True)
-class PrebuiltLibrary:
-    name: str
-    file: int
-    text: int
-    data: int
-    bss: int
+class NonSelective:
+    """The library an app would link without selective build, and what the target adds."""
 
-    @property
-    def code_and_data(self) -> int:
-        return self.text + self.data
-
-
-@dataclass(frozen=True)
-class PrebuiltFigures:
-    libraries: tuple[PrebuiltLibrary, ...]  # what the runner loads, in link order
+    name: str  # its file name
+    file: int  # bytes
+    code_and_data: int  # its text + data
     added: int  # the target's own code and data in the runner (module docstring)
-    alternative: PrebuiltLibrary | None  # the non-selective kernel library
-
-    @property
-    def file(self) -> int:
-        return sum(library.file for library in self.libraries)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "libraries": [_library_dict(library) for library in self.libraries],
-            "added": self.added,
-            "alternative": None if self.alternative is None else _library_dict(self.alternative),
-        }
 
     @staticmethod
-    def from_dict(raw: Mapping[str, Any]) -> PrebuiltFigures:
-        alternative = raw["alternative"]
-        return PrebuiltFigures(
-            tuple(_library(item) for item in raw["libraries"]),
-            int(raw["added"]),
-            None if alternative is None else _library(alternative),
+    def from_dict(raw: Mapping[str, object]) -> NonSelective:
+        return NonSelective(
+            text(raw["name"]),
+            integer(raw["file"]),
+            integer(raw["code_and_data"]),
+            integer(raw["added"]),
         )
 
 
-def measure_prebuilt(
-    libraries: Sequence[Path], alternative: Path | None, buckets: Mapping[str, int]
-) -> PrebuiltFigures:
-    """The figures of `libraries` and `alternative`, and what the target adds (from the
-    runner's buckets: name -> bytes)."""
+def non_selective(library: Path, buckets: Mapping[str, int]) -> NonSelective:
+    """`library`'s figures and what the target adds (from the runner's buckets: name ->
+    bytes)."""
+    code, data, _ = berkeley_sizes(read_sections(library))
     added = sum(size for name, size in buckets.items() if name not in _NOT_ADDED)
-    return PrebuiltFigures(
-        tuple(_measure(path) for path in libraries),
-        added,
-        None if alternative is None else _measure(alternative),
-    )
+    return NonSelective(library.name, library.stat().st_size, code + data, added)
 
 
-def prebuilt_markdown(figures: PrebuiltFigures) -> str:
-    """size.md's section on the prebuilt part and the non-selective alternative."""
-    rows = "".join(
-        f"| {library.name} | {library.file:,} | {library.code_and_data:,} |\n"
-        for library in figures.libraries
-    )
-    text = (
+def prebuilt_markdown(parts: Sequence[tuple[str, int]], alternative: NonSelective | None) -> str:
+    """size.md's section on the prebuilt libraries (name, bytes) and the alternative."""
+    rows = "".join(f"| {name} | {size:,} |\n" for name, size in parts)
+    total = sum(size for _, size in parts)
+    section = (
         "\n## Prebuilt libraries (not selective)\n\n"
         "What the runner loads from ExecuTorch's install: no selection trims them, and the "
         "figures above leave them out.\n\n"
-        "| library | file bytes | text + data |\n|---|---:|---:|\n"
-        f"{rows}| **total** | **{figures.file:,}** | |\n"
-        f"\nWhat this target adds to an app beside them (its kernels, their registration, the"
-        f" adapter): **{figures.added:,} B** of code and data.\n"
+        f"| library | bytes |\n|---|---:|\n{rows}| **total** | **{total:,}** |\n"
     )
-    alternative = figures.alternative
     if alternative is not None:
-        ratio = figures.added / alternative.code_and_data if alternative.code_and_data else 0.0
-        text += (
-            f"Without selective build the app would link {alternative.name} instead:"
+        share = alternative.added / alternative.code_and_data if alternative.code_and_data else 0
+        section += (
+            f"\nWhat this target adds to an app beside them (its kernels, their registration,"
+            f" the adapter): **{alternative.added:,} B** of code and data. Without selective"
+            f" build the app would link {alternative.name} instead:"
             f" {alternative.code_and_data:,} B of code and data ({alternative.file:,} B file);"
-            f" this target's kernels are {ratio:.2%} of that.\n"
+            f" this target's kernels are {share:.2%} of that.\n"
         )
-    return text
-
-
-def _measure(path: Path) -> PrebuiltLibrary:
-    text, data, bss = berkeley_sizes(read_sections(path))
-    return PrebuiltLibrary(path.name, path.stat().st_size, text, data, bss)
-
-
-def _library_dict(library: PrebuiltLibrary) -> dict[str, Any]:
-    return {
-        "name": library.name,
-        "file": library.file,
-        "text": library.text,
-        "data": library.data,
-        "bss": library.bss,
-    }
-
-
-def _library(raw: Mapping[str, Any]) -> PrebuiltLibrary:
-    return PrebuiltLibrary(
-        str(raw["name"]), int(raw["file"]), int(raw["text"]), int(raw["data"]), int(raw["bss"])
-    )
+    return section

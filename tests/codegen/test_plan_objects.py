@@ -98,6 +98,17 @@ def test_only_a_folding_kernel_compiles_constant_folding_in() -> None:
     assert plain[loader] == folding[loader]
 
 
+def test_the_optimized_convolution_compiles_fusion_in_and_portable_s_does_not() -> None:
+    # Note [Fusion at load] comes with folding, for the built-in library whose convolution
+    # has a fused entry.
+    method = "src/runtime/executor/method.cpp"
+    fast = PATHS.builtin_kernels_dir / "optimized" / "op_convolution.cpp"
+    slow = PATHS.builtin_kernels_dir / "portable" / "op_convolution.cpp"
+    fusing = by_source(objects(target(), [ADD, fast]))
+    plain = by_source(objects(target(), [ADD, slow]))
+    assert FOLD_DEFINE in fusing[method].flags and FOLD_DEFINE not in plain[method].flags
+
+
 def test_a_library_s_cflags_and_threads_reach_its_objects_only() -> None:
     optimized = Library(
         "optimized", Path("k/optimized/functions.yaml"), Path("k/optimized"), ("-O2",)
