@@ -135,17 +135,17 @@ def test_the_executorch_app_builds_with_cmake_and_runs_models(
 
 def test_the_size_report_prices_what_the_target_adds_apart_from_executorch(built: Path) -> None:
     report = json.loads((built / "app" / "size.json").read_text())
-    prebuilt = report["prebuilt"]
-    assert [library["name"] for library in prebuilt["libraries"]] == [
+    assert [part["name"] for part in report["prebuilt"]] == [
         "libexecutorch.so",
         "libexecutorch_backend_xnnpack.so",
         "libexecutorch_threadpool.so",
     ]
-    assert prebuilt["alternative"]["name"] == "libexecutorch_kernels_optimized.so"
+    alternative = report["non_selective"]
+    assert alternative["name"] == "libexecutorch_kernels_optimized.so"
     # The five kernels and their registration: a small part of the runner, and of the
     # all-operators library an app would link without selective build.
-    assert 0 < prebuilt["added"] < report["file"]
-    assert prebuilt["added"] * 50 < prebuilt["alternative"]["text"]
+    assert 0 < alternative["added"] < report["file"]
+    assert alternative["added"] * 50 < alternative["code_and_data"]
     buckets = {row["name"] for row in report["buckets"]}
     assert {"adapter", "registration", "kernel:portable/op_cumsum"} <= buckets
     assert "## Prebuilt libraries (not selective)" in (built / "app" / "size.md").read_text()
