@@ -709,17 +709,14 @@ def main(argv: list[str]) -> int:
         print(f"latency: {args.et_python}: no such Python (see --et-python)", file=sys.stderr)
         return 2
 
-    subprocess.run(
-        [
-            args.et_python,
-            str(HERE / "latency_models.py"),
-            "export",
-            *(name for name in args.models if MODELS[name] == CACHE),
-        ],
-        check=True,
-        stdout=sys.stderr,
-        stderr=subprocess.DEVNULL,
-    )
+    cached = [name for name in args.models if MODELS[name] == CACHE]
+    if cached:  # latency_models.py exports every big model when it is given none
+        subprocess.run(
+            [args.et_python, str(HERE / "latency_models.py"), "export", *cached],
+            check=True,
+            stdout=sys.stderr,
+            stderr=subprocess.DEVNULL,
+        )
     lower_to_xnnpack(args.et_python, args.models)
     models = [find_model(name) for name in args.models]
     load_before = os.getloadavg()[0]
