@@ -1,0 +1,72 @@
+"""Every task's outputs checked against what it wrote, as a doit `uptodate` item.
+
+doit checks a task's targets for existence only: an object with seven bytes written into it,
+a truncated runner, a damaged selection.json stayed "up to date", and every task after them
+went on from them (an object relinked as it was, a runner that could not be read). So after
+each task runs, the stat key, size and digest of each of its targets are saved with its
+values; and a task is up to date only while each target is what it wrote: by its stat key,
+or, on a doubt (a key that moved or was racy, Note [Stat key] in tasks/engine/stat_key.py),
+by its digest, through the run's digest cache. A task with no such record (never run by
+this version of the engine, or its database lost) runs again. Bazel checks its outputs'
+digests the same way.
+
+The loader gives the item to every task that has targets (tasks/engine/loader.py), so a
+stage cannot forget it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from doit.dependency import Dependency, UptodateCalculator
+
+from tasks.engine import stat_key
+from tasks.engine.checker import CachedMD5Checker
+from tasks.engine.run import Run
+
+
+class OutputsAsWritten(UptodateCalculator):  # type: ignore[misc]
+    """`uptodate` item: every target of the task is what it wrote when it last ran.
+
+    doit hands an `UptodateCalculator` its dependency manager before each check: the run
+    comes from the manager's checker (tasks/engine/checker.py)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.run = Run()  # until doit sets it up: a check outside any run keeps to itself
+
+    def setup(self, dep_manager: Dependency, tasks_dict: dict[str, Any]) -> None:
+        super().setup(dep_manager, tasks_dict)
+        checker = dep_manager.checker
+        if isinstance(checker, CachedMD5Checker):  # not with `--check_file_uptodate ...`
+            self.run = checker.run
+
+    def __call__(self, task: Any, values: dict[str, Any]) -> bool:
+        task.value_savers.append(lambda: {"outputs": self._written(task.targets)})
+        recorded = values.get("outputs")
+        if not isinstance(recorded, dict):
+            return False
+        return all(self._as_written(target, recorded.get(target)) for target in task.targets)
+
+    def _as_written(self, target: str, record: Any) -> bool:
+        status = self.run.checks.stat(target)
+        if status is None or not (isinstance(record, list) and len(record) == 3):
+            return False
+        key, size, digest = record
+        if stat_key.same(key, status):
+            return True
+        return bool(status.st_size == size and self.run.digests.digest(target, status) == digest)
+
+    def _written(self, targets: list[str]) -> dict[str, Any]:
+        """What the task just wrote: each target's trusted key, size and digest (a target it
+        did not make is left out, and the next check runs the task again)."""
+        written = {}
+        for target in targets:
+            try:
+                status = os.stat(target)
+            except OSError:
+                continue
+            digest = self.run.digests.digest(target, status)
+            written[target] = [stat_key.trusted_key(status), status.st_size, digest]
+        return written
