@@ -101,6 +101,28 @@ def dep_file() -> Path:
     return build() / ".doit.sqlite3"
 
 
+def lock_file() -> Path:
+    """The build lock (tasks/engine/lock.py)."""
+    return build() / ".doit.lock"
+
+
+def digest_cache() -> Path:
+    """The digests of files hashed on a doubt (tasks/engine/checker.py)."""
+    return build() / ".digests.json"
+
+
+def up_to_date_stamp() -> Path:
+    """The no-op stamp (Note [Up-to-date stamp] in tasks/engine/stamp.py)."""
+    return build() / ".up-to-date.json"
+
+
+def engine_files() -> list[Path]:
+    """The files the engine keeps in the build folder, besides the tasks' outputs."""
+    database = dep_file()
+    journal = database.with_name(database.name + "-journal")  # sqlite's, while it writes
+    return [database, journal, digest_cache(), up_to_date_stamp(), owner_record(), lock_file()]
+
+
 def model_ops(model: str) -> Path:
     return build() / ".models" / f"{model}.ops.yaml"
 
@@ -173,12 +195,23 @@ def size_json(target: str) -> Path:
     return target_dir(target) / "size.json"
 
 
+def size_reports() -> list[Path]:
+    """The size report of every target built in the build folder, read back as history by
+    later builds (Note [Size estimate])."""
+    return sorted(build().glob("*/size.json"))
+
+
 def size_md(target: str) -> Path:
     return target_dir(target) / "size.md"
 
 
 def size_html(target: str) -> Path:
     return target_dir(target) / "size.html"
+
+
+def verify_outputs(target: str) -> Path:
+    """What the runner wrote for each model of the target, one folder per model."""
+    return target_dir(target) / "verify"
 
 
 def verify_json(target: str) -> Path:

@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from doit.task import clean_targets
 from doit.tools import config_changed
 
 from codegen.machine import elf_machine, runs_here
@@ -29,7 +30,7 @@ from codegen.verify import compare_output, runner_npy_problem
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.code_deps import action_code
-from tasks.engine.actions import reports_user_errors
+from tasks.engine.actions import remove_folder, reports_user_errors
 
 RUN_TIMEOUT_SECONDS = 120
 
@@ -105,7 +106,7 @@ def verify(step: VerifyStep, runner: Path) -> bool:
         if not model.outputs:
             results[model.name] = ModelResult(UNVERIFIED, "no reference outputs")
             continue
-        output_dir = layout.target_dir(target) / "verify" / model.name
+        output_dir = layout.verify_outputs(target) / model.name
         problem = run_model(runner, model, output_dir, step.emulator)
         results[model.name] = ModelResult(FAILED, problem) if problem else ModelResult(OK)
         if problem:
@@ -142,6 +143,7 @@ def verify_task(target: Target, toolchain: Toolchain, models: list[Model]) -> di
         "file_dep": [*step.inputs, *action_code(verify)],
         "task_dep": [f"link:{step.target}"],
         "targets": [step.output],
+        "clean": [clean_targets, (remove_folder, [layout.verify_outputs(step.target)])],
         "uptodate": [
             config_changed(
                 {
@@ -150,5 +152,4 @@ def verify_task(target: Target, toolchain: Toolchain, models: list[Model]) -> di
                 }
             )
         ],
-        "clean": True,
     }

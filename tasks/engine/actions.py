@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -44,6 +45,15 @@ def reports_user_errors(action: Callable[P, object]) -> Callable[P, bool]:
         return result is not False
 
     return wrapper
+
+
+def remove_folder(folder: Path, dryrun: bool) -> None:
+    """A stage's `clean` action: remove `folder`, which holds only what the stage writes
+    besides its targets (Note [Clean] in tasks/engine/clean.py)."""
+    if folder.is_dir():
+        print(f"removing folder '{folder}'")
+        if not dryrun:
+            shutil.rmtree(folder)
 
 
 def run_to_temporaries(command: Sequence[str], outputs: Sequence[Path]) -> bool:

@@ -12,6 +12,7 @@ hashed in build/.digests.json, by path and stat key, so such a file is hashed on
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -55,7 +56,7 @@ class DigestCache:
 
     def digest(self, path: str, status: os.stat_result) -> str:
         if self.entries is None:
-            self.path = self.path or layout.build() / ".digests.json"
+            self.path = self.path or layout.digest_cache()
             self.entries = self._load(self.path)
         entry = _entry(path, stat_key.key(status))
         if entry in self.entries:
@@ -81,7 +82,8 @@ class DigestCache:
 
     def save(self) -> None:
         """Write what was hashed, if anything was and the build folder exists (a command
-        that only inspects, like `doit info`, writes nothing into build/)."""
+        that only inspects, like `doit info`, writes nothing into build/). A cache: on a
+        full or read-only disk it is not written, and the next run hashes again."""
         if not self.dirty or self.entries is None or self.path is None:
             return
         if self.path.parent.is_dir():
@@ -91,7 +93,8 @@ class DigestCache:
                 for entry, digest in self.entries.items()
                 if entry not in self.racy and _is_current(entry)
             }
-            write_if_changed(self.path, json.dumps(live, indent=0, sort_keys=True) + "\n")
+            with contextlib.suppress(OSError):
+                write_if_changed(self.path, json.dumps(live, indent=0, sort_keys=True) + "\n")
             self.dirty = False
 
 

@@ -26,6 +26,24 @@ from tasks.engine.checker import CachedMD5Checker
 from tasks.engine.run import Run
 
 
+def as_written(run: Run, target: str, record: Any) -> bool:
+    """Whether `target` is what its task wrote, as `record` (saved with the task's values)
+    says: by its stat key, or on a doubt by its digest (module docstring)."""
+    status = run.checks.stat(target)
+    if status is None or not (isinstance(record, list) and len(record) == 3):
+        return False
+    key, size, digest = record
+    if stat_key.same(key, status):
+        return True
+    return bool(status.st_size == size and run.digests.digest(target, status) == digest)
+
+
+def recorded_outputs(values: Any) -> dict[str, Any]:
+    """The outputs record among a task's saved values, {} when there is none."""
+    recorded = values.get("outputs") if isinstance(values, dict) else None
+    return recorded if isinstance(recorded, dict) else {}
+
+
 class OutputsAsWritten(UptodateCalculator):  # type: ignore[misc]
     """`uptodate` item: every target of the task is what it wrote when it last ran.
 
@@ -44,19 +62,10 @@ class OutputsAsWritten(UptodateCalculator):  # type: ignore[misc]
 
     def __call__(self, task: Any, values: dict[str, Any]) -> bool:
         task.value_savers.append(lambda: {"outputs": self._written(task.targets)})
-        recorded = values.get("outputs")
-        if not isinstance(recorded, dict):
+        recorded = recorded_outputs(values)
+        if not recorded:
             return False
-        return all(self._as_written(target, recorded.get(target)) for target in task.targets)
-
-    def _as_written(self, target: str, record: Any) -> bool:
-        status = self.run.checks.stat(target)
-        if status is None or not (isinstance(record, list) and len(record) == 3):
-            return False
-        key, size, digest = record
-        if stat_key.same(key, status):
-            return True
-        return bool(status.st_size == size and self.run.digests.digest(target, status) == digest)
+        return all(as_written(self.run, target, recorded.get(target)) for target in task.targets)
 
     def _written(self, targets: list[str]) -> dict[str, Any]:
         """What the task just wrote: each target's trusted key, size and digest (a target it

@@ -33,6 +33,7 @@ file through the run's `Reads` (tasks/engine/evidence.py), which stamps it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -61,7 +62,7 @@ class NothingToDo(Exception):
 
 
 def stamp_file() -> Path:
-    return layout.build() / ".up-to-date.json"
+    return layout.up_to_date_stamp()
 
 
 def _definition_files() -> list[str]:
@@ -141,22 +142,35 @@ def verdict(tasks: int, shortcut: bool) -> str:
 
 def check(run: Run) -> None:
     """Before a plain build loads its tasks: raise NothingToDo when no stamped file moved
-    (the definitions are stamped already)."""
+    (the definitions are stamped already). A build folder that cannot be written is
+    answered when nothing moved (no build can be changing it), else stops in one line."""
     if not run.plain_build or not stamp_file().exists():
         return
-    run.lock.hold()  # a build running now may be changing the stamped files
+    refused = run.lock.try_hold()  # a build running now may be changing the stamped files
+    tasks = _answer(run)
+    if tasks is not None:
+        run.lock.release()
+        raise NothingToDo(verdict(tasks, shortcut=True))
+    if refused is not None:
+        print(refused, file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _answer(run: Run) -> int | None:
+    """The number of tasks up to date, when the stamp answers for doit."""
     document = _read()
     if document is None or document.get("key") != _key():
-        return
-    stamps, hashed = document.get("files"), document.get("hashed")
-    tasks = document.get("tasks")
+        return None
+    stamps, hashed, tasks = document.get("files"), document.get("hashed"), document.get("tasks")
     if not (isinstance(stamps, dict) and isinstance(hashed, dict) and isinstance(tasks, int)):
-        return
-    if run.definitions.consistent and _unchanged(stamps, hashed):
-        if hashed and all(_vouches(stamps.get(path)) for path in hashed):
-            # The racy files are as stamped, and their keys vouch for them from now on.
+        return None
+    if not (run.definitions.consistent and _unchanged(stamps, hashed)):
+        return None
+    if hashed and all(_vouches(stamps.get(path)) for path in hashed):
+        # The racy files are as stamped, and their keys vouch for them from now on.
+        with contextlib.suppress(OSError):
             write_if_changed(stamp_file(), json.dumps({**document, "hashed": {}}) + "\n")
-        raise NothingToDo(verdict(tasks, shortcut=True))
+    return tasks
 
 
 def record(run: Run, tasks: int) -> None:
@@ -184,4 +198,5 @@ def record(run: Run, tasks: int) -> None:
         "files": dict(sorted(files.items())),
         "hashed": dict(sorted(hashed.items())),
     }
-    write_if_changed(stamp_file(), json.dumps(document) + "\n")
+    with contextlib.suppress(OSError):  # a full disk: the next no-op goes to doit
+        write_if_changed(stamp_file(), json.dumps(document) + "\n")
