@@ -16,6 +16,7 @@ from codegen.plan.package import PackageStep, package_step
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.code_deps import action_code
+from tasks.engine.actions import reports_user_errors
 
 
 @functools.cache
@@ -26,6 +27,7 @@ def package_version() -> str:
         return "0.0.0"
 
 
+@reports_user_errors
 def write_package(step: PackageStep) -> None:
     for path, source in step.copies:
         write_if_changed(step.folder / path, source.read_bytes())

@@ -116,6 +116,7 @@ def verify(step: VerifyStep, runner: Path) -> bool:
     return verification.passed
 
 
+@reports_user_errors
 def skip_library_only(step: VerifyStep) -> None:
     """verify.json for a target with no runner: every model "library only", none run."""
     detail = "runner = false: nothing runs the models"
