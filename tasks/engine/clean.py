@@ -53,6 +53,9 @@ class LockedClean(Clean):  # type: ignore[misc]
 
     def clean_tasks(self, tasks: list[Any], dryrun: bool, cleanforget: bool) -> None:
         run: Run = self.loader.run
+        if not layout.build().is_dir():  # nothing to remove, nor a build to wait for
+            super().clean_tasks(tasks, dryrun, cleanforget)
+            return
         run.lock.hold()
         try:
             recorded = self._recorded(run) if self._whole else []
