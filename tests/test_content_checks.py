@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 
 from tests.workspace import (
+    ADD_MUL_MANIFEST,
     add_mul_workspace,
     build_add_mul,
     build_outputs,
     differing,
+    doit,
     executed,
 )
 
@@ -134,3 +136,22 @@ def test_a_damaged_stage_file_is_written_again(workdir: Path, name: str, task: s
         built[f"add_mul/{file}"] for file in (name, "runner")
     ]
     assert build_add_mul(workdir).stdout.startswith("nothing to do:")
+
+
+def test_continue_names_what_it_skipped_in_one_line(workdir: Path) -> None:
+    """`--continue` past a failure: one line for the tasks that needed it, where doit wrote
+    `UnmetDependency - taskid:...` paragraphs (tasks/engine/reporter.py)."""
+    settle(workdir)
+    manifest = workdir / ADD_MUL_MANIFEST
+    text = manifest.read_text()
+    manifest.write_text(
+        text.replace("dtype_selective = true", 'dtype_selective = true\nsize_budget = "1 KiB"')
+    )
+    try:
+        result = doit(workdir, "--continue", f"manifest={ADD_MUL_MANIFEST}", "build")
+    finally:
+        manifest.write_text(text)
+    assert result.returncode == 2 and "UnmetDependency" not in result.stdout + result.stderr
+    assert result.stdout.endswith(
+        "failed: size:add_mul\nskipped summary:add_mul: it needs size:add_mul, which failed\n"
+    ), result.stdout
