@@ -27,7 +27,9 @@ from tests.workspace import (
 )
 
 FULL = ": free some space on its disk, then build again"
-READ_ONLY = "Read-only file system: build/ must be writable (or build elsewhere: build=DIR)"
+READ_ONLY = (
+    "Read-only file system: make the build folder writable, or build elsewhere with build=DIR"
+)
 
 
 @pytest.fixture(scope="module")

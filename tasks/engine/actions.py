@@ -37,14 +37,20 @@ def reports_user_errors(action: Callable[P, object]) -> Callable[P, bool]:
             print(f"error: {error}", file=sys.stderr)
             return False
         except OSError as error:
-            line = storage.problem(error)
-            if line is None:
-                raise
-            print(line, file=sys.stderr)
-            return False
+            return _refused_write(error)
         return result is not False
 
     return wrapper
+
+
+def _refused_write(error: OSError) -> bool:
+    """False, once the one line for a write the build folder refused is printed (Note
+    [Unwritable build folder] in tasks/engine/storage.py); any other error goes on."""
+    line = storage.problem(error)
+    if line is None:
+        raise error
+    print(line, file=sys.stderr)
+    return False
 
 
 def remove_folder(folder: Path, dryrun: bool) -> None:
@@ -67,11 +73,7 @@ def run_to_temporaries(command: Sequence[str], outputs: Sequence[Path]) -> bool:
                 output.parent.mkdir(parents=True, exist_ok=True)
             return _run(command, outputs, running, received)
         except OSError as error:
-            line = storage.problem(error)
-            if line is None:
-                raise
-            print(line, file=sys.stderr)
-            return False
+            return _refused_write(error)
         finally:
             for output in outputs:
                 temporary(output).unlink(missing_ok=True)

@@ -16,11 +16,9 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from doit.dependency import Dependency, UptodateCalculator
-
 from tasks.engine import stat_key
-from tasks.engine.checker import CachedMD5Checker
 from tasks.engine.run import Run
+from tasks.engine.uptodate import RunCheck
 
 
 def depfile_headers(depfile: Path) -> list[str]:
@@ -55,22 +53,12 @@ def contents_digest(run: Run, headers: list[str]) -> str:
     return _combine(parts)
 
 
-class HeadersUnchanged(UptodateCalculator):  # type: ignore[misc]
-    """`uptodate` item: the headers the last compile read still have the same content.
-
-    doit hands an `UptodateCalculator` its dependency manager before each check: the run
-    comes from the manager's checker (tasks/engine/checker.py)."""
+class HeadersUnchanged(RunCheck):
+    """`uptodate` item: the headers the last compile read still have the same content."""
 
     def __init__(self, depfile: Path) -> None:
         super().__init__()
         self.depfile = depfile
-        self.run = Run()  # until doit sets it up: a check outside any run keeps to itself
-
-    def setup(self, dep_manager: Dependency, tasks_dict: dict[str, Any]) -> None:
-        super().setup(dep_manager, tasks_dict)
-        checker = dep_manager.checker
-        if isinstance(checker, CachedMD5Checker):  # not with `--check_file_uptodate ...`
-            self.run = checker.run
 
     def __call__(self, task: Any, values: dict[str, Any]) -> bool:
         task.value_savers.append(self._save)

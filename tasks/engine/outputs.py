@@ -19,11 +19,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from doit.dependency import Dependency, UptodateCalculator
-
 from tasks.engine import stat_key
-from tasks.engine.checker import CachedMD5Checker
 from tasks.engine.run import Run
+from tasks.engine.uptodate import RunCheck
 
 
 def as_written(run: Run, target: str, record: Any) -> bool:
@@ -44,21 +42,8 @@ def recorded_outputs(values: Any) -> dict[str, Any]:
     return recorded if isinstance(recorded, dict) else {}
 
 
-class OutputsAsWritten(UptodateCalculator):  # type: ignore[misc]
-    """`uptodate` item: every target of the task is what it wrote when it last ran.
-
-    doit hands an `UptodateCalculator` its dependency manager before each check: the run
-    comes from the manager's checker (tasks/engine/checker.py)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.run = Run()  # until doit sets it up: a check outside any run keeps to itself
-
-    def setup(self, dep_manager: Dependency, tasks_dict: dict[str, Any]) -> None:
-        super().setup(dep_manager, tasks_dict)
-        checker = dep_manager.checker
-        if isinstance(checker, CachedMD5Checker):  # not with `--check_file_uptodate ...`
-            self.run = checker.run
+class OutputsAsWritten(RunCheck):
+    """`uptodate` item: every target of the task is what it wrote when it last ran."""
 
     def __call__(self, task: Any, values: dict[str, Any]) -> bool:
         task.value_savers.append(lambda: {"outputs": self._written(task.targets)})

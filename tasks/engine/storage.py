@@ -10,6 +10,8 @@ the build takes its lock. Each place ends in one line naming the file and what t
 a traceback. Outputs are written atomically and the database only when the run ends, so
 what is left is consistent: once there is space, the next build goes on from what was
 saved and ends with the bytes of a build that never failed (tests/test_storage_failures.py).
+
+A leaf: the code every compile and link runs imports it (Note [Tool step code]).
 """
 
 from __future__ import annotations
@@ -18,14 +20,8 @@ import errno
 import os
 from pathlib import Path
 
-from tasks import layout
-
 FULL = frozenset({errno.ENOSPC, errno.EDQUOT})
 READ_ONLY = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
-
-
-class Unwritable(Exception):
-    """A write into the build folder was refused; the message is the one line to print."""
 
 
 def fix(code: int | None) -> str | None:
@@ -33,9 +29,7 @@ def fix(code: int | None) -> str | None:
     if code in FULL:
         return "free some space on its disk, then build again"
     if code in READ_ONLY:
-        return (
-            f"{os.path.normpath(layout.build())}/ must be writable (or build elsewhere: build=DIR)"
-        )
+        return "make the build folder writable, or build elsewhere with build=DIR"
     return None
 
 
