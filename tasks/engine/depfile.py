@@ -60,6 +60,9 @@ class HeadersUnchanged(RunCheck):
         super().__init__()
         self.depfile = depfile
 
+    def __repr__(self) -> str:  # what `doit info` names it by
+        return f"the headers {self.depfile} lists, unchanged"
+
     def __call__(self, task: Any, values: dict[str, Any]) -> bool:
         task.value_savers.append(self._save)
         self.run.checks.stat(str(self.depfile))

@@ -45,6 +45,9 @@ def recorded_outputs(values: Any) -> dict[str, Any]:
 class OutputsAsWritten(RunCheck):
     """`uptodate` item: every target of the task is what it wrote when it last ran."""
 
+    def __repr__(self) -> str:  # what `doit info` names it by
+        return "every target as the task last wrote it"
+
     def __call__(self, task: Any, values: dict[str, Any]) -> bool:
         task.value_savers.append(lambda: {"outputs": self._written(task.targets)})
         recorded = recorded_outputs(values)

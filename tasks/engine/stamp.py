@@ -34,6 +34,7 @@ file through the run's `Reads` (tasks/engine/evidence.py), which stamps it.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import sys
@@ -116,7 +117,12 @@ def _vouches(recorded: Any) -> bool:
 
 
 def _hash_or_none(path: str) -> str | None:
+    """The digest of a file's content, or of a folder's list of names (the definitions
+    stamp the folders task creators list); None when it is gone."""
     try:
+        if os.path.isdir(path):
+            names = "\0".join(sorted(os.listdir(path)))
+            return hashlib.md5(names.encode()).hexdigest()
         return hash_file(path)
     except OSError:
         return None
