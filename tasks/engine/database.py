@@ -112,9 +112,13 @@ class BuildDatabase(SqliteDB):  # type: ignore[misc]
 
     def dump(self) -> None:
         try:
-            if self._damaged:
-                self._replace_damaged()
-            super().dump()
+            try:
+                self._save()
+            except sqlite3.DatabaseError as error:
+                if error.sqlite_errorcode not in _DAMAGED:
+                    raise
+                self._set_aside(error)  # the damage showed only now
+                self._save()
         except (sqlite3.Error, OSError) as error:
             if isinstance(error, OSError):
                 code = error.errno
@@ -125,6 +129,11 @@ class BuildDatabase(SqliteDB):  # type: ignore[misc]
                 raise
             print(f"error: cannot save {self.name}: {error}: {what}", file=sys.stderr)
             raise SystemExit(2) from None
+
+    def _save(self) -> None:
+        if self._damaged:
+            self._replace_damaged()
+        super().dump()
 
     def _replace_damaged(self) -> None:
         """A sound file in place of the damaged one, holding every record this run read or
