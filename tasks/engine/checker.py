@@ -45,7 +45,9 @@ def _entry(path: str, key: stat_key.Key) -> str:
 
 class DigestCache:
     """(path, stat key) -> md5, loaded on first use, saved when the run ends. A digest taken
-    while the file's key was racy (Note [Stat key]) serves this run only."""
+    while the file's key was racy (Note [Stat key]) serves this run; when the run ends, the
+    file is hashed again if its key has settled since, and the digest is kept if the same
+    (a build hashes the outputs it wrote twice, so that later runs need not)."""
 
     def __init__(self, path: Path | None = None) -> None:
         # None: build/.digests.json, known once doit has read its command line.
@@ -84,9 +86,10 @@ class DigestCache:
         """Write what was hashed, if anything was and the build folder exists (a command
         that only inspects, like `doit info`, writes nothing into build/). A cache: on a
         full or read-only disk it is not written, and the next run hashes again."""
-        if not self.dirty or self.entries is None or self.path is None:
+        if self.entries is None or self.path is None:
             return
-        if self.path.parent.is_dir():
+        self._settle_racy()
+        if self.dirty and self.path.parent.is_dir():
             # Only a file's present key can match again: the cache does not grow.
             live = {
                 entry: digest
@@ -96,6 +99,22 @@ class DigestCache:
             with contextlib.suppress(OSError):
                 write_if_changed(self.path, json.dumps(live, indent=0, sort_keys=True) + "\n")
             self.dirty = False
+
+    def _settle_racy(self) -> None:
+        assert self.entries is not None
+        for entry in sorted(self.racy):
+            path = entry.split("\0", 1)[0]
+            try:
+                key = stat_key.key(os.stat(path))
+                if _entry(path, key) != entry or stat_key.racy(key):
+                    continue
+                digest = hash_file(path)
+                settled = _entry(path, stat_key.key(os.stat(path))) == entry
+            except OSError:
+                continue
+            if settled and digest == self.entries[entry]:
+                self.racy.discard(entry)
+                self.dirty = True
 
 
 def _is_current(entry: str) -> bool:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tasks.engine import checker
+from tasks.engine import checker, stat_key
 from tasks.engine.checker import CachedMD5Checker, DigestCache
 from tasks.engine.run import Run
 from tests.tasks.engine.conftest import Settle
@@ -132,3 +132,18 @@ def test_what_the_checker_looks_at_is_the_runs_evidence(tmp_path: Path, run: Run
     assert md5.exists(str(present)) and not md5.exists(str(missing))
     assert set(run.checks.stamps) == {str(present), str(missing)}
     assert Run().checks.stamps == {}  # another run shares none of it
+
+
+def test_a_racy_digest_is_kept_once_its_key_settled(
+    tmp_path: Path, hashes: list[str], run: Run, settle: Settle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model = tmp_path / "model.pte"
+    model.write_bytes(b"z" * 10)
+    window = stat_key._FINE_WINDOW_NS
+    monkeypatch.setattr(stat_key, "_FINE_WINDOW_NS", 1 << 62)  # hashed as it was written
+    run.digests.digest(str(model), os.stat(model))
+    monkeypatch.setattr(stat_key, "_FINE_WINDOW_NS", window)
+    settle(model)
+    run.finish()  # hashed again: the same, and its key vouches for it now
+    DigestCache(tmp_path / "digests.json").digest(str(model), os.stat(model))
+    assert len(hashes) == 2
