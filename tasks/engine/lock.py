@@ -10,6 +10,7 @@ import contextlib
 import fcntl
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TextIO
 
@@ -92,16 +93,31 @@ class BuildLock:
 def _locked(path: Path) -> TextIO:
     """The lock file at `path`, open and locked by this process."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    said = False
     while True:
         lock = path.open("a+")
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            print(f"waiting for the other build using {path.parent}/ to finish...", file=sys.stderr)
-            fcntl.flock(lock, fcntl.LOCK_EX)
+        while not _try_lock(lock):
+            if not said:
+                print(
+                    f"waiting for the other build using {path.parent}/ to finish...",
+                    file=sys.stderr,
+                )
+                said = True
+            # In short steps, not one blocking call: a stop signal that lands just before
+            # the call would be handled only once the call returned (a loaded machine saw Ctrl-C ignored
+            # so), whereas between steps Python runs its handler (Note [Stop signals]).
+            time.sleep(0.05)
         if _same_inode(lock, path):
             return lock
         lock.close()  # removed by the `clean` that held it: lock the file there now
+
+
+def _try_lock(lock: TextIO) -> bool:
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
 
 
 def _same_inode(lock: TextIO, path: Path) -> bool:
