@@ -103,9 +103,9 @@ def _locked(path: Path) -> TextIO:
                     file=sys.stderr,
                 )
                 said = True
-            # In short steps, not one blocking call: a stop signal that lands just before
-            # the call would be handled only once the call returned (a loaded machine saw Ctrl-C ignored
-            # so), whereas between steps Python runs its handler (Note [Stop signals]).
+            # In short steps, not one blocking call: a stop signal landing just before the
+            # call would be handled only once the call returned (a loaded machine saw Ctrl-C
+            # ignored so); between steps, Python runs its handler (Note [Stop signals]).
             time.sleep(0.05)
         if _same_inode(lock, path):
             return lock
