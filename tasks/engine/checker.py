@@ -17,16 +17,14 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from doit.dependency import MD5Checker
 
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.engine import stat_key
-
-if TYPE_CHECKING:
-    from tasks.engine.run import Run
+from tasks.engine.evidence import Evidence
 
 _CHUNK = 1 << 20
 
@@ -125,6 +123,17 @@ def _is_current(entry: str) -> bool:
         return False
 
 
+class CheckedRun(Protocol):
+    """What the checker needs of a run (tasks/engine/run.py, which holds a DigestCache and
+    so imports this module): where its looks at files go, and its digests."""
+
+    @property
+    def checks(self) -> Evidence: ...
+
+    @property
+    def digests(self) -> DigestCache: ...
+
+
 class CachedMD5Checker(MD5Checker):  # type: ignore[misc]
     """MD5Checker by stat key (module docstring), whose digests come from the run's cache,
     and whose looks at files are kept as the run's evidence for the up-to-date stamp
@@ -135,7 +144,7 @@ class CachedMD5Checker(MD5Checker):  # type: ignore[misc]
     A file's state is (mtime, size, md5, stat key): doit's three, and the key, None when it
     was racy. A state saved without a key (by an earlier version) is a doubt: hashed."""
 
-    def __init__(self, run: Run) -> None:
+    def __init__(self, run: CheckedRun) -> None:
         self.run = run
 
     def exists(self, file_path: str) -> bool:

@@ -23,5 +23,6 @@ class RunCheck(UptodateCalculator):  # type: ignore[misc]
     def setup(self, dep_manager: Dependency, tasks_dict: dict[str, Any]) -> None:
         super().setup(dep_manager, tasks_dict)
         checker = dep_manager.checker
-        if isinstance(checker, CachedMD5Checker):  # not with `--check_file_uptodate ...`
+        # Not with `--check_file_uptodate ...`, nor a checker made outside a run.
+        if isinstance(checker, CachedMD5Checker) and isinstance(checker.run, Run):
             self.run = checker.run
