@@ -29,6 +29,7 @@ from codegen.key_path_reader import MAX_NAME_LENGTH, KeyPathReader
 from codegen.manifest_model import (
     DEFAULT_OUTPUT_LIMIT,
     DEFAULT_TOOLCHAIN,
+    EXECUTORCH,
     OURS,
     RUNTIMES,
     Library,
@@ -49,6 +50,7 @@ __all__ = [
     "DEFAULT_OUTPUT_LIMIT",
     "DEFAULT_TOOLCHAIN",
     "EIGEN_CANDIDATES",
+    "EXECUTORCH",
     "MAX_MANIFEST_BYTES",
     "MAX_NAME_LENGTH",
     "MAX_THREADS",
@@ -139,6 +141,7 @@ class _Parser(KeyPathReader):
 
     def toolchain(self, name: str, value: object, key: str) -> Toolchain:
         allowed = {"compiler", "launcher", "cflags", "ldflags", "strip", "ar", "emulator", "isa"}
+        allowed |= {"executorch"}  # Note [Target runtime]: its ExecuTorch install
         table = self.table(value, key, allowed, set())
         default = default_toolchain()
         launcher = table.get("launcher")
@@ -160,6 +163,9 @@ class _Parser(KeyPathReader):
             emulator=self.strings(table.get("emulator", []), f"{key}.emulator"),
             isa=None if level == isa.NONE else level,
             isa_from_machine=requested == isa.BEST and level != isa.NONE,
+            executorch=None
+            if "executorch" not in table
+            else self.existing_dir(table["executorch"], f"{key}.executorch"),
         )
 
     def library(self, name: str, value: object, key: str) -> Library:

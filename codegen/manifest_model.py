@@ -12,7 +12,8 @@ DEFAULT_TOOLCHAIN = "host"
 # The runtimes a target may build for (`runtime = "..."`; Note [Target runtime] in
 # codegen/plan/runtime.py): each has one implementation in codegen/plan/runtimes.py.
 OURS = "ours"
-RUNTIMES = (OURS,)
+EXECUTORCH = "executorch"  # ExecuTorch's own runtime, from its install (codegen/plan/executorch.py)
+RUNTIMES = (OURS, EXECUTORCH)
 # The most bytes verification lets a model's outputs take together, unless its table's
 # `output_limit` says otherwise (README, "Verification"): a program of a few hundred bytes
 # can plan gigabytes of output, which the runner would fill and write.
@@ -37,6 +38,9 @@ class Toolchain:
     # are compiled for (None: no flag), and whether the build machine chose it (`best`).
     isa: str | None = None
     isa_from_machine: bool = False
+    # The ExecuTorch install the toolchain's `runtime = "executorch"` targets build against
+    # (codegen/executorch/install.py); None: the executorch package the build's Python imports.
+    executorch: Path | None = None
 
     def compile_command(self) -> tuple[str, ...]:
         """The compiler, behind its launcher (ccache, sccache, ...) when there is one."""
@@ -101,6 +105,8 @@ class Target:
     threads: int = 1
     # The runtime the runner is built on (RUNTIMES).
     runtime: str = OURS
+    # Delegate backends to link besides those its models call (codegen/backends.py).
+    backends: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -66,11 +66,16 @@ _SELECTED_MASK = re.compile(r"DtypeSet\((0x[0-9a-f]+)u\)")
 
 def runtime_sources(context: TargetContext, sources: Iterable[Path]) -> list[Path]:
     """The runtime's translation units among `sources` (every .cpp below runtime/):
-    size_app/ is the minimal app a library-only target is measured with and startup/ the
+    size_app/ is the minimal app a library-only target is measured with, executorch/
+    ExecuTorch's runtime's side (codegen/plan/executorch.py), neither ours; startup/ is the
     check a runner links when it needs it (isa_check_object), not runtime."""
     paths = context.paths
-    left_out = (paths.size_app_source.parent, paths.runtime_dir / STARTUP_DIR)
-    return sorted(s for s in sources if not any(folder in s.parents for folder in left_out))
+    other = (
+        paths.size_app_source.parent,
+        paths.runtime_dir / "executorch",
+        paths.runtime_dir / STARTUP_DIR,
+    )
+    return sorted(s for s in sources if not any(folder in s.parents for folder in other))
 
 
 def bool_constants_source(context: TargetContext) -> Path:
@@ -218,3 +223,9 @@ class OurRuntime:
 
     def prebuilt(self) -> tuple[Path, ...]:
         return ()
+
+    def non_selective(self) -> Path | None:
+        return None  # the size baseline (size_baseline = true) builds the alternative
+
+    def provided_backends(self) -> frozenset[str] | None:
+        return None  # Note [Our runtime has no backends] (codegen/backends.py)

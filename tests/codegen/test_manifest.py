@@ -92,7 +92,7 @@ def test_instruction_sets_of_toolchains(tmp_path: Path, monkeypatch: pytest.Monk
     [
         (
             ("[targets.tiny]", "[targets.tiny]\ncolour = 1"),
-            "targets.tiny.colour: unknown key (allowed: dtype_selective, extra_ops, "
+            "targets.tiny.colour: unknown key (allowed: backends, dtype_selective, extra_ops, "
             "include_all_operators, libraries, models, op_dtypes, op_schemas, runner, "
             "runtime, selections, size_baseline, size_budget, size_budgets, threads, toolchain)",
         ),
@@ -118,7 +118,7 @@ def test_instruction_sets_of_toolchains(tmp_path: Path, monkeypatch: pytest.Monk
         ),
         (
             ("[targets.tiny]", '[targets.tiny]\nruntime = "tvm"'),
-            "targets.tiny.runtime: unknown runtime 'tvm' (known: ours)",
+            "targets.tiny.runtime: unknown runtime 'tvm' (known: ours, executorch)",
         ),
         (
             ("[targets.tiny]", "[targets.tiny]\nrunner = false\nsize_baseline = true"),
@@ -145,8 +145,8 @@ def test_instruction_sets_of_toolchains(tmp_path: Path, monkeypatch: pytest.Monk
         (
             ('size_budget = "24 KiB"', 'size_budgets = { textt = "10 KiB" }'),
             "targets.tiny.size_budgets.'textt': unknown measure or bucket (text, data, bss, "
-            "kernels, core, loader, executor, registry, runner, registration, kernels:shared, "
-            "libc, unnamed, overhead, kernel:<library>/op_<name>)",
+            "kernels, core, loader, executor, registry, runner, registration, adapter, "
+            "kernels:shared, libc, unnamed, overhead, kernel:<library>/op_<name>)",
         ),
         (
             ('size_budget = "24 KiB"', "size_budget = true"),
