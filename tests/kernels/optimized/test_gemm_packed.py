@@ -61,7 +61,7 @@ static int check(int n, int k, int m, int mode, bool a_t, bool b_t, int epilogue
   if (epilogue == 3) e.active = rt::Epilogue{rt::EpilogueKind::Clamp, -2.0f, 5.0f};
   if (epilogue == 4) e.shift = shift.data(), e.active = {rt::EpilogueKind::Hardswish, 0, 0};
   if (epilogue == 5) e.shift = shift.data(), e.active = {rt::EpilogueKind::Silu, 0, 0};
-  if (epilogue == 6) e.shift = shift.data(), e.by_rows = true, e.active = {rt::EpilogueKind::Relu, 0, 0};
+  if (epilogue == 6) e.shift = shift.data(), e.by_rows = true, e.active = {rt::EpilogueKind::Relu};
   std::vector<float> pa(opt::packed_a_floats(n, k)), pb(opt::packed_b_floats(k, m));
   if (mode == 1) opt::pack_a(ma, pa.data());
   if (mode == 2) opt::pack_b(mb, pb.data());
