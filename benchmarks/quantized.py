@@ -119,9 +119,7 @@ def manifest(models: list[str]) -> str:
         # other way (ExecuTorch's own runtime is that far from PyTorch's reference): beyond
         # the build's tolerance, so the table reports its difference instead.
         outputs = "" if name in EXPORTED else f'outputs = ["{folder}/out0.npy"]\n'
-        lines.append(
-            f'[models.{name}]\npath = "{folder}/{name}.pte"\ninputs = [{ins}]\n{outputs}'
-        )
+        lines.append(f'[models.{name}]\npath = "{folder}/{name}.pte"\ninputs = [{ins}]\n{outputs}')
     quoted = ", ".join(f'"{name}"' for name in models)
     lines.append(
         f"[targets.{TARGET}]\nmodels = [{quoted}]\n"

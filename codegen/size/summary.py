@@ -24,9 +24,7 @@ def size_phrase(document: SizeDocument) -> str:
     return f"{measured} ({budget})"
 
 
-def summary_line(
-    document: SizeDocument, verification: Verification, isa: str | None = None
-) -> str:
+def summary_line(document: SizeDocument, verification: Verification, isa: str | None = None) -> str:
     """`mlp: 4 operators, 5 kernels registered, runner 35.2 KiB (no budget), 1/1 models
     verified`; with `isa` (the toolchain's isa_phrase, for a target whose optimized kernels
     are compiled for it) after the size."""
