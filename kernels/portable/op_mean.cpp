@@ -21,22 +21,6 @@ template <const char* const* kName>
 using OutDtypesOf =
     rt::DtypeDispatch<rt::kFloatingDtypes.bits(), rt::selected_dtypes(*kName).bits()>;
 
-struct Mean {
-  template <typename M>
-  static M init() {
-    return M(0);
-  }
-  template <typename M>
-  static M apply(M acc, M x) {
-    return acc + x;
-  }
-  // An empty reduction gives 0 / 0: NaN, as torch.
-  template <typename M>
-  static M finish(M acc, int64_t count) {
-    return acc / static_cast<M>(count);
-  }
-};
-
 // Both overloads: the mean over `dim` (every dim when absent or empty).
 template <const char* const* kName>
 void mean(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::IntList> dim,

@@ -15,21 +15,6 @@ constexpr const char* kOp = "aten::sum.IntList_out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
 
-struct Sum {
-  template <typename M>
-  static M init() {
-    return M(0);
-  }
-  template <typename M>
-  static M apply(M acc, M x) {
-    return op_add(acc, x);
-  }
-  template <typename M>
-  static M finish(M acc, int64_t) {
-    return acc;
-  }
-};
-
 }  // namespace
 
 // sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out)
