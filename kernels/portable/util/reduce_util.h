@@ -5,6 +5,7 @@
 #include "runtime/core/evalue.h"
 #include "runtime/core/span.h"
 #include "runtime/core/tensor.h"
+#include "runtime/core/value_cast.h"
 #include "runtime/kernel/kernel_args.h"
 
 namespace portable {
@@ -156,6 +157,32 @@ void for_each_reduced(ReducePlan& plan, Fn&& fn) {
   do {
     fn(plan.outer.offset[0], plan.outer.offset[1]);
   } while (plan.outer.next());
+}
+
+// The variance over a planned reduction (var, var_mean): two passes over each output's
+// elements in double, the mean and then the squares about it, divided by
+// max(0, n - correction) (0 gives inf or NaN, as torch). `store(out_offset, variance, mean)`
+// takes each output's results.
+template <typename T, typename Store>
+void reduce_variance(ReducePlan& plan, const T* x, double correction, Store&& store) {
+  const int64_t n = plan.inner_numel;
+  const double divisor =
+      static_cast<double>(n) - correction > 0 ? static_cast<double>(n) - correction : 0.0;
+  for_each_reduced(plan, [&](int64_t so, int64_t oo) {
+    double sum = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      sum += rt::value_cast<double>(x[so + plan.inner.offset[0]]);
+      plan.inner.next();
+    }
+    const double mean = sum / static_cast<double>(n);
+    double squares = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const double d = rt::value_cast<double>(x[so + plan.inner.offset[0]]) - mean;
+      squares += d * d;
+      plan.inner.next();
+    }
+    store(oo, squares / divisor, mean);
+  });
 }
 
 }  // namespace portable
