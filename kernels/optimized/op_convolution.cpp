@@ -183,9 +183,6 @@ void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float*
   if (!gemm_conv(l, one_by_one, x, w, bias, e, y)) in.fail("out of memory for the im2col scratch");
 }
 
-}  // namespace
-
-// The kernel with an epilogue, as convolution.out and the fused call run it.
 void convolution(rt::KernelContext& context, const rt::Tensor& input, const rt::Tensor& weight,
                  const rt::Tensor* bias, rt::IntList stride, rt::IntList padding,
                  rt::IntList dilation, bool transposed, rt::IntList output_padding, int64_t groups,
@@ -205,6 +202,8 @@ void convolution(rt::KernelContext& context, const rt::Tensor& input, const rt::
              bias != nullptr ? bias->data_as<const float>() : nullptr, e, out.data_as<float>());
   });
 }
+
+}  // namespace
 
 // convolution.out(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding,
 //                 SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, *, Tensor(a!) out)
