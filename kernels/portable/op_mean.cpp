@@ -29,14 +29,9 @@ void mean(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::I
   using OutDtypes = OutDtypesOf<kName>;
   const char* op = *kName;
   const rt::OpContext in(context, op);
-  const int64_t dtype = optional_dtype_arg(dtype_arg);
   uint32_t mask = 0;
-  if (!reduce_dims_arg(in, dim, self, true, &mask)) return;
-  if (!Dtypes::check(context, op, self.dtype()) || !OutDtypes::check(context, op, out.dtype()))
-    return;
-  if (dtype >= 0 && dtype != static_cast<int64_t>(out.dtype()))
-    return in.fail("out must have the dtype asked for");
-  if (dtype < 0 && !rt::is_floating_type(self.dtype())) {
+  if (!check_sum_args<Dtypes, OutDtypes>(in, self, dim, dtype_arg, out, &mask)) return;
+  if (!dtype_arg.has_value() && !rt::is_floating_type(self.dtype())) {
     return in.fail("self must be floating point unless dtype names a floating point type");
   }
   ReducePlan plan;

@@ -11,7 +11,7 @@
 // The element functions of the unary operators more than one library computes: the
 // portable kernels run them on any dtype, the optimized ones on their strided path (their
 // vector loops compute the same expressions), so both give the same bits
-// (Note [Shared kernel checks], kernel_checks.h).
+// (Note [Shared kernel checks], shape_copy.h).
 namespace portable {
 
 // -x; integers wrap around (uint8 too), as in torch.
