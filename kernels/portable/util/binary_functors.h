@@ -14,6 +14,7 @@
 // loops (at float precision) and on their strided path, so both give the same bits
 // (Note [Shared kernel checks], shape_copy.h).
 namespace portable {
+namespace {  // the functors' instantiations stay in their kernel (Note [Shared kernel checks])
 
 // self + alpha * other.
 struct Add {
@@ -114,4 +115,5 @@ struct PowScalar {
   static const char* check(ScalarType, const rt::Scalar&) { return nullptr; }
 };
 
+}  // namespace
 }  // namespace portable

@@ -39,6 +39,8 @@ void normalise_rows(DimRows& rows, const T* self, T* out) {
 // The row and element formulas of the two operators, for normalise_rows (and the
 // optimized kernels' strided path, so both compute the same bits).
 
+namespace {  // the functors' instantiations stay in their kernel (Note [Shared kernel checks])
+
 // softmax: exp(x - max) / sum(exp(x - max)).
 struct Softmax {
   template <typename M>
@@ -63,6 +65,8 @@ struct LogSoftmax {
     return x - shift;
   }
 };
+
+}  // namespace
 
 // The kernel of `op`: `op`(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out).
 // `Dtypes` is the op's own DtypeDispatch (its selected dtypes come from its own header).

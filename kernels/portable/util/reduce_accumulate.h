@@ -11,6 +11,8 @@
 
 namespace portable {
 
+namespace {  // the functors' instantiations stay in their kernel (Note [Shared kernel checks])
+
 // The folds of sum and mean (for accumulate_reduce, and the optimized kernels' other
 // layouts, so both compute the same bits).
 struct Sum {
@@ -35,6 +37,8 @@ struct Mean : Sum {
     return acc / static_cast<M>(count);
   }
 };
+
+}  // namespace
 
 // Folds self over a planned reduction into out with Op::apply(acc, x) from
 // Op::init<M>(), computing in opmath_t of out's dtype T (self's elements are

@@ -134,10 +134,14 @@ inline int64_t shape_wrap_dim(const rt::OpContext& in, int64_t d, int dim, bool 
 //   an element functor (Add, Neg, Gelu, Softmax, Mean...)  the formula, run by portable's
 //       templates on any dtype and by an optimized kernel's strided path at float; its
 //       vector loops compute the same expression.
-// They are header-only: a template over the caller's Dtypes (internal to its file) or an
-// inline function, compiled into the one kernel that calls it, so a runner links no more
-// than it did when each library kept its own copy. A helper two kernels of one runner
-// call (plan_pool2d, plan_matmul) is noinline instead, and linked once.
+// They are header-only: a template over the caller's Dtypes or an inline function,
+// compiled into the one kernel that calls it. The element functors sit in an anonymous
+// namespace of their header: a kernel's templates instantiated over a functor of a named
+// namespace get vague linkage, which the compiler keeps out of line (add's binary_op, 194
+// bytes, no longer inlined into add_out), while over an internal one they are the
+// kernel's own and inline as when each kernel kept its functor, so a runner links no more
+// than before. A helper two kernels of one runner call (plan_pool2d, plan_matmul) is
+// noinline instead, and linked once.
 
 // Checks out's dtype is self's and that the kernel's dtype set takes it.
 template <typename Dtypes>

@@ -13,6 +13,7 @@
 // vector loops compute the same expressions), so both give the same bits
 // (Note [Shared kernel checks], shape_copy.h).
 namespace portable {
+namespace {  // the functors' instantiations stay in their kernel (Note [Shared kernel checks])
 
 // -x; integers wrap around (uint8 too), as in torch.
 struct Neg : UnaryStateless<Neg> {
@@ -100,4 +101,5 @@ inline bool check_gelu_args(const rt::OpContext& in, rt::StringRef approximate, 
   return false;
 }
 
+}  // namespace
 }  // namespace portable
