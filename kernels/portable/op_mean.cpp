@@ -30,7 +30,10 @@ void mean(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::I
   const char* op = *kName;
   const rt::OpContext in(context, op);
   uint32_t mask = 0;
-  if (!check_sum_args<Dtypes, OutDtypes>(in, self, dim, dtype_arg, out, &mask)) return;
+  if (!check_sum_args<Dtypes>(in, self, dim, dtype_arg, out, &mask) ||
+      !OutDtypes::check(context, op, out.dtype())) {
+    return;
+  }
   if (!dtype_arg.has_value() && !rt::is_floating_type(self.dtype())) {
     return in.fail("self must be floating point unless dtype names a floating point type");
   }

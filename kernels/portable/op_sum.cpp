@@ -23,7 +23,7 @@ rt::Tensor& sum_IntList_out(rt::KernelContext& context, const rt::Tensor& self,
                             rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   uint32_t mask = 0;
-  if (!check_sum_args<Dtypes, Dtypes>(in, self, dim, dtype_arg, out, &mask)) return out;
+  if (!check_sum_args<Dtypes>(in, self, dim, dtype_arg, out, &mask)) return out;
   ReducePlan plan;
   if (!plan_reduce(in, self, mask, keepdim, out, &plan)) return out;
   Dtypes::run(context, kOp, out.dtype(), [&](auto tag) {

@@ -59,7 +59,10 @@ void reduce_kernel(rt::KernelContext& context, const char* op, const rt::Tensor&
                    rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out, bool mean) {
   const rt::OpContext in(context, op);
   uint32_t mask = 0;
-  if (!portable::check_sum_args<Dtypes, Dtypes>(in, self, dim, dtype_arg, out, &mask)) return;
+  if (!portable::check_sum_args<Dtypes>(in, self, dim, dtype_arg, out, &mask) ||
+      !Dtypes::check(context, op, out.dtype())) {
+    return;
+  }
   portable::ReducePlan plan;
   if (!portable::plan_reduce(in, self, mask, keepdim, out, &plan)) return;
   if (trailing_reduce(self, mask, plan, mean, out)) return;

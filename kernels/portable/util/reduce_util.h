@@ -101,16 +101,13 @@ __attribute__((noinline)) inline bool reduce_dims_arg(const rt::OpContext& in,
 }
 
 // Checks what sum.IntList_out and mean.out take alike (Note [Shared kernel checks],
-// shape_copy.h): the dims (their bits in *mask), self's dtype (Dtypes) and out's
-// (OutDtypes) among the kernel's, and out's dtype the one `dtype=` asks for.
-template <typename Dtypes, typename OutDtypes>
+// shape_copy.h): the dims (their bits in *mask), self's dtype among the kernel's, and
+// out's dtype the one `dtype=` asks for.
+template <typename Dtypes>
 bool check_sum_args(const rt::OpContext& in, const rt::Tensor& self, rt::Optional<rt::IntList> dim,
                     rt::Optional<rt::ScalarType> dtype_arg, const rt::Tensor& out, uint32_t* mask) {
   if (!reduce_dims_arg(in, dim, self, true, mask)) return false;
-  if (!Dtypes::check(in.context(), in.op(), self.dtype()) ||
-      !OutDtypes::check(in.context(), in.op(), out.dtype())) {
-    return false;
-  }
+  if (!Dtypes::check(in.context(), in.op(), self.dtype())) return false;
   if (dtype_arg.has_value() && dtype_arg.value() != out.dtype()) {
     in.fail("out must have the dtype asked for");
     return false;

@@ -78,9 +78,13 @@ void where_convert(rt::KernelContext& context, const char* op, WhereCall& call) 
 }
 
 // out's shape: self and other broadcast together, then with condition; false when they
-// cannot be (Note [Shared kernel checks], shape_copy.h).
-inline bool where_out_sizes(const rt::Tensor& condition, const rt::Tensor& self,
-                            const rt::Tensor& other, int32_t* sizes, int* dim) {
+// cannot be (Note [Shared kernel checks], shape_copy.h). always_inline: each caller
+// (portable's plan_where, the optimized kernel's fast plan) keeps its own copy inline, as
+// before it was shared, rather than a call to one out of line.
+__attribute__((always_inline)) inline bool where_out_sizes(const rt::Tensor& condition,
+                                                           const rt::Tensor& self,
+                                                           const rt::Tensor& other, int32_t* sizes,
+                                                           int* dim) {
   int32_t values[rt::Tensor::kMaxDims];
   int values_dim = 0;
   return broadcast_shape(self, other, values, &values_dim) &&
