@@ -68,11 +68,10 @@ bool adaptive_avg_pool(const portable::Planes4& x, const portable::Planes4& y, c
 // _adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& _adaptive_avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self,
                                      rt::IntList output_size, rt::Tensor& out) {
-  if (!portable::plan_adaptive_avg_pool2d<Dtypes>(context, kOp, self, output_size, out) ||
-      out.numel() == 0) {
+  const rt::OpContext in(context, kOp);
+  if (!portable::plan_adaptive_avg_pool2d<Dtypes>(in, self, output_size, out) || out.numel() == 0) {
     return out;
   }
-  const rt::OpContext in(context, kOp);
   const portable::Planes4 x(self), y(out);
   Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
     static_assert(std::is_same<typename decltype(tag)::type, float>::value,

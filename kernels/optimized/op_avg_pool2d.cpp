@@ -98,9 +98,10 @@ rt::Tensor& avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self,
                            rt::IntList kernel_size, rt::IntList stride, rt::IntList padding,
                            bool ceil_mode, bool count_include_pad,
                            rt::Optional<int64_t> divisor_override, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
   portable::PoolWindow win;
-  if (!portable::plan_avg_pool2d<Dtypes>(context, kOp, self, kernel_size, stride, padding,
-                                         ceil_mode, divisor_override, out, &win) ||
+  if (!portable::plan_avg_pool2d<Dtypes>(in, self, kernel_size, stride, padding, ceil_mode,
+                                         divisor_override, out, &win) ||
       out.numel() == 0) {
     return out;
   }

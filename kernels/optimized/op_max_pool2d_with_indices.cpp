@@ -216,10 +216,10 @@ void max_pool2d_with_indices_out(rt::KernelContext& context, const rt::Tensor& s
                                  rt::IntList kernel_size, rt::IntList stride, rt::IntList padding,
                                  rt::IntList dilation, bool ceil_mode, rt::Tensor& out,
                                  rt::Tensor& indices) {
+  const rt::OpContext in(context, kOp);
   portable::PoolWindow win;
-  if (!portable::plan_max_pool2d_with_indices<Dtypes>(context, kOp, self, kernel_size, stride,
-                                                      padding, dilation, ceil_mode, out, indices,
-                                                      &win) ||
+  if (!portable::plan_max_pool2d_with_indices<Dtypes>(in, self, kernel_size, stride, padding,
+                                                      dilation, ceil_mode, out, indices, &win) ||
       out.numel() == 0) {
     return;
   }

@@ -44,7 +44,8 @@ void adaptive_avg_pool(const Planes4& x, const Planes4& y, const T* px, T* py) {
 // _adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& _adaptive_avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self,
                                      rt::IntList output_size, rt::Tensor& out) {
-  if (!plan_adaptive_avg_pool2d<Dtypes>(context, kOp, self, output_size, out)) return out;
+  const rt::OpContext in(context, kOp);
+  if (!plan_adaptive_avg_pool2d<Dtypes>(in, self, output_size, out)) return out;
   const Planes4 x(self), y(out);
   Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

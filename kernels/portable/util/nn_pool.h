@@ -108,11 +108,9 @@ __attribute__((noinline)) inline bool plan_adaptive_pool2d(const rt::OpContext& 
 
 // avg_pool2d: divisor_override, when given, is not zero.
 template <typename Dtypes>
-bool plan_avg_pool2d(rt::KernelContext& context, const char* op, const rt::Tensor& self,
-                     rt::IntList kernel_size, rt::IntList stride, rt::IntList padding,
-                     bool ceil_mode, rt::Optional<int64_t> divisor_override, rt::Tensor& out,
-                     PoolWindow* win) {
-  const rt::OpContext in(context, op);
+bool plan_avg_pool2d(const rt::OpContext& in, const rt::Tensor& self, rt::IntList kernel_size,
+                     rt::IntList stride, rt::IntList padding, bool ceil_mode,
+                     rt::Optional<int64_t> divisor_override, rt::Tensor& out, PoolWindow* win) {
   if (!shape_same_dtype<Dtypes>(in, self, out)) return false;
   if (divisor_override.has_value() && divisor_override.value() == 0) {
     in.fail("divisor_override must not be zero");
@@ -124,12 +122,10 @@ bool plan_avg_pool2d(rt::KernelContext& context, const char* op, const rt::Tenso
 
 // max_pool2d_with_indices: indices are int64.
 template <typename Dtypes>
-bool plan_max_pool2d_with_indices(rt::KernelContext& context, const char* op,
-                                  const rt::Tensor& self, rt::IntList kernel_size,
-                                  rt::IntList stride, rt::IntList padding, rt::IntList dilation,
-                                  bool ceil_mode, rt::Tensor& out, rt::Tensor& indices,
-                                  PoolWindow* win) {
-  const rt::OpContext in(context, op);
+bool plan_max_pool2d_with_indices(const rt::OpContext& in, const rt::Tensor& self,
+                                  rt::IntList kernel_size, rt::IntList stride, rt::IntList padding,
+                                  rt::IntList dilation, bool ceil_mode, rt::Tensor& out,
+                                  rt::Tensor& indices, PoolWindow* win) {
   if (!shape_same_dtype<Dtypes>(in, self, out)) return false;
   if (indices.dtype() != rt::ScalarType::Long) {
     in.fail("indices must be int64");
@@ -141,9 +137,8 @@ bool plan_max_pool2d_with_indices(rt::KernelContext& context, const char* op,
 
 // _adaptive_avg_pool2d.
 template <typename Dtypes>
-bool plan_adaptive_avg_pool2d(rt::KernelContext& context, const char* op, const rt::Tensor& self,
+bool plan_adaptive_avg_pool2d(const rt::OpContext& in, const rt::Tensor& self,
                               rt::IntList output_size, rt::Tensor& out) {
-  const rt::OpContext in(context, op);
   return shape_same_dtype<Dtypes>(in, self, out) &&
          plan_adaptive_pool2d(in, self, output_size, out);
 }

@@ -140,8 +140,10 @@ inline int64_t shape_wrap_dim(const rt::OpContext& in, int64_t d, int dim, bool 
 // namespace get vague linkage, which the compiler keeps out of line (add's binary_op, 194
 // bytes, no longer inlined into add_out), while over an internal one they are the
 // kernel's own and inline as when each kernel kept its functor, so a runner links no more
-// than before. A helper two kernels of one runner call (plan_pool2d, plan_matmul) is
-// noinline instead, and linked once.
+// than before. They take the kernel's OpContext, not its context and name: one made
+// inside the helper cost 33 to 43 bytes a kernel (layer norm, batch norm). A helper two
+// kernels of one runner call (plan_pool2d, plan_matmul) is noinline instead, and linked
+// once.
 
 // Checks out's dtype is self's and that the kernel's dtype set takes it.
 template <typename Dtypes>
