@@ -20,20 +20,21 @@ using Dtypes = FloatDtypes<&kOp>;
 rt::Tensor& permute_copy_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList dims,
                              rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
+  const int dim = self.dim();
   portable::PermuteShape shape;
   if (!portable::check_permute_copy_args<Dtypes>(in, self, dims, out, &shape) ||
-      !rt::resize_out(in, out, shape.sizes, self.dim()) || out.numel() == 0) {
+      !rt::resize_out(in, out, shape.sizes, dim) || out.numel() == 0) {
     return out;
   }
   if (out.is_contiguous()) {
-    permute_blocks(simplify_permute(shape.sizes, shape.strides, self.dim()),
-                   self.data_as<const float>(), out.data_as<float>());
+    permute_blocks(simplify_permute(shape.sizes, shape.strides, dim), self.data_as<const float>(),
+                   out.data_as<float>());
     return out;
   }
   int64_t out_strides[rt::Tensor::kMaxDims];
   portable::shape_strides(out, out_strides);
-  portable::copy_strided(shape.sizes, self.dim(), sizeof(float), out.data(), out_strides,
-                         self.data(), shape.strides);
+  portable::copy_strided(shape.sizes, dim, sizeof(float), out.data(), out_strides, self.data(),
+                         shape.strides);
   return out;
 }
 

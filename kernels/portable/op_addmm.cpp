@@ -71,9 +71,8 @@ rt::Tensor& addmm_out(rt::KernelContext& context, const rt::Tensor& self, const 
                       const rt::Tensor& mat2, rt::Scalar beta, rt::Scalar alpha, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   const rt::ScalarType dtype = out.dtype();
-  if (!check_addmm_args(in, self, mat1, mat2, out)) return out;
   int32_t sizes[2];
-  addmm_out_sizes(mat1, mat2, sizes);
+  if (!check_addmm_args(in, self, mat1, mat2, out, sizes)) return out;
   if (!resize_out(in, out, sizes, 2)) return out;
   Dtypes::run(context, kOp, dtype, [&](auto tag) {
     addmm<typename decltype(tag)::type>(self, mat1, mat2, out, beta, alpha);

@@ -168,20 +168,23 @@ bool check_permute_copy_args(const rt::OpContext& in, const rt::Tensor& self, rt
                              const rt::Tensor& out, PermuteShape* shape) {
   if (!shape_same_dtype<Dtypes>(in, self, out)) return false;
   const int dim = self.dim();
-  bool ok = dims.size() == static_cast<size_t>(dim);
+  if (dims.size() != static_cast<size_t>(dim)) {
+    in.fail("dims must name every dim of self once");
+    return false;
+  }
   uint32_t seen = 0;
-  for (int d = 0; ok && d < dim; ++d) {
+  for (int d = 0; d < dim; ++d) {
     int64_t source = dims[d];
     if (source < 0) source += dim;
-    ok = source >= 0 && source < dim && (seen & (1u << source)) == 0;
-    if (ok) {
-      seen |= 1u << source;
-      shape->sizes[d] = self.size(static_cast<int>(source));
-      shape->strides[d] = self.stride(static_cast<int>(source));
+    if (source < 0 || source >= dim || (seen & (1u << source)) != 0) {
+      in.fail("dims must name every dim of self once");
+      return false;
     }
+    seen |= 1u << source;
+    shape->sizes[d] = self.size(static_cast<int>(source));
+    shape->strides[d] = self.stride(static_cast<int>(source));
   }
-  if (!ok) in.fail("dims must name every dim of self once");
-  return ok;
+  return true;
 }
 
 // Checks an optional int[] dim_order argument (dim_order_ops): `out` is laid
