@@ -39,6 +39,7 @@ from codegen.manifest_model import (
 from codegen.manifest_references import check_references, with_builtins
 from codegen.manifest_target import MAX_THREADS, read_target
 from codegen.paths import not_a_regular_file
+from codegen.references import reference_strings
 
 __all__ = [
     "BUILTIN_KERNELS",
@@ -160,8 +161,8 @@ class _Parser(KeyPathReader):
     def model(self, name: str, value: object, key: str) -> Model:
         table = self.table(value, key, {"path", "method", "inputs", "outputs"}, {"path"})
         # Both arrays are typed before any file is looked at.
-        inputs = self.strings(table.get("inputs", []), f"{key}.inputs")
-        outputs = self.strings(table.get("outputs", []), f"{key}.outputs")
+        inputs = reference_strings(self, table.get("inputs", []), f"{key}.inputs")
+        outputs = reference_strings(self, table.get("outputs", []), f"{key}.outputs")
         return Model(
             name=name,
             path=self.existing_file(table["path"], f"{key}.path"),

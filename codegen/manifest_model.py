@@ -45,7 +45,8 @@ class Library:
 
 @dataclass(frozen=True)
 class Model:
-    """A `.pte` program with optional reference inputs and outputs (`.npy`)."""
+    """A `.pte` program with optional reference inputs and outputs: `.npy` files, or one
+    `.npz` archive each (Note [Reference archives] in codegen/references.py)."""
 
     name: str
     path: Path

@@ -58,11 +58,12 @@ def refuse_unknown_names(
             which = f"target{'s' if len(unresolved) > 1 else ''} {', '.join(unresolved)}"
             raise InvalidCommand(
                 f"'{name}' is unknown until codegen has run for {which}"
-                " (`doit build` or `doit codegen` runs it)"
+                f" (`{request.program} build` or `{request.program} codegen` runs it)"
             )
         known = ", ".join(sorted(targets))
         raise InvalidCommand(
-            f"'{name}' is not a task (the targets are {known}; see `doit list --all`)"
+            f"'{name}' is not a task (the targets are {known};"
+            f" see `{request.program} list --all`)"
         )
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from doit.tools import config_changed
 
+from codegen.model_info import ModelInfo
 from codegen.pte import read_model_ops
 from codegen.selection import Selection
 from codegen.writer import write_if_changed
@@ -22,13 +22,13 @@ from tasks.manifest import manifest
 def write_model_ops(model: Path, output: Path, info: Path) -> None:
     ops = read_model_ops(model)
     write_if_changed(output, Selection.from_model(ops, model.name).to_yaml())
-    document = {"delegates": list(ops.delegates), "methods": list(ops.methods)}
-    write_if_changed(info, json.dumps(document, indent=2, sort_keys=True) + "\n")
+    write_if_changed(info, ModelInfo.of(ops).to_json())
 
 
 def task_model_ops() -> Iterator[dict[str, Any]]:
     """Read each model's operators and kernel keys (build/.models/<model>.ops.yaml) and its
-    methods and delegate backends (build/.models/<model>.info.json)."""
+    methods, with their numbers of inputs and outputs, and delegate backends
+    (build/.models/<model>.info.json)."""
     for model in manifest().models.values():
         output, info = layout.model_ops(model.name), layout.model_info(model.name)
         yield {

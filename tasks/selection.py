@@ -17,6 +17,7 @@ from tasks import layout
 from tasks.code_deps import action_code
 from tasks.engine.actions import reports_user_errors
 from tasks.manifest import manifest
+from tasks.preflight import preflight_action, preflight_config, preflight_files
 
 
 def target_selection(target: Target, manifest_name: str, model_ops: list[Path]) -> Selection:
@@ -47,8 +48,12 @@ def task_selection() -> Iterator[dict[str, Any]]:
         model_ops = [layout.model_ops(model) for model in target.models]
         yield {
             "name": target.name,
-            "actions": [(write_selection, [target, current.path.name, model_ops])],
+            "actions": [
+                preflight_action(current, target),  # mistakes found before compiling
+                (write_selection, [target, current.path.name, model_ops]),
+            ],
             "file_dep": [
+                *preflight_files(current, target),
                 *model_ops,
                 *target.op_schemas,
                 *target.selections,
@@ -66,6 +71,7 @@ def task_selection() -> Iterator[dict[str, Any]]:
                         "extra_ops": [str(op) for op in target.extra_ops],
                         "op_dtypes": {op: list(items) for op, items in target.op_dtypes.items()},
                         "include_all_operators": target.include_all_operators,
+                        "references": preflight_config(current, target),
                     }
                 )
             ],

@@ -16,6 +16,7 @@ from doit.tools import config_changed
 from codegen.machine import elf_machine, runs_here
 from codegen.manifest import Model, Target, Toolchain
 from codegen.plan.verify import VerifyStep, verify_step
+from codegen.references import with_npy_files
 from codegen.verification import (
     FAILED,
     LIBRARY_ONLY,
@@ -38,6 +39,8 @@ def run_model(
     runner: Path, model: Model, output_dir: Path, emulator: tuple[str, ...] = ()
 ) -> str | None:
     """None when the model ran and matched its references, else the failure (one line)."""
+    # Note [Reference archives]: the runner reads .npy files.
+    model = with_npy_files(model, output_dir.with_name(f"{output_dir.name}.references"))
     for kind, paths in (("input", model.inputs), ("reference", model.outputs)):
         for path in paths:
             problem = runner_npy_problem(path)

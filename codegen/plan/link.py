@@ -13,7 +13,10 @@ from codegen.plan.objects import common_flags, library_objects
 from codegen.plan.paths import BuildPaths
 from codegen.plan.steps import Archive, CompileStep, Link, LinkStep, Tools
 
-BASE_LDFLAGS = ("-Wl,--gc-sections", "-Wl,--as-needed")
+# GNU ld leaves 5 empty slots in .dynamic for tools that edit a linked file (prelink): 80 B
+# of RELRO, which grows a small runner's file in whole pages (Note [No PLT] in
+# runtime/core/no_plt.h). Nothing of ours edits one.
+BASE_LDFLAGS = ("-Wl,--gc-sections", "-Wl,--as-needed", "-Wl,--spare-dynamic-tags=0")
 # Compiles the minimal app's calls into the runtime (runtime/size_app/minimal_app.cpp).
 WITH_LIBRARY_DEFINE = "-DSELECTIVE_WITH_LIBRARY"
 

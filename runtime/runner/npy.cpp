@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "runtime/runner/no_plt.h"
+#include "runtime/core/no_plt.h"
 
 namespace rt {
 namespace {

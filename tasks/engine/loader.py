@@ -91,6 +91,8 @@ def _given(creator: Callable[..., Any], given: dict[str, Any]) -> Callable[..., 
 class BuildLoader(TaskLoader2):  # type: ignore[misc]
     """Note [One run, from the loader]; the creators come from `creators()`."""
 
+    program = "doit"  # what the user types to run it (Request.program)
+
     def __init__(self) -> None:
         super().__init__()
         self.options: Mapping[str, Any] = {}
@@ -111,7 +113,9 @@ class BuildLoader(TaskLoader2):  # type: ignore[misc]
         return engine_config(self.run)
 
     def load_tasks(self, cmd: Any, pos_args: list[str]) -> list[Any]:
-        self.run.request = Request(cmd.get_name(), tuple(pos_args), bool(cmd.execute_tasks))
+        self.run.request = Request(
+            cmd.get_name(), tuple(pos_args), bool(cmd.execute_tasks), self.program
+        )
         self.run.plain_build = isinstance(cmd, BuildCommand) and self.plain(pos_args)
         stamp.check(self.run)
         namespace = for_run(self.creators(), self.run)
@@ -178,6 +182,8 @@ class SelectiveLoader(BuildLoader):
     """The loader of `selective-build`: the task creators of tasks/creators.py, so it works
     in any folder holding a `selective.toml`, no dodo.py needed."""
 
+    program = "selective-build"
+
     def creators(self) -> Mapping[str, Any]:
         from tasks.creators import CREATORS  # what a no-op build does not need
 
@@ -185,9 +191,10 @@ class SelectiveLoader(BuildLoader):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of `selective-build`: doit's own application (`DoitMain`) with the task
-    creators of tasks/creators.py, so it takes every doit command and option (`list`,
-    `info`, `clean`, `forget`, `explain`, `target:<t>`, `-n N`, `manifest=...`, `build=...`)."""
+    """The doit application of `selective-build` (its entry point is tasks/cli.py main):
+    doit's own application (`DoitMain`) with the task creators of tasks/creators.py, so it
+    takes every doit command and option (`list`, `info`, `clean`, `forget`, `explain`,
+    `target:<t>`, `-n N`, `manifest=...`, `build=...`)."""
     from doit.doit_cmd import DoitMain
 
     # No config files: a user's pyproject.toml may configure doit for another project. The
@@ -200,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
             "COMMAND": {
                 "run": "tasks.engine.commands:BuildCommand",
                 "info": "tasks.engine.commands:CheckedInfo",
+                "help": "tasks.cli:SelectiveHelp",  # what the command does, then doit's help
             },
         },
     )

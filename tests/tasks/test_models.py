@@ -11,7 +11,10 @@ from tests.conftest import example_pte
 def test_model_ops_and_delegates_are_recorded(tmp_path: Path) -> None:
     ops, info = tmp_path / "x.ops.yaml", tmp_path / "x.info.json"
     assert write_model_ops(example_pte("xnnpack"), ops, info)
-    assert json.loads(info.read_text()) == {"delegates": ["XnnpackBackend"], "methods": ["forward"]}
+    assert json.loads(info.read_text()) == {
+        "delegates": ["XnnpackBackend"],
+        "methods": [{"name": "forward", "inputs": 1, "outputs": 1}],
+    }
     assert [str(op) for op in read_selection(ops).operators] == ["aten::cumsum.out"]
 
 
