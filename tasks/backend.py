@@ -73,6 +73,9 @@ def refuse_unknown_names(
 def task_backend(reads: Reads, request: Request) -> Iterator[dict[str, Any]]:
     """Per target, after codegen: compile, link, size, verify, summary; target:<name>."""
     current = manifest()
+    for toolchain in current.toolchains.values():  # read when the manifest was
+        if toolchain.cmake_toolchain_file is not None:
+            reads.exists(toolchain.cmake_toolchain_file)
     objects: dict[str, list[ObjectSpec]] = {}
     app_objects: list[ObjectSpec] = []
     for target in current.targets.values():
