@@ -25,6 +25,9 @@ class Toolchain:
     # A command prefix that runs this toolchain's programs here (CMake's
     # CMAKE_CROSSCOMPILING_EMULATOR), e.g. ("qemu-aarch64", "-L", "/usr/aarch64-linux-gnu").
     emulator: tuple[str, ...] = ()
+    # Where compiler, flags and emulator were read from, if they were (Note [CMake
+    # toolchain files] in codegen/cmake_toolchain.py): part of what the tasks are made from.
+    cmake_toolchain_file: Path | None = None
 
     def compile_command(self) -> tuple[str, ...]:
         """The compiler, behind its launcher (ccache, sccache, ...) when there is one."""
