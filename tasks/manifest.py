@@ -19,10 +19,11 @@ def manifest() -> Manifest:
     from codegen.errors import InputError
     from codegen.manifest import load_manifest
     from tasks import layout
+    from tasks.cmake_probe import cached_probe
 
     try:
         # Built-in libraries spelled like the rest of our code (Note [Build folder]).
-        return load_manifest(manifest_path(), layout.builtin_kernels_dir())
+        return load_manifest(manifest_path(), layout.builtin_kernels_dir(), cached_probe)
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(2) from None

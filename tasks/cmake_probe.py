@@ -1,0 +1,33 @@
+"""A manifest's CMake toolchain files read once (Note [CMake toolchain files] in
+codegen/cmake_toolchain.py): the probe's variables are kept in build/.toolchains/, named by
+the digest of the file's path and content, so CMake runs again only for a new or edited
+file."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from pathlib import Path
+
+from codegen.cmake_toolchain import VARIABLES, run_probe
+from codegen.writer import write_if_changed
+from tasks import layout
+
+
+def cached_probe(toolchain_file: Path) -> Mapping[str, str]:
+    """`run_probe(toolchain_file)`, from the cache when it holds the answer. Commands that
+    only inspect (`list` in a folder never built) write nothing: the cache is written only
+    into a build folder that exists."""
+    key = str(toolchain_file.resolve()).encode() + b"\0" + toolchain_file.read_bytes()
+    cache = layout.build() / ".toolchains" / f"{hashlib.sha256(key).hexdigest()[:32]}.json"
+    try:
+        cached = json.loads(cache.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        cached = None
+    if isinstance(cached, dict) and all(isinstance(cached.get(v), str) for v in VARIABLES):
+        return {name: cached[name] for name in VARIABLES}
+    variables = run_probe(toolchain_file)
+    if layout.build().is_dir():
+        write_if_changed(cache, json.dumps(variables, indent=2, sort_keys=True) + "\n")
+    return variables
