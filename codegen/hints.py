@@ -13,9 +13,27 @@ _CUTOFF = 0.6
 
 
 def closest(name: str, known: Iterable[str]) -> str | None:
-    """The known name most like `name`, when one is close enough to be a typo of it."""
-    matches = difflib.get_close_matches(name, sorted(set(known)), n=1, cutoff=_CUTOFF)
-    return matches[0] if matches else None
+    """The known name most like `name`, when one is close enough to be a typo of it: among
+    those difflib finds close, the fewest edits away, a swap of two neighbours counting as
+    one (`sbu` is one edit from `sub`, two from `sum`)."""
+    matches = difflib.get_close_matches(name, sorted(set(known)), n=5, cutoff=_CUTOFF)
+    return min(matches, key=lambda match: _edits(name, match), default=None)
+
+
+def _edits(a: str, b: str) -> int:
+    """Insertions, deletions, substitutions and swaps of neighbours from `a` to `b` (the
+    optimal string alignment distance)."""
+    before: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], before[j - 2] + 1)
+        before, previous = previous, current
+    return previous[-1]
 
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:

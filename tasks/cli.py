@@ -17,13 +17,13 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from doit.cmd_help import Help
 
 from tasks.config import DEFAULT_MANIFEST
+from tasks.package import package_version
 
 PROGRAM = "selective-build"
 
@@ -66,14 +66,7 @@ def version_text() -> str:
     from doit.version import VERSION
 
     doit_version = ".".join(str(part) for part in VERSION)
-    return f"{PROGRAM} {_own_version()} (doit {doit_version})"
-
-
-def _own_version() -> str:
-    try:
-        return metadata.version(PROGRAM)
-    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
-        return "(not installed)"
+    return f"{PROGRAM} {package_version()} (doit {doit_version})"
 
 
 class SelectiveHelp(Help):  # type: ignore[misc]
@@ -81,7 +74,7 @@ class SelectiveHelp(Help):  # type: ignore[misc]
     lists doit's commands as doit's own page does."""
 
     def print_usage(self, cmds: Mapping[str, Any]) -> None:
-        print(ABOUT.format(program=PROGRAM, version=_own_version()))
+        print(ABOUT.format(program=PROGRAM, version=package_version()))
         print("Commands (doit's, with the tasks of the manifest):")
         for name in sorted(cmds):
             print(f"  {PROGRAM} {name:16s}  {cmds[name].doc_purpose}")
