@@ -22,6 +22,7 @@ from, so editing it is seen by the next build.
 
 from __future__ import annotations
 
+import json
 import shlex
 import subprocess
 import tempfile
@@ -31,6 +32,7 @@ from typing import Any
 
 from codegen.errors import InputError
 from codegen.manifest_model import Toolchain, default_toolchain
+from codegen.stage_file import dump_json
 
 KEY = "cmake_toolchain_file"
 # What the manifest parser calls to read a toolchain file: `run_probe`, or a cache of it.
@@ -139,3 +141,22 @@ def _first_error(stderr: str) -> str | None:
         if line.startswith("CMake Error"):
             return lines[index + 1]
     return lines[-1] if lines else None
+
+
+def variables_to_json(variables: Mapping[str, str]) -> str:
+    """The probe's variables as the text of their cache file (tasks/cmake_probe.py)."""
+    return dump_json({name: variables[name] for name in VARIABLES})
+
+
+def variables_from_json(text: str) -> dict[str, str] | None:
+    """The variables a cache file holds; None when it holds something else (another
+    version's, a damaged file): the probe then runs again."""
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(document, dict) or not all(
+        isinstance(document.get(name), str) for name in VARIABLES
+    ):
+        return None
+    return {name: document[name] for name in VARIABLES}

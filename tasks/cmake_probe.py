@@ -6,11 +6,10 @@ file."""
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from codegen.cmake_toolchain import VARIABLES, run_probe
+from codegen.cmake_toolchain import run_probe, variables_from_json, variables_to_json
 from codegen.writer import write_if_changed
 from tasks import layout
 
@@ -22,12 +21,12 @@ def cached_probe(toolchain_file: Path) -> Mapping[str, str]:
     key = str(toolchain_file.resolve()).encode() + b"\0" + toolchain_file.read_bytes()
     cache = layout.build() / ".toolchains" / f"{hashlib.sha256(key).hexdigest()[:32]}.json"
     try:
-        cached = json.loads(cache.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        cached = variables_from_json(cache.read_text(encoding="utf-8"))
+    except OSError:
         cached = None
-    if isinstance(cached, dict) and all(isinstance(cached.get(v), str) for v in VARIABLES):
-        return {name: cached[name] for name in VARIABLES}
+    if cached is not None:
+        return cached
     variables = run_probe(toolchain_file)
     if layout.build().is_dir():
-        write_if_changed(cache, json.dumps(variables, indent=2, sort_keys=True) + "\n")
+        write_if_changed(cache, variables_to_json(variables))
     return variables

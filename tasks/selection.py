@@ -49,8 +49,10 @@ def task_selection() -> Iterator[dict[str, Any]]:
         yield {
             "name": target.name,
             "actions": [
-                preflight_action(current, target),  # mistakes found before compiling
                 (write_selection, [target, current.path.name, model_ops]),
+                # Mistakes of the manifest a later stage would find, found before compiling;
+                # after the selection, whose own inputs' faults are named first.
+                preflight_action(current, target),
             ],
             "file_dep": [
                 *preflight_files(current, target),
