@@ -14,6 +14,7 @@ What a task prints goes through here too (Note [Task output]).
 
 from __future__ import annotations
 
+import time
 from typing import Any, cast
 
 from doit.exceptions import BaseFail, TaskFailed
@@ -50,7 +51,9 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
         self.selected = selected_tasks
         self.executed: set[str] = set()
         self.up_to_date: set[str] = set()
+        self.succeeded: set[str] = set()
         self.ignored = 0
+        self.started = time.monotonic()
         # A run starts (doit makes no reporter for list, info, help): one run at a time per
         # build folder (tasks/engine/lock.py), and SIGTERM saves what finished, as Ctrl-C does
         # (tasks/engine/signals.py). Last: a stop while it waits still ends through
@@ -94,9 +97,25 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
     def complete_run(self) -> None:
         super().complete_run()
         try:
+            if self.executed:
+                self._overall()
             self._stamp()
         finally:
             self.run.finish()
+
+    def _overall(self) -> None:
+        """One line for the targets this run built: how many are done, which are not, and
+        the time it took. A target is done when its summary ran or was up to date."""
+        targets = [n.partition(":")[2] for n in self._needed() if n.startswith("summary:")]
+        if not targets:
+            return
+        done = self.succeeded | self.up_to_date
+        failed = [t for t in targets if f"summary:{t}" not in done]
+        count = f"{len(targets) - len(failed)} of {len(targets)}" if failed else len(targets)
+        line = f"build: {count} target{'s' if len(targets) > 1 else ''} ok"
+        if failed:
+            line += f", failed or not built: {', '.join(failed)}"
+        self.write(f"{line} ({_duration(time.monotonic() - self.started)})\n")
 
     def _stamp(self) -> None:
         """Leave the stamp of a complete run (Note [Up-to-date stamp])."""
@@ -110,6 +129,7 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
             recheck.record_if_up_to_date(self.run, self.tasks, needed)
 
     def add_success(self, task: Any) -> None:
+        self.succeeded.add(task.name)
         self._write_captured(task)
 
     def add_failure(self, task: Any, fail: BaseFail) -> None:
@@ -126,3 +146,11 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
             text = "".join(getattr(action, stream) or "" for action in task.actions)
             if text:
                 self.write(text if text.endswith("\n") else text + "\n")
+
+
+def _duration(seconds: float) -> str:
+    """`4.2 s`, `3 min 05 s`."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest:02d} s"
