@@ -194,7 +194,7 @@ MISTAKES = [
     (
         ('libraries = ["portable"]', 'libraries = ["portabel"]'),
         "selective.toml: targets.add_mul.libraries[0]: unknown library 'portabel'"
-        " (defined: none; built in: optimized, portable, prim, quantized);"
+        " (defined: portable; built in: optimized, portable, prim, quantized);"
         " did you mean 'portable'?",
     ),
     (
