@@ -8,7 +8,6 @@ out-of-bounds read that happened not to crash), a hang or a multi-line message f
 
 from __future__ import annotations
 
-import os
 import subprocess
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -16,7 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.workspace import BOTH_LIBRARIES_FROM_BUILD, REPO, build_in_repository
+# A hostile file may ask for terabytes: ASan then warns and returns null (the harness's
+# ENVIRONMENT caps allocations), as malloc would.
+from tests.fuzz.sanitized import ALLOCATION_WARNING, ENVIRONMENT, sanitized_runner
+from tests.workspace import REPO
 
 MODELS = {  # model -> its inputs; small programs covering tensors, lists, sym ints, methods
     "add_mul": ["in0.npy", "in1.npy"],
@@ -25,39 +27,13 @@ MODELS = {  # model -> its inputs; small programs covering tensors, lists, sym i
     "conv": ["in0.npy"],
 }
 
-SANITIZE = '"-fsanitize=address,undefined"'
-MANIFEST = (
-    f"""# Written by tests/runtime/test_hostile_programs.py.
-[toolchains.sanitize]
-compiler = "c++"
-cflags = ["-O1", {SANITIZE}, "-fno-sanitize-recover=all", "-fno-sanitize=vptr"]
-ldflags = [{SANITIZE}]
-"""
-    + BOTH_LIBRARIES_FROM_BUILD
-    + "".join(
-        f"""
-[models.sanitized_{name}]
-path = "../examples/models/{name}/{name}.pte"
-inputs = [{", ".join(f'"../examples/models/{name}/{i}"' for i in inputs)}]
-"""
-        for name, inputs in MODELS.items()
-    )
-    + f"""
-[targets.sanitized]
-models = [{", ".join(f'"sanitized_{name}"' for name in MODELS)}]
-libraries = ["portable", "prim"]
-toolchain = "sanitize"
-"""
-)
-
-# A hostile file may ask for terabytes; ASan then warns and returns null, as malloc would.
-ENVIRONMENT = {**os.environ, "ASAN_OPTIONS": "allocator_may_return_null=1:detect_leaks=1"}
-ALLOCATION_WARNING = "WARNING: AddressSanitizer failed to allocate"
 
 
 @pytest.fixture(scope="module")
 def runner() -> Path:
-    return build_in_repository("sanitize-tests.toml", MANIFEST, "sanitized")
+    """The fuzz harness's sanitized runner: every operator of portable and prim, so every
+    model here runs on it, and one build serves both (tests/fuzz/sanitized.py)."""
+    return sanitized_runner()
 
 
 def input_arguments(inputs: list[Path]) -> list[str]:
