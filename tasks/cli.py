@@ -1,6 +1,5 @@
-"""The installed `selective-build` command: the engine's doit application
-(tasks/engine/loader.py `main`) with a help and a version of its own, and the manifest
-found as git and cargo find their files.
+"""The installed `selective-build` command: the doit application of tasks/command.py, with a
+help and a version of its own, and the manifest found as git and cargo find their files.
 
 Note [Manifest search]
 Without `manifest=PATH`, the command looks for `selective.toml` in the current folder, then
@@ -127,6 +126,6 @@ def main(argv: list[str] | None = None) -> int:
     if isinstance(entered, str):
         print(entered, file=sys.stderr)
         return 2
-    from tasks.engine.loader import main as run_doit
+    from tasks.command import main as run_doit
 
     return run_doit(entered)

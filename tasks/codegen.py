@@ -10,7 +10,8 @@ from doit.tools import config_changed
 
 from codegen.kernel_library import read_kernel_library
 from codegen.manifest import Library, Target
-from codegen.render import GENERATED_FILES, TEMPLATES, render_sources
+from codegen.plan.runtime import Renderer
+from codegen.render import TEMPLATES
 from codegen.resolution import Resolution, resolve
 from codegen.resolution_file import ResolutionFile
 from codegen.selection import Selection
@@ -18,12 +19,14 @@ from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.code_deps import action_code
 from tasks.engine.actions import reports_user_errors
+from tasks.engine.evidence import Reads
 from tasks.manifest import manifest
+from tasks.runtimes import runtime_of
 
 
 def generator_code() -> list[Path]:
     """The code and templates the codegen action runs."""
-    templates = layout.codegen_dir() / "templates"
+    templates = layout.paths().templates_dir
     return [
         *action_code(generate),
         *sorted(templates / t.name for t in TEMPLATES.glob("*.j2")),
@@ -33,6 +36,7 @@ def generator_code() -> list[Path]:
 @reports_user_errors
 def generate(
     target: str,
+    render: Renderer,
     libraries: list[Library],
     selection: Path,
     output_dir: Path,
@@ -43,9 +47,9 @@ def generate(
         read_kernel_library(lib.name, lib.functions, lib.sources) for lib in libraries
     ]
     resolution = resolve(Selection.read(selection), kernel_libraries, target)
-    for name, text in render_sources(resolution).items():
+    for name, text in render(resolution).items():
         write_if_changed(output_dir / name, text)
-    write_if_changed(layout.resolution(target), ResolutionFile.of(resolution).to_json())
+    write_if_changed(layout.paths().resolution(target), ResolutionFile.of(resolution).to_json())
     write_estimate(target, resolution, estimate_config, other_targets)
 
 
@@ -55,17 +59,18 @@ def write_estimate(
     """Predict the runner's size from earlier size reports (Note [Size estimate]), write
     size_estimate.json and print it. The reports are read here, in the action, and are
     no dependency of the task: they advise, and must not re-run codegen."""
+    paths = layout.paths()
     from codegen.plan.estimate import every_dtype_buckets
     from codegen.size.estimate import estimate, read_report
 
-    previous = read_report(layout.size_json(target))
+    previous = read_report(paths.size_json(target))
     # Other targets' reports matter only for a rebuild (Note [Size estimate]).
     others = {
         name: report
         for name in other_targets
         if previous is not None
         and name != target
-        and (report := read_report(layout.size_json(name))) is not None
+        and (report := read_report(paths.size_json(name))) is not None
     }
     result = estimate(
         target,
@@ -75,17 +80,20 @@ def write_estimate(
         previous,
         others,
     )
-    write_if_changed(layout.size_estimate(target), result.to_json())
+    write_if_changed(paths.size_estimate(target), result.to_json())
     if result.file is not None:  # a first build has nothing to estimate from
         print(result.line())
 
 
-def task_codegen() -> Iterator[dict[str, Any]]:
+def task_codegen(reads: Reads) -> Iterator[dict[str, Any]]:
     """Resolve kernels and render registration, dtype filter and registry size."""
+    paths = layout.paths()
     current = manifest()
     for target in current.targets.values():
         libraries = [current.libraries[name] for name in target.libraries]
-        output_dir = layout.gen_dir(target.name)
+        output_dir = paths.gen_dir(target.name)
+        # Note [Target runtime]: which registration the runtime needs.
+        runtime = runtime_of(target, current.toolchains[target.toolchain], reads)
         yield {
             "name": target.name,
             "actions": [
@@ -93,8 +101,9 @@ def task_codegen() -> Iterator[dict[str, Any]]:
                     generate,
                     [
                         target.name,
+                        runtime.renderer(),
                         libraries,
-                        layout.selection(target.name),
+                        paths.selection(target.name),
                         output_dir,
                         _estimate_config(target),
                         tuple(current.targets),
@@ -102,21 +111,22 @@ def task_codegen() -> Iterator[dict[str, Any]]:
                 )
             ],
             "file_dep": [
-                layout.selection(target.name),
+                paths.selection(target.name),
                 *generator_code(),
                 *(lib.functions for lib in libraries),
             ],
             "targets": [
-                *(output_dir / name for name in GENERATED_FILES),
-                layout.resolution(target.name),
-                layout.size_estimate(target.name),
+                *(output_dir / name for name in runtime.generated_files()),
+                paths.resolution(target.name),
+                paths.size_estimate(target.name),
             ],
             "uptodate": [
                 config_changed(
                     {
                         "libraries": [
                             [lib.name, str(lib.functions), str(lib.sources)] for lib in libraries
-                        ]
+                        ],
+                        **runtime.record(),
                     }
                 )
             ],

@@ -29,7 +29,7 @@ def explain(program: str, op: str, dtype: str, model: str, target: str) -> bool:
     names = [target] if target else sorted(known)
     documents: dict[str, Any] = {}
     for name in names:
-        path = layout.size_json(name)
+        path = layout.paths().size_json(name)
         if path.is_file():
             # Read through the codec: a damaged report is one line naming it.
             documents[name] = SizeDocument.read(path).to_dict()

@@ -30,7 +30,7 @@ def task_model_ops() -> Iterator[dict[str, Any]]:
     methods, with their numbers of inputs and outputs, and delegate backends
     (build/.models/<model>.info.json)."""
     for model in manifest().models.values():
-        output, info = layout.model_ops(model.name), layout.model_info(model.name)
+        output, info = layout.paths().model_ops(model.name), layout.paths().model_info(model.name)
         yield {
             "name": model.name,
             "actions": [(write_model_ops, [model.path, output, info])],

@@ -23,7 +23,8 @@ def preflight(manifest: Manifest, target: Target) -> None:
     for name in target.models:
         model = manifest.models[name]
         if model.outputs:
-            check_model_references(manifest.path, model, ModelInfo.read(layout.model_info(name)))
+            info = ModelInfo.read(layout.paths().model_info(name))
+            check_model_references(manifest.path, model, info)
 
 
 def preflight_action(manifest: Manifest, target: Target) -> tuple[Any, list[Any]]:
@@ -36,7 +37,7 @@ def preflight_files(manifest: Manifest, target: Target) -> list[Path]:
     models = [manifest.models[name] for name in target.models]
     libraries = [manifest.libraries[name].functions for name in target.libraries]
     return [
-        *(layout.model_info(model.name) for model in models if model.outputs),
+        *(layout.paths().model_info(model.name) for model in models if model.outputs),
         *(p for model in models for p in (*model.inputs, *model.outputs) if is_archive(p)),
         *(libraries if named_operators(target) else []),
         *action_code(preflight),

@@ -4,7 +4,7 @@ per kernel bucket, whether the runner compiles that bucket's kernels for every d
 from __future__ import annotations
 
 from codegen.resolution import Resolution
-from codegen.size.buckets import kernel_bucket
+from codegen.size_buckets import kernel_bucket
 
 
 def every_dtype_buckets(resolution: Resolution, dtype_selective: bool) -> dict[str, bool]:

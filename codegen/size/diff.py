@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from codegen.size.buckets import TOTALS
+from codegen.size_buckets import TOTALS
 from codegen.units import format_size
 
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from codegen.size.buckets import KERNEL_PREFIX, REGISTRY_SLOT_BYTES
+from codegen.size_buckets import KERNEL_PREFIX, REGISTRY_SLOT_BYTES
 from codegen.stage_file import dump_json, member, parse_json, read_json
 from codegen.yaml_io import expect, strings
 

@@ -23,11 +23,22 @@ class Linked:
 
 
 @dataclass(frozen=True)
+class LinkedSource:
+    """One object of the link and the source it was compiled from."""
+
+    source: Path
+    object: Path
+    # The runtime's bucket for an object of its own (Note [Target runtime],
+    # codegen/plan/runtime.py); None: a kernel's, which the resolution buckets.
+    bucket: str | None
+
+
+@dataclass(frozen=True)
 class SizeInputs:
     """Every file the size stage reads, and the settings it reports."""
 
     target: Target
-    objects: tuple[tuple[Path, Path], ...]  # (source as shipped, object), in link order
+    objects: tuple[LinkedSource, ...]  # in link order
     # The runner; for a library-only target the minimal app with and without the library.
     linked: Linked | tuple[Linked, Linked]
     library: Path  # the target's static library

@@ -14,13 +14,13 @@ from typing import Any
 
 from codegen.render import render_template
 from codegen.size.attribution import Attribution, Bucket
-from codegen.size.buckets import BUCKET_DOC, KERNEL_PREFIX, REGISTRY_SLOT_BYTES, TOTALS
 from codegen.size.budget import Breach, Contributor, breaches
 from codegen.size.diff import change_lines
 from codegen.size.document import BaselineFigures, BucketRow, OperatorInfo, SizeDocument
 from codegen.size.elf import Segment
 from codegen.size.estimate import closeness_markdown
 from codegen.size.totals import SizeReport
+from codegen.size_buckets import BUCKET_DOC, KERNEL_PREFIX, REGISTRY_SLOT_BYTES, TOTALS
 from codegen.units import format_size
 
 # size.md's headline, and what it says instead for a library-only target.

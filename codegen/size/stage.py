@@ -21,7 +21,6 @@ from codegen.provenance import Provenance
 from codegen.resolution_file import ResolutionFile, ResolvedKernel
 from codegen.size.alignment import alignment_note
 from codegen.size.attribution import Attribution, LinkedObject, attribute, bucket_of_source
-from codegen.size.buckets import kernel_bucket
 from codegen.size.budget import breach_message, target_budgets
 from codegen.size.diff import change_lines, size_change
 from codegen.size.document import (
@@ -37,6 +36,7 @@ from codegen.size.inputs import Linked, SizeInputs, size_config
 from codegen.size.library import added
 from codegen.size.report import Baseline, SizeAnalysis, size_document, size_pages
 from codegen.size.totals import SizeReport, archive_sizes, berkeley_sizes
+from codegen.size_buckets import kernel_bucket
 
 # What the kernel table says selected a kernel of an include-all target no source named.
 INCLUDE_ALL = "include_all_operators"
@@ -59,8 +59,12 @@ def measure_size(inputs: SizeInputs) -> SizeOutcome:
     operators = tuple(_operator(k, provenance, inputs) for k in resolution.kernels)
     libraries = {k.source: k.library for k in resolution.kernels}
     objects = [
-        LinkedObject(bucket_of_source(source, libraries), source.name, object_symbols(obj))
-        for source, obj in inputs.objects
+        LinkedObject(
+            bucket_of_source(linked.source, linked.bucket, libraries),
+            linked.source.name,
+            object_symbols(linked.object),
+        )
+        for linked in inputs.objects
     ]
     if isinstance(inputs.linked, Linked):
         attribution, (text, data, bss, file), symbols = _measure(inputs.linked, objects)

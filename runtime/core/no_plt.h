@@ -28,6 +28,7 @@ int fprintf(FILE*, const char*, ...) RT_NO_PLT;
 int printf(const char*, ...) RT_NO_PLT;
 int puts(const char*) RT_NO_PLT;
 int fputs(const char*, FILE*) RT_NO_PLT;
+int rename(const char*, const char*) noexcept RT_NO_PLT;
 FILE* fopen(const char*, const char*) RT_NO_PLT;
 size_t fwrite(const void*, size_t, size_t, FILE*) RT_NO_PLT;
 int fclose(FILE*) RT_NO_PLT;

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from codegen.errors import InputError
-from codegen.size.buckets import REGISTRY_SLOT_BYTES
 from codegen.size.estimate import Estimate, closeness, closeness_line, estimate
+from codegen.size_buckets import REGISTRY_SLOT_BYTES
 from tests.workspace import SMALL_MANIFEST, build_small, executed, small_workspace
 
 SELECTIVE = {"dtype_selective": True, "toolchain": "host"}
