@@ -179,7 +179,7 @@ int run(int argc, char** argv, Options& options, rt::Program& program) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc == 2 && strcmp(argv[1], "--help") == 0) return puts(RT_USAGE) < 0;
+  if (argc == 2 && strcmp(argv[1], "--help") == 0) return puts(RT_USAGE), 0;
   Options options;
   if (const int code = parse(argc, argv, &options, nullptr)) return code;
   rt::FileData file;
