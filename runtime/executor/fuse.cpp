@@ -1,6 +1,6 @@
 #include "runtime/executor/fuse.h"
 
-#ifdef RT_FOLD_CONSTANTS
+#ifdef RT_FUSE_CALLS
 
 #include <cmath>
 #include <cstdint>
@@ -425,4 +425,4 @@ FusionStats fusion_stats(Span<Instruction> instructions) {
 
 }  // namespace rt
 
-#endif  // RT_FOLD_CONSTANTS
+#endif  // RT_FUSE_CALLS

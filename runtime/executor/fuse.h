@@ -51,8 +51,9 @@ namespace rt {
 // The fused result equals the unfused one within float rounding (the batch norm fold
 // reorders a product); activations are computed as their own kernels compute them.
 //
-// Compiled in with Note [Constant folding at load] (RT_FOLD_CONSTANTS): a runner without
-// a fused entry linked (runtime/kernel/epilogue.h) rewrites nothing.
+// Compiled in (RT_FUSE_CALLS, with Note [Constant folding at load]'s RT_FOLD_CONSTANTS)
+// only where a kernel with a fused entry (runtime/kernel/epilogue.h) is linked: elsewhere
+// it would rewrite nothing, and its code would cost every runner of a Linear a page.
 Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList inputs,
                   BoxedList outputs, const Program& program, const KernelRegistry& registry,
                   Arena& arena);

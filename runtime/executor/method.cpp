@@ -34,7 +34,9 @@ Status Method::load(const Program& program, const char* name, const KernelRegist
   if (!reader.ok()) return reader.status();
   const Status folded = fold_constants(instructions_, values_, inputs_, program, arena_, context_);
   if (!folded.ok()) return folded;
+#ifdef RT_FUSE_CALLS
   return fuse_calls(instructions_, values_, inputs_, outputs_, program, registry, arena_);
+#endif
 #endif
   return reader.status();
 }
