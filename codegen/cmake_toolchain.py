@@ -96,6 +96,7 @@ def toolchain(
             table.get("emulator", _list(variables.get("CMAKE_CROSSCOMPILING_EMULATOR", "")))
         ),
         cmake_toolchain_file=file,
+        executorch=table.get("executorch"),
     )
 
 

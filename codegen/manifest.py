@@ -31,6 +31,7 @@ from codegen.key_path_reader import MAX_NAME_LENGTH, KeyPathReader
 from codegen.manifest_model import (
     DEFAULT_OUTPUT_LIMIT,
     DEFAULT_TOOLCHAIN,
+    EXECUTORCH,
     OURS,
     RUNTIMES,
     Library,
@@ -52,6 +53,7 @@ __all__ = [
     "DEFAULT_OUTPUT_LIMIT",
     "DEFAULT_TOOLCHAIN",
     "EIGEN_CANDIDATES",
+    "EXECUTORCH",
     "MAX_MANIFEST_BYTES",
     "MAX_NAME_LENGTH",
     "MAX_THREADS",
@@ -137,6 +139,7 @@ class _Parser(KeyPathReader):
 
     def toolchain(self, name: str, value: object, key: str) -> Toolchain:
         allowed = {"compiler", "launcher", "cflags", "ldflags", "strip", "ar", "emulator"}
+        allowed |= {"executorch"}  # Note [Target runtime]: its ExecuTorch install
         table = self.table(value, key, allowed | {CMAKE_TOOLCHAIN_FILE}, set())
         default = default_toolchain()
         launcher = table.get("launcher")
@@ -149,6 +152,9 @@ class _Parser(KeyPathReader):
             strip=self.typed(table.get("strip", default.strip), f"{key}.strip", str),
             ar=self.typed(table.get("ar", default.ar), f"{key}.ar", str),
             emulator=self.strings(table.get("emulator", []), f"{key}.emulator"),
+            executorch=None
+            if "executorch" not in table
+            else self.existing_dir(table["executorch"], f"{key}.executorch"),
         )
         if CMAKE_TOOLCHAIN_FILE not in table:
             return given

@@ -12,7 +12,8 @@ DEFAULT_TOOLCHAIN = "host"
 # The runtimes a target may build for (`runtime = "..."`; Note [Target runtime] in
 # codegen/plan/runtime.py): each has one implementation in codegen/plan/runtimes.py.
 OURS = "ours"
-RUNTIMES = (OURS,)
+EXECUTORCH = "executorch"  # ExecuTorch's own runtime, from its install (codegen/plan/executorch.py)
+RUNTIMES = (OURS, EXECUTORCH)
 # The most bytes verification lets a model's outputs take together, unless its table's
 # `output_limit` says otherwise (README, "Verification"): a program of a few hundred bytes
 # can plan gigabytes of output, which the runner would fill and write.
@@ -36,6 +37,9 @@ class Toolchain:
     # Where compiler, flags and emulator were read from, if they were (Note [CMake
     # toolchain files] in codegen/cmake_toolchain.py): part of what the tasks are made from.
     cmake_toolchain_file: Path | None = None
+    # The ExecuTorch install the toolchain's `runtime = "executorch"` targets build against
+    # (codegen/executorch/install.py); None: the executorch package the build's Python imports.
+    executorch: Path | None = None
 
     def compile_command(self) -> tuple[str, ...]:
         """The compiler, behind its launcher (ccache, sccache, ...) when there is one."""
@@ -96,6 +100,8 @@ class Target:
     threads: int = 1
     # The runtime the runner is built on (RUNTIMES).
     runtime: str = OURS
+    # Delegate backends to link besides those its models call (codegen/backends.py).
+    backends: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

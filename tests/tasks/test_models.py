@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from codegen.model_info import MethodSignature, ModelInfo
 from codegen.selection import read_selection
 from tasks.models import write_model_ops
 from tests.conftest import example_pte
@@ -15,6 +16,8 @@ def test_model_ops_and_delegates_are_recorded(tmp_path: Path) -> None:
         "delegates": ["XnnpackBackend"],
         "methods": [{"name": "forward", "inputs": 1, "outputs": 1}],
     }
+    signature = MethodSignature("forward", 1, 1)
+    assert ModelInfo.read(info) == ModelInfo((signature,), ("XnnpackBackend",))
     operators = read_selection(ops).operators
     assert [str(op) for op in operators] == ["aten::cumsum.out"]
     # The model is named as the manifest names it, not by its file (two may share one).
