@@ -15,7 +15,7 @@ OURS = "ours"
 EXECUTORCH = "executorch"  # ExecuTorch's own runtime, from its install (codegen/plan/executorch.py)
 RUNTIMES = (OURS, EXECUTORCH)
 # The most bytes verification lets a model's outputs take together, unless its table's
-# `output_limit` says otherwise (README, "Verification"): a program of a few hundred bytes
+# `output_limit` says otherwise (docs/verification.md): a program of a few hundred bytes
 # can plan gigabytes of output, which the runner would fill and write.
 DEFAULT_OUTPUT_LIMIT = 64 << 20
 

@@ -30,8 +30,8 @@ def with_builtins(
         raise reader.fail(
             f"targets.{user.name}.libraries[{index}]",
             "the optimized library needs Eigen 3.4's headers, found in none of "
-            f"{', '.join(str(p) for p in shipped.EIGEN_CANDIDATES)}: install them (README, "
-            "Setup) or give their folder in [libraries.optimized] cflags = "
+            f"{', '.join(str(p) for p in shipped.EIGEN_CANDIDATES)}: install them (Debian's"
+            " libeigen3-dev) or give their folder in [libraries.optimized] cflags = "
             '["-O2", "-isystem", "/path/to/eigen3"]',
         )
     return {**{n: builtins[n] for n in sorted(named) if n in builtins}, **libraries}

@@ -77,7 +77,7 @@ long parse_iterations(const char* text) {
 
 // Maps an .npy file and sets it as input `index` (set_input copies it, then it is unmapped).
 // Out of line: inlined, its cleanup was made twice over, and the smallest runner's code
-// segment has no bytes to spare (README, "The runner").
+// segment has no bytes to spare (docs/runner.md).
 __attribute__((noinline)) Status set_input(rt::Method& method, size_t index, const char* path) {
   rt::FileData file;
   Status status = file.open(path);
