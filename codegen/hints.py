@@ -37,6 +37,6 @@ def _edits(a: str, b: str) -> int:
 
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
-    """"; did you mean 'x'?" for the closest known name, or nothing."""
+    """The hint "; did you mean 'x'?" for the closest known name, or nothing."""
     match = closest(name, known)
     return f"; did you mean {match!r}?" if match is not None else ""

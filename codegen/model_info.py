@@ -45,8 +45,7 @@ class ModelInfo:
             {
                 "delegates": list(self.delegates),
                 "methods": [
-                    {"name": m.name, "inputs": m.inputs, "outputs": m.outputs}
-                    for m in self.methods
+                    {"name": m.name, "inputs": m.inputs, "outputs": m.outputs} for m in self.methods
                 ],
             }
         )

@@ -83,7 +83,7 @@ _OTHER_SPELLINGS = {
 
 
 def _hint(name: str) -> str:
-    """"; did you mean 'Float'?" for a dtype spelled as numpy or PyTorch spell it, or for
+    """ "; did you mean 'Float'?" for a dtype spelled as numpy or PyTorch spell it, or for
     a near miss of one of our names."""
     from codegen.hints import did_you_mean
 

@@ -57,8 +57,7 @@ def refuse_unknown_names(
             )
         known = ", ".join(sorted(targets))
         raise InvalidCommand(
-            f"'{name}' is not a task (the targets are {known};"
-            f" see `{request.program} list --all`)"
+            f"'{name}' is not a task (the targets are {known}; see `{request.program} list --all`)"
         )
 
 

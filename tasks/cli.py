@@ -109,8 +109,7 @@ def enter_manifest_folder(args: list[str]) -> list[str] | str:
         return args
     os.chdir(found.parent)
     return [
-        f"build={start / arg[len('build=') :]}" if arg.startswith("build=") else arg
-        for arg in args
+        f"build={start / arg[len('build=') :]}" if arg.startswith("build=") else arg for arg in args
     ]
 
 

@@ -24,9 +24,7 @@ def manifest() -> Manifest:
 
     try:
         # Built-in libraries spelled like the rest of our code (Note [Build folder]).
-        loaded = load_manifest(
-            manifest_path(), layout.paths().builtin_kernels_dir, cached_probe
-        )
+        loaded = load_manifest(manifest_path(), layout.paths().builtin_kernels_dir, cached_probe)
         check_inputs_outside(loaded, layout.build())
         return loaded
     except InputError as error:

@@ -35,9 +35,7 @@ CHAINS_FUSED = 7
 CHAINS_BYTES = 4 * ((216 + 8) + (72 + 8) + (128 + 16) + (2304 + 16)) + 4 * (2048 + 512)
 
 
-def run(
-    runner: Path, name: str, tmp_path: Path
-) -> tuple[tuple[int, int] | None, list[np.ndarray]]:
+def run(runner: Path, name: str, tmp_path: Path) -> tuple[tuple[int, int] | None, list[np.ndarray]]:
     """(chains fused, bytes), None for a runner without the fusion code, and the outputs of
     the last of three runs of program `name`."""
     arrays = np.load(PROGRAMS / f"{name}.npz")

@@ -30,7 +30,6 @@ MODELS = {  # model -> its inputs; small programs covering tensors, lists, sym i
 }
 
 
-
 @pytest.fixture(scope="module")
 def runner() -> Path:
     """The fuzz harness's sanitized runner: every operator of portable and prim, so every
