@@ -165,7 +165,7 @@ def measure(folder: Path, isa: str, sizes: list[int], repeats: int) -> Result:
     source.write_text(DRIVER)
     eigen = eigen_include()
     if eigen is None:
-        sys.exit("sgemm.py: Eigen's headers are not installed (README, Setup)")
+        sys.exit("sgemm.py: Eigen's headers are not installed (Debian's libeigen3-dev)")
     flags = (*BASE_CFLAGS, *HOST_CFLAGS, *isa_flags(isa), *OPTIMIZED_CFLAGS)
     command = ["c++", *flags, "-isystem", str(eigen), f"-I{REPO}", str(source)]
     subprocess.run([*command, "-o", str(program)], check=True)

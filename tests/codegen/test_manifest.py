@@ -102,7 +102,8 @@ def test_instruction_sets_of_toolchains(tmp_path: Path, monkeypatch: pytest.Monk
         ),
         (
             ('libraries = ["portable"]', 'libraries = ["nosuch"]'),
-            "targets.tiny.libraries[0]: unknown library 'nosuch' (defined: portable)",
+            "targets.tiny.libraries[0]: unknown library 'nosuch' (defined: portable;"
+            " built in: optimized, portable, prim, quantized)",
         ),
         (
             ('models = ["m1"]', 'models = ["m1", "m1"]'),

@@ -41,8 +41,8 @@ PREPARED_AT_LEAST = {"conv_chains": 4 * (216 + 72 + 128 + 2304), "conv_chains_ch
 
 
 def run(runner: Path, name: str, tmp_path: Path) -> tuple[tuple[int, int] | None, list[np.ndarray]]:
-    """(chains fused, bytes), None for a runner without fusion, and the outputs of the last
-    of three runs of program `name`."""
+    """(chains fused, bytes), None for a runner without the fusion code, and the outputs of
+    the last of three runs of program `name`."""
     arrays = np.load(PROGRAMS / f"{name}.npz")
     inputs = [arrays[k] for k in sorted(k for k in arrays if k.startswith("in"))]
     outputs = sum(1 for k in arrays if k.startswith("out"))
@@ -61,7 +61,7 @@ def run_file(
     (tmp_path / "stdout.txt").write_text(result.stdout)
     fused = _FUSED.search(result.stdout)
     arrays = [np.load(tmp_path / f"output{i}.npy") for i in range(outputs)]
-    return None if fused is None else (int(fused.group(1)), int(fused.group(2))), arrays
+    return (int(fused.group(1)), int(fused.group(2))) if fused else None, arrays
 
 
 def prepared_bytes(folder: Path) -> int:
@@ -96,7 +96,8 @@ def test_fused_chains_match_eager_and_every_thread_count(
 def test_a_runner_without_the_optimized_convolution_fuses_nothing(
     all_runner: Path, tmp_path: Path
 ) -> None:
-    # Fusion is not even compiled in (RT_FUSE_CALLS, codegen/plan/ours.py): no line for it.
+    # Without a kernel with a fused entry the fusion code is compiled out (RT_FUSE_CALLS),
+    # and the runner reports no fusion line.
     fused, (out,) = run(all_runner, "conv_chains", tmp_path)
     assert fused is None
     np.testing.assert_allclose(out, expected("conv_chains")[0], rtol=1e-5, atol=1e-5)
