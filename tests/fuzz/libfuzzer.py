@@ -5,7 +5,9 @@ The runtime and every kernel are built by doit as an ordinary target with a clan
 toolchain instrumented for coverage (`-fsanitize=fuzzer-no-link`) and ASan+UBSan, into
 build/fuzz_libfuzzer/; its `libruntime.a` (runtime, kernels and registration, without the
 runner's command line) is linked with the target, whose `main` is libFuzzer's. The seed
-corpus is the example programs.
+corpus is the example programs and the real exporter's conformance programs (at most
+MAX_LEN bytes); what a long run found is minimised (`merge`, libFuzzer's `-merge=1`) into
+the kept corpus, tests/fuzz/corpus/libfuzzer/, which the test suite replays.
 """
 
 from __future__ import annotations
@@ -14,8 +16,11 @@ import functools
 import os
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
+from tests.fuzz.kept import CORPUS
 from tests.fuzz.sanitized import ASAN_OPTIONS
 from tests.workspace import BOTH_LIBRARIES_FROM_BUILD, REPO, build_in_repository
 
@@ -38,6 +43,9 @@ toolchain = "libfuzzer"
 """
 )
 ENVIRONMENT = {**os.environ, "ASAN_OPTIONS": ASAN_OPTIONS}
+# The longest input: the small examples and every conformance program fit; the large
+# examples (weights, mostly) are left to the Python harness, and the kept corpus stays small.
+MAX_LEN = 32768
 
 
 @functools.cache
@@ -46,17 +54,15 @@ def available() -> bool:
     clang = shutil.which("clang++")
     if clang is None:
         return False
-    probe = REPO / "build" / "libfuzzer-probe"
-    probe.parent.mkdir(exist_ok=True)
-    result = subprocess.run(
-        [clang, "-fsanitize=fuzzer", "-x", "c++", "-", "-o", str(probe)],
-        input=b'#include <cstddef>\n#include <cstdint>\nextern "C" int '
-        b"LLVMFuzzerTestOneInput(const uint8_t*, size_t) { return 0; }\n",
-        capture_output=True,
-        timeout=300,
-        check=False,
-    )
-    probe.unlink(missing_ok=True)
+    with tempfile.TemporaryDirectory(prefix="libfuzzer-probe-") as scratch:
+        result = subprocess.run(
+            [clang, "-fsanitize=fuzzer", "-x", "c++", "-", "-o", f"{scratch}/probe"],
+            input=b'#include <cstddef>\n#include <cstdint>\nextern "C" int '
+            b"LLVMFuzzerTestOneInput(const uint8_t*, size_t) { return 0; }\n",
+            capture_output=True,
+            timeout=300,
+            check=False,
+        )
     return result.returncode == 0
 
 
@@ -72,26 +78,78 @@ def build() -> Path:
 
 
 def seed_corpus(folder: Path) -> Path:
-    """A fresh corpus folder holding the example programs."""
+    """A fresh corpus folder holding the example and conformance programs of at most
+    MAX_LEN bytes."""
     folder.mkdir(parents=True, exist_ok=True)
-    for program in sorted((REPO / "examples" / "models").glob("*/*.pte")):
-        shutil.copyfile(program, folder / program.name)
+    programs = [*(REPO / "examples" / "models").glob("*/*.pte")]
+    programs += (REPO / "tests" / "conformance" / "programs").glob("*.pte")
+    for program in sorted(programs):
+        if program.stat().st_size <= MAX_LEN:
+            shutil.copyfile(program, folder / f"{program.parent.name}--{program.name}")
     return folder
 
 
-def run(
-    binary: Path, corpus: Path, artifacts: Path, seed: int, runs: int, seconds: int
-) -> subprocess.CompletedProcess[str]:
-    """`runs` inputs (or `seconds`, whichever ends first), reproducible from `seed`; a
-    crash, sanitizer report, leak or slow input is written under `artifacts`."""
-    artifacts.mkdir(parents=True, exist_ok=True)
-    command = [str(binary), f"-seed={seed}", f"-runs={runs}", f"-max_total_time={seconds}"]
+def _command(binary: Path, artifacts: Path) -> list[str]:
     # No RSS or malloc limit of libFuzzer's: a hostile plan may ask for terabytes, which the
     # loader must refuse as out of memory (ASan returns null, ASAN_OPTIONS), not crash on.
     # A unit is slow at 30 s, a hang at 60 s: generous on a loaded machine (most take < 1 ms).
-    command += ["-max_len=262144", "-rss_limit_mb=0", "-timeout=60", "-report_slow_units=30"]
-    command += ["-print_final_stats=1"]
-    command += [f"-artifact_prefix={artifacts}/", str(corpus)]
+    artifacts.mkdir(parents=True, exist_ok=True)
+    command = [str(binary), f"-max_len={MAX_LEN}", "-rss_limit_mb=0", "-timeout=60"]
+    return [*command, "-report_slow_units=30", f"-artifact_prefix={artifacts}/"]
+
+
+def run(
+    binary: Path,
+    corpora: Sequence[Path],
+    artifacts: Path,
+    seed: int,
+    runs: int,
+    seconds: int,
+) -> subprocess.CompletedProcess[str]:
+    """Every input of `corpora` once, then `runs` mutated inputs (or `seconds`, whichever
+    ends first), reproducible from `seed`; new inputs go to the first corpus folder, and a
+    crash, sanitizer report, leak or slow input is written under `artifacts`."""
+    command = _command(binary, artifacts)
+    command += [f"-seed={seed}", f"-runs={runs}", f"-max_total_time={seconds}"]
+    command += ["-print_final_stats=1", *map(str, corpora)]
     return subprocess.run(
         command, capture_output=True, text=True, env=ENVIRONMENT, timeout=seconds + 600, check=False
     )
+
+
+def merge(binary: Path, into: Path, corpora: Sequence[Path]) -> subprocess.CompletedProcess[str]:
+    """Minimise `corpora` into the empty folder `into`: the smallest inputs that together
+    reach every feature (coverage) any of them reaches."""
+    command = [*_command(binary, into.parent / "merge-artifacts"), "-merge=1", str(into)]
+    return subprocess.run(
+        [*command, *map(str, corpora)],
+        capture_output=True,
+        text=True,
+        env=ENVIRONMENT,
+        timeout=7200,
+        check=False,
+    )
+
+
+def fuzz(seconds: int, seed: int, work: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """The long run: `seconds` of libFuzzer from the seed and kept corpora, its corpus
+    growing in `work`/corpus (kept between runs); (its result, its binary)."""
+    binary = build()
+    corpus = work / "corpus"
+    corpus.mkdir(parents=True, exist_ok=True)
+    corpora = [corpus, seed_corpus(work / "seeds"), CORPUS / "libfuzzer"]
+    return run(binary, corpora, work / "artifacts", seed, -1, seconds), binary
+
+
+def keep(binary: Path, work: Path, folder: Path) -> int:
+    """Minimise the kept corpus `folder` and the long run's corpus in `work` into `folder`;
+    how many inputs it holds then."""
+    merged = work / "merged"
+    shutil.rmtree(merged, ignore_errors=True)
+    merged.mkdir(parents=True)
+    result = merge(binary, merged, [folder, work / "corpus"])
+    if result.returncode != 0:
+        raise RuntimeError(f"libFuzzer's merge failed: {result.stderr[-3000:]}")
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(merged, folder)
+    return len(list(folder.iterdir()))

@@ -24,6 +24,7 @@ from tests.fuzz.harness import (
     reader_case,
     runner_case,
 )
+from tests.fuzz.kept import CORPUS
 from tests.fuzz.layout import walk
 from tests.fuzz.mutate import _header_lie, _share, mutate_array
 from tests.fuzz.sanitized import sanitized_runner
@@ -55,13 +56,17 @@ def test_short_runner_run(tmp_path: Path) -> None:
 
 
 def test_short_libfuzzer_run(tmp_path: Path) -> None:
-    """The C++ loader under libFuzzer (coverage-guided, ASan+UBSan) from the examples."""
+    """The C++ loader under libFuzzer (coverage-guided, ASan+UBSan): every input of the
+    kept corpus (tests/fuzz/kept.py) once, then mutations of them."""
     if not libfuzzer.available():
         pytest.skip("clang++ with libFuzzer is not installed (.ci/run installs it)")
-    artifacts = tmp_path / "artifacts"
-    corpus = libfuzzer.seed_corpus(tmp_path / "corpus")
-    result = libfuzzer.run(libfuzzer.build(), corpus, artifacts, SEED, 20000, 300)
+    artifacts, kept = tmp_path / "artifacts", CORPUS / "libfuzzer"
+    corpora = [tmp_path / "corpus", kept]  # new inputs go to the first
+    (tmp_path / "corpus").mkdir()
+    result = libfuzzer.run(libfuzzer.build(), corpora, artifacts, SEED, 20000, 300)
     assert result.returncode == 0, result.stderr[-3000:]
+    inputs = len(list(kept.iterdir()))
+    assert inputs > 20 and f"{inputs} files found in {kept}" in result.stderr, result.stderr[:3000]
     assert "Done " in result.stderr and not list(artifacts.iterdir()), result.stderr[-3000:]
 
 
