@@ -52,9 +52,9 @@ _NORMALISE = (
 
 
 def message_class(message: str, paths: Sequence[str]) -> str:
-    """`message` (one line) with `paths` (longest first), names and numbers taken out."""
+    """`message` (one line) with the file names under `paths`, names and numbers taken out."""
     for path in sorted(paths, key=len, reverse=True):
-        message = message.replace(path, "FILE")
+        message = re.sub(re.escape(path) + r"[^\s:]*", "FILE", message)
     for pattern, replacement in _NORMALISE:
         message = pattern.sub(replacement, message)
     return message

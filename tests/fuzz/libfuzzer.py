@@ -67,13 +67,19 @@ def available() -> bool:
 
 
 def build() -> Path:
-    """The libFuzzer binary (the runtime built incrementally by doit, the target relinked)."""
+    """The libFuzzer binary (the runtime built incrementally by doit; the target relinked
+    when the library or its source is newer, under a temporary name: tests may run at once)."""
     runner = build_in_repository("fuzz-libfuzzer.toml", MANIFEST, "fuzz_libfuzzer")
     library = runner.parent / "libruntime.a"
     binary = runner.parent / "fuzz_loader"
+    newest = max(library.stat().st_mtime_ns, SOURCE.stat().st_mtime_ns)
+    if binary.exists() and binary.stat().st_mtime_ns >= newest:
+        return binary
+    temporary = binary.with_name(f"{binary.name}.{os.getpid()}.tmp")
     command = ["clang++", "-std=c++17", "-O1", "-fno-exceptions", "-fno-rtti"]
     command += ["-fsanitize=fuzzer", *SANITIZE, f"-I{REPO}", str(SOURCE), str(library)]
-    subprocess.run([*command, "-o", str(binary)], check=True, timeout=600, capture_output=True)
+    subprocess.run([*command, "-o", str(temporary)], check=True, timeout=600, capture_output=True)
+    os.replace(temporary, binary)
     return binary
 
 
@@ -119,8 +125,11 @@ def run(
 
 def merge(binary: Path, into: Path, corpora: Sequence[Path]) -> subprocess.CompletedProcess[str]:
     """Minimise `corpora` into the empty folder `into`: the smallest inputs that together
-    reach every feature (coverage) any of them reaches."""
-    command = [*_command(binary, into.parent / "merge-artifacts"), "-merge=1", str(into)]
+    reach every edge any of them reaches. Edges, not hit counts (`-use_counters=0`): the
+    counts of every loop kept 305 inputs (1.8 MB) of a run's 796, the edges alone 137
+    (409 KB) with the same 669 edges; the short run mutates them into counts again."""
+    command = [*_command(binary, into.parent / "merge-artifacts"), "-merge=1", "-use_counters=0"]
+    command.append(str(into))
     return subprocess.run(
         [*command, *map(str, corpora)],
         capture_output=True,

@@ -1,7 +1,7 @@
 """The short fuzz run of the test suite, and checks that the harness can find something.
 
-The long run is `python -m tests.fuzz --reader 200000 --runner 100000 --workers 2`
-(figures in benchmarks/RESULTS.md).
+The long run is `python -m tests.fuzz --reader 200000 --runner 100000 --keep tests/fuzz/corpus`
+(the commands and figures in benchmarks/RESULTS.md); test_kept.py replays what it kept.
 """
 
 from __future__ import annotations
@@ -34,25 +34,26 @@ SEED = 20261125
 READER_TIME_BOUND = 10.0
 
 
+# The same cases on every run (one seed): the kept corpus (test_kept.py) replays the cases
+# the long runs found interesting, so these draws stay few.
 def test_short_reader_run(tmp_path: Path) -> None:
-    stats = fuzz_reader(2000, SEED, READER_TIME_BOUND, tmp_path / "findings")
-    assert stats.cases == 2000
+    stats = fuzz_reader(1000, SEED, READER_TIME_BOUND, tmp_path / "findings")
+    assert stats.cases == 1000
     assert not stats.findings, "\n".join(
         f"{f.index}: {f.what}: {f.problem}" for f in stats.findings[:5]
     )
     # Both outcomes occur: the mutations reach past the first check and are not all harmless.
-    assert stats.outcomes.get("ok", 0) > 100 and stats.outcomes.get("error", 0) > 100, (
-        stats.outcomes
-    )
+    assert stats.outcomes.get("ok", 0) > 50 and stats.outcomes.get("error", 0) > 50, stats.outcomes
 
 
 def test_short_runner_run(tmp_path: Path) -> None:
-    stats = fuzz_runner(sanitized_runner(), 300, SEED, 2, 300.0, tmp_path / "findings")
-    assert stats.cases == 300
+    """A process per case (`--per-case`; test_persistent.py runs 1,000 in drivers)."""
+    stats = fuzz_runner(sanitized_runner(), 100, SEED, 2, 300.0, tmp_path / "findings")
+    assert stats.cases == 100
     assert not stats.findings, "\n".join(
         f"{f.index}: {f.what}: {f.problem}" for f in stats.findings[:5]
     )
-    assert stats.outcomes.get("ok", 0) > 10 and stats.outcomes.get("error", 0) > 100, stats.outcomes
+    assert stats.outcomes.get("ok", 0) > 5 and stats.outcomes.get("error", 0) > 30, stats.outcomes
 
 
 def test_short_libfuzzer_run(tmp_path: Path) -> None:
