@@ -151,12 +151,14 @@ def fuzz(seconds: int, seed: int, work: Path) -> tuple[subprocess.CompletedProce
 
 
 def keep(binary: Path, work: Path, folder: Path) -> int:
-    """Minimise the kept corpus `folder` and the long run's corpus in `work` into `folder`;
-    how many inputs it holds then."""
+    """Minimise the kept corpus `folder`, the seeds and the long run's corpus in `work` (it
+    holds only what the run found beyond the seeds) into `folder`; how many inputs it
+    holds then."""
     merged = work / "merged"
     shutil.rmtree(merged, ignore_errors=True)
     merged.mkdir(parents=True)
-    result = merge(binary, merged, [folder, work / "corpus"])
+    folder.mkdir(parents=True, exist_ok=True)
+    result = merge(binary, merged, [folder, work / "seeds", work / "corpus"])
     if result.returncode != 0:
         raise RuntimeError(f"libFuzzer's merge failed: {result.stderr[-3000:]}")
     shutil.rmtree(folder, ignore_errors=True)
