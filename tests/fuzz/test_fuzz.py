@@ -26,7 +26,7 @@ from tests.fuzz.harness import (
 )
 from tests.fuzz.kept import CORPUS
 from tests.fuzz.layout import walk
-from tests.fuzz.mutate import _header_lie, _share, mutate_array
+from tests.fuzz.mutate import _header_lie, _share, _vtable_lie, mutate_array
 from tests.fuzz.sanitized import sanitized_runner
 
 SEED = 20261125
@@ -117,6 +117,19 @@ def test_an_extended_header_lie_changes_only_the_header() -> None:
     assert _header_lie(random.Random(3), data, walk(program)) is not None
     changed = [i for i in range(len(program)) if data[i] != program[i]]
     assert changed and all(12 <= i < 40 for i in changed)
+
+
+def test_a_vtable_lie_after_an_odd_vtable_size() -> None:
+    """An earlier mutation may leave a vtable 5 bytes long: no field to lie about (seed 22,
+    reader case 103,257 stopped the long run on `randrange` of an empty range)."""
+    program = next(e for e in examples() if e.name == "mlp").program
+    layout = walk(program)
+    for seed in range(40):
+        data = bytearray(program)
+        for table in layout.tables:
+            struct.pack_into("<H", data, table.vtable, 5)
+        assert _vtable_lie(random.Random(seed), data, layout) is not None
+    assert reader_case(examples(), 22, 103257)[2]
 
 
 def test_array_mutations_lie_in_the_header() -> None:
