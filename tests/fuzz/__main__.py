@@ -58,12 +58,14 @@ def main(argv: list[str]) -> int:
     if args.reader:
         began = time.monotonic()
         keep = Keeper() if args.keep else None
-        stats = fuzz_reader(
-            args.reader, args.seed, args.time_bound, args.findings, args.start, True, keep
-        )
+        try:  # what was kept is written even when the run is stopped (Ctrl-C)
+            stats = fuzz_reader(
+                args.reader, args.seed, args.time_bound, args.findings, args.start, True, keep
+            )
+        finally:
+            _write(keep, args.keep, "reader")
         print(f"{stats.summary()}; {time.monotonic() - began:.0f} s", flush=True)
         found += len(stats.findings)
-        _write(keep, args.keep, "reader")
     if args.runner:
         runner = sanitized_runner()
         began = time.monotonic()
@@ -80,19 +82,21 @@ def main(argv: list[str]) -> int:
             )
         else:
             keep = Keeper() if args.keep else None
-            stats = fuzz_runner_persistent(
-                runner,
-                build_driver(runner),
-                args.runner,
-                args.seed,
-                args.workers,
-                args.timeout,
-                args.findings,
-                args.start,
-                True,
-                keep,
-            )
-            _write(keep, args.keep, "runner")
+            try:
+                stats = fuzz_runner_persistent(
+                    runner,
+                    build_driver(runner),
+                    args.runner,
+                    args.seed,
+                    args.workers,
+                    args.timeout,
+                    args.findings,
+                    args.start,
+                    True,
+                    keep,
+                )
+            finally:
+                _write(keep, args.keep, "runner")
         print(f"{stats.summary()}; {time.monotonic() - began:.0f} s", flush=True)
         found += len(stats.findings)
     if args.libfuzzer:
