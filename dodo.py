@@ -1,4 +1,5 @@
-"""The task creators of the `doit` command (tasks/creators.py).
+"""The task creators of the `doit` command (tasks/creators.py, from the table of stages in
+tasks/stages.py).
 
 doit takes them through the engine's task loader, which pyproject.toml names (`[tool.doit]
 loader`): it imports this file only once the run needs its tasks, so a no-op `doit build`
@@ -7,20 +8,6 @@ tasks/engine/loader.py), and it gives doit the configuration. Importing this fil
 effect: the lock, the signal handlers and build/ come with a run that builds.
 """
 
-from tasks.creators import (
-    task_backend,
-    task_build,
-    task_codegen,
-    task_explain,
-    task_model_ops,
-    task_selection,
-)
+from tasks.creators import CREATORS
 
-__all__ = [
-    "task_backend",
-    "task_build",
-    "task_codegen",
-    "task_explain",
-    "task_model_ops",
-    "task_selection",
-]
+globals().update(CREATORS)

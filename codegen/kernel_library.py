@@ -33,6 +33,15 @@ from codegen.unboxing import unboxing
 from codegen.yaml_io import expect, load_yaml, strings
 
 _CPP_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)+")
+# Namespaces a kernel may not live in: the runtime's and the generated code's (`rt`, where
+# the generated registry `rt::selected_kernels` is defined beside the runtime's own
+# functions) and the standard library's. A kernel there would collide with one of them,
+# and the compiler or linker would say so in pages of its own.
+RESERVED_NAMESPACES = {
+    "rt": "the runtime and the code generated for each build (the registry is "
+    "rt::selected_kernels)",
+    "std": "the C++ standard library",
+}
 _ENTRY_KEYS = {
     "op",
     "func",
@@ -140,6 +149,7 @@ def _entry_kernels(entry: object, library: str, sources: Path) -> list[KernelEnt
         function = kernel.get("kernel_name")
         if not isinstance(function, str) or not _CPP_NAME.fullmatch(function):
             raise ValueError(f"{op}: kernel_name {function!r} is not a C++ qualified name")
+        _check_namespace(function, op)
         unboxing(schema, function)  # ValueError: a type no kernel can be passed
         for key in _expand_keys(kernel.get("arg_meta"), entry, op):
             if dtypes is not None and not key.dtypes() <= dtypes:
@@ -147,6 +157,17 @@ def _entry_kernels(entry: object, library: str, sources: Path) -> list[KernelEnt
                 raise ValueError(f"{op}: kernel key {key} uses dtypes {outside} not in 'dtypes'")
             result.append(KernelEntry(op, key, function, library, source, dtypes, schema))
     return result
+
+
+def _check_namespace(function: str, op: OperatorName) -> None:
+    namespace = function.split("::", 1)[0]
+    owner = RESERVED_NAMESPACES.get(namespace)
+    if owner is not None:
+        raise ValueError(
+            f"{op}: kernel_name {function!r} is in namespace {namespace}, which belongs to "
+            f"{owner}: a kernel there collides with its names; put it in a namespace of the "
+            "library's own"
+        )
 
 
 def _entry_dtypes(value: object, op: OperatorName) -> frozenset[ScalarType] | None:

@@ -26,7 +26,10 @@ from codegen.builtin_libraries import (
 from codegen.errors import InputError
 from codegen.key_path_reader import MAX_NAME_LENGTH, KeyPathReader
 from codegen.manifest_model import (
+    DEFAULT_OUTPUT_LIMIT,
     DEFAULT_TOOLCHAIN,
+    OURS,
+    RUNTIMES,
     Library,
     Manifest,
     Model,
@@ -42,6 +45,7 @@ from codegen.paths import not_a_regular_file
 
 __all__ = [
     "BUILTIN_KERNELS",
+    "DEFAULT_OUTPUT_LIMIT",
     "DEFAULT_TOOLCHAIN",
     "EIGEN_CANDIDATES",
     "MAX_MANIFEST_BYTES",
@@ -49,6 +53,8 @@ __all__ = [
     "MAX_THREADS",
     "OPTIMIZED",
     "OPTIMIZED_CFLAGS",
+    "OURS",
+    "RUNTIMES",
     "Library",
     "Manifest",
     "Model",
@@ -158,7 +164,8 @@ class _Parser(KeyPathReader):
         )
 
     def model(self, name: str, value: object, key: str) -> Model:
-        table = self.table(value, key, {"path", "method", "inputs", "outputs"}, {"path"})
+        allowed = {"path", "method", "inputs", "outputs", "output_limit"}
+        table = self.table(value, key, allowed, {"path"})
         # Both arrays are typed before any file is looked at.
         inputs = self.strings(table.get("inputs", []), f"{key}.inputs")
         outputs = self.strings(table.get("outputs", []), f"{key}.outputs")
@@ -170,4 +177,14 @@ class _Parser(KeyPathReader):
             outputs=tuple(
                 self.existing_file(p, f"{key}.outputs[{i}]") for i, p in enumerate(outputs)
             ),
+            output_limit=self.output_limit(table.get("output_limit"), f"{key}.output_limit"),
         )
+
+    def output_limit(self, value: object, key: str) -> int:
+        """The bytes verification lets a model's outputs take (DEFAULT_OUTPUT_LIMIT)."""
+        if value is None:
+            return DEFAULT_OUTPUT_LIMIT
+        limit = self.size(value, key)
+        if limit == 0:
+            raise self.fail(key, "a limit of 0 bytes lets no output through")
+        return limit

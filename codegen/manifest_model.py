@@ -9,6 +9,14 @@ from pathlib import Path
 from codegen.model import OperatorName
 
 DEFAULT_TOOLCHAIN = "host"
+# The runtimes a target may build for (`runtime = "..."`; Note [Target runtime] in
+# codegen/plan/runtime.py): each has one implementation in codegen/plan/runtimes.py.
+OURS = "ours"
+RUNTIMES = (OURS,)
+# The most bytes verification lets a model's outputs take together, unless its table's
+# `output_limit` says otherwise (README, "Verification"): a program of a few hundred bytes
+# can plan gigabytes of output, which the runner would fill and write.
+DEFAULT_OUTPUT_LIMIT = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -52,6 +60,7 @@ class Model:
     method: str
     inputs: tuple[Path, ...]
     outputs: tuple[Path, ...]
+    output_limit: int = DEFAULT_OUTPUT_LIMIT  # bytes, all outputs together
 
 
 @dataclass(frozen=True)
@@ -81,6 +90,8 @@ class Target:
     # Note [Threads] (kernels/optimized/parallel.h): kernels split their outer loops over
     # this many threads, the calling one included.
     threads: int = 1
+    # The runtime the runner is built on (RUNTIMES).
+    runtime: str = OURS
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from codegen.key_path_reader import KeyPathReader, kind
-from codegen.manifest_model import DEFAULT_TOOLCHAIN, Target, all_operators_name
-from codegen.size.buckets import FIXED_BUCKETS, KERNEL_PREFIX, TOTALS, is_known_bucket
+from codegen.manifest_model import DEFAULT_TOOLCHAIN, OURS, RUNTIMES, Target, all_operators_name
+from codegen.size_buckets import FIXED_BUCKETS, KERNEL_PREFIX, TOTALS, is_known_bucket
 
 MAX_THREADS = 256
 _KEYS = {
@@ -22,6 +22,7 @@ _KEYS = {
     "toolchain",
     "runner",
     "threads",
+    "runtime",
 }
 
 
@@ -57,7 +58,16 @@ def read_target(reader: KeyPathReader, name: str, value: object, key: str) -> Ta
         ),
         runner=reader.typed(table.get("runner", True), f"{key}.runner", bool),
         threads=_threads(reader, table.get("threads", 1), f"{key}.threads"),
+        runtime=_runtime(reader, table.get("runtime", OURS), f"{key}.runtime"),
     )
+
+
+def _runtime(reader: KeyPathReader, value: object, key: str) -> str:
+    name = reader.typed(value, key, str)
+    if name not in RUNTIMES:
+        known = ", ".join(RUNTIMES)
+        raise reader.fail(key, f"unknown runtime {name!r} (known: {known})")
+    return name
 
 
 def _threads(reader: KeyPathReader, value: object, key: str) -> int:

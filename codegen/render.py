@@ -37,14 +37,20 @@ def render_sources(resolution: Resolution) -> dict[str, str]:
     only that kernel recompiles, not every dtype-selective kernel of the target.
     """
     registration = _registration(resolution)
-    files = {
+    return {
         "selected_kernels.cpp": render_template("selected_kernels.cpp.j2", registration),
         "kernel_functions.h": render_template("kernel_functions.h.j2", registration),
-        "selected_op_variants.h": render_op_dtypes(resolution.op_dtypes),
         "selected_registry_size.h": render_template(
             "selected_registry_size.h.j2", {"capacity": resolution.registry_slots}
         ),
+        **render_dtype_headers(resolution),
     }
+
+
+def render_dtype_headers(resolution: Resolution) -> dict[str, str]:
+    """The whole target's `selected_op_variants.h` and each kernel source's (Note [Per-source
+    dtype headers]): what the kernels compile against, whichever runtime registers them."""
+    files = {"selected_op_variants.h": render_op_dtypes(resolution.op_dtypes)}
     for folder, op_dtypes in sorted(_dtypes_by_source(resolution).items()):
         files[f"{folder}/selected_op_variants.h"] = render_op_dtypes(op_dtypes)
     return files

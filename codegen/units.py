@@ -67,7 +67,7 @@ def format_size(size: int) -> str:
     """`size` bytes for a person: `23.4 KiB (23,962 B)`."""
     if size < 1024:
         return f"{size:,} B"
-    for unit, scale in (("MiB", 1024**2), ("KiB", 1024)):
+    for unit, scale in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
         if size >= scale:
             return f"{size / scale:.1f} {unit} ({size:,} B)"
     return f"{size:,} B"

@@ -1,4 +1,5 @@
-"""Compile, link, size, verify and summary tasks of every target.
+"""Compile, link, size, verify, summary and package tasks of every target: the stages of
+tasks/stages.py that no creator of their own makes (Note [Stage table]).
 
 Which kernel sources a target compiles is decided by its resolution, written by the
 codegen stage; so these tasks are created once codegen has run (doit's `create_after`),
@@ -16,27 +17,21 @@ from doit import create_after
 from doit.exceptions import InvalidCommand
 
 from codegen.errors import InputError
-from codegen.manifest import Manifest
+from codegen.plan.objects import target_objects
+from codegen.plan.steps import CompileStep
 from codegen.resolution_file import ResolutionFile
 from tasks import layout
-from tasks.compile import ObjectSpec, compile_tasks, target_objects
+from tasks.compile import compile_tasks
 from tasks.engine.evidence import Reads
 from tasks.engine.run import Request
-from tasks.link import library_specs, link_task, size_app_objects
 from tasks.manifest import manifest
-from tasks.package import package_task
-from tasks.size import size_task
-from tasks.summary import summary_task
-from tasks.verify import verify_task
+from tasks.runtimes import runtime_of
+from tasks.stages import TARGET_GROUP, TARGET_GROUP_DOC, after_codegen, final_stages
+from tasks.target import TargetPlan
 
-STAGES = {
-    "compile": "Compile one translation unit (objects shared between targets where possible).",
-    "link": "Link a target's runner (a library-only target's size app) and strip it.",
-    "package": "Write a target's C++ package: headers, static library, CMake, pkg-config.",
-    "size": "Measure a target's runner (or what its library adds to an app); check budgets.",
-    "verify": "Run every model of a target on its runner and compare with its references.",
-    "summary": "Print a target's one-line summary.",
-    "target": "Everything for one target: `doit target:<name>`.",
+GROUPS = {
+    **{stage.name: stage.doc for stage in after_codegen()},
+    TARGET_GROUP: TARGET_GROUP_DOC,
 }
 
 
@@ -51,7 +46,7 @@ def refuse_unknown_names(
         return
     for name in request.names:
         stage, colon, rest = name.partition(":")
-        if not colon or stage not in STAGES or name in created:
+        if not colon or stage not in GROUPS or name in created:
             continue
         unresolved = sorted(waiting) if stage == "compile" else sorted(waiting & {rest})
         if unresolved:
@@ -68,37 +63,37 @@ def refuse_unknown_names(
 
 # `creates`: `build` may depend on `summary` before this creator has run. A command that
 # runs no task makes these tasks at once (tasks/engine/loader.py for_run).
-@create_after(executed="codegen", creates=list(STAGES))  # type: ignore[untyped-decorator]
+@create_after(executed="codegen", creates=list(GROUPS))  # type: ignore[untyped-decorator]
 def task_backend(reads: Reads, request: Request) -> Iterator[dict[str, Any]]:
     """Per target, after codegen: compile, link, size, verify, summary; target:<name>."""
     current = manifest()
-    objects: dict[str, list[ObjectSpec]] = {}
-    app_objects: list[ObjectSpec] = []
+    plans: list[TargetPlan] = []
+    app_objects: list[CompileStep] = []
     for target in current.targets.values():
-        resolution = layout.resolution(target.name)
+        resolution = layout.paths().resolution(target.name)
         text = reads.text(resolution)
         if text is None:
             continue  # `doit list` before any build: nothing is known yet.
         sources = list(_resolution(text, resolution).sources)
-        toolchain = current.toolchains[target.toolchain]
+        runtime = runtime_of(target, current.toolchains[target.toolchain], reads)
         libraries = [current.libraries[name] for name in target.libraries]
-        specs = target_objects(target, toolchain, sources, libraries, reads=reads)
+        specs = target_objects(runtime, sources, libraries)
         if not target.runner:  # library-only: no runner's command line to compile
-            specs = library_specs(specs)
-            app_objects.extend(size_app_objects(toolchain))
-        objects[target.name] = specs
+            specs = runtime.library_objects(specs)
+            app_objects.extend(runtime.size_app_objects())
+        plans.append(TargetPlan(current, runtime, tuple(specs)))
     tasks = [
-        *compile_tasks([*(spec for specs in objects.values() for spec in specs), *app_objects]),
-        *(task for name, specs in objects.items() for task in _target_tasks(current, name, specs)),
+        *compile_tasks([*(spec for plan in plans for spec in plan.objects), *app_objects]),
+        *(task for plan in plans for task in _target_tasks(plan)),
     ]
     refuse_unknown_names(
         request,
         {f"{task['basename']}:{task['name']}" for task in tasks},
-        waiting=set(current.targets) - set(objects),
+        waiting=set(current.targets) - {plan.target.name for plan in plans},
         targets=set(current.targets),
     )
-    for stage, doc in STAGES.items():
-        yield {"basename": stage, "name": None, "doc": doc}
+    for group, doc in GROUPS.items():
+        yield {"basename": group, "name": None, "doc": doc}
     yield from tasks
 
 
@@ -111,19 +106,15 @@ def _resolution(text: str, path: Path) -> ResolutionFile:
         raise SystemExit(2) from None
 
 
-def _target_tasks(current: Manifest, name: str, specs: list[ObjectSpec]) -> list[dict[str, Any]]:
-    target = current.targets[name]
-    toolchain = current.toolchains[target.toolchain]
+def _target_tasks(plan: TargetPlan) -> list[dict[str, Any]]:
+    """The target's task of every per-target stage, and its group."""
+    name = plan.target.name
     return [
-        link_task(target, toolchain, specs),
-        size_task(target, current, specs),
-        verify_task(target, toolchain, [current.models[m] for m in target.models]),
-        summary_task(target),
-        package_task(target),
+        *(stage.per_target(plan) for stage in after_codegen() if stage.per_target),
         {
-            "basename": "target",
+            "basename": TARGET_GROUP,
             "name": name,
             "actions": None,
-            "task_dep": [f"summary:{name}", f"package:{name}"],
+            "task_dep": [f"{stage}:{name}" for stage in final_stages()],
         },
     ]

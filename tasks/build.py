@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tasks.stages import final_stages
+
 
 def task_build() -> dict[str, Any]:
     """Build, measure and verify every target (the default task)."""
-    return {"actions": None, "task_dep": ["summary", "package"]}
+    return {"actions": None, "task_dep": final_stages()}

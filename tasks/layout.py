@@ -1,6 +1,6 @@
-"""Where every build output lives, and where the code and sources we ship are: all paths
-come from here (doit matches `file_dep` to `targets` by exact string, so one spelling
-matters).
+"""This run's build folder and the code we ship, and from them this run's `BuildPaths`
+(codegen/plan/paths.py), where every path is spelled (doit matches `file_dep` to `targets`
+by exact string, so one spelling matters).
 
 Note [Build folder]
 A manifest's outputs live in build/ beside it (a top-level `build = "DIR"` key in the
@@ -49,22 +49,6 @@ def source_root() -> Path:
     return _source_root(os.getcwd())
 
 
-def codegen_dir() -> Path:
-    return source_root() / "codegen"
-
-
-def tasks_dir() -> Path:
-    return source_root() / "tasks"
-
-
-def runtime_dir() -> Path:
-    return paths().runtime_dir
-
-
-def builtin_kernels_dir() -> Path:
-    return source_root() / "kernels"
-
-
 def build() -> Path:
     """The build folder (Note [Build folder]): `build=DIR` on the command line, else the
     manifest's `build` key, else build/ beside the manifest."""
@@ -73,17 +57,21 @@ def build() -> Path:
 
 @functools.cache
 def _build(chosen: str, manifest: str, cwd: str) -> Path:
-    if chosen:
-        return local(Path(chosen))
-    from codegen.build_folder import manifest_build_folder
+    from codegen.build_folder import check_build_folder, manifest_build_folder
     from codegen.errors import InputError
 
+    # A bad `build` key, or a folder holding the sources (Note [Build folder apart from its
+    # sources], codegen/build_folder.py): one line, before anything is read or written.
     try:
-        named = manifest_build_folder(Path(manifest))
-    except InputError as error:  # a bad `build` key: before anything is read or written
+        named = None if chosen else manifest_build_folder(Path(manifest))
+        folder = local(Path(chosen) if chosen else named or Path(manifest).parent / "build")
+        shipped = [source_root() / part for part in ("codegen", "tasks", "runtime", "kernels")]
+        given = f"build={chosen} (command line)" if chosen else "build"
+        check_build_folder(folder, Path(manifest), given, shipped)
+    except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(2) from None
-    return local(named if named is not None else Path(manifest).parent / "build")
+    return folder
 
 
 def paths() -> BuildPaths:
@@ -92,94 +80,24 @@ def paths() -> BuildPaths:
     return BuildPaths(build(), source_root(), Path(os.getcwd()))
 
 
+# The engine's shorthands (tasks/engine/): the paths themselves are BuildPaths'.
+
+
 def owner_record() -> Path:
-    """The file naming the manifest the build folder belongs to (Note [Build folder])."""
-    return build() / ".manifest"
+    return paths().owner_record
 
 
 def dep_file() -> Path:
-    return build() / ".doit.sqlite3"
+    return paths().dep_file
 
 
-def model_ops(model: str) -> Path:
-    return build() / ".models" / f"{model}.ops.yaml"
+def tasks_dir() -> Path:
+    return paths().tasks_dir
 
 
-def model_info(model: str) -> Path:
-    """A model's methods and the delegate backends it calls (which select no kernels)."""
-    return build() / ".models" / f"{model}.info.json"
+def codegen_dir() -> Path:
+    return paths().codegen_dir
 
 
-def target_dir(target: str) -> Path:
-    return paths().target_dir(target)
-
-
-def selection(target: str) -> Path:
-    """The target's selection, every kernel key's sources kept (codegen/selection.py)."""
-    return target_dir(target) / "selection.json"
-
-
-def selected_operators(target: str) -> Path:
-    return target_dir(target) / "selected_operators.yaml"
-
-
-def provenance(target: str) -> Path:
-    """Per operator and kernel key, the models and manifest entries that need it."""
-    return target_dir(target) / "provenance.json"
-
-
-def gen_dir(target: str) -> Path:
-    return paths().gen_dir(target)
-
-
-def resolution(target: str) -> Path:
-    return target_dir(target) / "resolution.json"
-
-
-def size_estimate(target: str) -> Path:
-    """Codegen's prediction of the runner's size, from earlier size reports."""
-    return target_dir(target) / "size_estimate.json"
-
-
-def runner(target: str) -> Path:
-    return paths().runner(target)
-
-
-def runtime_library(target: str) -> Path:
-    return paths().runtime_library(target)
-
-
-def package_dir(target: str) -> Path:
-    return paths().package_dir(target)
-
-
-def size_app_source() -> Path:
-    return paths().size_app_source
-
-
-def size_app(target: str, with_library: bool) -> Path:
-    return paths().size_app(target, with_library)
-
-
-def unstripped_size_app(target: str, with_library: bool) -> Path:
-    return paths().unstripped_size_app(target, with_library)
-
-
-def unstripped_runner(target: str) -> Path:
-    return paths().unstripped_runner(target)
-
-
-def size_json(target: str) -> Path:
-    return target_dir(target) / "size.json"
-
-
-def size_md(target: str) -> Path:
-    return target_dir(target) / "size.md"
-
-
-def size_html(target: str) -> Path:
-    return target_dir(target) / "size.html"
-
-
-def verify_json(target: str) -> Path:
-    return paths().verify_json(target)
+def runtime_dir() -> Path:
+    return paths().runtime_dir

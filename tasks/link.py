@@ -4,36 +4,22 @@ target, the library and the minimal app its size is measured with."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from doit.tools import config_changed
 
-from codegen.manifest import Target, Toolchain
-from codegen.plan import link
-from codegen.plan.objects import library_objects
-from codegen.plan.steps import CompileStep, Link
-from tasks import layout
+from codegen.plan.link import link_step
+from codegen.plan.steps import Link
 from tasks.code_deps import action_code
 from tasks.compile import installed
 from tasks.link_action import archive
 from tasks.link_action import link as link_action
+from tasks.target import TargetPlan
 
 
-def library_specs(steps: Sequence[CompileStep]) -> list[CompileStep]:
-    """Every object but the runner's command line (runtime/runner/)."""
-    return library_objects(layout.paths(), steps)
-
-
-def size_app_objects(toolchain: Toolchain) -> tuple[CompileStep, CompileStep]:
-    """The minimal app's objects, (without, with) the library's calls."""
-    return link.size_app_objects(layout.paths(), toolchain)
-
-
-def link_task(target: Target, toolchain: Toolchain, steps: Sequence[CompileStep]) -> dict[str, Any]:
+def link_task(plan: TargetPlan) -> dict[str, Any]:
     """The target's link step, with the toolchain it links with (Note [Threads])."""
-    linking = link.linking_toolchain(target, toolchain)
-    step = link.link_step(layout.paths(), target, linking, steps)
+    step = link_step(plan.runtime, plan.objects)
     return {
         "basename": "link",
         "name": step.target,

@@ -16,13 +16,16 @@ if TYPE_CHECKING:
 def manifest() -> Manifest:
     """The validated manifest; a user mistake ends doit with one line, not a traceback."""
     # Imported here: a no-op build ends before any manifest is parsed (tasks/engine/stamp.py).
+    from codegen.build_folder import check_inputs_outside
     from codegen.errors import InputError
     from codegen.manifest import load_manifest
     from tasks import layout
 
     try:
         # Built-in libraries spelled like the rest of our code (Note [Build folder]).
-        return load_manifest(manifest_path(), layout.builtin_kernels_dir())
+        loaded = load_manifest(manifest_path(), layout.paths().builtin_kernels_dir)
+        check_inputs_outside(loaded, layout.build())
+        return loaded
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(2) from None

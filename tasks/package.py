@@ -10,12 +10,10 @@ from typing import Any
 
 from doit.tools import config_changed
 
-from codegen.manifest import Target
-from codegen.package import package_files
-from codegen.plan.package import PackageStep, package_step
+from codegen.plan.package import PackageStep
 from codegen.writer import write_if_changed
-from tasks import layout
 from tasks.code_deps import action_code
+from tasks.target import TargetPlan
 
 
 @functools.cache
@@ -29,17 +27,17 @@ def package_version() -> str:
 def write_package(step: PackageStep) -> None:
     for path, source in step.copies:
         write_if_changed(step.folder / path, source.read_bytes())
-    for name, text in package_files(step.info).items():
-        write_if_changed(step.folder / name, text)
+    for path, text in step.written:
+        write_if_changed(step.folder / path, text)
     # A header removed from the runtime leaves the package too.
     written = set(step.outputs)
     for stale in [p for p in step.folder.rglob("*") if p.is_file() and p not in written]:
         stale.unlink()
 
 
-def package_task(target: Target) -> dict[str, Any]:
-    runtime = layout.runtime_dir()
-    step = package_step(layout.paths(), target.name, package_version(), runtime.rglob("*.h"))
+def package_task(plan: TargetPlan) -> dict[str, Any]:
+    target = plan.target
+    step = plan.runtime.package(package_version())
     return {
         "basename": "package",
         "name": target.name,
@@ -48,6 +46,10 @@ def package_task(target: Target) -> dict[str, Any]:
         # Tasks created after codegen see no implicit dependencies (doit notes, 2.2).
         "task_dep": [f"link:{target.name}"],
         "targets": step.outputs,
-        "uptodate": [config_changed({"target": target.name, "version": step.info.version})],
+        "uptodate": [
+            config_changed(
+                {"target": target.name, "version": step.info.version, **plan.runtime.record()}
+            )
+        ],
         "clean": True,
     }

@@ -34,17 +34,19 @@ def target_selection(target: Target, manifest_name: str, model_ops: list[Path]) 
 
 @reports_user_errors
 def write_selection(target: Target, manifest_name: str, model_ops: list[Path]) -> None:
+    paths = layout.paths()
     selection = target_selection(target, manifest_name, model_ops)
-    write_if_changed(layout.selection(target.name), selection.to_json())
-    write_if_changed(layout.selected_operators(target.name), selection.to_yaml())
-    write_if_changed(layout.provenance(target.name), selection.provenance().to_json())
+    write_if_changed(paths.selection(target.name), selection.to_json())
+    write_if_changed(paths.selected_operators(target.name), selection.to_yaml())
+    write_if_changed(paths.provenance(target.name), selection.provenance().to_json())
 
 
 def task_selection() -> Iterator[dict[str, Any]]:
     """Merge each target's models and other sources into selected_operators.yaml."""
+    paths = layout.paths()
     current = manifest()
     for target in current.targets.values():
-        model_ops = [layout.model_ops(model) for model in target.models]
+        model_ops = [paths.model_ops(model) for model in target.models]
         yield {
             "name": target.name,
             "actions": [(write_selection, [target, current.path.name, model_ops])],
@@ -55,9 +57,9 @@ def task_selection() -> Iterator[dict[str, Any]]:
                 *action_code(write_selection),
             ],
             "targets": [
-                layout.selection(target.name),
-                layout.selected_operators(target.name),
-                layout.provenance(target.name),
+                paths.selection(target.name),
+                paths.selected_operators(target.name),
+                paths.provenance(target.name),
             ],
             "uptodate": [
                 config_changed(

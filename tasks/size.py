@@ -18,34 +18,24 @@ budgets apply to those. size.json's `library_only` holds both files' sizes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from doit.tools import config_changed
 
-from codegen.manifest import Manifest, Target
-from codegen.plan.size import size_step
-from codegen.size.inputs import Linked, SizeInputs, model_files, size_config
+from codegen.plan.size import SizeStep, size_step
+from codegen.size.inputs import Linked, SizeInputs
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.code_deps import action_code
-from tasks.compile import ObjectSpec
 from tasks.engine.actions import reports_user_errors
+from tasks.target import TargetPlan
 
 
 def _code() -> list[Path]:
     """The code and templates the size action runs."""
-    templates = layout.codegen_dir() / "templates"
+    templates = layout.paths().templates_dir
     return [*action_code(measure), templates / "size.md.j2", templates / "size.html.j2"]
-
-
-def _shipped(source: Path) -> Path:
-    """A source as the attribution names it: relative to the code we ship (runtime/...),
-    also when that code is installed elsewhere; other sources unchanged."""
-    root = layout.source_root()
-    runtime = layout.runtime_dir()
-    return source.relative_to(root) if runtime in source.parents else source
 
 
 @reports_user_errors
@@ -53,11 +43,12 @@ def measure(inputs: SizeInputs) -> bool:
     # Imported when the action runs: loading doit's tasks does not import the ELF code.
     from codegen.size.stage import measure_size
 
+    paths = layout.paths()
     name = inputs.target.name
     outcome = measure_size(inputs)
-    write_if_changed(layout.size_json(name), outcome.document.to_json())
-    write_if_changed(layout.size_md(name), outcome.markdown)
-    write_if_changed(layout.size_html(name), outcome.html)
+    write_if_changed(paths.size_json(name), outcome.document.to_json())
+    write_if_changed(paths.size_md(name), outcome.markdown)
+    write_if_changed(paths.size_html(name), outcome.html)
     for line in outcome.lines:
         print(line)
     return outcome.within_budgets
@@ -73,25 +64,29 @@ def _linked(measured: tuple[Path, ...]) -> Linked | tuple[Linked, Linked]:
     return with_library, without
 
 
-def size_inputs(target: Target, manifest: Manifest, specs: Sequence[ObjectSpec]) -> SizeInputs:
+def size_inputs(plan: TargetPlan, step: SizeStep) -> SizeInputs:
+    paths = layout.paths()
+    target = plan.target
     name = target.name
-    step = size_step(layout.paths(), target, specs)
     return SizeInputs(
         target=target,
-        objects=tuple((_shipped(source), obj) for source, obj in step.objects),
+        objects=step.objects,
         linked=_linked(step.measured),
         library=step.library,
-        resolution=layout.resolution(name),
-        provenance=layout.provenance(name),
-        estimate=layout.size_estimate(name),
-        previous=layout.size_json(name),
+        resolution=paths.resolution(name),
+        provenance=paths.provenance(name),
+        estimate=paths.size_estimate(name),
+        previous=paths.size_json(name),
         baseline_runner=step.baseline_runner,
-        model_files=model_files(target, manifest.models),
+        prebuilt=step.prebuilt,
     )
 
 
-def size_task(target: Target, manifest: Manifest, specs: Sequence[ObjectSpec]) -> dict[str, Any]:
-    inputs = size_inputs(target, manifest, specs)
+def size_task(plan: TargetPlan) -> dict[str, Any]:
+    paths = layout.paths()
+    step = size_step(plan.runtime, plan.objects)
+    inputs = size_inputs(plan, step)
+    target = plan.target
     name = target.name
     linked = [inputs.linked] if not isinstance(inputs.linked, tuple) else list(inputs.linked)
     baseline = [] if inputs.baseline_runner is None else [inputs.baseline_runner]
@@ -105,20 +100,25 @@ def size_task(target: Target, manifest: Manifest, specs: Sequence[ObjectSpec]) -
             inputs.resolution,
             inputs.provenance,
             inputs.estimate,
-            *(obj for _, obj in inputs.objects),
+            *(source.object for source in inputs.objects),
+            *inputs.prebuilt,
             *baseline,
             *_code(),
         ],
         "task_dep": [f"link:{name}", *(f"link:{t}" for t in [target.size_baseline] if t)],
-        "targets": [layout.size_json(name), layout.size_md(name), layout.size_html(name)],
+        "targets": [
+            paths.size_json(name),
+            paths.size_md(name),
+            paths.size_html(name),
+        ],
         "uptodate": [
             config_changed(
                 {
                     "budget": target.size_budget,
                     "budgets": dict(sorted(target.size_budgets.items())),
                     "baseline": target.size_baseline,
-                    "config": size_config(target),
-                    "model_files": {k: list(v) for k, v in sorted(inputs.model_files.items())},
+                    "config": inputs.settings.to_dict(),
+                    **plan.runtime.record(),
                 }
             )
         ],

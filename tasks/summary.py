@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from codegen.manifest import Target
 from tasks import layout
 from tasks.code_deps import action_code
 from tasks.engine.actions import reports_user_errors
+from tasks.target import TargetPlan
 
 
 @reports_user_errors
@@ -25,16 +25,17 @@ def print_summary(size_json: Path, verify_json: Path) -> None:
         print(f"  {line}")
 
 
-def summary_task(target: Target) -> dict[str, Any]:
-    size_json, verify_json = layout.size_json(target.name), layout.verify_json(target.name)
+def summary_task(plan: TargetPlan) -> dict[str, Any]:
+    paths, name = layout.paths(), plan.target.name
+    size_json, verify_json = paths.size_json(name), paths.verify_json(name)
     return {
         "basename": "summary",
-        "name": target.name,
+        "name": name,
         "actions": [(print_summary, [size_json, verify_json])],
         "file_dep": [
             size_json,
             verify_json,
             *action_code(print_summary),
         ],
-        "task_dep": [f"size:{target.name}", f"verify:{target.name}"],
+        "task_dep": [f"size:{name}", f"verify:{name}"],
     }

@@ -8,11 +8,15 @@ One build of a one-target manifest in a copy of the repository, then one edit pe
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from tasks.code_deps import code_closure
+from tasks.stages import STAGES, downstream
 from tests.workspace import ADD_MUL_MODEL, PORTABLE_LIBRARY, copy_repository, doit, executed
 
 MANIFEST = "one.toml"
@@ -27,51 +31,45 @@ dtype_selective = true
 """
 )
 
-# The module defining each stage's actions.
-STAGE_CODE = {
-    "model_ops": "tasks.models",
-    "selection": "tasks.selection",
-    "codegen": "tasks.codegen",
-    "compile": "tasks.compile_action",
-    "link": "tasks.link_action",
-    "size": "tasks.size",
-    "verify": "tasks.verify",
-    "package": "tasks.package",
-    "summary": "tasks.summary",
+# The module defining each stage's actions, and the stages that read what each stage
+# writes, directly or not: from the table of stages (Note [Stage table], tasks/stages.py),
+# which test_the_table_reads_what_the_tasks_read holds to the tasks themselves.
+STAGE_CODE = {stage.name: stage.code for stage in STAGES}
+DOWNSTREAM = downstream()
+# Per stage, a module it imports: its own action module, or one deeper that only it uses.
+DEEPER = {
+    "codegen": "codegen/render.py",
+    "size": "codegen/size/attribution.py",
+    "verify": "codegen/verify.py",
+    "package": "codegen/package.py",
+    "summary": "codegen/size/summary.py",
 }
-# The stages that read what each stage writes, directly or not.
-DOWNSTREAM = {
-    "model_ops": {
-        "selection",
-        "codegen",
-        "compile",
-        "link",
-        "size",
-        "verify",
-        "package",
-        "summary",
-    },
-    "selection": {"codegen", "compile", "link", "size", "verify", "package", "summary"},
-    "codegen": {"compile", "link", "size", "verify", "package", "summary"},
-    "compile": {"link", "size", "verify", "package", "summary"},
-    "link": {"size", "verify", "package", "summary"},
-    "size": {"summary"},
-    "verify": {"summary"},
-    "package": set(),
-    "summary": set(),
-}
-# Per stage, a module it imports (its own action module, or one deeper that only it uses).
 EDITS = [
-    ("model_ops", "tasks/models.py"),
-    ("selection", "tasks/selection.py"),
-    ("codegen", "codegen/render.py"),
-    ("compile", "tasks/compile_action.py"),
-    ("link", "tasks/link_action.py"),
-    ("size", "codegen/size/elf.py"),
-    ("verify", "codegen/verify.py"),
-    ("package", "codegen/package.py"),
-    ("summary", "codegen/size/summary.py"),
+    (name, DEEPER.get(name, code.replace(".", "/") + ".py")) for name, code in STAGE_CODE.items()
 ]
+# Prints, per task of the manifest's build, its stage, file_dep, targets and task_dep (run in
+# the workspace, after a build, so that every target's tasks are made).
+TASKS_SCRIPT = """
+import inspect, json, sys
+sys.path.insert(0, ".")
+from doit import doit_cmd
+doit_cmd.reset_vars()
+doit_cmd.set_var("manifest", sys.argv[1])
+from tasks.creators import CREATORS
+from tasks.engine.run import Run
+run = Run()
+found = []
+for creator in CREATORS.values():
+    names = inspect.signature(creator).parameters
+    given = {k: getattr(run, k) for k in ("reads", "request") if k in names}
+    made = creator(**given)
+    for task in [made] if isinstance(made, dict) else made:
+        stage = task.get("basename", creator.__name__.removeprefix("task_"))
+        found.append([stage, *(
+            [str(p) for p in task.get(key, [])] for key in ("file_dep", "targets", "task_dep")
+        )])
+print(json.dumps(found))
+"""
 
 
 def importers(module_file: str) -> set[str]:
@@ -126,3 +124,26 @@ def test_an_edit_to_the_plan_is_seen_past_the_no_op_stamp(workdir: Path) -> None
     assert flags in text
     plan.write_text(text.replace(flags, flags[:-1] + ', "-Wl,-O1")'))
     assert "link" in build(workdir)
+
+
+def test_the_table_reads_what_the_tasks_read(workdir: Path) -> None:
+    """The graph derived from the tasks themselves (a stage reads another when one of its
+    tasks depends on a file the other's tasks make, or names one of them in its task_dep)
+    is the graph of the table of stages."""
+    listed = subprocess.run(
+        [sys.executable, "-c", TASKS_SCRIPT, MANIFEST],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    tasks = json.loads(listed.stdout)
+    maker = {target: stage for stage, _, targets, _ in tasks for target in targets}
+    derived = {
+        (stage, other)
+        for stage, file_dep, _, task_dep in tasks
+        for other in [*(maker.get(f) for f in file_dep), *(d.partition(":")[0] for d in task_dep)]
+        if other in STAGE_CODE and other != stage and stage in STAGE_CODE
+    }
+    declared = {(stage.name, read) for stage in STAGES for read in stage.reads}
+    assert derived == declared

@@ -84,5 +84,26 @@ def test_a_target_without_the_library_fails_codegen_naming_the_operator(tmp_path
     ]
     assert len(errors) == 1, result.stdout + result.stderr
     assert "my_ops::mul3.out" in errors[0] and "my_ops::affine.out" in errors[0], errors
-    assert "custom_ops.pte" in errors[0], errors
+    assert "(needed by custom_ops)" in errors[0], errors
+    assert "Traceback" not in result.stderr
+
+
+def test_a_kernel_named_like_the_generated_registry_fails_codegen_in_one_line(
+    tmp_path: Path,
+) -> None:
+    """Issue 22, item 9: the link failed before, in raw linker output."""
+    workdir = copy_repository(tmp_path)
+    functions = workdir / "examples" / "custom_ops" / "custom_ops.yaml"
+    text = functions.read_text()
+    assert text.count("kernel_name: my_ops::mul3_out") == 1
+    functions.write_text(text.replace("my_ops::mul3_out", "rt::selected_kernels"))
+    result = doit(workdir, "codegen:custom_ops")
+    assert result.returncode != 0
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert errors == [
+        "error: examples/custom_ops/custom_ops.yaml: entry 0: my_ops::mul3.out: kernel_name "
+        "'rt::selected_kernels' is in namespace rt, which belongs to the runtime and the code "
+        "generated for each build (the registry is rt::selected_kernels): a kernel there "
+        "collides with its names; put it in a namespace of the library's own"
+    ], result.stdout + result.stderr
     assert "Traceback" not in result.stderr

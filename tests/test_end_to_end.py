@@ -15,7 +15,7 @@ from codegen.manifest import load_manifest
 from codegen.model import OperatorName
 from codegen.pte.writer import KernelCall, Method, Tensor, save_program
 from codegen.scalar_type import ScalarType
-from tests.workspace import REPO, copy_repository, doit, executed
+from tests.workspace import REPO, all_verified, copy_repository, doit, executed
 
 
 def default_manifest() -> dict[str, Any]:
@@ -44,14 +44,14 @@ def test_build_succeeds_and_prints_a_summary_per_target(
     for name, table in declared.items():
         assert name in targets and list(targets[name].models) == table.get("models", []), name
     for target in targets.values():
-        verified = f"{len(target.models)}/{len(target.models)} models verified"
+        lines = [line for line in result.stdout.splitlines() if line.startswith(f"{target.name}: ")]
         if not target.runner:
-            verified = "library only, not run"
-        assert any(
-            line.startswith(f"{target.name}: ")
-            and line.endswith(verified if target.models else "no models")
-            for line in result.stdout.splitlines()
-        ), result.stdout
+            said = any(line.endswith("library only, not run") for line in lines)
+        elif not target.models:
+            said = any(line.endswith("no models") for line in lines)
+        else:
+            said = any(all_verified(line, len(target.models)) for line in lines)
+        assert said, result.stdout
         assert (workdir / "build" / target.name / "runner").is_file() == target.runner
         assert (workdir / "build" / target.name / "package" / "lib").is_dir()
     # The default manifest shows a library-only target.
@@ -61,15 +61,24 @@ def test_build_succeeds_and_prints_a_summary_per_target(
 def test_every_model_of_every_target_verified(
     built: tuple[Path, subprocess.CompletedProcess[str]],
 ) -> None:
+    """Each one ok, each output compared with a reference that is not degenerate, the
+    worst error within float32's bound at the output's scale (Note [Scaled tolerance])."""
     workdir, _ = built
-    for target in load_manifest(REPO / "selective.toml").targets.values():
+    manifest = load_manifest(REPO / "selective.toml")
+    for target in manifest.targets.values():
         report = json.loads((workdir / "build" / target.name / "verify.json").read_text())
-        expected = (
-            {"status": "ok"}
-            if target.runner
-            else {"status": "library only", "detail": "runner = false: nothing runs the models"}
-        )
-        assert report["models"] == dict.fromkeys(target.models, expected)
+        assert set(report["models"]) == set(target.models)
+        for name, result in report["models"].items():
+            if not target.runner:
+                detail = "runner = false: nothing runs the models"
+                assert result == {"status": "library only", "detail": detail}
+                continue
+            assert result["status"] == "ok", (target.name, name, result)
+            outputs = result["outputs"]
+            assert len(outputs) == len(manifest.models[name].outputs)
+            for output in outputs:
+                assert output["scale"] > 1e-5, (target.name, name, output)
+                assert output["worst_error"] <= 1e-4 * output["scale"], (target.name, name)
 
 
 def test_registry_slots_equal_the_kernels_registered(
@@ -258,7 +267,8 @@ def test_custom_operator_from_the_users_library_is_selected_built_and_verified(
         ).read_text()
         assert f'{{"my_ops::{name}.out", DtypeSet(0x00000040u)}},  // Float' in variants
     verify = json.loads((target / "verify.json").read_text())
-    assert verify["models"] == {"custom_ops": {"status": "ok"}}
+    assert verify["models"]["custom_ops"]["status"] == "ok"
+    assert [o["scale"] for o in verify["models"]["custom_ops"]["outputs"]] == [4.53169]
     # A runner built without the library refuses the program, naming the custom operator.
     model = workdir / "examples" / "custom_ops" / "model"
     run = subprocess.run(

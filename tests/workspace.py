@@ -214,3 +214,14 @@ def build_in_repository(manifest_name: str, manifest_text: str, target: str) -> 
         )
     assert result.returncode == 0, result.stdout + result.stderr
     return own / target / "runner"
+
+
+# The end of a summary line whose every model was verified: `, 2/2 models verified (exact)`
+# or `... (worst error 3e-08 of scale)` (codegen/verification.py).
+_ALL_VERIFIED = re.compile(r", ([0-9]+)/\1 models verified \((exact|worst error \S+ of scale)\)$")
+
+
+def all_verified(line: str, count: int) -> bool:
+    """Whether the summary `line` says all its `count` models were verified."""
+    match = _ALL_VERIFIED.search(line)
+    return match is not None and int(match.group(1)) == count

@@ -9,13 +9,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from codegen.manifest import Target, Toolchain
-from codegen.plan.objects import common_flags, library_objects
-from codegen.plan.paths import BuildPaths
+from codegen.plan.runtime import TargetRuntime
 from codegen.plan.steps import Archive, CompileStep, Link, LinkStep, Tools
 
 BASE_LDFLAGS = ("-Wl,--gc-sections", "-Wl,--as-needed")
-# Compiles the minimal app's calls into the runtime (runtime/size_app/minimal_app.cpp).
-WITH_LIBRARY_DEFINE = "-DSELECTIVE_WITH_LIBRARY"
 
 
 def linking_toolchain(target: Target, toolchain: Toolchain) -> Toolchain:
@@ -26,44 +23,34 @@ def linking_toolchain(target: Target, toolchain: Toolchain) -> Toolchain:
     return toolchain
 
 
-def tools(toolchain: Toolchain) -> Tools:
+def tools(toolchain: Toolchain, libraries: tuple[str, ...] = ()) -> Tools:
     return Tools(
         driver=toolchain.compile_command(),
         cflags=toolchain.cflags,
         ldflags=(*BASE_LDFLAGS, *toolchain.ldflags),
         strip=toolchain.strip,
         ar=toolchain.ar,
+        libraries=libraries,
     )
 
 
-def size_app_objects(paths: BuildPaths, toolchain: Toolchain) -> tuple[CompileStep, CompileStep]:
-    """The minimal app's objects, (without, with) the library's calls. They read no
-    generated header, so every library-only target of a toolchain shares them."""
-    source = paths.size_app_source
-    driver = toolchain.compile_command()
-    common = common_flags(paths, toolchain)
-    steps = []
-    for flags in (common, (*common, WITH_LIBRARY_DEFINE)):
-        folder = paths.shared_object_dir(toolchain.name, driver + flags)
-        steps.append(CompileStep(source, paths.object_path(folder, source), flags, driver))
-    return steps[0], steps[1]
-
-
-def link_step(
-    paths: BuildPaths, target: Target, toolchain: Toolchain, objects: Sequence[CompileStep]
-) -> LinkStep:
-    """Link `objects` (target_objects; for a library-only target, its library_objects)
-    with `toolchain` (linking_toolchain)."""
+def link_step(runtime: TargetRuntime, objects: Sequence[CompileStep]) -> LinkStep:
+    """Link `objects` (target_objects; for a library-only target, the runtime's
+    library_objects) with the target's toolchain (linking_toolchain), against what the
+    runtime links besides them (Note [Target runtime])."""
+    paths, target = runtime.context.paths, runtime.context.target
     name = target.name
+    toolchain = linking_toolchain(target, runtime.context.toolchain)
+    linking = tools(toolchain, runtime.link_libraries())
     archive = Archive(
-        tuple(step.object for step in library_objects(paths, objects)),
+        tuple(step.object for step in runtime.library_objects(objects)),
         paths.runtime_library(name),
     )
     if target.runner:
         linked = tuple(step.object for step in objects)
         runner = Link(linked, paths.unstripped_runner(name), paths.runner(name))
-        return LinkStep(name, tools(toolchain), (runner, archive), linked)
-    without, with_calls = size_app_objects(paths, toolchain)
+        return LinkStep(name, linking, (runner, archive), linked)
+    without, with_calls = runtime.size_app_objects()
     apps = tuple(
         Link(
             linked,
@@ -76,4 +63,4 @@ def link_step(
         )
     )
     inputs = (*archive.objects, without.object, with_calls.object)
-    return LinkStep(name, tools(toolchain), (archive, *apps), inputs)
+    return LinkStep(name, linking, (archive, *apps), inputs)

@@ -22,6 +22,9 @@ class PackageStep:
     info: PackageInfo
     folder: Path
     copies: tuple[tuple[Path, Path], ...]  # (path below the folder, the file copied there)
+    # (path below the folder, its text): the CMake and pkg-config files, as the runtime
+    # writes them (Note [Target runtime], codegen/plan/runtime.py).
+    written: tuple[tuple[Path, str], ...]
 
     @property
     def inputs(self) -> list[Path]:
@@ -29,8 +32,8 @@ class PackageStep:
 
     @property
     def outputs(self) -> list[Path]:
-        written = [path for path, _ in self.copies] + list(package_files(self.info))
-        return [self.folder / path for path in written]
+        paths = [path for path, _ in self.copies] + [path for path, _ in self.written]
+        return [self.folder / path for path in paths]
 
 
 def package_step(
@@ -47,4 +50,6 @@ def package_step(
     for name in GENERATED_HEADERS:
         copies.append((Path("include") / GENERATED_INCLUDE / name, paths.gen_dir(target) / name))
     copies.append((Path("lib") / LIBRARY_FILE, paths.runtime_library(target)))
-    return PackageStep(PackageInfo(target, version), paths.package_dir(target), tuple(copies))
+    info = PackageInfo(target, version)
+    written = tuple((Path(path), text) for path, text in package_files(info).items())
+    return PackageStep(info, paths.package_dir(target), tuple(copies), written)

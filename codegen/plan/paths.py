@@ -1,7 +1,7 @@
-"""Where every build output lives (Note [Build folder] in tasks/layout.py), as plain path
-arithmetic: tasks/layout.py makes one `BuildPaths` from the command line and the manifest,
-and every path of a task comes from it (doit matches `file_dep` to `targets` by exact
-string, so one spelling matters)."""
+"""Where every build output lives (Note [Build folder] in tasks/layout.py), and where the code
+we ship is, as plain path arithmetic: the one place a path is spelled. tasks/layout.py makes
+one `BuildPaths` from the command line and the manifest, and every path of a task comes from
+it (doit matches `file_dep` to `targets` by exact string, so one spelling matters)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,41 @@ class BuildPaths:
     cwd: Path  # the working folder relative paths are taken from
 
     @property
+    def codegen_dir(self) -> Path:
+        return self.source_root / "codegen"
+
+    @property
+    def templates_dir(self) -> Path:
+        return self.codegen_dir / "templates"
+
+    @property
+    def tasks_dir(self) -> Path:
+        return self.source_root / "tasks"
+
+    @property
     def runtime_dir(self) -> Path:
         return self.source_root / "runtime"
+
+    @property
+    def builtin_kernels_dir(self) -> Path:
+        return self.source_root / "kernels"
+
+    @property
+    def dep_file(self) -> Path:
+        """doit's database."""
+        return self.build / ".doit.sqlite3"
+
+    @property
+    def owner_record(self) -> Path:
+        """The file naming the manifest the build folder belongs to (Note [Build folder])."""
+        return self.build / ".manifest"
+
+    def model_ops(self, model: str) -> Path:
+        return self.build / ".models" / f"{model}.ops.yaml"
+
+    def model_info(self, model: str) -> Path:
+        """A model's methods and the delegate backends it calls (which select no kernels)."""
+        return self.build / ".models" / f"{model}.info.json"
 
     @property
     def size_app_source(self) -> Path:
@@ -29,8 +62,26 @@ class BuildPaths:
     def target_dir(self, target: str) -> Path:
         return self.build / target
 
+    def selection(self, target: str) -> Path:
+        """The target's selection, every kernel key's sources kept (codegen/selection.py)."""
+        return self.target_dir(target) / "selection.json"
+
+    def selected_operators(self, target: str) -> Path:
+        return self.target_dir(target) / "selected_operators.yaml"
+
+    def provenance(self, target: str) -> Path:
+        """Per operator and kernel key, the models and manifest entries that need it."""
+        return self.target_dir(target) / "provenance.json"
+
     def gen_dir(self, target: str) -> Path:
         return self.target_dir(target) / "gen"
+
+    def resolution(self, target: str) -> Path:
+        return self.target_dir(target) / "resolution.json"
+
+    def size_estimate(self, target: str) -> Path:
+        """Codegen's prediction of the runner's size, from earlier size reports."""
+        return self.target_dir(target) / "size_estimate.json"
 
     def runner(self, target: str) -> Path:
         return self.target_dir(target) / "runner"
@@ -56,8 +107,21 @@ class BuildPaths:
         """The C++ package an app builds against (tasks/package.py)."""
         return self.target_dir(target) / "package"
 
+    def size_json(self, target: str) -> Path:
+        return self.target_dir(target) / "size.json"
+
+    def size_md(self, target: str) -> Path:
+        return self.target_dir(target) / "size.md"
+
+    def size_html(self, target: str) -> Path:
+        return self.target_dir(target) / "size.html"
+
     def verify_json(self, target: str) -> Path:
         return self.target_dir(target) / "verify.json"
+
+    def verify_dir(self, target: str, model: str) -> Path:
+        """Where the runner writes a model's outputs when it is verified."""
+        return self.target_dir(target) / "verify" / model
 
     def shared_object_dir(self, toolchain: str, command: tuple[str, ...]) -> Path:
         """Objects that read no generated header are shared by every target built with the

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.manifest import Target
-from codegen.plan.paths import BuildPaths
+from codegen.plan.runtime import TargetRuntime
 from codegen.plan.steps import CompileStep
+from codegen.size.inputs import LinkedSource
 
 
 @dataclass(frozen=True)
@@ -19,11 +19,14 @@ class SizeStep:
     # minimal app with and without its library, each stripped and unstripped.
     measured: tuple[Path, ...]
     library: Path  # the static library, whose members' sizes the report lists
-    objects: tuple[tuple[Path, Path], ...]  # (source, object), in link order
+    objects: tuple[LinkedSource, ...]  # in link order
     baseline_runner: Path | None  # the runner of the target's size_baseline
+    prebuilt: tuple[Path, ...]  # what the runner loads that no selection trims
 
 
-def size_step(paths: BuildPaths, target: Target, objects: Sequence[CompileStep]) -> SizeStep:
+def size_step(runtime: TargetRuntime, objects: Sequence[CompileStep]) -> SizeStep:
+    """The runtime's own objects in its buckets (Note [Target runtime])."""
+    paths, target = runtime.context.paths, runtime.context.target
     name = target.name
     measured: tuple[Path, ...]
     if target.runner:
@@ -42,6 +45,9 @@ def size_step(paths: BuildPaths, target: Target, objects: Sequence[CompileStep])
         target=name,
         measured=measured,
         library=paths.runtime_library(name),
-        objects=tuple((step.source, step.object) for step in objects),
+        objects=tuple(
+            LinkedSource(step.source, step.object, runtime.bucket(step.source)) for step in objects
+        ),
         baseline_runner=None if baseline is None else paths.runner(baseline),
+        prebuilt=runtime.prebuilt(),
     )

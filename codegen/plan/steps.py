@@ -65,6 +65,9 @@ class Tools:
     ldflags: tuple[str, ...]
     strip: str
     ar: str
+    # After the objects: what the runtime links against besides them (library folders,
+    # libraries, rpath: Note [Target runtime], codegen/plan/runtime.py).
+    libraries: tuple[str, ...] = ()
 
     @property
     def compiler(self) -> str:
@@ -78,6 +81,7 @@ class Tools:
             "-o",
             str(output),
             *(str(o) for o in objects),
+            *self.libraries,
         ]
 
     def strip_command(self, unstripped: Path, output: Path) -> list[str]:

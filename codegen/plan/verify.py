@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.manifest import Model, Target, Toolchain
-from codegen.plan.paths import BuildPaths
+from codegen.manifest import Model
+from codegen.plan.runtime import TargetRuntime
 
 
 @dataclass(frozen=True)
@@ -19,6 +19,7 @@ class VerifyStep:
     toolchain: str  # the runner's
     emulator: tuple[str, ...]  # the command prefix that runs the runner here
     output: Path  # verify.json
+    environment: tuple[tuple[str, str], ...] = ()  # added to the runner's environment
 
     @property
     def inputs(self) -> list[Path]:
@@ -29,11 +30,15 @@ class VerifyStep:
         return [self.runner, *references]
 
 
-def verify_step(
-    paths: BuildPaths, target: Target, toolchain: Toolchain, models: Sequence[Model]
-) -> VerifyStep:
-    runner = paths.runner(target.name) if target.runner else None
-    output = paths.verify_json(target.name)
+def verify_step(runtime: TargetRuntime, models: Sequence[Model]) -> VerifyStep:
+    """The runner run as the runtime runs it (Note [Target runtime])."""
+    paths, target = runtime.context.paths, runtime.context.target
     return VerifyStep(
-        target.name, runner, tuple(models), toolchain.name, toolchain.emulator, output
+        target=target.name,
+        runner=paths.runner(target.name) if target.runner else None,
+        models=tuple(models),
+        toolchain=runtime.context.toolchain.name,
+        emulator=runtime.run_prefix(),
+        output=paths.verify_json(target.name),
+        environment=runtime.run_environment(),
     )

@@ -149,6 +149,17 @@ class Table:
             offset: int = _U32.unpack_from(data, element)[0]  # in the checked span
             yield Table.at(data, element + offset, (what, index))
 
+    def table_at(self, slot: int, index: int, what: str) -> Table:
+        """Element `index` of the vector of tables in field `slot`, checked (a vector that
+        is absent or shorter is a FlatbufferError)."""
+        target = self._indirect(slot, what)
+        start, end = (0, 0) if target is None else self._vector_span(target, 4, what)
+        element = start + 4 * index
+        if index < 0 or element >= end:
+            raise FlatbufferError(f"{what} has no element {index}")
+        offset: int = _U32.unpack_from(self.data, element)[0]  # in the checked span
+        return Table.at(self.data, element + offset, (what, index))
+
     def union(self, type_slot: int, what: What) -> tuple[int, Table | None]:
         """A union stored as its type tag in `type_slot` and its table in the next slot."""
         tag = self.u8(type_slot)

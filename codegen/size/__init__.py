@@ -1,6 +1,4 @@
 """The size stage: measuring a linked runner (or what a library adds to an app),
-attributing its bytes to buckets, holding it to its budgets and reporting it.
-
-Kept empty of imports: `codegen.size.buckets` (the bucket vocabulary) is imported by the
-manifest reader, and importing it must not load the ELF code of the other modules.
+attributing its bytes to buckets, holding it to its budgets and reporting it. The bucket
+vocabulary it shares with the manifest is codegen/size_buckets.py, a leaf apart from it.
 """

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-from codegen.size.buckets import (
+from codegen.size.dtypes import template_dtypes
+from codegen.size.elf import SHF_EXECINSTR, ObjectSymbols, Section, Symbol
+from codegen.size_buckets import (
     KERNEL_PREFIX,
     OVERHEAD,
     SHARED_KERNELS,
@@ -29,29 +31,19 @@ from codegen.size.buckets import (
     UNNAMED,
     kernel_bucket,
 )
-from codegen.size.dtypes import template_dtypes
-from codegen.size.elf import SHF_EXECINSTR, ObjectSymbols, Section, Symbol
 
-_RUNTIME_PARTS = {
-    "core": "core",
-    "loader": "loader",
-    "executor": "executor",
-    "kernel": "registry",
-    "runner": "runner",
-}
 _CONTENT_SECTIONS = (".text", ".rodata", ".data", ".tdata")
 
 
-def bucket_of_source(source: Path, kernel_libraries: Mapping[Path, str]) -> str:
-    """The bucket of an object compiled from `source` (kernel sources: source -> library)."""
+def bucket_of_source(
+    source: Path, runtime_bucket: str | None, kernel_libraries: Mapping[Path, str]
+) -> str:
+    """The bucket of an object compiled from `source`: a kernel's by its library (kernel
+    sources: source -> library), else the runtime's for its own objects (Note [Target
+    runtime], codegen/plan/runtime.py), else the runtime core's."""
     if source in kernel_libraries:
         return kernel_bucket(kernel_libraries[source], source)
-    parts = PurePosixPath(source.as_posix()).parts
-    if source.name == "selected_kernels.cpp":
-        return "registration"
-    if len(parts) >= 2 and parts[0] == "runtime" and parts[1] in _RUNTIME_PARTS:
-        return _RUNTIME_PARTS[parts[1]]
-    return "core"
+    return runtime_bucket or "core"
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@
 #define RT_NO_PLT __attribute__((noplt))
 extern "C" {
 int fprintf(FILE*, const char*, ...) RT_NO_PLT;
+int fputs(const char*, FILE*) RT_NO_PLT;
+int rename(const char*, const char*) noexcept RT_NO_PLT;
 int printf(const char*, ...) RT_NO_PLT;
 FILE* fopen(const char*, const char*) RT_NO_PLT;
 size_t fwrite(const void*, size_t, size_t, FILE*) RT_NO_PLT;

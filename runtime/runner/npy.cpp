@@ -30,7 +30,7 @@ int find_descr(const char* descr) {
 // The header is the repr() of a dict with sorted keys, as numpy writes it:
 // {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
 // Reading and writing share its fixed text.
-constexpr char kDescrKey[] = "{'descr': '";
+alignas(1) constexpr char kDescrKey[] = "{'descr': '";
 alignas(1) constexpr char kOrder[] = "', 'fortran_order': False, 'shape': (";
 
 }  // namespace
@@ -54,8 +54,11 @@ Status parse_npy(uint8_t* file, size_t size, Tensor* tensor) {
                            memcmp(header + 14, kOrder, sizeof kOrder - 1) == 0
                        ? find_descr(header + 11)
                        : -1;
-  if (type < 0) return Status(Error::InvalidInput, "npy header or dtype is not supported");
+  if (type < 0) return Status(Error::InvalidInput, "unsupported npy dtype or Fortran order");
   int32_t sizes[Tensor::kMaxDims];
+  // 0, 1, 2, ...: filled as the dims are read (a constant table costs the smallest runner's
+  // read-only data bytes it does not have; README, "The runner").
+  uint8_t row_major[Tensor::kMaxDims];
   int dim = 0;
   for (char* at = header + kShapeAt; *at != ')'; ++dim) {
     char* end;
@@ -64,12 +67,12 @@ Status parse_npy(uint8_t* file, size_t size, Tensor* tensor) {
       return Status(Error::InvalidInput, "npy shape is malformed or has more than 8 dims");
     }
     sizes[dim] = static_cast<int32_t>(extent);
+    row_major[dim] = static_cast<uint8_t>(dim);
     at = end + (*end == ',');
     while (*at == ' ') ++at;
   }
-  static constexpr uint8_t kRowMajor[Tensor::kMaxDims] = {0, 1, 2, 3, 4, 5, 6, 7};
   uint8_t* data = file + start + length;
-  if (!tensor->init(static_cast<ScalarType>(type), sizes, kRowMajor, dim, ShapeDynamism::Static)
+  if (!tensor->init(static_cast<ScalarType>(type), sizes, row_major, dim, ShapeDynamism::Static)
            .ok() ||
       tensor->nbytes() > size - start - length) {
     return Status(Error::InvalidInput, "npy data is truncated");
@@ -103,8 +106,11 @@ Status write_npy(const char* path, const Tensor& tensor) {
   }
   char shape[100];
   format_shape(shape, tensor);
-  // Magic and version 1.0; the header length goes into bytes 8..9.
-  char header[256] = "\x93NUMPY\x01";
+  // Magic and version 1.0; the header length goes into bytes 8..9 (snprintf writes from
+  // byte 10 on).
+  char header[256];
+  memcpy(header, "\x93NUMPY\x01\x00", 8);
+  header[9] = 0;
   // kOrder ends in the shape's "(".
   int length = 10 + snprintf(header + 10, sizeof header - 10, "%s%.3s%s%s, }", kDescrKey,
                              kDescr + 3 * type, kOrder, shape + 1);
@@ -113,16 +119,21 @@ Status write_npy(const char* path, const Tensor& tensor) {
   header[length++] = '\n';
   header[8] = static_cast<char>(length - 10);
 
-  FILE* file = fopen(path, "wb");
-  if (file == nullptr) return Status(Error::Io, "cannot create the file");
-  bool ok = fwrite(header, 1, static_cast<size_t>(length), file) == static_cast<size_t>(length);
+  // Note [Outputs appear whole]: written under a temporary name beside the output (its
+  // name and "~"), then renamed over it, so a runner stopped while writing (killed, or
+  // out of disk space) never leaves a partial output<i>.npy.
+  char temporary[kMaxPath + 1];
+  snprintf(temporary, sizeof temporary, "%s~", path);
+  FILE* file = fopen(temporary, "wb");
+  bool ok = file != nullptr &&
+            fwrite(header, 1, static_cast<size_t>(length), file) == static_cast<size_t>(length);
   // Row-major order whatever the dim order, element by element (stdio buffers the writes).
   const size_t element = tensor.element_size();
   for (int64_t i = 0; ok && i < tensor.numel(); ++i) {
     ok = fwrite(static_cast<const uint8_t*>(tensor.data()) + tensor.offset_of(i) * element, element,
                 1, file) == 1;
   }
-  ok = fclose(file) == 0 && ok;
+  ok = file != nullptr && fclose(file) == 0 && ok && rename(temporary, path) == 0;
   return ok ? Status() : Status(Error::Io, "cannot write the file");
 }
 

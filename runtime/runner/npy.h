@@ -18,8 +18,13 @@ Status parse_npy(uint8_t* file, size_t size, Tensor* tensor);
 // shapes) into `buffer`, which must hold 100 bytes. Returns the length.
 int format_shape(char* buffer, const Tensor& tensor);
 
+// The longest path write_npy takes, its final NUL included.
+constexpr size_t kMaxPath = 4096;
+
 // Writes `tensor` as a version 1.0 .npy file, in row-major order whatever
-// the tensor's dim order. Fails with Io when the file cannot be written.
+// the tensor's dim order: first to `path` and "~", then renamed to `path`
+// (Note [Outputs appear whole] in npy.cpp). Fails with Io when the file
+// cannot be written.
 Status write_npy(const char* path, const Tensor& tensor);
 
 }  // namespace rt

@@ -1,4 +1,4 @@
-"""doit's task loader for a build, and the `selective-build` command built on it.
+"""doit's task loader for a build (the `selective-build` command builds on it: tasks/command.py).
 
 Note [One run, from the loader]
 doit asks its task loader, in order, to set up from the command line's options, for the
@@ -21,7 +21,6 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
-import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -172,36 +171,3 @@ class DodoLoader(BuildLoader):
 
     def plain(self, pos_args: list[str]) -> bool:
         return self._default_dodo() and super().plain(pos_args)
-
-
-class SelectiveLoader(BuildLoader):
-    """The loader of `selective-build`: the task creators of tasks/creators.py, so it works
-    in any folder holding a `selective.toml`, no dodo.py needed."""
-
-    def creators(self) -> Mapping[str, Any]:
-        from tasks.creators import CREATORS  # what a no-op build does not need
-
-        return CREATORS
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of `selective-build`: doit's own application (`DoitMain`) with the task
-    creators of tasks/creators.py, so it takes every doit command and option (`list`,
-    `info`, `clean`, `forget`, `explain`, `target:<t>`, `-n N`, `manifest=...`, `build=...`)."""
-    from doit.doit_cmd import DoitMain
-
-    # No config files: a user's pyproject.toml may configure doit for another project. The
-    # plugins are pyproject.toml's, for this repository's `doit`.
-    application = DoitMain(
-        SelectiveLoader(),
-        config_filenames=(),
-        extra_config={
-            "BACKEND": {BACKEND: "tasks.engine.database:BuildDatabase"},
-            "COMMAND": {
-                "run": "tasks.engine.commands:BuildCommand",
-                "info": "tasks.engine.commands:CheckedInfo",
-            },
-        },
-    )
-    code = application.run(sys.argv[1:] if argv is None else argv)
-    return int(code or 0)  # doit's commands may return None for success

@@ -57,6 +57,20 @@ def test_reads_default_specialised_and_custom_kernels() -> None:
             ADD + "  kernels: [{arg_meta: null, kernel_name: add_out}]\n",
             "entry 0: aten::add.out: kernel_name 'add_out' is not a C++ qualified name",
         ),
+        (
+            # Issue 22, item 9: raw linker output before (the generated registry's symbol).
+            ADD + "  kernels: [{arg_meta: null, kernel_name: rt::selected_kernels}]\n",
+            "entry 0: aten::add.out: kernel_name 'rt::selected_kernels' is in namespace rt, "
+            "which belongs to the runtime and the code generated for each build (the registry "
+            "is rt::selected_kernels): a kernel there collides with its names; put it in a "
+            "namespace of the library's own",
+        ),
+        (
+            ADD + "  kernels: [{arg_meta: null, kernel_name: std::plus}]\n",
+            "entry 0: aten::add.out: kernel_name 'std::plus' is in namespace std, which "
+            "belongs to the C++ standard library: a kernel there collides with its names; put "
+            "it in a namespace of the library's own",
+        ),
         (ADD + "  colour: red\n  kernels: []\n", "entry 0: unknown keys ['colour']"),
         (
             "- func: 'add.out;mul.out(Tensor self) -> Tensor'\n  kernels: []\n",

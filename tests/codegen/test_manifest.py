@@ -74,7 +74,7 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
             ("[targets.tiny]", "[targets.tiny]\ncolour = 1"),
             "targets.tiny.colour: unknown key (allowed: dtype_selective, extra_ops, "
             "include_all_operators, libraries, models, op_dtypes, op_schemas, runner, "
-            "selections, size_baseline, size_budget, size_budgets, threads, toolchain)",
+            "runtime, selections, size_baseline, size_budget, size_budgets, threads, toolchain)",
         ),
         (
             ('models = ["m1"]', 'models = ["m1", "nope"]'),
@@ -95,6 +95,10 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
         (
             ("[targets.tiny]", '[targets.tiny]\nrunner = "no"'),
             "targets.tiny.runner: expected bool, got a string",
+        ),
+        (
+            ("[targets.tiny]", '[targets.tiny]\nruntime = "tvm"'),
+            "targets.tiny.runtime: unknown runtime 'tvm' (known: ours)",
         ),
         (
             ("[targets.tiny]", "[targets.tiny]\nrunner = false\nsize_baseline = true"),
@@ -178,6 +182,15 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
             ("[models.m1]", "[models]\nm1 = 5\n[models.m2]"),
             "models.m1: expected a table, got an integer",
         ),
+        (
+            ('path = "m1.pte"', 'path = "m1.pte"\noutput_limit = "1 GB"'),
+            "models.m1.output_limit: size '1 GB': unit 'GB' is ambiguous; write GiB "
+            "(1,073,741,824 B) or the number of kB",
+        ),
+        (
+            ('path = "m1.pte"', 'path = "m1.pte"\noutput_limit = 0'),
+            "models.m1.output_limit: a limit of 0 bytes lets no output through",
+        ),
     ],
 )
 def test_each_mistake_is_one_line_naming_the_key(
@@ -247,3 +260,13 @@ def test_a_path_too_long_for_the_file_system_is_named(tmp_path: Path) -> None:
     assert error_of(tmp_path, text).endswith(
         f"models.m1.path: file {tmp_path}/{'m' * 300}.pte has a name too long for the file system"
     )
+
+
+def test_a_models_output_limit(tmp_path: Path) -> None:
+    """Issue 22, item 8: verification bounds a model's output bytes, 64 MiB unless the
+    model's table says otherwise."""
+    manifest = load_manifest(write_manifest(tmp_path, VALID))
+    assert manifest.models["m1"].output_limit == 64 << 20
+    raised = VALID.replace('path = "m1.pte"', 'path = "m1.pte"\noutput_limit = "3 GiB"')
+    manifest = load_manifest(write_manifest(tmp_path, raised))
+    assert manifest.models["m1"].output_limit == 3 << 30

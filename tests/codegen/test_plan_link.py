@@ -6,13 +6,15 @@ from dataclasses import replace
 from pathlib import Path
 
 from codegen.manifest import Model, Target, Toolchain
-from codegen.plan.link import link_step, linking_toolchain, size_app_objects
+from codegen.plan.link import link_step, linking_toolchain
 from codegen.plan.objects import target_objects
-from codegen.plan.package import package_step
+from codegen.plan.ours import OurRuntime
 from codegen.plan.paths import BuildPaths
 from codegen.plan.size import size_step
-from codegen.plan.steps import Archive, Link
+from codegen.plan.steps import Archive, CompileStep, Link
 from codegen.plan.verify import verify_step
+from codegen.size.inputs import LinkedSource
+from tests.codegen.plan_support import ours
 
 PATHS = BuildPaths(Path("build"), Path("src"), Path("/work"))
 HOST = Toolchain("host", "c++", None, ("-Os",), ("-static",), "strip", "ar")
@@ -26,13 +28,21 @@ def target(**changes: object) -> Target:
     return replace(made, **changes)  # type: ignore[arg-type]
 
 
+def runtime(made: Target, runtime_files: list[Path] = RUNTIME) -> OurRuntime:
+    return ours(PATHS, made, HOST, runtime_files)
+
+
+def objects(made: Target, runtime_files: list[Path] = RUNTIME) -> list[CompileStep]:
+    return target_objects(runtime(made, runtime_files), [ADD])
+
+
 def test_a_runner_is_linked_then_archived_without_its_command_line() -> None:
-    objects = target_objects(PATHS, target(), HOST, RUNTIME, [ADD])
-    step = link_step(PATHS, target(), HOST, objects)
+    linked = objects(target())
+    step = link_step(runtime(target()), linked)
     runner, archive = step.actions
     assert isinstance(runner, Link) and isinstance(archive, Archive)
-    assert runner.objects == step.inputs == tuple(o.object for o in objects)
-    main = [o.object for o in objects if o.source.name == "main.cpp"]
+    assert runner.objects == step.inputs == tuple(o.object for o in linked)
+    main = [o.object for o in linked if o.source.name == "main.cpp"]
     assert main and main[0] in runner.objects and main[0] not in archive.objects
     assert step.outputs == [
         Path("build/t/runner.unstripped"),
@@ -46,12 +56,11 @@ def test_a_runner_is_linked_then_archived_without_its_command_line() -> None:
 
 def test_a_library_only_target_archives_first_and_links_its_size_app_twice() -> None:
     library_only = target(runner=False)
-    objects = target_objects(PATHS, library_only, HOST, RUNTIME[:1], [ADD])
-    step = link_step(PATHS, library_only, HOST, objects)
+    step = link_step(runtime(library_only), objects(library_only, RUNTIME[:1]))
     archive, without, with_library = step.actions
     assert isinstance(archive, Archive) and isinstance(without, Link)
     assert isinstance(with_library, Link)
-    app_without, app_with = size_app_objects(PATHS, HOST)
+    app_without, app_with = runtime(library_only).size_app_objects()
     assert without.objects == (app_without.object,)
     assert with_library.objects == (app_with.object, archive.output)
     assert step.inputs == (*archive.objects, app_without.object, app_with.object)
@@ -60,7 +69,7 @@ def test_a_library_only_target_archives_first_and_links_its_size_app_twice() -> 
 
 
 def test_the_size_app_objects_are_shared_and_differ_by_the_define() -> None:
-    without, with_calls = size_app_objects(PATHS, HOST)
+    without, with_calls = runtime(target(runner=False)).size_app_objects()
     assert without.source == with_calls.source == PATHS.size_app_source
     assert without.object.parts[:2] == ("build", ".obj") and without.object != with_calls.object
     assert "-DSELECTIVE_WITH_LIBRARY" in with_calls.flags
@@ -74,7 +83,7 @@ def test_a_threaded_target_links_the_thread_library() -> None:
 
 def test_the_package_copies_the_runtime_headers_but_the_runner_s() -> None:
     headers = [Path("src/runtime/core/tensor.h"), Path("src/runtime/runner/npy.h")]
-    step = package_step(PATHS, "t", "1.2.3", headers)
+    step = ours(PATHS, target(), HOST, headers).package("1.2.3")
     copies = dict(step.copies)
     assert copies[Path("include/runtime/core/tensor.h")] == headers[0]
     assert headers[1] not in step.inputs
@@ -87,7 +96,7 @@ def test_the_package_copies_the_runtime_headers_but_the_runner_s() -> None:
 
 
 def test_verify_reads_the_runner_and_every_reference() -> None:
-    step = verify_step(PATHS, target(), HOST, [MODEL])
+    step = verify_step(runtime(target()), [MODEL])
     assert step.inputs == [
         Path("build/t/runner"),
         Path("m.pte"),
@@ -98,21 +107,34 @@ def test_verify_reads_the_runner_and_every_reference() -> None:
 
 
 def test_a_library_only_target_verifies_nothing() -> None:
-    step = verify_step(PATHS, target(runner=False), HOST, [MODEL])
+    step = verify_step(runtime(target(runner=False)), [MODEL])
     assert step.runner is None and step.inputs == []
 
 
 def test_size_measures_the_runner_and_compares_with_the_baseline_s() -> None:
-    objects = target_objects(PATHS, target(), HOST, RUNTIME, [ADD])
-    step = size_step(PATHS, target(size_baseline="all"), objects)
+    linked = objects(target())
+    step = size_step(runtime(target(size_baseline="all")), linked)
     assert step.measured == (Path("build/t/runner"), Path("build/t/runner.unstripped"))
     assert step.baseline_runner == Path("build/all/runner")
-    assert step.objects == tuple((o.source, o.object) for o in objects)
-    assert size_step(PATHS, target(), objects).baseline_runner is None
+    assert [(o.source, o.object) for o in step.objects] == [(o.source, o.object) for o in linked]
+    assert size_step(runtime(target()), linked).baseline_runner is None
+    assert step.prebuilt == ()
+
+
+def test_size_buckets_our_runtime_s_parts_and_leaves_kernels_to_the_resolution() -> None:
+    step = size_step(runtime(target()), objects(target()))
+    assert [(o.source.name, o.bucket) for o in step.objects] == [
+        ("program.cpp", "loader"),
+        ("main.cpp", "runner"),
+        ("values.cpp", "loader"),  # the Bool constants check of a dtype-selective target
+        ("op_add.cpp", None),
+        ("selected_kernels.cpp", "registration"),
+    ]
+    assert isinstance(step.objects[0], LinkedSource)
 
 
 def test_size_of_a_library_only_target_measures_the_app_with_and_without_it() -> None:
-    step = size_step(PATHS, target(runner=False), [])
+    step = size_step(runtime(target(runner=False)), [])
     assert step.measured == (
         Path("build/t/size_app/with_library"),
         Path("build/t/size_app/with_library.unstripped"),

@@ -1,4 +1,5 @@
-"""The compile plan (codegen/plan/objects.py), with no build and no file read."""
+"""The compile plan (codegen/plan/objects.py) of our runtime (codegen/plan/ours.py), with no
+build and no file read."""
 
 from __future__ import annotations
 
@@ -6,17 +7,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from codegen.manifest import Library, Target, Toolchain
-from codegen.plan.objects import (
-    DTYPE_SELECTIVE_DEFINE,
-    FOLD_DEFINE,
-    library_objects,
-    runtime_sources,
-    selects_bool,
-    target_objects,
-    unique_objects,
-)
+from codegen.plan.objects import DTYPE_SELECTIVE_DEFINE, target_objects, unique_objects
+from codegen.plan.ours import FOLD_DEFINE, FUSE_DEFINE, runtime_sources, selects_bool
 from codegen.plan.paths import BuildPaths
 from codegen.plan.steps import CompileStep
+from tests.codegen.plan_support import ours
 
 PATHS = BuildPaths(Path("build"), Path("src"), Path("/work"))
 HOST = Toolchain("host", "c++", None, ("-Os",), (), "strip")
@@ -39,14 +34,32 @@ def by_source(steps: list[CompileStep]) -> dict[str, CompileStep]:
     return {str(step.source): step for step in steps}
 
 
+def objects(
+    made: Target,
+    kernels: list[Path],
+    toolchain: Toolchain = HOST,
+    runtime: list[Path] = RUNTIME,
+    libraries: list[Library] | None = None,
+    header: str | None = None,
+) -> list[CompileStep]:
+    """`made`'s objects with our runtime, its generated dtype header reading `header`."""
+    generated = Path(f"build/{made.name}/gen/selected_op_variants.h")
+    texts = {} if header is None else {generated: header}
+    runtime_of = ours(PATHS, made, toolchain, runtime, texts)
+    return target_objects(runtime_of, kernels, libraries or [])
+
+
 def test_runtime_sources_leave_out_the_size_app() -> None:
     app = Path("src/runtime/size_app/minimal_app.cpp")
-    assert runtime_sources(PATHS, [RUNTIME[1], app, RUNTIME[0]]) == [RUNTIME[0], RUNTIME[1]]
+    context = ours(PATHS, target(), HOST).context
+    assert runtime_sources(context, [RUNTIME[1], app, RUNTIME[0]]) == [RUNTIME[0], RUNTIME[1]]
+    everything = objects(target(), [], runtime=[*RUNTIME, app])
+    assert app not in {step.source for step in everything}
 
 
 def test_the_runtime_is_shared_and_selective_kernels_are_the_target_s() -> None:
-    a = by_source(target_objects(PATHS, target("a"), HOST, RUNTIME, [ADD]))
-    b = by_source(target_objects(PATHS, target("b"), HOST, RUNTIME, [ADD]))
+    a = by_source(objects(target("a"), [ADD]))
+    b = by_source(objects(target("b"), [ADD]))
     loader = "src/runtime/loader/program.cpp"
     assert a[loader] == b[loader] and a[loader].object.parts[:2] == ("build", ".obj")
     assert a[str(ADD)].object == Path("build/a/obj/kernels/portable/op_add.o")
@@ -58,31 +71,46 @@ def test_the_runtime_is_shared_and_selective_kernels_are_the_target_s() -> None:
 
 
 def test_kernels_of_targets_that_keep_every_dtype_are_shared() -> None:
-    a = by_source(target_objects(PATHS, target("a", False), HOST, RUNTIME, [ADD]))
-    c = by_source(target_objects(PATHS, target("c", False), HOST, RUNTIME, [ADD]))
+    a = by_source(objects(target("a", False), [ADD]))
+    c = by_source(objects(target("c", False), [ADD]))
     assert a[str(ADD)] == c[str(ADD)] and a[str(ADD)].object.parts[:2] == ("build", ".obj")
     assert DTYPE_SELECTIVE_DEFINE not in a[str(ADD)].flags
 
 
 def test_the_bool_constants_source_is_named_by_its_bit() -> None:
     values = "src/runtime/loader/values.cpp"
-    for selected in (False, True):
-        steps = target_objects(PATHS, target(), HOST, RUNTIME, [ADD], bool_selected=selected)
+    for selected, header in ((False, "DtypeSet(0x40u)"), (True, "DtypeSet(0x800u)"), (True, None)):
+        steps = objects(target(), [ADD], header=header)
         [step] = [s for s in steps if str(s.source) == values]
         assert step.object.name == f"values.bool{int(selected)}.o"
         assert f"-DRT_BOOL_CONSTANTS={int(selected)}" in step.flags
-    everything = by_source(target_objects(PATHS, target(dtype_selective=False), HOST, RUNTIME, []))
+    everything = by_source(objects(target(dtype_selective=False), []))
     assert everything[values].object.name == "values.o"
 
 
 def test_only_a_folding_kernel_compiles_constant_folding_in() -> None:
     method = "src/runtime/executor/method.cpp"
-    plain = by_source(target_objects(PATHS, target(), HOST, RUNTIME, [ADD]))
-    folding = by_source(target_objects(PATHS, target(), HOST, RUNTIME, [ADD, PERMUTE]))
+    plain = by_source(objects(target(), [ADD]))
+    folding = by_source(objects(target(), [ADD, PERMUTE]))
     assert FOLD_DEFINE not in plain[method].flags and FOLD_DEFINE in folding[method].flags
+    # Fusion's code would rewrite nothing without a fused entry: a Linear's runner leaves it out.
+    assert FUSE_DEFINE not in folding[method].flags
     assert plain[method].object != folding[method].object
     loader = "src/runtime/loader/program.cpp"
     assert plain[loader] == folding[loader]
+
+
+def test_an_optimized_kernel_with_a_fused_entry_compiles_fusion_in_and_portable_s_does_not() -> None:
+    # Note [Fusion at load] comes with folding, for the built-in library whose convolution
+    # and matrix products have fused entries.
+    method = "src/runtime/executor/method.cpp"
+    for name in ("op_convolution.cpp", "op_addmm.cpp", "op_mm.cpp"):
+        fast = PATHS.builtin_kernels_dir / "optimized" / name
+        slow = PATHS.builtin_kernels_dir / "portable" / name
+        fusing = by_source(objects(target(), [ADD, fast]))
+        plain = by_source(objects(target(), [ADD, slow]))
+        assert FOLD_DEFINE in fusing[method].flags and FUSE_DEFINE in fusing[method].flags
+        assert FOLD_DEFINE not in plain[method].flags and FUSE_DEFINE not in plain[method].flags
 
 
 def test_a_library_s_cflags_and_threads_reach_its_objects_only() -> None:
@@ -91,15 +119,15 @@ def test_a_library_s_cflags_and_threads_reach_its_objects_only() -> None:
     )
     fast = Path("k/optimized/op_mm.cpp")
     threaded = target(dtype_selective=False, threads=4)
-    steps = by_source(target_objects(PATHS, threaded, HOST, RUNTIME, [ADD, fast], [optimized]))
+    steps = by_source(objects(threaded, [ADD, fast], libraries=[optimized]))
     assert steps[str(fast)].flags[-4:] == ("-Os", "-O2", "-DOPT_THREADS=4", "-Isrc")
     assert "-O2" not in steps[str(ADD)].flags
 
 
 def test_a_launcher_goes_before_the_compiler_and_keys_the_objects() -> None:
     cached = replace(HOST, launcher="ccache")
-    plain = by_source(target_objects(PATHS, target(), HOST, RUNTIME, [ADD]))
-    launched = by_source(target_objects(PATHS, target(), cached, RUNTIME, [ADD]))
+    plain = by_source(objects(target(), [ADD]))
+    launched = by_source(objects(target(), [ADD], cached))
     loader = "src/runtime/loader/program.cpp"
     assert launched[loader].command()[:2] == ["ccache", "c++"]
     assert launched[loader].compiler == "c++"
@@ -107,14 +135,14 @@ def test_a_launcher_goes_before_the_compiler_and_keys_the_objects() -> None:
 
 
 def test_the_library_leaves_out_the_runner_s_command_line() -> None:
-    steps = target_objects(PATHS, target(), HOST, RUNTIME, [ADD])
-    kept = {str(step.source) for step in library_objects(PATHS, steps)}
+    steps = objects(target(), [ADD])
+    kept = {str(step.source) for step in ours(PATHS, target(), HOST).library_objects(steps)}
     assert "src/runtime/runner/main.cpp" not in kept and str(ADD) in kept
 
 
 def test_a_shared_object_is_compiled_once() -> None:
-    a = target_objects(PATHS, target("a"), HOST, RUNTIME, [ADD])
-    b = target_objects(PATHS, target("b"), HOST, RUNTIME, [ADD])
+    a = objects(target("a"), [ADD])
+    b = objects(target("b"), [ADD])
     steps = unique_objects([*a, *b])
     assert len({step.object for step in steps}) == len(steps)
     assert len(steps) == len(a) + 2  # b's own kernel and registration

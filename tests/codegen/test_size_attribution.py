@@ -10,9 +10,9 @@ import pytest
 
 from codegen.scalar_type import ScalarType
 from codegen.size.attribution import LinkedObject, attribute, bucket_of_source
-from codegen.size.buckets import OVERHEAD, SHARED_KERNELS, kernel_bucket
 from codegen.size.dtypes import template_dtypes
 from codegen.size.elf import SHF_EXECINSTR, object_symbols, read_sections, read_symbols
+from codegen.size_buckets import OVERHEAD, SHARED_KERNELS, kernel_bucket
 
 SOURCES = {
     "runtime/core/core.cpp": "int core_value(int x) { return x * 3 + 1; }\n",
@@ -56,8 +56,13 @@ def linked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[tuple[P
 
 def _attribute(root: Path, pairs: list[tuple[Path, Path]]):  # type: ignore[no-untyped-def]
     kernels = {Path("kernels/lib/op_add.cpp"): "lib", Path("kernels/lib/op_mul.cpp"): "lib"}
+    runtime = {Path("runtime/runner/main.cpp"): "runner"}  # the runtime's own buckets
     objects = [
-        LinkedObject(bucket_of_source(source, kernels), source.name, object_symbols(obj))
+        LinkedObject(
+            bucket_of_source(source, runtime.get(source), kernels),
+            source.name,
+            object_symbols(obj),
+        )
         for source, obj in pairs
     ]
     runner = root / "runner"
@@ -100,15 +105,14 @@ def test_dtype_instantiations_are_counted(linked: tuple[Path, list[tuple[Path, P
     assert add is not None and add.dtypes.get("Float", 0) > 0
 
 
-def test_objects_map_to_buckets_by_path() -> None:
+def test_objects_map_to_buckets_by_kernel_then_by_the_runtime_s_word() -> None:
+    """A kernel's bucket comes from the resolution; an object of the runtime's own is in the
+    bucket the runtime names (Note [Target runtime]), else the core's."""
     kernels = {Path("kernels/portable/op_add.cpp"): "portable"}
-    assert bucket_of_source(Path("runtime/loader/program.cpp"), kernels) == "loader"
-    assert bucket_of_source(Path("runtime/kernel/registry.cpp"), kernels) == "registry"
-    assert bucket_of_source(Path("runtime/executor/method.cpp"), kernels) == "executor"
-    assert bucket_of_source(Path("build/t/gen/selected_kernels.cpp"), kernels) == "registration"
-    assert (
-        bucket_of_source(Path("kernels/portable/op_add.cpp"), kernels) == "kernel:portable/op_add"
-    )
+    assert bucket_of_source(Path("runtime/loader/program.cpp"), "loader", kernels) == "loader"
+    assert bucket_of_source(Path("runtime/loader/program.cpp"), None, kernels) == "core"
+    add = Path("kernels/portable/op_add.cpp")
+    assert bucket_of_source(add, None, kernels) == "kernel:portable/op_add"
     assert kernel_bucket("prim", Path("kernels/prim/op_sym_size.cpp")) == "kernel:prim/op_sym_size"
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from codegen.tolerances import TOLERANCES, mismatches, tolerance
+from codegen.tolerances import TOLERANCES, compare_to_reference, mismatches, tolerance
 from codegen.verify import compare_output
 from tests.conformance.tolerances import compare
 
@@ -57,3 +57,46 @@ def test_verification_and_conformance_agree(tmp_path: Path) -> None:
         assert (compare(0, actual, expected, computed_in_bfloat16=False) is None) is passes
     # A BFloat16 program's float32 output is held to the BFloat16 row instead.
     assert compare(0, outside, expected, computed_in_bfloat16=True) is None
+
+
+def test_outputs_are_compared_relative_to_their_scale() -> None:
+    """Issue 22, item 4: values near 5e-5 10 % off passed the absolute bound (1e-5); values
+    near 1e4 failed it by a cancellation error their magnitude explains."""
+    small = np.array([4e-5, -5e-5, 2e-5], np.float32)
+    assert not mismatches(small * 1.1, small, *TOLERANCES["float32"]).any()
+    comparison = compare_to_reference(small * np.float32(1.1), small)
+    assert (comparison.wrong, comparison.first_wrong, comparison.farthest_wrong) == (3, 0, 1)
+    assert comparison.scale == float(np.float32(5e-5)) and not comparison.degenerate
+    assert abs(comparison.relative_error - 0.1) < 1e-6
+
+    large = np.array([1e4, 1e-3], np.float32)
+    cancelled = np.array([1e4, 4e-3], np.float32)
+    assert mismatches(cancelled, large, *TOLERANCES["float32"]).tolist() == [False, True]
+    comparison = compare_to_reference(cancelled, large)
+    assert comparison.wrong == 0
+    assert abs(comparison.worst_error - 3e-3) < 1e-9
+
+
+def test_a_degenerate_reference_is_compared_by_the_absolute_bound() -> None:
+    zeros = np.zeros(3, np.float32)
+    noise = np.array([0.0, 4e-6, -9e-6], np.float32)  # rounding noise, within 1e-5
+    comparison = compare_to_reference(noise, zeros)
+    assert comparison.degenerate and comparison.wrong == 0 and comparison.scale == 0
+    assert compare_to_reference(np.array([0, 0, 2e-5], np.float32), zeros).wrong == 1
+    for exact in (np.zeros(3, np.int64), np.zeros(2, np.bool_)):
+        assert compare_to_reference(exact, exact).degenerate
+    assert not compare_to_reference(np.ones(2, np.bool_), np.ones(2, np.bool_)).degenerate
+
+
+def test_not_finite_values_and_blocks() -> None:
+    expected = np.zeros(600_000, np.float64)
+    expected[0], expected[1], expected[2] = np.inf, np.nan, 2.0
+    actual = expected.copy()
+    assert compare_to_reference(actual, expected).wrong == 0  # inf = inf, NaN = NaN
+    actual[1], actual[500_000] = 1.0, 1.5  # a NaN met by a number; a value in a later block
+    comparison = compare_to_reference(actual, expected)
+    assert (comparison.wrong, comparison.first_wrong, comparison.farthest_wrong) == (2, 1, 1)
+    assert comparison.scale == 2.0 and comparison.worst_error == np.inf
+    actual[1] = np.nan
+    comparison = compare_to_reference(actual, expected)
+    assert (comparison.farthest_wrong, comparison.worst_error) == (500_000, 1.5)

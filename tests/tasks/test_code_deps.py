@@ -9,23 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from tasks import stages as stage_table
 from tasks.code_deps import action_code, code_closure
 from tasks.compile_action import compile_object
 from tasks.link_action import archive, link
 from tasks.models import write_model_ops
 
 ROOT = Path(__file__).resolve().parents[2]
-STAGES = [
-    "tasks.models",
-    "tasks.selection",
-    "tasks.codegen",
-    "tasks.compile_action",
-    "tasks.link_action",
-    "tasks.size",
-    "tasks.package",
-    "tasks.summary",
-    "tasks.verify",
-]
+STAGES = [stage.code for stage in stage_table.STAGES]
 
 
 def imported_project_files(module: str) -> set[Path]:

@@ -4,9 +4,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from codegen.manifest import Library, Target, Toolchain
-from tasks.compile import ObjectSpec, target_objects
+from codegen.plan import objects as plan
+from codegen.plan.steps import CompileStep
 from tasks.compile_action import compile_object
 from tasks.engine.evidence import Evidence, Reads
+from tasks.runtimes import runtime_of
 
 HOST = Toolchain("host", "c++", None, ("-Os",), (), "strip")
 CACHED = Toolchain("host", "c++", "ccache", ("-Os",), (), "strip")
@@ -17,6 +19,18 @@ READS = Reads(Evidence())
 
 def target(name: str, dtype_selective: bool, toolchain: str = "host") -> Target:
     return Target(name, (), ("portable",), (), {}, (), (), False, dtype_selective, None, toolchain)
+
+
+def target_objects(
+    made: Target,
+    toolchain: Toolchain,
+    kernels: list[Path],
+    libraries: list[Library] | None = None,
+    *,
+    reads: Reads,
+) -> list[CompileStep]:
+    """The objects of `made` as the backend plans them, with this checkout's runtime."""
+    return plan.target_objects(runtime_of(made, toolchain, reads), kernels, libraries or [])
 
 
 def objects(name: str, dtype_selective: bool, toolchain: Toolchain = HOST) -> dict[str, Path]:
@@ -55,7 +69,7 @@ def test_the_depfile_names_the_final_object_not_the_temporary(tmp_path: Path) ->
     source = tmp_path / "unit.cpp"
     (tmp_path / "unit.h").write_text("inline int one() { return 1; }\n")
     source.write_text('#include "unit.h"\nint two() { return one() + one(); }\n')
-    spec = ObjectSpec(source, tmp_path / "obj" / "unit.o", ("-std=c++17",), ("c++",))
+    spec = CompileStep(source, tmp_path / "obj" / "unit.o", ("-std=c++17",), ("c++",))
     assert compile_object(spec)
     assert spec.object.exists() and not list(tmp_path.rglob("*.tmp"))
     rule = spec.depfile.read_text().replace("\\\n", " ").split()

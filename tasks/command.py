@@ -1,0 +1,44 @@
+"""The `selective-build` command: doit's own application with the engine's task loader
+(tasks/engine/loader.py) and the task creators of tasks/creators.py, so it works in any
+folder holding a `selective.toml`, no dodo.py needed."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from tasks.engine.database import BACKEND
+from tasks.engine.loader import BuildLoader
+
+
+class SelectiveLoader(BuildLoader):
+    """The build loader, with the task creators of tasks/creators.py."""
+
+    def creators(self) -> Mapping[str, Any]:
+        from tasks.creators import CREATORS  # what a no-op build does not need
+
+        return CREATORS
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of `selective-build`: doit's own application (`DoitMain`) with the task
+    creators of tasks/creators.py, so it takes every doit command and option (`list`,
+    `info`, `clean`, `forget`, `explain`, `target:<t>`, `-n N`, `manifest=...`, `build=...`)."""
+    from doit.doit_cmd import DoitMain
+
+    # No config files: a user's pyproject.toml may configure doit for another project. The
+    # plugins are pyproject.toml's, for this repository's `doit`.
+    application = DoitMain(
+        SelectiveLoader(),
+        config_filenames=(),
+        extra_config={
+            "BACKEND": {BACKEND: "tasks.engine.database:BuildDatabase"},
+            "COMMAND": {
+                "run": "tasks.engine.commands:BuildCommand",
+                "info": "tasks.engine.commands:CheckedInfo",
+            },
+        },
+    )
+    code = application.run(sys.argv[1:] if argv is None else argv)
+    return int(code or 0)  # doit's commands may return None for success
