@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fuzz.sanitized import sanitized_runner
 from tests.kernels.harness import KernelRunner
 from tests.workspace import BOTH_LIBRARIES_FROM_BUILD, build_in_repository
 
@@ -68,3 +69,10 @@ def threaded_runner() -> Path:
 @pytest.fixture
 def kernel(all_runner: Path, tmp_path: Path) -> KernelRunner:
     return KernelRunner(all_runner, tmp_path)
+
+
+@pytest.fixture
+def sanitized_kernel(tmp_path: Path) -> KernelRunner:
+    """The sanitized all-operators runner of the fuzz harness (tests/fuzz/sanitized.py):
+    undefined behaviour, such as a signed overflow, fails the call."""
+    return KernelRunner(sanitized_runner(), tmp_path)
