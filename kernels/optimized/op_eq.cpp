@@ -2,6 +2,7 @@
 
 #include "kernels/optimized/elem/layout.h"
 #include "kernels/optimized/elem/loops.h"
+#include "kernels/portable/util/binary_functors.h"
 #include "kernels/portable/util/binary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -23,17 +24,6 @@ constexpr rt::DtypeSet kDtypes = rt::DtypeSet::of(rt::ScalarType::Bool) |
                                  rt::DtypeSet::of(rt::ScalarType::Float);
 using Dtypes = rt::DtypeDispatch<kDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
 
-// portable's Equal (op_eq.cpp), for its template.
-struct Equal {
-  static constexpr bool kHasScalar = false;
-  static constexpr portable::BinaryKind kKind = portable::BinaryKind::kComparison;
-  template <typename M>
-  static bool apply(M x, M y, M) {
-    return x == y;
-  }
-  static const char* check(rt::ScalarType, const rt::Scalar&) { return nullptr; }
-};
-
 }  // namespace
 
 // eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
@@ -49,7 +39,7 @@ rt::Tensor& eq_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt
                     !other.is_bool() &&
                     ((self.is_contiguous() && out.is_contiguous()) || same_layout(self, out));
   if (!fast) {
-    portable::binary_scalar_kernel<Dtypes, Equal>(context, kOp, self, other, out);
+    portable::binary_scalar_kernel<Dtypes, portable::Equal>(context, kOp, self, other, out);
     return out;
   }
   if (!rt::resize_out(in, out, self.sizes().data(), self.dim())) return out;

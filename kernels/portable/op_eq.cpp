@@ -1,3 +1,4 @@
+#include "kernels/portable/util/binary_functors.h"
 #include "kernels/portable/util/binary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -13,18 +14,6 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dty
 constexpr const char* kScalarOp = "aten::eq.Scalar_out";
 using ScalarDtypes =
     rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
-
-// self == other in the promoted dtype (a scalar is converted to it first);
-// bool results, stored into out of any dtype.
-struct Equal {
-  static constexpr bool kHasScalar = false;
-  static constexpr BinaryKind kKind = BinaryKind::kComparison;
-  template <typename M>
-  static bool apply(M x, M y, M) {
-    return x == y;
-  }
-  static const char* check(ScalarType, const rt::Scalar&) { return nullptr; }
-};
 
 }  // namespace
 

@@ -1,3 +1,4 @@
+#include "kernels/portable/util/unary_functors.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -11,15 +12,6 @@ constexpr const char* kOp = "aten::logical_not.out";
 using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
 using Compute =
     rt::DtypeDispatch<rt::DtypeSet::of(ScalarType::Bool).bits(), rt::selected_dtypes(kOp).bits()>;
-
-// self read as bool (nonzero, NaN included, is true), negated; out may have
-// any dtype.
-struct LogicalNot : UnaryStateless<LogicalNot> {
-  template <typename M>
-  static M apply(M x) {
-    return !x;
-  }
-};
 
 }  // namespace
 

@@ -1,3 +1,4 @@
+#include "kernels/portable/util/binary_functors.h"
 #include "kernels/portable/util/binary_op.h"
 #include "kernels/portable/util/opmath.h"
 #include "runtime/kernel/dispatch.h"
@@ -15,16 +16,6 @@ using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()
 constexpr const char* kScalarOp = "aten::mul.Scalar_out";
 constexpr rt::DtypeSet kScalarSelected = rt::selected_dtypes(kScalarOp);
 using ScalarDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kScalarSelected.bits()>;
-
-struct Mul {
-  static constexpr bool kHasScalar = false;
-  static constexpr bool kOpmathScalar = true;
-  template <typename M>
-  static M apply(M x, M y, M) {
-    return op_mul(x, y);
-  }
-  static const char* check(ScalarType, const rt::Scalar&) { return nullptr; }
-};
 
 }  // namespace
 

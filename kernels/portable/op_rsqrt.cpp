@@ -1,5 +1,6 @@
 #include <cmath>
 
+#include "kernels/portable/util/unary_functors.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -14,14 +15,6 @@ constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 // Integer and bool tensors are computed in Float (Note [Unary ops]).
 using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
 using Compute = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
-
-struct Rsqrt : UnaryStateless<Rsqrt> {
-  // 1 / sqrt(x): inf at 0, NaN below.
-  template <typename M>
-  static M apply(M x) {
-    return M(1) / std::sqrt(x);
-  }
-};
 
 }  // namespace
 

@@ -100,7 +100,7 @@ def test_only_a_folding_kernel_compiles_constant_folding_in() -> None:
     assert plain[loader] == folding[loader]
 
 
-def test_an_optimized_kernel_with_a_fused_entry_compiles_fusion_in_and_portable_s_does_not() -> None:
+def test_an_optimized_kernel_with_a_fused_entry_compiles_fusion_in_portable_s_does_not() -> None:
     # Note [Fusion at load] comes with folding, for the built-in library whose convolution
     # and matrix products have fused entries.
     method = "src/runtime/executor/method.cpp"
