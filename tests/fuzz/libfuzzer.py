@@ -16,7 +16,6 @@ import functools
 import os
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -54,15 +53,17 @@ def available() -> bool:
     clang = shutil.which("clang++")
     if clang is None:
         return False
-    with tempfile.TemporaryDirectory(prefix="libfuzzer-probe-") as scratch:
-        result = subprocess.run(
-            [clang, "-fsanitize=fuzzer", "-x", "c++", "-", "-o", f"{scratch}/probe"],
-            input=b'#include <cstddef>\n#include <cstdint>\nextern "C" int '
-            b"LLVMFuzzerTestOneInput(const uint8_t*, size_t) { return 0; }\n",
-            capture_output=True,
-            timeout=300,
-            check=False,
-        )
+    probe = REPO / "build" / f"libfuzzer-probe.{os.getpid()}"  # one per test worker
+    probe.parent.mkdir(exist_ok=True)
+    result = subprocess.run(
+        [clang, "-fsanitize=fuzzer", "-x", "c++", "-", "-o", str(probe)],
+        input=b'#include <cstddef>\n#include <cstdint>\nextern "C" int '
+        b"LLVMFuzzerTestOneInput(const uint8_t*, size_t) { return 0; }\n",
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
+    probe.unlink(missing_ok=True)
     return result.returncode == 0
 
 
@@ -75,6 +76,7 @@ def build() -> Path:
     newest = max(library.stat().st_mtime_ns, SOURCE.stat().st_mtime_ns)
     if binary.exists() and binary.stat().st_mtime_ns >= newest:
         return binary
+    # Linked aside and renamed: another test worker may be running the one there now.
     temporary = binary.with_name(f"{binary.name}.{os.getpid()}.tmp")
     command = ["clang++", "-std=c++17", "-O1", "-fno-exceptions", "-fno-rtti"]
     command += ["-fsanitize=fuzzer", *SANITIZE, f"-I{REPO}", str(SOURCE), str(library)]

@@ -35,8 +35,9 @@ CHAINS_FUSED = 7
 CHAINS_BYTES = 4 * ((216 + 8) + (72 + 8) + (128 + 16) + (2304 + 16)) + 4 * (2048 + 512)
 
 
-def run(runner: Path, name: str, tmp_path: Path) -> tuple[tuple[int, int], list[np.ndarray]]:
-    """(chains fused, bytes) and the outputs of the last of three runs of program `name`."""
+def run(runner: Path, name: str, tmp_path: Path) -> tuple[tuple[int, int] | None, list[np.ndarray]]:
+    """(chains fused, bytes), None for a runner without the fusion code, and the outputs of
+    the last of three runs of program `name`."""
     arrays = np.load(PROGRAMS / f"{name}.npz")
     inputs = [arrays[k] for k in sorted(k for k in arrays if k.startswith("in"))]
     outputs = sum(1 for k in arrays if k.startswith("out"))
@@ -45,7 +46,7 @@ def run(runner: Path, name: str, tmp_path: Path) -> tuple[tuple[int, int], list[
 
 def run_file(
     runner: Path, program: Path, inputs: list[np.ndarray], outputs: int, tmp_path: Path
-) -> tuple[tuple[int, int], list[np.ndarray]]:
+) -> tuple[tuple[int, int] | None, list[np.ndarray]]:
     command = [str(runner), str(program), "--iterations", "3", "--output-dir", str(tmp_path)]
     for index, array in enumerate(inputs):
         np.save(tmp_path / f"in{index}.npy", array, allow_pickle=False)
@@ -53,9 +54,8 @@ def run_file(
     result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stderr
     fused = _FUSED.search(result.stdout)
-    assert fused is not None, result.stdout
     arrays = [np.load(tmp_path / f"output{i}.npy") for i in range(outputs)]
-    return (int(fused.group(1)), int(fused.group(2))), arrays
+    return (int(fused.group(1)), int(fused.group(2))) if fused else None, arrays
 
 
 def expected(name: str) -> list[np.ndarray]:
@@ -81,8 +81,10 @@ def test_fused_chains_match_eager_and_every_thread_count(
 def test_a_runner_without_the_optimized_convolution_fuses_nothing(
     all_runner: Path, tmp_path: Path
 ) -> None:
+    # Without a kernel with a fused entry the fusion code is compiled out (RT_FUSE_CALLS),
+    # and the runner reports no fusion line.
     fused, (out,) = run(all_runner, "conv_chains", tmp_path)
-    assert fused == (0, 0)
+    assert fused is None
     np.testing.assert_allclose(out, expected("conv_chains")[0], rtol=1e-5, atol=1e-5)
 
 
@@ -112,6 +114,6 @@ def test_a_linear_and_its_relu_fuse(
     fused, (out,) = run_file(optimized_runner, model / "mlp.pte", inputs, 1, tmp_path / "one")
     again, (threaded,) = run_file(threaded_runner, model / "mlp.pte", inputs, 1, tmp_path / "three")
     assert fused == again
-    assert fused[0] == 1
+    assert fused is not None and fused[0] == 1
     assert out.tobytes() == threaded.tobytes()
     np.testing.assert_allclose(out, np.load(model / "out0.npy"), rtol=1e-5, atol=1e-6)
