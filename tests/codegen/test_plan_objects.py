@@ -8,7 +8,13 @@ from pathlib import Path
 
 from codegen.manifest import Library, Target, Toolchain
 from codegen.plan.objects import DTYPE_SELECTIVE_DEFINE, target_objects, unique_objects
-from codegen.plan.ours import FOLD_DEFINE, FUSE_DEFINE, runtime_sources, selects_bool
+from codegen.plan.ours import (
+    FOLD_DEFINE,
+    FUSE_DEFINE,
+    PREPARE_DEFINE,
+    runtime_sources,
+    selects_bool,
+)
 from codegen.plan.paths import BuildPaths
 from codegen.plan.steps import CompileStep
 from tests.codegen.plan_support import ours
@@ -122,6 +128,54 @@ def test_a_library_s_cflags_and_threads_reach_its_objects_only() -> None:
     steps = by_source(objects(threaded, [ADD, fast], libraries=[optimized]))
     assert steps[str(fast)].flags[-4:] == ("-Os", "-O2", "-DOPT_THREADS=4", "-Isrc")
     assert "-O2" not in steps[str(ADD)].flags
+
+
+FAST_DIR = PATHS.builtin_kernels_dir / "optimized"
+OPTIMIZED = Library("optimized", FAST_DIR / "functions.yaml", FAST_DIR, ("-O2",))
+MM = FAST_DIR / "op_mm.cpp"
+RELU = FAST_DIR / "op_relu.cpp"
+CHECK = "src/runtime/startup/isa_check.cpp"
+
+
+def test_the_instruction_set_reaches_the_optimized_objects_and_the_start_up_check() -> None:
+    # Note [Instruction sets]: only the optimized library is compiled for it; a runner
+    # with such objects links the check, compiled with the same -march.
+    v4 = replace(HOST, isa="x86-64-v4")
+    steps = by_source(objects(target(), [ADD, RELU], v4, libraries=[OPTIMIZED]))
+    assert "-march=x86-64-v4" in steps[str(RELU)].flags
+    assert not any("-march" in flag for flag in steps[str(ADD)].flags)
+    assert not any("-march" in flag for flag in steps["src/runtime/loader/program.cpp"].flags)
+    assert "-march=x86-64-v4" in steps[CHECK].flags
+    kept = ours(PATHS, target(), v4).library_objects(list(steps.values()))
+    assert CHECK not in {str(s.source) for s in kept}
+
+
+def test_no_start_up_check_without_optimized_kernels_a_level_or_a_runner() -> None:
+    v3 = replace(HOST, isa="x86-64-v3")
+    for toolchain, kernels, made in (
+        (v3, [ADD], target()),  # portable alone stays at the baseline
+        (HOST, [ADD, RELU], target()),  # no isa: the cflags decide
+        (replace(HOST, isa="x86-64"), [ADD, RELU], target()),  # the baseline runs anywhere
+        (v3, [ADD, RELU], target(runner=False)),  # a library has no start
+    ):
+        steps = by_source(objects(made, kernels, toolchain, libraries=[OPTIMIZED]))
+        assert CHECK not in steps
+    context = ours(PATHS, target(), HOST).context
+    assert runtime_sources(context, [Path(CHECK), RUNTIME[0]]) == [RUNTIME[0]]
+
+
+def test_an_optimized_matrix_product_compiles_preparation_in() -> None:
+    method = "src/runtime/executor/method.cpp"
+    plain = by_source(objects(target(), [ADD, RELU], libraries=[OPTIMIZED]))
+    batched = by_source(objects(target(), [ADD, FAST_DIR / "op_bmm.cpp"], libraries=[OPTIMIZED]))
+    product = by_source(objects(target(), [ADD, MM], libraries=[OPTIMIZED]))
+    portable = by_source(objects(target(), [PATHS.builtin_kernels_dir / "portable" / "op_mm.cpp"]))
+    assert PREPARE_DEFINE not in plain[method].flags and FOLD_DEFINE not in plain[method].flags
+    assert {PREPARE_DEFINE, FOLD_DEFINE} <= set(product[method].flags)
+    # bmm prepares a constant operand but has no fused entry.
+    assert {PREPARE_DEFINE, FOLD_DEFINE} <= set(batched[method].flags)
+    assert FUSE_DEFINE not in batched[method].flags
+    assert PREPARE_DEFINE not in portable[method].flags
 
 
 def test_a_launcher_goes_before_the_compiler_and_keys_the_objects() -> None:
