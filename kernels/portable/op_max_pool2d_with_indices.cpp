@@ -30,8 +30,9 @@ void max_pool(const PoolWindow& win, const Planes4& x, const Planes4& y, const P
           int64_t w0 = ow * win.stride[1] - win.padding[1];
           const int64_t h1 = h0 + win.dilation[0] * (win.kernel[0] - 1) + 1;
           const int64_t w1 = w0 + win.dilation[1] * (win.kernel[1] - 1) + 1;
-          while (h0 < 0) h0 += win.dilation[0];
-          while (w0 < 0) w0 += win.dilation[1];
+          // The first tap at or after 0 (a padding may be 2^31 taps: no step per tap).
+          if (h0 < 0) h0 += (-h0 + win.dilation[0] - 1) / win.dilation[0] * win.dilation[0];
+          if (w0 < 0) w0 += (-w0 + win.dilation[1] - 1) / win.dilation[1] * win.dilation[1];
           M best = std::numeric_limits<M>::has_infinity ? -std::numeric_limits<M>::infinity()
                                                         : std::numeric_limits<M>::lowest();
           int64_t best_index = h0 * width + w0;

@@ -13,12 +13,6 @@ constexpr const char* kOp = "aten::slice_copy.Tensor_out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
 
-// torch's clamping of a slice bound into [0, extent].
-int64_t clamp_bound(int64_t bound, int64_t extent) {
-  if (bound < 0) bound += extent;
-  return bound < 0 ? 0 : bound > extent ? extent : bound;
-}
-
 }  // namespace
 
 // slice_copy.Tensor_out(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1, *,
@@ -40,8 +34,9 @@ rt::Tensor& slice_copy_Tensor_out(rt::KernelContext& context, const rt::Tensor& 
   const int64_t at = shape_wrap_dim(in, dim_arg, self.dim());
   if (at < 0) return out;
   const int64_t extent = self.size(static_cast<int>(at));
-  start = clamp_bound(start, extent);
-  end = clamp_bound(end, extent);
+  start = shape_clamp_bound(start, extent);
+  end = shape_clamp_bound(end, extent);
+  step = shape_bound_step(step, extent);  // Note [A step past the extent]
   const int64_t length = end > start ? (end - start + step - 1) / step : 0;
   int32_t sizes[rt::Tensor::kMaxDims];
   int64_t strides[rt::Tensor::kMaxDims];

@@ -13,12 +13,6 @@ constexpr const char* kOp = "aten::slice_scatter.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
 
-// torch's clamping of a slice bound into [0, extent] (as slice_copy's).
-int64_t clamp_bound(int64_t bound, int64_t extent) {
-  if (bound < 0) bound += extent;
-  return bound < 0 ? 0 : bound > extent ? extent : bound;
-}
-
 }  // namespace
 
 // slice_scatter.out(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1, *,
@@ -47,8 +41,9 @@ rt::Tensor& slice_scatter_out(rt::KernelContext& context, const rt::Tensor& self
   if (at < 0) return out;
   const int d_at = static_cast<int>(at);
   const int64_t extent = self.size(d_at);
-  const int64_t start = clamp_bound(start_arg.value_or(0), extent);
-  const int64_t end = clamp_bound(end_arg.value_or(INT64_MAX), extent);
+  const int64_t start = shape_clamp_bound(start_arg.value_or(0), extent);
+  const int64_t end = shape_clamp_bound(end_arg.value_or(INT64_MAX), extent);
+  step = shape_bound_step(step, extent);  // Note [A step past the extent]
   const int64_t length = end > start ? (end - start + step - 1) / step : 0;
   bool same = src.dim() == self.dim();
   for (int d = 0; same && d < self.dim(); ++d)

@@ -39,6 +39,7 @@ rt::Tensor& unfold_copy_out(rt::KernelContext& context, const rt::Tensor& self, 
     in.fail("step must be positive");
     return out;
   }
+  step = shape_bound_step(step, extent);  // Note [A step past the extent]
   int32_t sizes[rt::Tensor::kMaxDims];
   int64_t strides[rt::Tensor::kMaxDims];
   for (int d = 0; d < self.dim(); ++d) {

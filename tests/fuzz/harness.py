@@ -31,6 +31,7 @@ from pathlib import Path
 from codegen.errors import InputError
 from codegen.pte import read_model_ops
 from codegen.selection import Selection
+from tests.fuzz.kept import Keeper, KeptCase, key_shapes, message_class, read_index
 from tests.fuzz.mutate import mutate_array, mutate_program
 from tests.fuzz.sanitized import ALLOCATION_WARNING, ENVIRONMENT
 from tests.workspace import REPO
@@ -73,6 +74,11 @@ class Finding:
     example: str
 
 
+def finding_class(finding: Finding) -> str:
+    """The class a finding is kept under: one of its own, so it is replayed once fixed."""
+    return f"finding {finding.target} {finding.seed}-{finding.index}"
+
+
 @dataclass
 class Stats:
     target: str
@@ -111,21 +117,22 @@ def reader_case(corpus: list[Example], seed: int, index: int) -> tuple[Example, 
     return example, data, what
 
 
-def check_reader(path: Path) -> tuple[str, str | None]:
-    """(outcome, problem or None) of reading the program at `path`."""
+def check_reader(path: Path) -> tuple[str, str | None, frozenset[str]]:
+    """(outcome, problem or None, classes) of reading the program at `path`; the classes
+    (tests/fuzz/kept.py) tell which cases are worth keeping."""
     try:
         ops = read_model_ops(path)
         Selection.from_model(ops, str(path))
     except InputError as error:
         text = str(error)
         if "\n" in text or "\r" in text:
-            return "error", f"InputError of several lines: {text!r}"
-        return "error", None
+            return "error", f"InputError of several lines: {text!r}", frozenset()
+        return "error", None, frozenset({message_class(text, [str(path)])})
     except RecursionError:
-        return "crash", "RecursionError"
+        return "crash", "RecursionError", frozenset()
     except Exception as error:  # noqa: BLE001  anything else is what the fuzzer looks for
-        return "crash", f"{type(error).__name__}: {error}"
-    return "ok", None
+        return "crash", f"{type(error).__name__}: {error}", frozenset()
+    return "ok", None, key_shapes(ops)
 
 
 def fuzz_reader(
@@ -135,8 +142,10 @@ def fuzz_reader(
     findings_dir: Path | None,
     start: int = 0,
     progress: bool = False,
+    keep: Keeper | None = None,
 ) -> Stats:
-    """Cases start..start+count-1 through the reader; with `progress`, a line per 10,000."""
+    """Cases start..start+count-1 through the reader; with `progress`, a line per 10,000;
+    `keep` is offered every case."""
     corpus = examples()
     stats = Stats("reader")
     with tempfile.TemporaryDirectory(prefix="fuzz-reader-") as scratch:
@@ -145,7 +154,7 @@ def fuzz_reader(
             example, data, what = reader_case(corpus, seed, index)
             path.write_bytes(data)
             began = time.perf_counter()
-            outcome, problem = check_reader(path)
+            outcome, problem, classes = check_reader(path)
             took = time.perf_counter() - began
             stats.cases += 1
             stats.durations.append(took)
@@ -156,6 +165,11 @@ def fuzz_reader(
                 finding = Finding("reader", seed, index, what, problem, example.name)
                 stats.findings.append(finding)
                 save(finding, data, findings_dir)
+                classes = frozenset({finding_class(finding)})
+            if keep is not None:
+                info: dict[str, object] = {"example": example.name, "what": what}
+                kept = KeptCase(f"{seed}-{index}", (len(data), seed, index), data, ".pte", info)
+                keep.offer(classes, kept)
             if progress and stats.cases % 10000 == 0:
                 print(stats.summary(), flush=True)
     return stats
@@ -234,6 +248,38 @@ def judge(returncode: int, raw_stderr: bytes) -> tuple[str, str | None]:
     if len(lines) != 1 or not lines[0].startswith("runner: "):
         return "error", f"exit {returncode} without one line: {stderr[-2000:]}"
     return "error", None
+
+
+def runner_classes(case: RunnerCase, outcome: str, stderr: bytes, folder: Path) -> frozenset[str]:
+    """The classes (tests/fuzz/kept.py) of a case that ran in `folder` without a finding:
+    success on its example, or its one line."""
+    if outcome == "ok":
+        return frozenset({f"ok {case.example.name}"})
+    text = stderr.decode("ascii", "backslashreplace")
+    lines = [line for line in text.splitlines() if ALLOCATION_WARNING not in line]
+    return frozenset({message_class(lines[-1], [str(folder), str(REPO)])})
+
+
+def kept_runner_case(case: RunnerCase, seed: int, index: int) -> KeptCase:
+    """`case` as the kept corpus stores it: the mutated file, and what to run it with."""
+    data, suffix = (case.program, ".pte") if case.mutated_input is None else (case.array, ".npy")
+    info: dict[str, object] = {"example": case.example.name, "what": case.what}
+    info |= {"input": case.mutated_input, "iterations": case.iterations}
+    return KeptCase(f"{seed}-{index}", (len(data), seed, index), data, suffix, info)
+
+
+def kept_runner_cases(folder: Path) -> list[tuple[str, RunnerCase]]:
+    """The runner cases of the kept corpus in `folder`, by file name (kept_runner_case's
+    inverse: the other inputs are the example's own)."""
+    corpus = {example.name: example for example in examples()}
+    cases = []
+    for file, entry in read_index(folder).items():
+        example, data = corpus[str(entry["example"])], (folder / file).read_bytes()
+        which, iterations, what = entry["input"], entry["iterations"], str(entry["what"])
+        assert (which is None or isinstance(which, int)) and isinstance(iterations, int)
+        program, array = (data, b"") if which is None else (example.program, data)
+        cases.append((file, RunnerCase(example, program, which, array, iterations, what)))
+    return cases
 
 
 def fuzz_runner(

@@ -105,7 +105,7 @@ def _vtable_lie(rng: random.Random, data: bytearray, layout: Layout) -> str | No
         value = _value(rng, 4, table.position - table.vtable, len(data))
         _put(data, table.position, 4, value)
         return f"{table.type} at {table.position}: vtable soffset -> {value % (1 << 32)}"
-    if choice == 1 or vsize <= 4:  # the vtable's own size or the table's size
+    if choice == 1 or vsize < 6:  # the vtable's own size or the table's size (no field)
         at = table.vtable + 2 * rng.randrange(2)
     else:  # one field's offset within the table
         at = table.vtable + 4 + 2 * rng.randrange((vsize - 4) // 2)

@@ -14,12 +14,14 @@ an earlier case), named so. The driver is then started afresh.
 
 from __future__ import annotations
 
+import functools
 import os
 import select
 import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -32,10 +34,14 @@ from tests.fuzz.harness import (
     case_arguments,
     check_runner,
     examples,
+    finding_class,
     judge,
+    kept_runner_case,
     runner_case,
+    runner_classes,
     save,
 )
+from tests.fuzz.kept import Keeper
 from tests.fuzz.sanitized import ENVIRONMENT, SANITIZE_FLAGS
 from tests.workspace import REPO
 
@@ -144,9 +150,10 @@ class Driver:
 @dataclass
 class _Shared:
     stats: Stats
-    lock: threading.Lock
+    lock: threading.RLock
     began: float
     progress: bool
+    keep: Keeper | None
 
 
 def fuzz_runner_persistent(
@@ -159,11 +166,16 @@ def fuzz_runner_persistent(
     findings_dir: Path | None,
     start: int = 0,
     progress: bool = False,
+    keep: Keeper | None = None,
+    draw: Callable[[int], RunnerCase] | None = None,
 ) -> Stats:
     """Cases start..start+count-1 through `workers` drivers; the same cases, findings and
-    outcomes as harness.fuzz_runner gives (the runner's code runs either way)."""
+    outcomes as harness.fuzz_runner gives (the runner's code runs either way). `keep` is
+    offered every case; `draw` gives case `index` (by default, drawn from `seed`)."""
     corpus = examples()
-    shared = _Shared(Stats("runner"), threading.Lock(), time.monotonic(), progress)
+    if draw is None:
+        draw = functools.partial(runner_case, corpus, seed)
+    shared = _Shared(Stats("runner"), threading.RLock(), time.monotonic(), progress, keep)
     with tempfile.TemporaryDirectory(prefix="fuzz-persistent-") as scratch:
 
         def work(worker: int) -> None:
@@ -174,13 +186,17 @@ def fuzz_runner_persistent(
             unchecked: list[tuple[int, RunnerCase]] = []  # since the last leak check
             try:
                 for index in indices:
-                    case = runner_case(corpus, seed, index)
+                    case = draw(index)
                     unchecked.append((index, case))
                     check = len(unchecked) >= LEAK_CHECK_EVERY or index == indices[-1]
                     began = time.perf_counter()
-                    outcome, problem, checked = _one(process, runner, case, folder, timeout, check)
+                    outcome, problem, checked, classes = _one(
+                        process, runner, case, folder, timeout, check
+                    )
                     took = time.perf_counter() - began
                     _record(shared, seed, index, case, outcome, problem, findings_dir, took)
+                    if shared.keep is not None:
+                        shared.keep.offer(classes, kept_runner_case(case, seed, index))
                     if checked is None:  # the driver stopped before the check: no verdict
                         for earlier, earlier_case in unchecked[:-1]:
                             _confirm_alone(
@@ -212,11 +228,12 @@ def fuzz_runner_persistent(
 
 def _one(
     driver: Driver, runner: Path, case: RunnerCase, folder: Path, timeout: float, check: bool
-) -> tuple[str, str | None, bool | None]:
-    """(outcome, problem or None, checked) of one case: in the driver, confirmed in a
-    process of its own when the driver saw anything but success or one line. `checked`:
-    True when a leak check ran and found nothing (or none was asked), False when it found
-    a leak (the driver is then stopped), None when the driver stopped before checking."""
+) -> tuple[str, str | None, bool | None, frozenset[str]]:
+    """(outcome, problem or None, checked, classes) of one case: in the driver, confirmed
+    in a process of its own when the driver saw anything but success or one line.
+    `checked`: True when a leak check ran and found nothing (or none was asked), False
+    when it found a leak (the driver is then stopped), None when the driver stopped before
+    checking. `classes`: what the kept corpus files it under (harness.runner_classes)."""
     reply = driver.run([str(folder), *case_arguments(case, folder)], timeout, check)
     stderr = (folder / "stderr").read_bytes() if (folder / "stderr").exists() else b""
     checked: bool | None = True
@@ -232,14 +249,14 @@ def _one(
             driver.stop()  # a leak stays unreachable: every later check would report it
             checked = False
     if problem is None:
-        return outcome, None, checked
+        return outcome, None, checked, runner_classes(case, outcome, stderr, folder)
     if checked:
         driver.stop()  # it may be in any state after that: start afresh
         checked = None
     confirmed, again = check_runner(runner, case, folder / "confirm", timeout)
     if again is not None:
-        return confirmed, again, checked
-    return outcome, f"in the persistent driver only: {problem}", checked
+        return confirmed, again, checked, frozenset()
+    return outcome, f"in the persistent driver only: {problem}", checked, frozenset()
 
 
 def _confirm_alone(
@@ -291,10 +308,13 @@ def _add_finding(
     problem: str,
     findings_dir: Path | None,
 ) -> None:
+    """Record, save and keep a finding (the caller holds `shared.lock` or not: it nests)."""
     with shared.lock:
         finding = Finding("runner", seed, index, case.what, problem, case.example.name)
         shared.stats.findings.append(finding)
         save(finding, case.program if case.mutated_input is None else case.array, findings_dir)
+        if shared.keep is not None:
+            shared.keep.offer([finding_class(finding)], kept_runner_case(case, seed, index))
 
 
 def _record(
@@ -313,9 +333,7 @@ def _record(
         stats.durations.append(took)
         stats.count(outcome)
         if problem is not None:
-            finding = Finding("runner", seed, index, case.what, problem, case.example.name)
-            stats.findings.append(finding)
-            save(finding, case.program if case.mutated_input is None else case.array, findings_dir)
+            _add_finding(shared, seed, index, case, problem, findings_dir)
         if shared.progress and stats.cases % 1000 == 0:
             rate = stats.cases / (time.monotonic() - shared.began)
             print(

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.executorch_install import executorch_installed, require_executorch
+from tests.fuzz.sanitized import sanitized_runner
 from tests.kernels.harness import KernelRunner
 from tests.workspace import BOTH_LIBRARIES_FROM_BUILD, build_in_repository
 
@@ -94,3 +95,10 @@ def executorch_runner() -> Path:
 @pytest.fixture
 def kernel(all_runner: Path, tmp_path: Path) -> KernelRunner:
     return KernelRunner(all_runner, tmp_path)
+
+
+@pytest.fixture
+def sanitized_kernel(tmp_path: Path) -> KernelRunner:
+    """The sanitized all-operators runner of the fuzz harness (tests/fuzz/sanitized.py):
+    undefined behaviour, such as a signed overflow, fails the call."""
+    return KernelRunner(sanitized_runner(), tmp_path)

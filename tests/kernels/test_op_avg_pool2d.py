@@ -140,3 +140,30 @@ def test_avg_pool2d_bfloat16(kernel: KernelRunner) -> None:
     (got,) = run_bfloat16(kernel, OP, [*args, Out(np.float32, (1, 2, 3, 3))])
     expected = _reference(x, (3, 3), (2, 2), (1, 1), True, False, None)
     assert_bfloat16_close(got, expected, atol=2e-2)
+
+
+# Note [Window parameters fit a size] (kernels/portable/util/nn_util.h): the runner fuzz,
+# seed 23 case 82,440, a conv program's pooling stride of 2 made 6206893069828657111.
+@pytest.mark.parametrize(
+    ("k", "s", "p", "ceil"),
+    [
+        ((1,), (2**63 - 1,), (0,), True),  # input + 2 * padding - span + stride - 1
+        ((2**62,), (), (2**61,), False),  # a window's padded count (2**61 + 4) ** 2
+        ((2,), (2**31,), (0,), False),  # the first value past the bound
+    ],
+)
+def test_avg_pool_window_past_a_size_fails(
+    sanitized_kernel: KernelRunner,
+    k: tuple[int, ...],
+    s: tuple[int, ...],
+    p: tuple[int, ...],
+    ceil: bool,
+) -> None:
+    x = np.ones((1, 1, 4, 4), np.float32)
+    args = [In(x), IntList(k), IntList(s), IntList(p), ceil, True, None]
+    assert_fails(
+        sanitized_kernel,
+        OP,
+        [*args, Out(np.float32, (1, 1, 1, 1))],
+        "kernel size, stride, padding and dilation must be at most 2147483647",
+    )

@@ -125,3 +125,26 @@ def test_max_pool2d_with_indices_bfloat16(kernel: KernelRunner) -> None:
     expected_values, expected_index = _reference(x, (2, 2), (2, 2), (1, 1), (1, 1), False)
     np.testing.assert_array_equal(values, expected_values)
     np.testing.assert_array_equal(index, expected_index)
+
+
+def test_max_pool_dilation_past_a_size_fails(sanitized_kernel: KernelRunner) -> None:
+    """Note [Window parameters fit a size]: the span dilation * (kernel - 1) + 1 overflowed."""
+    x = np.ones((1, 1, 4, 4), np.float32)
+    args = [In(x), IntList((3,)), IntList((1,)), IntList((0,)), IntList((2**62,)), False]
+    assert_fails(
+        sanitized_kernel,
+        OP,
+        [*args, Out(np.float32, (1, 1, 1, 1)), Out(np.int64, (1, 1, 1, 1))],
+        "kernel size, stride, padding and dilation must be at most 2147483647",
+    )
+
+
+def test_max_pool_window_of_the_largest_size(sanitized_kernel: KernelRunner) -> None:
+    """The bound itself is taken: one window of 2**31 - 1 taps, half of it padding, holds
+    the whole input (its first tap found without a step per padded tap)."""
+    x = np.random.default_rng(7).standard_normal((1, 2, 4, 5)).astype(np.float32)
+    values, index = _run(
+        sanitized_kernel, x, (2**31 - 1,), (), (2**30 - 1,), (1,), False, (1, 2, 1, 1)
+    )
+    np.testing.assert_array_equal(values.reshape(2), x.reshape(2, -1).max(axis=1))
+    np.testing.assert_array_equal(index.reshape(2), x.reshape(2, -1).argmax(axis=1))

@@ -30,3 +30,14 @@ def test_slice_bounds_clamp_like_torch(
 
 def test_slice_bad_step_fails(kernel: KernelRunner) -> None:
     assert_fails(kernel, OP, [In(np.ones((4,), np.float32)), 0, 0, 4, 0, Out(np.float32, (4,))])
+
+
+# Note [A step past the extent]: stride * step and end - start + step - 1 overflowed (the
+# runner fuzz, seed 22 case 164,702: an lstm program's step of 1 made 2606879832008804123).
+@pytest.mark.parametrize("step", [5, 2**62, 2**63 - 1])
+def test_slice_step_past_the_extent_takes_one_entry(
+    sanitized_kernel: KernelRunner, step: int
+) -> None:
+    x = np.arange(12, dtype=np.int32).reshape(3, 4)
+    (out,) = sanitized_kernel.run(OP, [In(x), 0, 1, None, step, Out(np.int32, (1, 4))])
+    np.testing.assert_array_equal(out, x[1::step])

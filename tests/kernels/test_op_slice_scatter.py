@@ -57,3 +57,12 @@ def test_slice_scatter_errors(kernel: KernelRunner) -> None:
         [In(x), In(np.ones((3, 2), np.int32)), 1, 0, 4, 2, out],
         "src must have self's dtype",
     )
+
+
+@pytest.mark.parametrize("step", [5, 2**62, 2**63 - 1])
+def test_slice_scatter_step_past_the_extent(sanitized_kernel: KernelRunner, step: int) -> None:
+    """Note [A step past the extent]: one row replaced, no overflow."""
+    x = np.zeros((3, 4), np.int32)
+    src = np.arange(1, 5, dtype=np.int32).reshape(1, 4)
+    (out,) = sanitized_kernel.run(OP, [In(x), In(src), 0, 1, None, step, Out(np.int32, (3, 4))])
+    np.testing.assert_array_equal(out, reference(x, src, 0, 1, None, step))

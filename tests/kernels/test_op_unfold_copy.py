@@ -46,3 +46,13 @@ def test_unfold_errors(kernel: KernelRunner) -> None:
     assert_fails(kernel, OP, [In(x), 1, 5, 1, Out(np.float32, (3, 1, 5))], "size must lie")
     assert_fails(kernel, OP, [In(x), 1, 2, 0, Out(np.float32, (3, 3, 2))], "step must be positive")
     assert_fails(kernel, OP, [In(x), 2, 2, 1, Out(np.float32, (3, 3, 2))], "dim is out of range")
+
+
+@pytest.mark.parametrize("size", [0, 2])
+@pytest.mark.parametrize("step", [5, 2**62, 2**63 - 1])
+def test_unfold_step_past_the_extent(sanitized_kernel: KernelRunner, size: int, step: int) -> None:
+    """Note [A step past the extent]: one window, its stride no overflow."""
+    x = np.arange(12, dtype=np.int32).reshape(4, 3)
+    expected = unfold(x, 0, size, step)
+    (out,) = sanitized_kernel.run(OP, [In(x), 0, size, step, Out(np.int32, expected.shape)])
+    np.testing.assert_array_equal(out, expected)

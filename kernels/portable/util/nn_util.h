@@ -24,7 +24,7 @@ struct ElementOffsets {
 
 // A 2-D pooling or convolution parameter list (`int[2]`): one entry is used
 // for both dims, none gives `fallback`. False when there are more than 2 or
-// `positive` and one is not.
+// `positive` and one is not, or one is larger than a size can be.
 __attribute__((noinline)) inline bool pair_arg(const rt::OpContext& in, rt::IntList list,
                                                int64_t fallback0, int64_t fallback1, bool positive,
                                                int64_t* pair) {
@@ -37,6 +37,16 @@ __attribute__((noinline)) inline bool pair_arg(const rt::OpContext& in, rt::IntL
   if ((positive && (pair[0] <= 0 || pair[1] <= 0)) || pair[0] < 0 || pair[1] < 0) {
     in.fail(positive ? "kernel size, stride and dilation must be positive"
                      : "padding must not be negative");
+    return false;
+  }
+  // Note [Window parameters fit a size]
+  // A program's kernel size, stride, padding or dilation may be anything up to INT64_MAX;
+  // the window arithmetic (a span dilation * (kernel - 1) + 1, a room input + 2 * padding
+  // - span + stride - 1, a window start out * stride - padding plus its span) overflowed
+  // (UBSan, found by the runner fuzz: tests/fuzz/). Bounded like a size (int32), every
+  // such sum and product stays below 2^63.
+  if (pair[0] > INT32_MAX || pair[1] > INT32_MAX) {
+    in.fail("kernel size, stride, padding and dilation must be at most 2147483647");
     return false;
   }
   return true;

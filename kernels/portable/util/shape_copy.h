@@ -121,6 +121,23 @@ inline int64_t shape_wrap_dim(const rt::OpContext& in, int64_t d, int dim, bool 
   return d;
 }
 
+// torch's clamping of a slice bound into [0, extent].
+inline int64_t shape_clamp_bound(int64_t bound, int64_t extent) {
+  if (bound < 0) bound += extent;
+  return bound < 0 ? 0 : bound > extent ? extent : bound;
+}
+
+// Note [A step past the extent]
+// A positive step longer than a dim's extent takes what a step of extent + 1 takes: the
+// first element of the range (none of an empty one). A program's step may be anything up
+// to INT64_MAX, and the step kernels (slice_copy, slice_scatter, unfold_copy) compute a
+// count with `+ step` and a view's stride as `stride * step`: both overflowed (UBSan,
+// "signed integer overflow", found by the runner fuzz: tests/fuzz/). So they bound the
+// step first; after it, stride * step stays within the tensor's own element count.
+inline int64_t shape_bound_step(int64_t step, int64_t extent) {
+  return step <= extent ? step : extent + 1;
+}
+
 // Note [Shared kernel checks]
 // What a kernel checks before it computes, the shape it gives out and the formula of each
 // element are the operator's, not the library's: when the portable and the optimized

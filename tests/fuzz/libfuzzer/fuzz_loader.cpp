@@ -1,8 +1,8 @@
 // libFuzzer target for the C++ loader: the bytes are a .pte file; the program's header is
 // checked and its "forward" method loaded (values, memory plan, inputs and outputs,
-// instructions resolved against every kernel of every library). No kernel runs: the
-// runner fuzz (tests/fuzz/harness.py) covers execution. Built and run by
-// tests/fuzz/libfuzzer.py.
+// instructions resolved against every kernel of every library). Only the kernels the load
+// folds over constants run (Note [Constant folding at load]); the runner fuzz
+// (tests/fuzz/harness.py) covers execution. Built and run by tests/fuzz/libfuzzer.py.
 
 #include <cstddef>
 #include <cstdint>
