@@ -10,7 +10,7 @@ Compiles a small C++ driver around the optimized library's float GEMM
 run) once per instruction set this machine runs (the built-in toolchains `x86-64-v4` and
 `x86-64-v3`, and `x86-64`, the baseline), with the flags the build gives the optimized
 library's objects: BASE_CFLAGS, the toolchain's cflags, its `-march`, then the library's
-(Note [Library cflags], codegen/builtin_libraries.py). One thread. Per n x n x n product of
+(Note [Library cflags], codegen/manifest/builtins.py). One thread. Per n x n x n product of
 random floats, three ways:
 
 - "mm": both operands packed per call, as for two activations;

@@ -3,7 +3,7 @@ what may not lie in that folder (Note [Build folder apart from its sources]).
 
 Read on its own, before the manifest is parsed whole: the build folder holds the no-op
 stamp and doit's database, which are looked at before any task module is imported
-(tasks/engine/stamp.py). The full parser (codegen/manifest.py) checks the key with the same
+(tasks/engine/stamp.py). The full parser (codegen/manifest/__init__.py) checks the key with the same
 function, so both readers agree on what it means and on its error message.
 """
 
@@ -18,7 +18,7 @@ from codegen.errors import InputError
 from codegen.paths import not_a_regular_file
 
 if TYPE_CHECKING:  # the no-op stamp reads the key before any manifest is parsed
-    from codegen.manifest_model import Manifest
+    from codegen.manifest.model import Manifest
 
 KEY = "build"
 # The manifest parser refuses larger files with its own message; this reader only reads.

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.errors import InputError
-from codegen.manifest_model import Toolchain, default_toolchain
+from codegen.manifest.model import Toolchain, default_toolchain
 from codegen.stage_file import dump_json
 
 KEY = "cmake_toolchain_file"

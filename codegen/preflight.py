@@ -17,7 +17,7 @@ from pathlib import Path
 from codegen.errors import InputError
 from codegen.hints import did_you_mean
 from codegen.kernel_library import read_schema_operators
-from codegen.manifest_model import Library, Model, Target
+from codegen.manifest.model import Library, Model, Target
 from codegen.model import OperatorName
 from codegen.model_info import ModelInfo
 from codegen.references import is_archive, references

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from codegen.errors import InputError
-from codegen.key_path_reader import KeyPathReader
-from codegen.manifest_model import Model
+from codegen.manifest.key_path_reader import KeyPathReader
+from codegen.manifest.model import Model
 
 ARCHIVE_SUFFIX = ".npz"
 KINDS = {"inputs": "in", "outputs": "out"}  # the manifest key -> its arrays' name prefix

@@ -11,7 +11,7 @@ would both resolve to its build/: the folder records which manifest it belongs t
 resolves to it stops with one line before it reads, writes or deletes anything there
 (tasks/engine/lock.py). Inside, build/<target>/ is a
 target's; the engine's own files and folders start with a dot (`.obj`, `.models`,
-`.doit.sqlite3`), which no target name can (codegen/manifest.py), so no target can land
+`.doit.sqlite3`), which no target name can (codegen/manifest/__init__.py), so no target can land
 in them. Paths are relative to the working folder when they lie inside it (the default
 manifest builds with the same short paths as always), absolute otherwise.
 """

@@ -72,7 +72,7 @@ def kernel_objects(
 ) -> list[CompileStep]:
     """The kernels' objects, the same for every runtime, shared where Note [Shared objects]
     allows. A kernel source of one of `libraries` compiles with that library's cflags too
-    (Note [Library cflags], codegen/manifest.py)."""
+    (Note [Library cflags], codegen/manifest/__init__.py)."""
     driver = toolchain.compile_command()
     gen = paths.gen_dir(target.name)
     library_cflags = {

@@ -10,7 +10,7 @@ from codegen.plan.executorch import ExecutorchRuntime
 from codegen.plan.ours import OurRuntime
 from codegen.plan.runtime import TargetContext, TargetRuntime
 
-# Every name of codegen/manifest_model.py's RUNTIMES, and no other.
+# Every name of codegen/manifest/model.py's RUNTIMES, and no other.
 IMPLEMENTATIONS: dict[str, Callable[[TargetContext], TargetRuntime]] = {
     OURS: OurRuntime,
     EXECUTORCH: ExecutorchRuntime,

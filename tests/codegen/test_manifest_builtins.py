@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from codegen import builtin_libraries as builtin_libraries_module
 from codegen.errors import InputError
 from codegen.manifest import BUILTIN_KERNELS, builtin_libraries, eigen_include, load_manifest
+from codegen.manifest import builtins as builtin_libraries_module
 
 TARGET = """
 [targets.tiny]

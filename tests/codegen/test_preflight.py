@@ -5,9 +5,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.builtin_libraries import builtin_libraries
 from codegen.errors import InputError
-from codegen.manifest_model import Model, Target
+from codegen.manifest.builtins import builtin_libraries
+from codegen.manifest.model import Model, Target
 from codegen.model import OperatorName
 from codegen.model_info import MethodSignature, ModelInfo
 from codegen.preflight import check_model_references, check_operator_names

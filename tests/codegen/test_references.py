@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from codegen.errors import InputError
-from codegen.manifest_model import Model
+from codegen.manifest.model import Model
 from codegen.references import Reference, load_all, references, with_npy_files
 
 

@@ -2,8 +2,8 @@
 
 Every problem is reported as one `InputError` naming the manifest file and the key path
 (`targets.tiny.models[1]`). Relative paths in the manifest are relative to its directory.
-The entry point: the data model (codegen/manifest_model.py), the built-in libraries
-(codegen/builtin_libraries.py) and the readers of its tables are importable from here.
+The entry point: the data model (codegen/manifest/model.py), the built-in libraries
+(codegen/manifest/builtins.py) and the readers of its tables are importable from here.
 """
 
 from __future__ import annotations
@@ -15,7 +15,11 @@ from typing import Any
 from codegen import isa
 from codegen.build_folder import KEY as BUILD_KEY
 from codegen.build_folder import build_key
-from codegen.builtin_libraries import (
+from codegen.cmake_toolchain import KEY as CMAKE_TOOLCHAIN_FILE
+from codegen.cmake_toolchain import Probe, run_probe
+from codegen.cmake_toolchain import toolchain as cmake_toolchain
+from codegen.errors import InputError
+from codegen.manifest.builtins import (
     BUILTIN_KERNELS,
     EIGEN_CANDIDATES,
     OPTIMIZED,
@@ -24,12 +28,8 @@ from codegen.builtin_libraries import (
     builtin_libraries,
     eigen_include,
 )
-from codegen.cmake_toolchain import KEY as CMAKE_TOOLCHAIN_FILE
-from codegen.cmake_toolchain import Probe, run_probe
-from codegen.cmake_toolchain import toolchain as cmake_toolchain
-from codegen.errors import InputError
-from codegen.key_path_reader import MAX_NAME_LENGTH, KeyPathReader
-from codegen.manifest_model import (
+from codegen.manifest.key_path_reader import MAX_NAME_LENGTH, KeyPathReader
+from codegen.manifest.model import (
     DEFAULT_OUTPUT_LIMIT,
     DEFAULT_TOOLCHAIN,
     EXECUTORCH,
@@ -44,8 +44,8 @@ from codegen.manifest_model import (
     all_operators_target,
     default_toolchain,
 )
-from codegen.manifest_references import check_references, with_builtins
-from codegen.manifest_target import MAX_THREADS, read_target
+from codegen.manifest.references import check_references, with_builtins
+from codegen.manifest.target import MAX_THREADS, read_target
 from codegen.paths import not_a_regular_file
 from codegen.references import reference_strings
 

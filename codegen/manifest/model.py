@@ -1,4 +1,4 @@
-"""The manifest's data model: frozen dataclasses, built once by codegen/manifest.py."""
+"""The manifest's data model: frozen dataclasses, built once by codegen/manifest/__init__.py."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ class Library:
     name: str
     functions: Path
     sources: Path
-    # Note [Library cflags] (codegen/builtin_libraries.py): after the toolchain's, for this
+    # Note [Library cflags] (codegen/manifest/builtins.py): after the toolchain's, for this
     # library's objects only.
     cflags: tuple[str, ...] = ()
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-# Through the module: the message names the folders eigen_include searched, as they are now.
-from codegen import builtin_libraries as shipped
 from codegen.hints import did_you_mean
-from codegen.key_path_reader import KeyPathReader
-from codegen.manifest_model import Library, Model, Target, Toolchain
+
+# Through the module: the message names the folders eigen_include searched, as they are now.
+from codegen.manifest import builtins as shipped
+from codegen.manifest.key_path_reader import KeyPathReader
+from codegen.manifest.model import Library, Model, Target, Toolchain
 
 
 def with_builtins(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from codegen.key_path_reader import KeyPathReader, kind
-from codegen.manifest_model import DEFAULT_TOOLCHAIN, OURS, RUNTIMES, Target, all_operators_name
+from codegen.manifest.key_path_reader import KeyPathReader, kind
+from codegen.manifest.model import DEFAULT_TOOLCHAIN, OURS, RUNTIMES, Target, all_operators_name
 from codegen.size_buckets import FIXED_BUCKETS, KERNEL_PREFIX, TOTALS, is_known_bucket
 
 MAX_THREADS = 256
@@ -29,7 +29,7 @@ _KEYS = {
 
 def read_target(reader: KeyPathReader, name: str, value: object, key: str) -> Target:
     """The target `name`, from the table at `key`; references are checked later, when every
-    table has been read (codegen/manifest_references.py)."""
+    table has been read (codegen/manifest/references.py)."""
     table = reader.table(value, key, _KEYS, {"libraries"})
     extra_ops = reader.strings(table.get("extra_ops", []), f"{key}.extra_ops")
     budget = table.get("size_budget")

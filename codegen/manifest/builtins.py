@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codegen.manifest_model import Library
+from codegen.manifest.model import Library
 
 # One folder each with its functions.yaml: a target names them without a [libraries.*]
 # table (a table of the same name overrides one).
-BUILTIN_KERNELS = Path(__file__).resolve().parent.parent / "kernels"
+BUILTIN_KERNELS = Path(__file__).resolve().parents[2] / "kernels"
 # Note [Library cflags]
 # A library's objects compile with the toolchain's cflags and then its own, so a later
 # -O2 beats the toolchain's -Os for that library alone; its objects are keyed by the whole
