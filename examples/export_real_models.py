@@ -340,9 +340,7 @@ REAL_MODELS: dict[str, RealModel] = {
     "lstm": RealModel(TwoLayerLstm, lambda: (_randn(1, 5, 8),)),
     "gru_cell": RealModel(lambda: nn.GRUCell(8, 16), lambda: (_randn(3, 8), _randn(3, 16))),
     "quant_conv": RealModel(QuantConvNet, lambda: (_randn(1, 3, 8, 8),), quantize=True),
-    "quant_linear": RealModel(
-        QuantMlp, lambda: (_randn(4, 64),), quantize=True, per_channel=True
-    ),
+    "quant_linear": RealModel(QuantMlp, lambda: (_randn(4, 64),), quantize=True, per_channel=True),
     "quant_convs": RealModel(
         QuantConvStack, lambda: (_randn(1, 3, 32, 32),), quantize=True, per_channel=True
     ),
