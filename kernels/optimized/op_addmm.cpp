@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/gemm.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -8,9 +9,8 @@ namespace optimized {
 namespace {
 
 constexpr const char* kOp = "aten::addmm.out";
-constexpr rt::DtypeSet kFast =
-    rt::DtypeSet::of(rt::ScalarType::Float) | rt::DtypeSet::of(rt::ScalarType::Double);
-using Dtypes = rt::DtypeDispatch<kFast.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 // out = beta * self + alpha * (mat1 @ mat2), self broadcast to out's shape (a matrix, a
 // row, or one value): the product first, then this on each tile while it is in cache.

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/elem/layout.h"
 #include "kernels/optimized/elem/vmath.h"
 #include "kernels/portable/util/binary_math.h"
@@ -15,8 +16,8 @@ namespace optimized {
 namespace {
 
 constexpr const char* kOp = "aten::pow.Tensor_Scalar_out";
-using Dtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(),
-                                 rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 // portable's PowScalar (op_pow.cpp), for its template: torch computes the common
 // exponents of a float base by multiplication, sqrt and division (not std::pow, which

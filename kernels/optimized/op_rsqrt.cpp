@@ -1,5 +1,6 @@
 #include <cmath>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/elem/unary.h"
 #include "kernels/optimized/elem/vmath.h"
 #include "kernels/portable/util/unary_op.h"
@@ -12,8 +13,8 @@ namespace optimized {
 namespace {
 
 constexpr const char* kOp = "aten::rsqrt.out";
-using Dtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(),
-                                 rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 // portable's rsqrt (op_rsqrt.cpp) for its strided path: 1 / sqrt(x), inf at 0, NaN below.
 struct Rsqrt : portable::UnaryStateless<Rsqrt> {

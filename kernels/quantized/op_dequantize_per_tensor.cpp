@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/quantized/quant_util.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -17,13 +18,15 @@ namespace {
 constexpr const char* kOp = "quantized_decomposed::dequantize_per_tensor.out";
 constexpr const char* kTensorOp = "quantized_decomposed::dequantize_per_tensor.Tensor_out";
 
-template <uint32_t kSelectedBits>
+template <const char* const* kName>
 struct Dispatch {
-  using In = rt::DtypeDispatch<kQuantIntDtypes.bits(), kSelectedBits>;
-  using Out = rt::DtypeDispatch<kQuantFloatDtypes.bits(), kSelectedBits>;
+  using In = rt::DtypeDispatch<kernels::declared_dtypes(*kName).bits(),
+                               rt::selected_dtypes(*kName).bits()>;
+  using Out = rt::DtypeDispatch<kernels::declared_dtypes(*kName, "out").bits(),
+                                rt::selected_dtypes(*kName).bits()>;
 };
-using ScalarArgs = Dispatch<rt::selected_dtypes(kOp).bits()>;
-using TensorArgs = Dispatch<rt::selected_dtypes(kTensorOp).bits()>;
+using ScalarArgs = Dispatch<&kOp>;
+using TensorArgs = Dispatch<&kTensorOp>;
 
 template <typename D>
 void dequantize(const rt::OpContext& in, const rt::Tensor& input, double scale, int64_t zero_point,
