@@ -121,8 +121,19 @@ def test_a_library_s_cflags_and_threads_reach_its_objects_only() -> None:
     fast = Path("k/optimized/op_mm.cpp")
     threaded = target(dtype_selective=False, threads=4)
     steps = by_source(objects(threaded, [ADD, fast], libraries=[optimized]))
-    assert steps[str(fast)].flags[-4:] == ("-Os", "-O2", "-DOPT_THREADS=4", "-Isrc")
+    declared = "-Ibuild/.libraries/optimized/op_mm"  # Note [Shared objects]
+    assert steps[str(fast)].flags[-5:] == ("-Os", "-O2", "-DOPT_THREADS=4", "-Isrc", declared)
     assert "-O2" not in steps[str(ADD)].flags
+
+
+def test_a_kernel_reads_its_library_s_declared_dtypes_the_same_in_every_target() -> None:
+    portable = Library("portable", Path("kernels/portable/functions.yaml"), ADD.parent)
+    declared = "-Ibuild/.libraries/portable/op_add"
+    for made in (target("a"), target("b"), target("c", dtype_selective=False)):
+        [step] = [s for s in objects(made, [ADD], libraries=[portable]) if s.source == ADD]
+        assert declared in step.flags
+    shared = [objects(target(n, False), [ADD], libraries=[portable]) for n in ("c", "d")]
+    assert [s for s in shared[0] if s.source == ADD] == [s for s in shared[1] if s.source == ADD]
 
 
 def test_a_launcher_goes_before_the_compiler_and_keys_the_objects() -> None:
