@@ -11,7 +11,8 @@ union (`KernelEntry.dtypes`), and codegen renders them, per kernel source, into 
 reads as `kernels::declared_dtypes(op)` and `kernels::declared_dtypes(op, "out1")`
 (kernels/common/declared_dtypes.h). So a built-in kernel names no dtype list of its own: its
 dispatch is what its entry declares. An entry without `dtypes:` declares every dtype (and
-resolution checks none).
+resolution checks none); an operator its library has no entry for declares none (a library
+may reuse a kernel source and leave some of its operators out).
 """
 
 from __future__ import annotations

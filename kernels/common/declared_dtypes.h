@@ -9,24 +9,25 @@
 namespace kernels {
 namespace detail {
 // Not constexpr on purpose: reached while declared_dtypes() is evaluated at compile time,
-// it stops the compile naming itself. The operator asked for has no entry of this source in
-// its library's functions.yaml, or the argument is not one of its schema's tensor arguments.
-inline rt::DtypeSet no_such_operator_or_tensor_argument_in_functions_yaml() {
-  return rt::DtypeSet();
-}
+// it stops the compile naming itself: the argument asked for is not one of the operator's
+// tensor arguments.
+inline rt::DtypeSet not_a_tensor_argument_of_the_schema() { return rt::DtypeSet(); }
 }  // namespace detail
 
 // Note [Declared dtypes] (codegen/declared_dtypes.py): the dtypes the functions.yaml entry of
 // operator `op` declares: its `dtypes:` (every dtype when it has none), or with `argument`,
 // the dtypes of that tensor argument. A kernel dispatches on these, narrowed to the build's
 // selection: rt::DtypeDispatch<declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>.
+// An operator its library has no entry for (a source some of whose operators a library
+// leaves out) declares none, as an unselected one selects none.
 constexpr rt::DtypeSet declared_dtypes(const char* op, const char* argument = "") {
+  bool declared = false;
   for (const rt::ArgumentDtypes& row : declared::kDtypes) {
-    if (rt::detail::same_name(row.op, op) && rt::detail::same_name(row.argument, argument)) {
-      return row.dtypes;
-    }
+    if (!rt::detail::same_name(row.op, op)) continue;
+    if (rt::detail::same_name(row.argument, argument)) return row.dtypes;
+    declared = true;
   }
-  return detail::no_such_operator_or_tensor_argument_in_functions_yaml();
+  return declared ? detail::not_a_tensor_argument_of_the_schema() : rt::DtypeSet();
 }
 
 }  // namespace kernels
