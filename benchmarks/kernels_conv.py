@@ -18,8 +18,9 @@ Usage (from the repository root, with the project's Python)::
    ``--parts models`` times the whole models alone (more rounds of them for the same time
    on a loaded machine).
 
-Prints a Markdown table per part: the minimum per run of each engine and the ratios
-optimized / torch and portable / optimized.
+Prints, headed by the processor's model name and instruction sets (every figure names what
+it was taken on), a Markdown table per part: the minimum per run of each engine and the
+ratios optimized / torch and portable / optimized.
 """
 
 from __future__ import annotations
@@ -208,8 +209,8 @@ def measure(
         name: str, model: latency.Model, request: dict[str, Any], engine: str, count: int
     ) -> float:
         if engine in runners:
-            mean, minimum, _folded = latency.time_on_runner(runners[engine], model, count)
-            return minimum if minimum is not None else mean
+            timed = latency.time_on_runner(runners[engine], model, count)
+            return timed.min_us if timed.min_us is not None else timed.mean_us
         return min(worker.times({**request, "iterations": count}))
 
     for round_index in range(rounds):
@@ -283,6 +284,7 @@ def main(argv: list[str]) -> int:
         finally:
             worker.close()
     titles = {"layers": "layer (min per run)", "models": "model (min per run)"}
+    print(f"Processor: {latency.processor()}; optimized toolchain `{options.cflags}`.\n")
     print("\n\n".join(table(titles[part], best) for part, best in results.items()))
     return 0
 

@@ -1,4 +1,4 @@
-"""Latency per model, side by side and interleaved: our runner, ExecuTorch's runtime, torch.
+"""Latency per model, side by side and interleaved: our runner, ExecuTorch, XNNPACK, torch.
 
 Usage (from the repository root, with the project's Python)::
 
@@ -12,21 +12,31 @@ Usage (from the repository root, with the project's Python)::
    toolchain, ``-Os``, as the default manifest ships it) and, when ``kernels/optimized/``
    exists, ``optimized`` (``["optimized", "portable", "prim", "quantized"]`` on an x86-64
    AVX2 toolchain, ``-Os -mavx2 -mfma``, the optimized library's objects at its own
-   ``-O2`` on top); records their bytes. ``--configurations`` picks among them; naming one
-   whose library is missing fails with one line.
+   ``-O2`` on top), ``optimized_v4`` (the same on ``-march=x86-64-v4``, AVX-512; built by
+   default only on a processor that has it) and ``optimized_2t`` (``optimized`` with
+   ``threads = 2``, only when asked); records their bytes. ``--configurations`` picks among
+   them; naming one whose library is missing fails with one line.
 3. Checks every model once on our runner against its reference outputs: a model the runner
-   refuses, or whose outputs differ, gets "fails: <one line>" in the table.
+   refuses, or whose outputs differ, gets "fails: <one line>" in the table; so does a model
+   whose reference outputs are degenerate (all within 1e-6 of zero: a zero-initialised head
+   proves nothing).
 4. Times, in ``--rounds`` rounds, each model on every engine in turn (the order rotates per
    round, so slow drift in the machine's load is shared): our runner's ``--iterations N``
    (execution alone, load excluded; it prints the mean, and the minimum when it has one),
-   ExecuTorch 1.5.1's ``executorch.runtime.Runtime`` and torch eager (``inference_mode``),
-   both in one long-lived worker of ``--et-python`` with one thread. N per engine and model
-   is sized to take about ``--seconds`` per round.
+   ExecuTorch 1.5.1's ``executorch.runtime.Runtime`` on the exported program and on the same
+   eager model lowered with XnnpackPartitioner (``latency_models.py xnnpack``, cached beside
+   the model), and torch eager (``inference_mode``), all in one long-lived worker of
+   ``--et-python`` with one thread. N per engine and model is sized to take about
+   ``--seconds`` per round. CPU time is measured beside wall time: for our runner the
+   child's user + system time of an N-run process less that of a 1-run one, over N - 1
+   (load and the first run cancel; each run re-reads its input files, a small extra); in
+   the worker, process time around the N runs.
 
-Prints a Markdown table: mean and min per engine, and each engine's time over torch's;
-then the memory each runner prepared at load per model (constants folded, Note [Constant
-folding at load] in runtime/executor/fold.h), from the runner's ``constants folded at
-load: N B`` line.
+Prints, headed by the processor's model name and instruction sets, a Markdown table of
+wall time (mean and min per engine, each engine over torch), one of CPU time per run (ours
+over ExecuTorch + XNNPACK and over torch), then the memory each runner prepared at load per
+model: constants folded (Note [Constant folding at load], runtime/executor/fold.h) and
+calls fused (Note [Fusion at load], runtime/executor/fuse.h), from the runner's lines.
 """
 
 from __future__ import annotations
@@ -34,7 +44,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -59,6 +71,7 @@ MODELS: dict[str, Path] = {
     **{name: EXAMPLES for name in ("mobilenet_v2", "resnet", "llama_static", "llama_dynamic")},
     **{name: EXAMPLES for name in ("lstm", "gru_cell", "quant_conv")},
     **{name: CACHE for name in ("mlp_big", "transformer", "vit")},
+    **{name: CACHE for name in ("squeezenet", "efficientnet_b0", "bert_tiny", "speech")},
 }
 
 
@@ -68,27 +81,44 @@ class Configuration:
 
     libraries: tuple[str, ...]
     toolchain: str
+    threads: int = 1
 
 
 # Toolchains by name -> cflags. `host` is the default manifest's; `host_avx2` the README's
 # x86-64 toolchain for AVX2 machines: the SIMD level is the toolchain's to name (the
 # optimized library adds its own -O2 and Eigen's include path).
-TOOLCHAINS: dict[str, list[str]] = {"host": ["-Os"], "host_avx2": ["-Os", "-mavx2", "-mfma"]}
+TOOLCHAINS: dict[str, list[str]] = {
+    "host": ["-Os"],
+    "host_avx2": ["-Os", "-mavx2", "-mfma"],
+    "host_v4": ["-Os", "-march=x86-64-v4"],
+}
 
 # Runner configurations. `optimized` is built only when its library exists (issue 12).
 # `quantized` serves what only it has (the PT2E programs' quantize and dequantize kernels).
 CONFIGURATIONS: dict[str, Configuration] = {
     "portable": Configuration(("portable", "prim", "quantized"), "host"),
     "optimized": Configuration(("optimized", "portable", "prim", "quantized"), "host_avx2"),
+    "optimized_v4": Configuration(("optimized", "portable", "prim", "quantized"), "host_v4"),
+    "optimized_2t": Configuration(("optimized", "portable", "prim", "quantized"), "host_avx2", 2),
 }
-WORKER_ENGINES = ("executorch", "torch")
+# Built only when asked for by --configurations.
+ON_REQUEST = {"optimized_2t"}
+WORKER_ENGINES = ("executorch", "xnnpack", "torch")
+ENGINE_TITLES = {"executorch": "ExecuTorch 1.5.1", "xnnpack": "ExecuTorch + XNNPACK"}
 MAX_ITERATIONS = 1000
+# At least this many runs per timed process: CPU time is a difference of two processes
+# (cpu_per_run), which a single run on a loaded machine leaves at the mercy of the load's
+# noise (2 runs gave MobileNetV2 2.5x its CPU time per run).
+MIN_ITERATIONS = 10
 # Marks a minimum that is the best round's mean (the runner printed no per-run minimum).
 BEST_ROUND_MARK = "†"
 
 _MEAN = re.compile(r"^mean time per run: ([0-9.]+) us$", re.MULTILINE)
 _MIN = re.compile(r"^min(?:imum)? time per run: ([0-9.]+) us$", re.MULTILINE)
 _FOLDED = re.compile(r"^constants folded at load: ([0-9]+) B$", re.MULTILINE)
+_FUSED = re.compile(r"^calls fused at load: ([0-9]+), ([0-9]+) B$", re.MULTILINE)
+# Reference outputs all this close to zero prove nothing about a runner.
+DEGENERATE = 1e-6
 
 
 @dataclass
@@ -97,8 +127,10 @@ class Timing:
 
     means_us: list[float] = field(default_factory=list)
     minima_us: list[float] = field(default_factory=list)
+    cpu_us: list[float] = field(default_factory=list)  # CPU time per run, each round
     failure: str | None = None
     folded_bytes: int | None = None  # our runner's memory prepared at load
+    fused: tuple[int, int] | None = None  # our runner's calls fused at load and their bytes
 
     def mean(self) -> float:
         return statistics.fmean(self.means_us)
@@ -151,8 +183,32 @@ def manifest_text(configurations: dict[str, Configuration]) -> str:
         lines.append(
             f"[targets.{name}]\nmodels = []\nlibraries = [{listed}]\n"
             f'toolchain = "{configuration.toolchain}"\ninclude_all_operators = true\n'
+            f"threads = {configuration.threads}\n"
         )
     return "\n".join(lines)
+
+
+def cpu_flags() -> set[str]:
+    """The instruction-set flags of this machine's processor (empty where unknown)."""
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return set()
+    found = re.search(r"^flags\s*:(.*)$", text, re.MULTILINE)
+    return set(found.group(1).split()) if found else set()
+
+
+def processor() -> str:
+    """The processor's model name and its widest x86 vector instruction sets, for the
+    report's heading (every figure names what it was taken on)."""
+    try:
+        found = re.search(r"^model name\s*:\s*(.*)$", Path("/proc/cpuinfo").read_text(), re.M)
+    except OSError:
+        found = None
+    name = found.group(1).strip() if found else platform.processor() or platform.machine()
+    flags = cpu_flags()
+    sets = [isa for isa in ("avx512f", "avx2", "fma", "neon", "asimd") if isa in flags]
+    return f"{name} ({', '.join(sets) or 'no AVX2'}), {os.cpu_count()} cores"
 
 
 def missing_library(name: str) -> str | None:
@@ -167,7 +223,13 @@ def choose_configurations(requested: list[str] | None) -> dict[str, Configuratio
     """The configurations to build: the requested ones, each of which must have its
     libraries (else one line naming what is missing), or by default every one that has."""
     if requested is None:
-        requested = [name for name in CONFIGURATIONS if missing_library(name) is None]
+        requested = [
+            name
+            for name in CONFIGURATIONS
+            if missing_library(name) is None
+            and name not in ON_REQUEST
+            and (name != "optimized_v4" or "avx512f" in cpu_flags())
+        ]
     for name in requested:
         library = missing_library(name)
         if library is not None:
@@ -221,11 +283,21 @@ def check_on_runner(runner: Path, model: Model, scratch: Path) -> str | None:
     return None
 
 
-def time_on_runner(
-    runner: Path, model: Model, iterations: int
-) -> tuple[float, float | None, int | None]:
-    """(mean, min or None) of execution alone, as the runner reports them, in µs, and the
-    bytes it folded at load (None from a runner built without folding)."""
+@dataclass(frozen=True)
+class RunnerTimes:
+    """What one timed process of our runner reports."""
+
+    mean_us: float
+    min_us: float | None
+    cpu_us: float  # the process's CPU time (user + system), load included
+    folded: int | None  # bytes folded at load (None: a runner built without folding)
+    fused: tuple[int, int] | None  # calls fused at load and their bytes
+
+
+def time_on_runner(runner: Path, model: Model, iterations: int) -> RunnerTimes:
+    """Runs `iterations` timed runs: the runner's mean and min of execution alone in µs,
+    the process's CPU time and what it prepared at load."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     run = subprocess.run(
         [*runner_command(runner, model), "--iterations", str(iterations)],
         capture_output=True,
@@ -233,17 +305,43 @@ def time_on_runner(
         timeout=3600,
         check=False,
     )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1e6
     mean = _MEAN.search(run.stdout)
     if run.returncode != 0 or mean is None:
         # Checked before timing, so a failure here comes from running more than once.
         raise RuntimeError(f"with --iterations: {_runner_error(run, model)}")
     minimum = _MIN.search(run.stdout)
     folded = _FOLDED.search(run.stdout)
-    return (
+    fused = _FUSED.search(run.stdout)
+    return RunnerTimes(
         float(mean.group(1)),
         float(minimum.group(1)) if minimum else None,
+        cpu,
         int(folded.group(1)) if folded else None,
+        (int(fused.group(1)), int(fused.group(2))) if fused else None,
     )
+
+
+def cpu_per_run(runner: Path, model: Model, iterations: int, timed: RunnerTimes) -> float:
+    """CPU µs per run of `timed` (a process of `iterations` runs): less a 1-run process's,
+    so loading and preparing cancel out."""
+    if iterations <= 1:
+        return timed.cpu_us
+    single = time_on_runner(runner, model, 1)
+    return max(timed.cpu_us - single.cpu_us, 0.0) / (iterations - 1)
+
+
+def degenerate_outputs(model: Model) -> str | None:
+    """Why the model's reference outputs prove nothing (all about zero), or None."""
+    import numpy as np
+
+    for index, path in enumerate(model.outputs):
+        values = np.load(path)
+        if values.size and np.issubdtype(values.dtype, np.floating):
+            if float(np.abs(values).max()) <= DEGENERATE:
+                return f"degenerate reference: output {index} is all within {DEGENERATE} of 0"
+    return None
 
 
 def _runner_error(run: subprocess.CompletedProcess[str], model: Model) -> str:
@@ -255,6 +353,22 @@ def _runner_error(run: subprocess.CompletedProcess[str], model: Model) -> str:
 def _one_line(text: str) -> str:
     lines = [line for line in text.strip().splitlines() if line.strip()]
     return lines[-1] if lines else "(no message)"
+
+
+# --------------------------------------------------------------------------- XNNPACK
+
+
+def lower_to_xnnpack(python: str, names: list[str]) -> None:
+    """The XNNPACK-lowered program of every model, cached beside it (latency_models.py):
+    made before timing, so the worker only loads them. A model that does not lower gets
+    "fails: ..." in its column when the worker cannot find its program."""
+    for name in names:
+        subprocess.run(
+            [python, str(HERE / "latency_models.py"), "xnnpack", name],
+            check=False,
+            stdout=sys.stderr,
+            stderr=subprocess.DEVNULL,
+        )
 
 
 # --------------------------------------------------------------------------- worker
@@ -276,7 +390,8 @@ class Worker:
             text=True,
         )
 
-    def times(self, model: Model, engine: str, iterations: int) -> list[float]:
+    def times(self, model: Model, engine: str, iterations: int) -> tuple[list[float], float]:
+        """Wall µs of each run, and CPU µs per run."""
         request = {
             "model": model.name,
             "pte": str(model.pte),
@@ -299,7 +414,7 @@ class Worker:
         reply: dict[str, Any] = json.loads(line)
         if "error" in reply:
             raise RuntimeError(str(reply["error"]))
-        return [float(t) for t in reply["times_us"]]
+        return [float(t) for t in reply["times_us"]], float(reply["cpu_us"])
 
     def close(self) -> None:
         if self.process.stdin is not None:
@@ -323,29 +438,36 @@ def measure(
     results = {m.name: {e: Timing() for e in engines} for m in models}
     iterations: dict[tuple[str, str], int] = {}
     for model in models:
+        degenerate = degenerate_outputs(model)
         for name, runner in runners.items():
-            results[model.name][name].failure = check_on_runner(runner, model, scratch)
+            results[model.name][name].failure = degenerate or check_on_runner(
+                runner, model, scratch
+            )
 
     def one(model: Model, engine: str) -> None:
         timing = results[model.name][engine]
         key = (model.name, engine)
         try:
             if key not in iterations:  # a first, single run sizes N for the rounds
-                iterations[key] = _iterations(_run(model, engine, 1)[0], seconds)
-            mean, minimum, folded = _run(model, engine, iterations[key])
+                iterations[key] = _iterations(_run(model, engine, 1).mean_us, seconds)
+            timed = _run(model, engine, iterations[key])
         except RuntimeError as error:
             timing.failure = str(error)
             return
-        timing.means_us.append(mean)
-        timing.folded_bytes = folded
-        if minimum is not None:
-            timing.minima_us.append(minimum)
+        timing.means_us.append(timed.mean_us)
+        timing.cpu_us.append(timed.cpu_us)
+        timing.folded_bytes = timed.folded
+        timing.fused = timed.fused
+        if timed.min_us is not None:
+            timing.minima_us.append(timed.min_us)
 
-    def _run(model: Model, engine: str, count: int) -> tuple[float, float | None, int | None]:
+    def _run(model: Model, engine: str, count: int) -> RunnerTimes:
         if engine in runners:
-            return time_on_runner(runners[engine], model, count)
-        times = worker.times(model, engine, count)
-        return statistics.fmean(times), min(times), None
+            timed = time_on_runner(runners[engine], model, count)
+            cpu = cpu_per_run(runners[engine], model, count, timed)
+            return RunnerTimes(timed.mean_us, timed.min_us, cpu, timed.folded, timed.fused)
+        times, cpu = worker.times(model, engine, count)
+        return RunnerTimes(statistics.fmean(times), min(times), cpu, None, None)
 
     for round_index in range(rounds):
         order = engines[round_index % len(engines) :] + engines[: round_index % len(engines)]
@@ -358,7 +480,7 @@ def measure(
 
 
 def _iterations(single_us: float, seconds: float) -> int:
-    return max(1, min(MAX_ITERATIONS, round(seconds * 1e6 / max(single_us, 1.0))))
+    return max(MIN_ITERATIONS, min(MAX_ITERATIONS, round(seconds * 1e6 / max(single_us, 1.0))))
 
 
 # --------------------------------------------------------------------------- report
@@ -406,8 +528,10 @@ def report(
     load: tuple[float, float],
 ) -> None:
     configurations = list(sizes)
-    headers = [f"ours, {c}" for c in configurations] + ["ExecuTorch 1.5.1", "torch eager"]
-    ratios = [f"ours {c} / torch" for c in configurations] + ["ExecuTorch / torch"]
+    headers = [f"ours, {c}" for c in configurations]
+    headers += [ENGINE_TITLES.get(e, "torch eager") for e in WORKER_ENGINES]
+    ratios = [f"ours {c} / torch" for c in configurations]
+    ratios += [f"{ENGINE_TITLES[e]} / torch" for e in WORKER_ENGINES if e != "torch"]
     best_rounds = any(
         t.means_us and not t.minima_us for timings in results.values() for t in timings.values()
     )
@@ -418,9 +542,9 @@ def report(
         else ""
     )
     print(
-        f"Mean (min) of execution alone, {rounds} interleaved rounds, one thread; "
-        f"1-minute load average {load[0]:.1f} at the start, {load[1]:.1f} at the end."
-        f"{footnote}\n",
+        f"Processor: {processor()}. Wall time: mean (min) of execution alone, {rounds} "
+        f"interleaved rounds, one thread unless the configuration says otherwise; 1-minute "
+        f"load average {load[0]:.1f} at the start, {load[1]:.1f} at the end.{footnote}\n",
         file=out,
     )
     print("| model | " + " | ".join(headers + ratios) + " |", file=out)
@@ -428,31 +552,69 @@ def report(
     for model, timings in results.items():
         torch_timing = timings["torch"]
         cells = [cell(timings[e]) for e in [*configurations, *WORKER_ENGINES]]
-        cells += [ratio(timings[e], torch_timing) for e in [*configurations, "executorch"]]
+        others = [e for e in WORKER_ENGINES if e != "torch"]
+        cells += [ratio(timings[e], torch_timing) for e in [*configurations, *others]]
         print(f"| {model} | " + " | ".join(cells) + " |", file=out)
+    cpu_table(results, configurations, out)
+    prepared_table(results, configurations, out)
     print(
-        "\n| model | " + " | ".join(f"folded at load, {c}" for c in configurations) + " |", file=out
-    )
-    print("|---|" + "---:|" * len(configurations), file=out)
-    for model, timings in results.items():
-        folded = [timings[c].folded_bytes for c in configurations]
-        print(
-            f"| {model} | " + " | ".join("-" if b is None else f"{b:,} B" for b in folded) + " |",
-            file=out,
-        )
-    print(
-        "\n| configuration | libraries | toolchain cflags | runner (stripped, include-all) |",
+        "\n| configuration | libraries | toolchain cflags | threads | runner (stripped, "
+        "include-all) |",
         file=out,
     )
-    print("|---|---|---|---:|", file=out)
+    print("|---|---|---|---:|---:|", file=out)
     for name, size in sizes.items():
         configuration = CONFIGURATIONS[name]
         flags = " ".join(TOOLCHAINS[configuration.toolchain])
         libraries = ", ".join(configuration.libraries)
         print(
-            f"| {name} | {libraries} | {configuration.toolchain}: `{flags}` | {size:,} B |",
+            f"| {name} | {libraries} | {configuration.toolchain}: `{flags}` | "
+            f"{configuration.threads} | {size:,} B |",
             file=out,
         )
+
+
+def cpu_table(
+    results: dict[str, dict[str, Timing]], configurations: list[str], out: TextIO
+) -> None:
+    """CPU time per run (mean over rounds) of every engine, and ours over ExecuTorch +
+    XNNPACK and over torch: the issue's goal is <= 1.0x of both."""
+    engines = [*configurations, *WORKER_ENGINES]
+    titles = [f"ours, {c}" for c in configurations]
+    titles += [ENGINE_TITLES.get(e, "torch eager") for e in WORKER_ENGINES]
+    ratios = [f"ours {c} / {versus}" for c in configurations for versus in ("XNNPACK", "torch")]
+    print("\nCPU time per run (user + system, mean of the rounds):\n", file=out)
+    print("| model | " + " | ".join(titles + ratios) + " |", file=out)
+    print("|---|" + "---:|" * (len(titles) + len(ratios)), file=out)
+    for model, timings in results.items():
+        cpu = {e: _mean_cpu(timings[e]) for e in engines}
+        cells = [format_us(v) if (v := cpu[e]) is not None else "-" for e in engines]
+        for c in configurations:
+            for versus in ("xnnpack", "torch"):
+                ours, theirs = cpu[c], cpu[versus]
+                cells.append("-" if ours is None or not theirs else _times(ours / theirs))
+        print(f"| {model} | " + " | ".join(cells) + " |", file=out)
+
+
+def _mean_cpu(timing: Timing) -> float | None:
+    return None if timing.failure or not timing.cpu_us else statistics.fmean(timing.cpu_us)
+
+
+def prepared_table(
+    results: dict[str, dict[str, Timing]], configurations: list[str], out: TextIO
+) -> None:
+    """The memory each runner prepared at load per model: constants folded, calls fused."""
+    titles = [f"folded at load, {c}" for c in configurations]
+    titles += [f"fused at load, {c}" for c in configurations]
+    print("\n| model | " + " | ".join(titles) + " |", file=out)
+    print("|---|" + "---:|" * len(titles), file=out)
+    for model, timings in results.items():
+        folded = [timings[c].folded_bytes for c in configurations]
+        cells = ["-" if b is None else f"{b:,} B" for b in folded]
+        for c in configurations:
+            fused = timings[c].fused
+            cells.append("-" if fused is None else f"{fused[0]} calls, {fused[1]:,} B")
+        print(f"| {model} | " + " | ".join(cells) + " |", file=out)
 
 
 def main(argv: list[str]) -> int:
@@ -485,6 +647,7 @@ def main(argv: list[str]) -> int:
         stdout=sys.stderr,
         stderr=subprocess.DEVNULL,
     )
+    lower_to_xnnpack(args.et_python, args.models)
     models = [find_model(name) for name in args.models]
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as scratch:

@@ -4,10 +4,13 @@ Runs in the dev-only environment with torch + executorch (+ torchvision for the 
 MobileNetV2 and ResNet), never in the project's own. Two jobs:
 
 * ``export``: the models too big to commit (a 2048->4096->2048 MLP, a 4-layer transformer
-  with d=256 over 64 tokens, a ViT-shaped net in plain torch) are exported with ExecuTorch's
-  exporter into the git-ignored cache ``benchmarks/models/<name>/`` (same layout as
-  ``examples/models``); a model whose folder already holds its program is kept (``--force``
-  re-exports).
+  with d=256 over 64 tokens, a ViT-shaped net in plain torch, torchvision's SqueezeNet 1.1
+  and EfficientNet-B0, BERT-tiny and a conv speech net in plain torch) are exported with
+  ExecuTorch's exporter into the git-ignored cache ``benchmarks/models/<name>/`` (same
+  layout as ``examples/models``); a model whose folder already holds its program is kept
+  (``--force`` re-exports).
+* ``xnnpack NAME``: the same eager model, same weights, lowered with ExecuTorch's
+  XnnpackPartitioner into ``benchmarks/models/<name>/<name>.xnnpack.pte`` (kept when there).
 * ``eager(name)``: the PyTorch module and inputs of any benchmark model, rebuilt from the
   same seeds as its export, for the torch-eager column (used by ``latency_worker.py``).
 
@@ -21,6 +24,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import torch
@@ -117,10 +121,78 @@ class VisionTransformer(nn.Module):
         return self.head(self.norm(self.layers(x))[:, 0])
 
 
+class BertTiny(nn.Module):
+    """BERT-tiny's shape (google/bert_uncased_L-2_H-128_A-2) in plain torch: token, position
+    and segment embeddings, LayerNorm, 2 post-norm encoder layers of width 128 (2 heads, GELU
+    MLP 512), a tanh pooler on the first token; 128 tokens of a 30522-word vocabulary."""
+
+    def __init__(self, vocabulary: int = 30522, width: int = 128, layers: int = 2) -> None:
+        super().__init__()
+        self.words = nn.Embedding(vocabulary, width)
+        self.positions = nn.Embedding(512, width)
+        self.segments = nn.Embedding(2, width)
+        self.norm = nn.LayerNorm(width, eps=1e-12)
+        self.layers = nn.ModuleList(
+            nn.TransformerEncoderLayer(width, 2, 4 * width, 0.0, "gelu", batch_first=True)
+            for _ in range(layers)
+        )
+        self.pooler = nn.Linear(width, width)
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        positions = torch.arange(tokens.shape[1]).unsqueeze(0)
+        x = self.norm(self.words(tokens) + self.positions(positions) + self.segments(0 * tokens))
+        for layer in self.layers:
+            x = layer(x)
+        return torch.tanh(self.pooler(x[:, 0]))
+
+
+class SpeechConvNet(nn.Module):
+    """A Wav2Letter-style acoustic model: 80 log-mel features x 200 frames through a
+    stride-2 1-D convolution stem and 6 more (kernel 11..1, 256 channels), each with batch
+    norm and ReLU, to 29 character logits per frame."""
+
+    def __init__(self, features: int = 80, width: int = 256, classes: int = 29) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        shapes = [(features, width, 11, 2)] + [(width, width, 11, 1)] * 3 + [(width, 512, 1, 1)]
+        for cin, cout, kernel, stride in shapes:
+            layers += [
+                nn.Conv1d(cin, cout, kernel, stride, kernel // 2, bias=False),
+                nn.BatchNorm1d(cout),
+                nn.ReLU(),
+            ]
+        layers.append(nn.Conv1d(512, classes, 1))
+        self.net = nn.Sequential(*layers)
+        with torch.no_grad():
+            for module in self.net.modules():
+                if isinstance(module, nn.BatchNorm1d):
+                    module.running_mean.copy_(0.1 * torch.randn(module.num_features))
+                    module.running_var.copy_(0.5 + torch.rand(module.num_features))
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        return self.net(features)
+
+
+def _torchvision_model(name: str) -> Callable[[], nn.Module]:
+    def make() -> nn.Module:
+        module: nn.Module = getattr(export_real_models._import_torchvision().models, name)()
+        return export_real_models._randomise_batch_norm(module)
+
+    return make
+
+
 BENCH_MODELS: dict[str, RealModel] = {
     "mlp_big": RealModel(BigMlp, lambda: (torch.randn(4, 2048),), atol=1e-4),
     "transformer": RealModel(Transformer, lambda: (torch.randn(1, 64, 256),), atol=1e-4),
     "vit": RealModel(VisionTransformer, lambda: (torch.randn(1, 3, 224, 224),), atol=1e-4),
+    "squeezenet": RealModel(
+        _torchvision_model("squeezenet1_1"), lambda: (torch.randn(1, 3, 224, 224),), atol=1e-4
+    ),
+    "efficientnet_b0": RealModel(
+        _torchvision_model("efficientnet_b0"), lambda: (torch.randn(1, 3, 224, 224),), atol=1e-4
+    ),
+    "bert_tiny": RealModel(BertTiny, lambda: (torch.randint(0, 30522, (1, 128)),), atol=1e-4),
+    "speech": RealModel(SpeechConvNet, lambda: (torch.randn(1, 80, 200),), atol=1e-4),
 }
 
 
@@ -147,13 +219,37 @@ def export(force: bool, names: list[str]) -> None:
         export_real_models.export_one(name, model, CACHE)
 
 
+def xnnpack_program(name: str) -> Path:
+    """The model `name` (eager, same weights and inputs as its export) lowered to XNNPACK,
+    cached beside its other files: ExecuTorch's recommended CPU path."""
+    from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
+    from executorch.exir import to_edge_transform_and_lower
+
+    folder = CACHE / name
+    path = folder / f"{name}.xnnpack.pte"
+    if path.is_file():
+        return path
+    module, inputs = eager(name)
+    exported = torch.export.export(module, inputs)
+    lowered = to_edge_transform_and_lower(exported, partitioner=[XnnpackPartitioner()])
+    folder.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(lowered.to_executorch().buffer)
+    return path
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     sub = parser.add_subparsers(dest="command", required=True)
     job = sub.add_parser("export", help="export the big models into benchmarks/models/")
     job.add_argument("--force", action="store_true", help="re-export cached models too")
     job.add_argument("names", nargs="*", help=f"of {', '.join(BENCH_MODELS)} (default: all)")
+    lower = sub.add_parser("xnnpack", help="lower models to XNNPACK into benchmarks/models/")
+    lower.add_argument("names", nargs="+", help="benchmark model names")
     args = parser.parse_args(argv)
+    if args.command == "xnnpack":
+        for name in args.names:
+            print(xnnpack_program(name))
+        return 0
     unknown = sorted(set(args.names) - set(BENCH_MODELS))
     if unknown:
         parser.error(f"no benchmark model {', '.join(unknown)} (known: {', '.join(BENCH_MODELS)})")

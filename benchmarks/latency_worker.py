@@ -1,11 +1,14 @@
-"""Times ExecuTorch's runtime and torch eager for `latency.py`, one thread each.
+"""Times ExecuTorch's runtime (alone and with XNNPACK) and torch eager for `latency.py`,
+one thread each.
 
 Runs in the dev-only environment (torch + executorch), as one long-lived process that
 `latency.py` drives, so rounds can be interleaved with our runner without paying Python's
 and torch's start-up per round. Protocol: one JSON request per line on stdin,
-``{"model": NAME, "pte": PATH, "inputs": [NPY...], "engine": "executorch"|"torch",
-"iterations": N}``, one JSON line back: ``{"times_us": [...]}`` (execution alone, one
-entry per iteration; loading and the first, warm-up run excluded) or ``{"error": "..."}``.
+``{"model": NAME, "pte": PATH, "inputs": [NPY...], "engine": "executorch"|"xnnpack"|"torch",
+"iterations": N}``, one JSON line back: ``{"times_us": [...], "cpu_us": C}`` (execution
+alone, one entry per iteration, and the process's CPU time per iteration; loading and the
+first, warm-up run excluded) or ``{"error": "..."}``. ``xnnpack`` runs the model's program
+lowered with XnnpackPartitioner (``latency_models.xnnpack_program``, made on first use).
 """
 
 from __future__ import annotations
@@ -26,11 +29,18 @@ Run = Callable[[], object]
 _prepared: dict[tuple[str, str], Run] = {}
 
 
+def _xnnpack(model: str, inputs: list[torch.Tensor]) -> Run:
+    import latency_models
+
+    return _executorch(str(latency_models.xnnpack_program(model)), inputs)
+
+
 def _executorch(pte: str, inputs: list[torch.Tensor]) -> Run:
     from executorch.extension.pybindings import portable_lib
     from executorch.runtime import Runtime
 
-    # One thread: the wheel's optimized kernels would otherwise use a pool sized to the cores.
+    # One thread: the wheel's optimized kernels and XNNPACK would otherwise use a pool sized
+    # to the cores.
     portable_lib._unsafe_reset_threadpool(1)
     # Registers the quantized_decomposed kernels PT2E programs call (nothing else changes).
     import executorch.kernels.quantized  # noqa: F401
@@ -59,6 +69,8 @@ def _prepare(request: dict[str, Any]) -> Run:
         inputs = [torch.from_numpy(np.load(path)) for path in request["inputs"]]
         if request["engine"] == "executorch":
             run = _executorch(request["pte"], inputs)
+        elif request["engine"] == "xnnpack":
+            run = _xnnpack(request["model"], inputs)
         elif request["engine"] == "torch":
             run = _torch(request["model"], inputs)
         else:
@@ -68,13 +80,15 @@ def _prepare(request: dict[str, Any]) -> Run:
     return _prepared[key]
 
 
-def _time(run: Run, iterations: int) -> list[float]:
+def _time(run: Run, iterations: int) -> dict[str, Any]:
     times = []
+    cpu_start = time.process_time_ns()
     for _ in range(iterations):
         start = time.perf_counter_ns()
         run()
         times.append((time.perf_counter_ns() - start) / 1000.0)
-    return times
+    cpu = (time.process_time_ns() - cpu_start) / 1000.0 / max(iterations, 1)
+    return {"times_us": times, "cpu_us": cpu}
 
 
 def main() -> int:
@@ -83,7 +97,7 @@ def main() -> int:
     for line in sys.stdin:
         request = json.loads(line)
         try:
-            reply: dict[str, Any] = {"times_us": _time(_prepare(request), request["iterations"])}
+            reply: dict[str, Any] = _time(_prepare(request), request["iterations"])
         except Exception as error:  # any failure becomes the table's "fails: ..." cell
             reply = {"error": f"{type(error).__name__}: {error}".splitlines()[0]}
         print(json.dumps(reply), flush=True)

@@ -9,12 +9,13 @@ from typing import Any
 from doit.tools import config_changed
 
 from codegen.kernel_library import read_kernel_library
-from codegen.manifest import Library, Target
+from codegen.manifest import Library
 from codegen.plan.runtime import Renderer
 from codegen.render import TEMPLATES, render_declared_headers
 from codegen.resolution import Resolution, resolve
 from codegen.resolution_file import ResolutionFile
 from codegen.selection import Selection
+from codegen.size.settings import TargetSettings
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.code_deps import action_code
@@ -40,8 +41,8 @@ def generate(
     libraries: list[Library],
     selection: Path,
     output_dir: Path,
-    estimate_config: dict[str, Any],
-    other_targets: tuple[str, ...],
+    settings: TargetSettings,
+    reports: dict[str, Path],
 ) -> None:
     kernel_libraries = [
         read_kernel_library(lib.name, lib.functions, lib.sources) for lib in libraries
@@ -53,37 +54,20 @@ def generate(
     for (library, source), text in render_declared_headers(resolution, kernel_libraries).items():
         write_if_changed(layout.paths().declared_dtypes_header(library, source), text)
     write_if_changed(layout.paths().resolution(target), ResolutionFile.of(resolution).to_json())
-    write_estimate(target, resolution, estimate_config, other_targets)
+    write_estimate(target, resolution, settings, reports)
 
 
 def write_estimate(
-    target: str, resolution: Resolution, config: dict[str, Any], other_targets: tuple[str, ...]
+    target: str, resolution: Resolution, settings: TargetSettings, reports: dict[str, Path]
 ) -> None:
-    """Predict the runner's size from earlier size reports (Note [Size estimate]), write
-    size_estimate.json and print it. The reports are read here, in the action, and are
-    no dependency of the task: they advise, and must not re-run codegen."""
-    paths = layout.paths()
-    from codegen.plan.estimate import every_dtype_buckets
-    from codegen.size.estimate import estimate, read_report
+    """Predict the runner's size from the size reports of earlier builds (`reports`: every
+    target's size.json; Note [Size estimate]), write size_estimate.json and print it. The
+    reports are read here, in the action, and are no dependency of the task: they advise,
+    and must not re-run codegen."""
+    from codegen.size.predict import estimate_target
 
-    previous = read_report(paths.size_json(target))
-    # Other targets' reports matter only for a rebuild (Note [Size estimate]).
-    others = {
-        name: report
-        for name in other_targets
-        if previous is not None
-        and name != target
-        and (report := read_report(paths.size_json(name))) is not None
-    }
-    result = estimate(
-        target,
-        every_dtype_buckets(resolution, bool(config.get("dtype_selective"))),
-        resolution.registry_slots,
-        config,
-        previous,
-        others,
-    )
-    write_if_changed(paths.size_estimate(target), result.to_json())
+    result = estimate_target(target, resolution, settings, reports)
+    write_if_changed(layout.paths().size_estimate(target), result.to_json())
     if result.file is not None:  # a first build has nothing to estimate from
         print(result.line())
 
@@ -108,8 +92,11 @@ def task_codegen(reads: Reads) -> Iterator[dict[str, Any]]:
                         libraries,
                         paths.selection(target.name),
                         output_dir,
-                        _estimate_config(target),
-                        tuple(current.targets),
+                        # What decides whether another report's kernel bytes are
+                        # comparable: an action argument, not a dependency (the
+                        # estimate advises).
+                        TargetSettings.of(target),
+                        {name: paths.size_json(name) for name in current.targets},
                     ],
                 )
             ],
@@ -135,9 +122,3 @@ def task_codegen(reads: Reads) -> Iterator[dict[str, Any]]:
             ],
             "clean": True,
         }
-
-
-def _estimate_config(target: Target) -> dict[str, Any]:
-    """What decides whether another target's kernel bytes are comparable (an action
-    argument, not a dependency: the estimate is advisory)."""
-    return {"dtype_selective": target.dtype_selective, "toolchain": target.toolchain}

@@ -26,12 +26,12 @@ def explain(op: str, dtype: str, model: str, target: str) -> bool:
         )
         return False
     names = [target] if target else sorted(known)
-    documents: dict[str, Any] = {}
+    documents: dict[str, SizeDocument] = {}
     for name in names:
         path = layout.paths().size_json(name)
         if path.is_file():
             # Read through the codec: a damaged report is one line naming it.
-            documents[name] = SizeDocument.read(path).to_dict()
+            documents[name] = SizeDocument.read(path)
     if not documents:
         print("error: no size report yet: run `doit build` first", file=sys.stderr)
         return False

@@ -7,8 +7,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from doit.tools import config_changed
-
 from codegen.pte import read_model_ops
 from codegen.selection import Selection
 from codegen.writer import write_if_changed
@@ -19,9 +17,11 @@ from tasks.manifest import manifest
 
 
 @reports_user_errors
-def write_model_ops(model: Path, output: Path, info: Path) -> None:
+def write_model_ops(model: Path, name: str, output: Path, info: Path) -> None:
+    """The model's operators, selected by `name`, the manifest's name for it: the name every
+    later stage and report gives the model (two models may share a file name)."""
     ops = read_model_ops(model)
-    write_if_changed(output, Selection.from_model(ops, model.name).to_yaml())
+    write_if_changed(output, Selection.from_model(ops, name).to_yaml())
     document = {"delegates": list(ops.delegates), "methods": list(ops.methods)}
     write_if_changed(info, json.dumps(document, indent=2, sort_keys=True) + "\n")
 
@@ -33,10 +33,8 @@ def task_model_ops() -> Iterator[dict[str, Any]]:
         output, info = layout.paths().model_ops(model.name), layout.paths().model_info(model.name)
         yield {
             "name": model.name,
-            "actions": [(write_model_ops, [model.path, output, info])],
+            "actions": [(write_model_ops, [model.path, model.name, output, info])],
             "file_dep": [model.path, *action_code(write_model_ops)],
             "targets": [output, info],
-            # The model's file name is recorded in debug_info.
-            "uptodate": [config_changed(model.path.name)],
             "clean": True,
         }

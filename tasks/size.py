@@ -24,7 +24,7 @@ from typing import Any
 from doit.tools import config_changed
 
 from codegen.plan.size import SizeStep, size_step
-from codegen.size.inputs import Linked, SizeInputs, model_files, size_config
+from codegen.size.inputs import Linked, SizeInputs
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.code_deps import action_code
@@ -78,7 +78,7 @@ def size_inputs(plan: TargetPlan, step: SizeStep) -> SizeInputs:
         estimate=paths.size_estimate(name),
         previous=paths.size_json(name),
         baseline_runner=step.baseline_runner,
-        model_files=model_files(target, plan.manifest.models),
+        prebuilt=step.prebuilt,
     )
 
 
@@ -101,7 +101,7 @@ def size_task(plan: TargetPlan) -> dict[str, Any]:
             inputs.provenance,
             inputs.estimate,
             *(source.object for source in inputs.objects),
-            *step.prebuilt,
+            *inputs.prebuilt,
             *baseline,
             *_code(),
         ],
@@ -117,8 +117,7 @@ def size_task(plan: TargetPlan) -> dict[str, Any]:
                     "budget": target.size_budget,
                     "budgets": dict(sorted(target.size_budgets.items())),
                     "baseline": target.size_baseline,
-                    "config": size_config(target),
-                    "model_files": {k: list(v) for k, v in sorted(inputs.model_files.items())},
+                    "config": inputs.settings.to_dict(),
                     **plan.runtime.record(),
                 }
             )

@@ -39,7 +39,7 @@ DOWNSTREAM = downstream()
 # Per stage, a module it imports: its own action module, or one deeper that only it uses.
 DEEPER = {
     "codegen": "codegen/render.py",
-    "size": "codegen/size/elf.py",
+    "size": "codegen/size/attribution.py",
     "verify": "codegen/verify.py",
     "package": "codegen/package.py",
     "summary": "codegen/size/summary.py",

@@ -15,5 +15,4 @@ task creators and handed in). tasks/ maps each step to a doit task dict and runs
   package.py  the package step
   verify.py   the verify step
   size.py     the files the size step measures and the objects it attributes to
-  estimate.py the size estimate's every-dtype rule
 """

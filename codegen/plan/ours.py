@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from codegen.manifest import OPTIMIZED
 from codegen.plan.objects import common_flags
 from codegen.plan.package import PackageStep, package_step
 from codegen.plan.runtime import Renderer, TargetContext
@@ -25,7 +26,17 @@ from codegen.scalar_type import ScalarType
 # sources that read it.
 FOLD_DEFINE = "-DRT_FOLD_CONSTANTS"
 FOLDING_KERNELS = frozenset({"op_permute_copy.cpp", "op_t_copy.cpp", "op_transpose_copy.cpp"})
-FOLDING_SOURCES = ("executor/instructions.cpp", "executor/method.cpp", "runner/main.cpp")
+# Note [Fusion at load] (runtime/executor/fuse.h) comes with it, by a define of its own: it
+# is worth its code only where a kernel with a fused entry, the optimized library's
+# convolution or matrix product, is linked.
+FUSE_DEFINE = "-DRT_FUSE_CALLS"
+FUSING_KERNELS = frozenset({"op_convolution.cpp", "op_mm.cpp", "op_addmm.cpp"})
+FOLDING_SOURCES = (
+    "executor/instructions.cpp",
+    "executor/method.cpp",
+    "executor/fuse.cpp",
+    "runner/main.cpp",
+)
 # Compiles the minimal app's calls into the runtime (runtime/size_app/minimal_app.cpp).
 WITH_LIBRARY_DEFINE = "-DSELECTIVE_WITH_LIBRARY"
 REGISTRATION = "selected_kernels.cpp"
@@ -78,15 +89,17 @@ class OurRuntime:
     def runtime_objects(self, kernel_sources: Sequence[Path]) -> list[CompileStep]:
         """Every .cpp of runtime/ but the size app, shared where Note [Shared objects]
         (codegen/plan/objects.py) allows: constant folding compiled in when a kernel can
-        fold (FOLD_DEFINE), the Bool constants check of a dtype-selective target by one bit
-        of its selection."""
+        fold (FOLD_DEFINE), fusion with it when a kernel has a fused entry (FUSE_DEFINE),
+        the Bool constants check of a dtype-selective target by one bit of its selection."""
         paths, target, toolchain = self.context.paths, self.context.target, self.context.toolchain
         driver = toolchain.compile_command()
         common = common_flags(paths, toolchain)
         shared_dir = paths.shared_object_dir(toolchain.name, driver + common)
-        folding = (*common, FOLD_DEFINE)
+        optimized = paths.builtin_kernels_dir / OPTIMIZED
+        fuses = any(s.name in FUSING_KERNELS and s.parent == optimized for s in kernel_sources)
+        folds = fuses or any(s.name in FOLDING_KERNELS for s in kernel_sources)
+        folding = (*common, FOLD_DEFINE, *((FUSE_DEFINE,) if fuses else ()))
         folding_dir = paths.shared_object_dir(toolchain.name, driver + folding)
-        folds = any(source.name in FOLDING_KERNELS for source in kernel_sources)
         bool_source = bool_constants_source(self.context)
         sources = runtime_sources(self.context, self.context.disk.files(paths.runtime_dir, ".cpp"))
         objects = [

@@ -2,7 +2,9 @@
 
 `to_json` writes the document as the size stage always has (sorted keys, two-space
 indent), so a report written before this module existed reads back, and one read back
-writes the same bytes. `from_json` is how anything but the size stage reads a report.
+writes the same bytes. `from_json` is how anything but the size stage reads a report;
+`read_earlier` is how the next build's diff and estimate read it (advice: none when it
+is missing or damaged).
 """
 
 from __future__ import annotations
@@ -11,12 +13,27 @@ import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from codegen.errors import InputError
 from codegen.size.budget import Breach
+from codegen.size.change import SizeChange
 from codegen.size.elf import Segment
-from codegen.size.totals import SizeReport
+from codegen.size.estimate import Closeness
+from codegen.size.fields import (
+    JsonValue,
+    boolean,
+    integer,
+    integers,
+    items,
+    json_value,
+    mapping,
+    number,
+    optional_integer,
+    text,
+    texts,
+)
+from codegen.size.settings import TargetSettings
+from codegen.size.totals import LibraryFigures, SizeReport
 
 
 @dataclass(frozen=True)
@@ -28,7 +45,7 @@ class OperatorInfo:
     library: str
     function: str
     bucket: str
-    selected_by: tuple[str, ...]  # models and manifest entries
+    selected_by: tuple[str, ...]  # models (by manifest name) and manifest entries
 
 
 @dataclass(frozen=True)
@@ -56,33 +73,20 @@ class BaselineFigures:
 
 
 @dataclass(frozen=True)
-class Closeness:
-    """How codegen's estimate compared with the measured file (Note [Size estimate])."""
-
-    estimated: int
-    measured: int
-    error: int
-    error_percent: float
-    unmeasured: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class LibraryFigures:
-    """The target's static library: text, data and bss summed over its objects."""
-
-    text: int
-    data: int
-    bss: int
-    objects: int
-    file: int
-
-
-@dataclass(frozen=True)
 class LibraryOnly:
     """A library-only target's two minimal apps (Note [Library-only size])."""
 
     with_library: int
     without_library: int
+
+
+@dataclass(frozen=True)
+class PrebuiltPart:
+    """A library the runner loads that no selection trims (the target runtime's
+    `prebuilt()`, Note [Target runtime]): outside the runner file and its buckets."""
+
+    name: str  # its file name
+    file: int  # bytes
 
 
 @dataclass(frozen=True)
@@ -95,21 +99,22 @@ class SizeDocument:
     buckets: tuple[BucketRow, ...]
     kernel_table: tuple[OperatorInfo, ...]
     model_savings: Mapping[str, int]
-    config: Mapping[str, Any]  # the target's manifest settings (JSON values), for diffs
+    config: TargetSettings  # for diffs and the estimate
     baseline: BaselineFigures | None
     segments: tuple[Segment, ...]
-    change: Mapping[str, Any] | None = None  # codegen.size.diff.size_change's result
+    change: SizeChange | None = None  # since the previous build (codegen.size.diff)
     estimate: Closeness | None = None
     library: LibraryFigures | None = None
     library_only: LibraryOnly | None = None  # only for a library-only target
+    prebuilt: tuple[PrebuiltPart, ...] = ()  # in the JSON only when there are some
 
     @property
     def is_library_only(self) -> bool:
         return self.library_only is not None
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form, with lists where the document has tuples (as JSON reads back)."""
-        document: dict[str, Any] = asdict(self.report)
+    def to_dict(self) -> dict[str, JsonValue]:
+        """The JSON form: the contract's fields at the top level, then the analysis."""
+        document: dict[str, object] = asdict(self.report)
         document.update(
             {
                 "target": self.target,
@@ -118,10 +123,10 @@ class SizeDocument:
                 "breaches": [asdict(b) for b in self.breaches],
                 "buckets": [asdict(b) for b in self.buckets],
                 "kernel_table": [asdict(o) for o in self.kernel_table],
-                "model_savings": dict(self.model_savings),
-                "config": dict(self.config),
+                "model_savings": self.model_savings,
+                "config": self.config.to_dict(),
                 "baseline": None if self.baseline is None else asdict(self.baseline),
-                "change": None if self.change is None else dict(self.change),
+                "change": None if self.change is None else self.change.to_dict(),
                 "segments": [asdict(s) for s in self.segments],
                 "estimate": None if self.estimate is None else asdict(self.estimate),
                 "library": None if self.library is None else asdict(self.library),
@@ -129,8 +134,9 @@ class SizeDocument:
         )
         if self.library_only is not None:
             document["library_only"] = asdict(self.library_only)
-        plain: dict[str, Any] = _plain(document)
-        return plain
+        if self.prebuilt:
+            document["prebuilt"] = [asdict(part) for part in self.prebuilt]
+        return {key: json_value(value) for key, value in document.items()}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, sort_keys=True) + "\n"
@@ -144,7 +150,7 @@ class SizeDocument:
             raise InputError(source, f"not a size report: {error}") from None
         except KeyError as error:
             raise InputError(source, f"not a size report: no {error}") from None
-        except (TypeError, AttributeError) as error:
+        except TypeError as error:
             raise InputError(source, f"not a size report: {error}") from None
 
     @staticmethod
@@ -153,139 +159,123 @@ class SizeDocument:
             text = path.read_text(encoding="utf-8")
         except OSError as error:
             raise InputError(path, f"cannot read: {error.strerror}") from None
+        except UnicodeDecodeError:
+            raise InputError(path, "not a size report: not UTF-8 text") from None
         return SizeDocument.from_json(text, path)
 
     def with_extras(
         self,
-        change: Mapping[str, Any] | None,
+        change: SizeChange | None,
         estimate: Closeness | None,
         library: LibraryFigures,
         library_only: LibraryOnly | None,
+        prebuilt: tuple[PrebuiltPart, ...],
     ) -> SizeDocument:
         return replace(
-            self, change=change, estimate=estimate, library=library, library_only=library_only
+            self,
+            change=change,
+            estimate=estimate,
+            library=library,
+            library_only=library_only,
+            prebuilt=prebuilt,
         )
 
 
-def _plain(value: Any) -> Any:
-    """`value` with every tuple a list and every mapping a dict (asdict keeps tuples)."""
-    if isinstance(value, Mapping):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, tuple | list):
-        return [_plain(item) for item in value]
-    return value
+def read_earlier(path: Path) -> SizeDocument | None:
+    """The report an earlier build left at `path`, or None when there is none or it cannot
+    be read: it only advises (the diff since then, codegen's estimate)."""
+    try:
+        return SizeDocument.read(path)
+    except InputError:
+        return None
 
 
-def _int(value: Any) -> int:
-    # bool is an int to Python, not to a size report.
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"expected an integer, got {value!r}")
-    return value
-
-
-def _number(value: Any) -> float:
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        raise TypeError(f"expected a number, got {value!r}")
-    return value
-
-
-def _str(value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"expected a string, got {value!r}")
-    return value
-
-
-def _strs(values: Any) -> tuple[str, ...]:
-    return tuple(_str(v) for v in values)
-
-
-def _ints(values: Mapping[str, Any]) -> dict[str, int]:
-    return {_str(k): _int(v) for k, v in values.items()}
-
-
-def _optional_int(value: Any) -> int | None:
-    return None if value is None else _int(value)
-
-
-def _document(raw: Any) -> SizeDocument:
-    if not isinstance(raw, dict):
-        raise TypeError("expected an object at the top level")
-    baseline, estimate = raw["baseline"], raw.get("estimate")
-    library, library_only = raw.get("library"), raw.get("library_only")
+def _document(raw: object) -> SizeDocument:
+    fields = mapping(raw)
+    baseline, change, estimate = fields["baseline"], fields.get("change"), fields.get("estimate")
+    library, library_only = fields.get("library"), fields.get("library_only")
     return SizeDocument(
         report=SizeReport(
-            text=_int(raw["text"]),
-            data=_int(raw["data"]),
-            bss=_int(raw["bss"]),
-            file=_int(raw["file"]),
-            registry_slots=_int(raw["registry_slots"]),
-            kernels=_int(raw["kernels"]),
-            operators=_int(raw["operators"]),
-            budget=_optional_int(raw["budget"]),
+            text=integer(fields["text"]),
+            data=integer(fields["data"]),
+            bss=integer(fields["bss"]),
+            file=integer(fields["file"]),
+            registry_slots=integer(fields["registry_slots"]),
+            kernels=integer(fields["kernels"]),
+            operators=integer(fields["operators"]),
+            budget=optional_integer(fields["budget"]),
         ),
-        target=_str(raw["target"]),
-        registry_bytes=_int(raw["registry_bytes"]),
-        budgets=_ints(raw["budgets"]),
-        breaches=tuple(
-            Breach(_str(b["measure"]), _int(b["actual"]), _int(b["budget"]))
-            for b in raw["breaches"]
-        ),
-        buckets=tuple(_bucket(row) for row in raw["buckets"]),
-        kernel_table=tuple(
-            OperatorInfo(
-                op=_str(row["op"]),
-                key=_str(row["key"]),
-                library=_str(row["library"]),
-                function=_str(row["function"]),
-                bucket=_str(row["bucket"]),
-                selected_by=_strs(row["selected_by"]),
-            )
-            for row in raw["kernel_table"]
-        ),
-        model_savings=_ints(raw["model_savings"]),
-        config=dict(raw["config"]),
-        baseline=None
-        if baseline is None
-        else BaselineFigures(
-            _str(baseline["target"]),
-            _int(baseline["file"]),
-            _int(baseline["saved"]),
-            None if baseline["ratio"] is None else _number(baseline["ratio"]),
-        ),
-        segments=tuple(
-            Segment(
-                bool(s["executable"]), _int(s["offset"]), _int(s["file_size"]), _int(s["alignment"])
-            )
-            for s in raw["segments"]
-        ),
-        change=None if raw.get("change") is None else dict(raw["change"]),
-        estimate=None if estimate is None else closeness_of(estimate),
-        library=None if library is None else LibraryFigures(**_ints(library)),
-        library_only=None if library_only is None else LibraryOnly(**_ints(library_only)),
+        target=text(fields["target"]),
+        registry_bytes=integer(fields["registry_bytes"]),
+        budgets=integers(fields["budgets"]),
+        breaches=tuple(_breach(mapping(row)) for row in items(fields["breaches"])),
+        buckets=tuple(_bucket(mapping(row)) for row in items(fields["buckets"])),
+        kernel_table=tuple(_operator(mapping(row)) for row in items(fields["kernel_table"])),
+        model_savings=integers(fields["model_savings"]),
+        config=TargetSettings.from_dict(fields["config"]),
+        baseline=None if baseline is None else _baseline(mapping(baseline)),
+        segments=tuple(_segment(mapping(row)) for row in items(fields["segments"])),
+        change=None if change is None else SizeChange.from_dict(change),
+        estimate=None if estimate is None else Closeness.from_dict(estimate),
+        library=None if library is None else LibraryFigures(**integers(library)),
+        library_only=None if library_only is None else LibraryOnly(**integers(library_only)),
+        prebuilt=tuple(_prebuilt(mapping(row)) for row in items(fields.get("prebuilt", []))),
     )
 
 
-def closeness_of(raw: Mapping[str, Any]) -> Closeness:
-    """A Closeness from its JSON form (codegen.size.estimate.closeness's result)."""
-    return Closeness(
-        _int(raw["estimated"]),
-        _int(raw["measured"]),
-        _int(raw["error"]),
-        _number(raw["error_percent"]),
-        _strs(raw["unmeasured"]),
-    )
+def _breach(row: Mapping[str, object]) -> Breach:
+    return Breach(text(row["measure"]), integer(row["actual"]), integer(row["budget"]))
 
 
-def _bucket(row: Mapping[str, Any]) -> BucketRow:
+def _bucket(row: Mapping[str, object]) -> BucketRow:
     return BucketRow(
-        name=_str(row["name"]),
-        bytes=_int(row["bytes"]),
-        code=_int(row["code"]),
-        bss=_int(row["bss"]),
-        share=_number(row["share"]),
-        doc=_str(row["doc"]),
-        operators=_strs(row["operators"]),
-        selected_by=_strs(row["selected_by"]),
-        dtypes=_ints(row["dtypes"]),
-        top_symbols=tuple((_str(name), _int(size)) for name, size in row["top_symbols"]),
+        name=text(row["name"]),
+        bytes=integer(row["bytes"]),
+        code=integer(row["code"]),
+        bss=integer(row["bss"]),
+        share=number(row["share"]),
+        doc=text(row["doc"]),
+        operators=texts(row["operators"]),
+        selected_by=texts(row["selected_by"]),
+        dtypes=integers(row["dtypes"]),
+        top_symbols=tuple(_symbol(pair) for pair in items(row["top_symbols"])),
     )
+
+
+def _symbol(raw: object) -> tuple[str, int]:
+    name, size = items(raw)
+    return text(name), integer(size)
+
+
+def _operator(row: Mapping[str, object]) -> OperatorInfo:
+    return OperatorInfo(
+        op=text(row["op"]),
+        key=text(row["key"]),
+        library=text(row["library"]),
+        function=text(row["function"]),
+        bucket=text(row["bucket"]),
+        selected_by=texts(row["selected_by"]),
+    )
+
+
+def _baseline(row: Mapping[str, object]) -> BaselineFigures:
+    ratio = row["ratio"]
+    return BaselineFigures(
+        text(row["target"]),
+        integer(row["file"]),
+        integer(row["saved"]),
+        None if ratio is None else number(ratio),
+    )
+
+
+def _segment(row: Mapping[str, object]) -> Segment:
+    return Segment(
+        boolean(row["executable"]),
+        integer(row["offset"]),
+        integer(row["file_size"]),
+        integer(row["alignment"]),
+    )
+
+
+def _prebuilt(row: Mapping[str, object]) -> PrebuiltPart:
+    return PrebuiltPart(text(row["name"]), integer(row["file"]))

@@ -12,9 +12,12 @@ import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from codegen.errors import InputError
+
+if TYPE_CHECKING:
+    from elftools.elf.elffile import ELFFile
 
 SHF_WRITE = 0x1
 SHF_WRITE = 0x1
@@ -59,7 +62,7 @@ def read_sections(path: Path) -> tuple[Section, ...]:
         return sections_of(elf)
 
 
-def sections_of(elf: Any) -> tuple[Section, ...]:
+def sections_of(elf: ELFFile) -> tuple[Section, ...]:
     """The sections of an open pyelftools ELFFile."""
     return tuple(
         Section(
@@ -159,7 +162,7 @@ def object_symbols(path: Path) -> ObjectSymbols:
 
 
 @contextlib.contextmanager
-def _elf(path: Path) -> Iterator[Any]:
+def _elf(path: Path) -> Iterator[ELFFile]:
     """The ELF file at `path`, open; a file that cannot be read as ELF is one InputError."""
     from elftools.common.exceptions import ELFError
     from elftools.elf.elffile import ELFFile

@@ -20,19 +20,19 @@ of it) move the end of its executable segment, and the file grows by the pages t
 crosses; registry slots (data) still count 32 bytes each.
 
 Reports are read, never depended on: they are advisory, and a report that changes must
-not re-run codegen.
+not re-run codegen. This module is the estimate's value (size_estimate.json) and how the
+size stage compares it with the measured runner; codegen.size.predict makes it.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import json
-from collections.abc import Mapping
+from collections.abc import Set
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from codegen.size_buckets import KERNEL_PREFIX, REGISTRY_SLOT_BYTES
+from codegen.errors import InputError
+from codegen.size.fields import JsonValue, integer, mapping, number, texts
 from codegen.stage_file import dump_json, member, parse_json, read_json
 from codegen.yaml_io import expect, strings
 
@@ -64,7 +64,7 @@ class Estimate:
     def unmeasured(self) -> tuple[str, ...]:
         return tuple(k.bucket for k in self.kernels if k.bytes is None)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """size_estimate.json's JSON form."""
         return {
             "target": self.target,
@@ -103,120 +103,81 @@ class Estimate:
             line += f"; {count} kernel{'s' if count != 1 else ''} not measured before"
         return line
 
-
-def estimate(
-    target: str,
-    buckets: Mapping[str, bool],
-    registry_slots: int,
-    config: Mapping[str, Any],
-    previous: Mapping[str, Any] | None,
-    others: Mapping[str, Mapping[str, Any]],
-) -> Estimate:
-    """The runner size of `target` once it registers `registry_slots` kernels from the
-    kernel sources `buckets` (`kernel:<library>/op_<name>` -> whether the source is
-    compiled for every dtype), built with `config` (a size report's `config`:
-    `dtype_selective`, `toolchain`); `previous` is the target's last size.json, `others`
-    the size.json of other targets by name."""
-    selective = bool(config.get("dtype_selective"))
-    toolchain = str(config.get("toolchain"))
-    unestimated = Estimate(
-        target=target,
-        file=None,
-        previous=None,
-        basis=None,
-        dtype_selective=selective,
-        toolchain=toolchain,
-        registry_slots=registry_slots,
-        kernels=tuple(KernelCost(bucket, None, ()) for bucket in sorted(buckets)),
-    )
-    # Only a rebuild is estimated: on a target's first build, which other targets have
-    # finished depends on the order doit ran them in, and the reports of a clean build
-    # must be the same bytes whatever that order (serial or `-n`).
-    if previous is None or not _usable(previous):
-        return unestimated
-    reports = {
-        name: doc
-        for name, doc in sorted(others.items())
-        if name != target and _usable(doc) and _toolchain(doc) == toolchain
-    }
-    own = _comparable_buckets(previous, buckets)
-    kernels: list[KernelCost] = []
-    for bucket in sorted(buckets):
-        if bucket in own:
-            kernels.append(KernelCost(bucket, own[bucket], (target,)))
-            continue
-        found = sorted(
-            (size, name)
-            for name, doc in reports.items()
-            if (size := _comparable_buckets(doc, {bucket: buckets[bucket]}).get(bucket)) is not None
+    def closeness(self, measured: int) -> Closeness | None:
+        """How the estimate compares with the measured runner; None when there was none."""
+        if self.file is None or measured <= 0:
+            return None
+        return Closeness(
+            estimated=self.file,
+            measured=measured,
+            error=self.file - measured,
+            error_percent=round(100 * (self.file - measured) / measured, 1),
+            unmeasured=self.unmeasured,
         )
-        if found:
-            size, _ = found[(len(found) - 1) // 2]  # the lower median
-            kernels.append(KernelCost(bucket, size, tuple(sorted(n for _, n in found))))
-        else:
-            kernels.append(KernelCost(bucket, None, ()))
-
-    code = sum(k.bytes or 0 for k in kernels) - sum(_kernel_buckets(previous).values())
-    file = _file_with_more_code(previous, code) + REGISTRY_SLOT_BYTES * (
-        registry_slots - int(previous.get("registry_slots", 0))
-    )
-    return dataclasses.replace(
-        unestimated, file=file, previous=int(previous["file"]), basis=target, kernels=tuple(kernels)
-    )
 
 
-def _file_with_more_code(basis: Mapping[str, Any], code: int) -> int:
-    """The basis's file size with `code` more bytes (or fewer, when negative) in its
-    executable segment: in whole pages when its segments are known, else byte for byte."""
-    executable = [s for s in basis.get("segments") or () if s.get("executable")]
-    if len(executable) != 1:
-        return int(basis["file"]) + code
-    segment = executable[0]
-    page = int(segment["alignment"]) or 1
-    end = int(segment["offset"]) + int(segment["file_size"])
-    pages = -(-(end + code) // page) - -(-end // page)  # ceiling divisions
-    return int(basis["file"]) + pages * page
+@dataclass(frozen=True)
+class Closeness:
+    """How codegen's estimate compared with the measured file (size.json `estimate`)."""
+
+    estimated: int
+    measured: int
+    error: int
+    error_percent: float
+    unmeasured: tuple[str, ...]
+
+    @staticmethod
+    def from_dict(raw: object) -> Closeness:
+        """Its JSON form read back (TypeError or KeyError when it is not one)."""
+        fields = mapping(raw)
+        return Closeness(
+            integer(fields["estimated"]),
+            integer(fields["measured"]),
+            integer(fields["error"]),
+            number(fields["error_percent"]),
+            texts(fields["unmeasured"]),
+        )
+
+    def line(self, target: str) -> str:
+        """`size: target mlp: estimated 34.1 KiB, measured 35.2 KiB (-3%)`."""
+        line = (
+            f"size: target {target}: estimated {kib(self.estimated)}, "
+            f"measured {kib(self.measured)} ({round(self.error_percent):+d}%)"
+        )
+        count = len(self.unmeasured)
+        if count:
+            line += f"; {count} kernel{'s' if count != 1 else ''} had not been measured"
+        return line
+
+    def sentence(self, target: str) -> str:
+        """The line without its target, as a sentence: `Estimated 34.1 KiB, ...`."""
+        text = self.line(target).removeprefix(f"size: target {target}: ")
+        return text[0].upper() + text[1:]
+
+    def markdown(self, target: str) -> str:
+        """The section size.md ends with."""
+        return (
+            "\n## Estimate before compiling\n\n"
+            + self.sentence(target)
+            + " (codegen's estimate from earlier size reports, `size_estimate.json`).\n"
+        )
 
 
-def closeness(estimate: Mapping[str, Any], measured: int) -> dict[str, Any] | None:
-    """How the estimate (a size_estimate.json document) compares with the measured
-    runner; None when there was no estimate."""
-    estimated = estimate.get("estimate")
-    if not isinstance(estimated, int) or measured <= 0:
+def compare_estimate(path: Path, measured: int, buckets: Set[str], slots: int) -> Closeness | None:
+    """How codegen's estimate at `path` compares with the measured runner, when it was made
+    for the kernels measured (`buckets`, `slots`); None when there is none (it advises,
+    so a missing or unreadable one is no error)."""
+    try:
+        estimate = Estimate.read(path)
+    except InputError:
         return None
-    return {
-        "estimated": estimated,
-        "measured": measured,
-        "error": estimated - measured,
-        "error_percent": round(100 * (estimated - measured) / measured, 1),
-        "unmeasured": list(estimate.get("unmeasured", [])),
-    }
+    if {k.bucket for k in estimate.kernels} != buckets or estimate.registry_slots != slots:
+        return None
+    return estimate.closeness(measured)
 
 
-def closeness_line(target: str, compared: Mapping[str, Any]) -> str:
-    """`size: target mlp: estimated 34.1 KiB, measured 35.2 KiB (-3%)`."""
-    percent = round(compared["error_percent"])
-    line = (
-        f"size: target {target}: estimated {kib(compared['estimated'])}, "
-        f"measured {kib(compared['measured'])} ({percent:+d}%)"
-    )
-    count = len(compared["unmeasured"])
-    if count:
-        line += f"; {count} kernel{'s' if count != 1 else ''} had not been measured"
-    return line
-
-
-def closeness_markdown(target: str, compared: Mapping[str, Any] | None) -> str:
-    """The section size.md ends with ('' when there was no estimate)."""
-    if compared is None:
-        return ""
-    text = closeness_line(target, compared).removeprefix(f"size: target {target}: ")
-    return (
-        "\n## Estimate before compiling\n\n"
-        + text[0].upper()
-        + text[1:]
-        + " (codegen's estimate from earlier size reports, `size_estimate.json`).\n"
-    )
+def kib(size: int) -> str:
+    return f"{size / 1024:.1f} KiB"
 
 
 def _estimate(document: object) -> Estimate:
@@ -250,51 +211,3 @@ def _estimate(document: object) -> Estimate:
 
 def _optional(value: object, kind: type[T], key: str) -> T | None:
     return None if value is None else expect(value, kind, key)
-
-
-def read_report(path: Path) -> dict[str, Any] | None:
-    """A size.json document, or None when it is missing or unreadable (never an error:
-    reports only advise the estimate)."""
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return document if isinstance(document, dict) and _usable(document) else None
-
-
-def kib(size: int) -> str:
-    return f"{size / 1024:.1f} KiB"
-
-
-def _usable(document: Mapping[str, Any]) -> bool:
-    return isinstance(document.get("file"), int) and isinstance(document.get("buckets"), list)
-
-
-def _toolchain(document: Mapping[str, Any]) -> str:
-    return str((document.get("config") or {}).get("toolchain"))
-
-
-def _comparable_buckets(document: Mapping[str, Any], wanted: Mapping[str, bool]) -> dict[str, int]:
-    """The kernel buckets of `document` among `wanted` that were compiled for the same
-    dtypes as wanted: every dtype, or only those selected (a dtype-selective target
-    compiles an operator selected by name, e.g. in `extra_ops`, for every dtype)."""
-    settings = document.get("config") or {}
-    whole = not settings.get("dtype_selective") or settings.get("include_all_operators")
-    by_name = set(settings.get("extra_ops") or ())
-    found: dict[str, int] = {}
-    for row in document.get("buckets", []):
-        name = str(row.get("name", ""))
-        if name not in wanted:
-            continue
-        every = bool(whole) or bool(by_name & set(row.get("operators") or ()))
-        if every == wanted[name]:
-            found[name] = int(row["bytes"])
-    return found
-
-
-def _kernel_buckets(document: Mapping[str, Any]) -> dict[str, int]:
-    return {
-        str(b["name"]): int(b["bytes"])
-        for b in document.get("buckets", [])
-        if str(b.get("name", "")).startswith(KERNEL_PREFIX)
-    }

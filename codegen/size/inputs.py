@@ -6,12 +6,11 @@ stage is made from these when the tasks load, and must not import the ELF code f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from codegen.manifest import Model, Target
+from codegen.manifest import Target
+from codegen.size.settings import TargetSettings
 
 
 @dataclass(frozen=True)
@@ -47,27 +46,9 @@ class SizeInputs:
     estimate: Path  # codegen's size_estimate.json (advisory: may be stale or missing)
     previous: Path  # the target's last size.json (may be missing)
     baseline_runner: Path | None
-    model_files: Mapping[str, tuple[str, ...]]  # .pte file name -> the target's models
+    prebuilt: tuple[Path, ...]  # libraries the runner loads that no selection trims
 
-
-def size_config(target: Target) -> dict[str, Any]:
-    """The target's settings a size diff reports when they change (`runner` only for a
-    library-only target: a runner's config stays as it always was)."""
-    library_only = {} if target.runner else {"runner": False}
-    return library_only | {
-        "models": list(target.models),
-        "libraries": list(target.libraries),
-        "extra_ops": [str(op) for op in target.extra_ops],
-        "op_dtypes": {op: list(items) for op, items in sorted(target.op_dtypes.items())},
-        "include_all_operators": target.include_all_operators,
-        "dtype_selective": target.dtype_selective,
-        "toolchain": target.toolchain,
-    }
-
-
-def model_files(target: Target, models: Mapping[str, Model]) -> dict[str, tuple[str, ...]]:
-    """The target's models by `.pte` file name, the name the selection records them by."""
-    files: dict[str, list[str]] = {}
-    for model in target.models:
-        files.setdefault(models[model].path.name, []).append(model)
-    return {name: tuple(names) for name, names in sorted(files.items())}
+    @property
+    def settings(self) -> TargetSettings:
+        """The target's settings the report records (size.json `config`)."""
+        return TargetSettings.of(self.target)

@@ -1,16 +1,15 @@
 """A target's size analysis: measures, buckets, who selected what, budgets, baseline.
 
-`SizeAnalysis` is assembled once by the size stage; `to_document` is `size.json` (a
-superset of the contract's fields), and `render_markdown` / `render_html` format it
-through `codegen/templates/size*.j2`. Every number and order is decided here.
+`SizeAnalysis` is assembled once by the size stage; `size_document` is `size.json`'s
+document (a superset of the contract's fields), and `size_pages` renders it through
+`codegen/templates/size*.j2` (the view of it, codegen.size.view, formats every number).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
 
 from codegen.render import render_template
 from codegen.size.attribution import Attribution, Bucket
@@ -18,14 +17,10 @@ from codegen.size.budget import Breach, Contributor, breaches
 from codegen.size.diff import change_lines
 from codegen.size.document import BaselineFigures, BucketRow, OperatorInfo, SizeDocument
 from codegen.size.elf import Segment
-from codegen.size.estimate import closeness_markdown
+from codegen.size.settings import TargetSettings
 from codegen.size.totals import SizeReport
+from codegen.size.view import LIBRARY_HEADLINE, STRIPPED_HEADLINE, report_view
 from codegen.size_buckets import BUCKET_DOC, KERNEL_PREFIX, REGISTRY_SLOT_BYTES, TOTALS
-from codegen.units import format_size
-
-# size.md's headline, and what it says instead for a library-only target.
-STRIPPED_HEADLINE = "Stripped runner:"
-LIBRARY_HEADLINE = "Added to a minimal app (stripped):"
 
 
 @dataclass(frozen=True)
@@ -45,8 +40,7 @@ class SizeAnalysis:
     operators: tuple[OperatorInfo, ...]
     budgets: Mapping[str, int]  # measure or bucket -> bytes (includes `file`)
     registry_bytes: int
-    config: Mapping[str, Any]  # the target's manifest settings, for diffs
-    models: tuple[str, ...]
+    config: TargetSettings  # for diffs and the next estimate
     baseline: Baseline | None = None
     segments: tuple[Segment, ...] = ()  # of the stripped runner, for the next estimate
 
@@ -96,7 +90,7 @@ class SizeAnalysis:
         """Per model: bytes of the kernel buckets only it selects, and their registry slots
         (an estimate: shared helpers and other dtypes of kept kernels are not counted)."""
         savings: dict[str, int] = {}
-        for model in self.models:
+        for model in self.config.models:
             saved = 0
             buckets = {o.bucket for o in self.operators}
             for bucket in buckets:
@@ -122,7 +116,7 @@ def size_document(analysis: SizeAnalysis) -> SizeDocument:
         buckets=tuple(_bucket_row(analysis, b) for b in analysis.attribution.buckets),
         kernel_table=analysis.operators,
         model_savings=analysis.model_savings(),
-        config=dict(analysis.config),
+        config=analysis.config,
         baseline=None
         if baseline is None
         else BaselineFigures(
@@ -133,11 +127,6 @@ def size_document(analysis: SizeAnalysis) -> SizeDocument:
         ),
         segments=analysis.segments,
     )
-
-
-def to_document(analysis: SizeAnalysis) -> dict[str, Any]:
-    """size.json's JSON form of the analysis: the contract's fields, then the analysis."""
-    return size_document(analysis).to_dict()
 
 
 def _bucket_row(analysis: SizeAnalysis, bucket: Bucket) -> BucketRow:
@@ -160,12 +149,12 @@ def size_pages(document: SizeDocument, alignment: str | None) -> tuple[str, str]
     """size.md and size.html of the document; `alignment` is the segment alignment note
     (codegen.size.alignment), if any."""
     lines = [] if document.change is None else change_lines(document.target, document.change)
-    raw = document.to_dict()
-    estimate = None if document.estimate is None else asdict(document.estimate)
-    markdown = render_markdown(raw, lines) + closeness_markdown(document.target, estimate)
+    markdown = render_markdown(document, lines)
+    if document.estimate is not None:
+        markdown += document.estimate.markdown(document.target)
     if alignment is not None:
         markdown += f"\n## Segment alignment\n\n{alignment}\n"
-    html = render_html(raw, lines)
+    html = render_html(document, lines)
     apps = document.library_only
     if apps is not None:
         markdown = markdown.replace(STRIPPED_HEADLINE, LIBRARY_HEADLINE, 1) + (
@@ -182,87 +171,18 @@ def size_pages(document: SizeDocument, alignment: str | None) -> tuple[str, str]
     return markdown, html
 
 
-def render_markdown(document: Mapping[str, Any], change_lines: Sequence[str]) -> str:
-    return render_template("size.md.j2", report_view(document, change_lines))
+def render_markdown(document: SizeDocument, change_lines: Sequence[str]) -> str:
+    return render_template("size.md.j2", report_view(document, change_lines).context())
 
 
-def render_html(document: Mapping[str, Any], change_lines: Sequence[str]) -> str:
-    view = report_view(document, change_lines)
+def render_html(document: SizeDocument, change_lines: Sequence[str]) -> str:
+    context = report_view(document, change_lines).context()
     # JSON inside <script>: no `<`, `>` or `&` can end the element or start markup.
     data = json.dumps(
-        [{"name": b["name"], "bytes": b["bytes"], "doc": b["doc"]} for b in document["buckets"]],
+        [{"name": b.name, "bytes": b.bytes, "doc": b.doc} for b in document.buckets],
         sort_keys=True,
     )
-    view["chart_json"] = (
+    context["chart_json"] = (
         data.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
     )
-    return render_template("size.html.j2", view)
-
-
-def report_view(document: Mapping[str, Any], change_lines: Sequence[str]) -> dict[str, Any]:
-    file = document["file"]
-    budgets = [
-        {
-            "measure": measure,
-            "budget": format_size(limit),
-            "actual": format_size(_actual(document, measure)),
-            "verdict": "OVER" if _actual(document, measure) > limit else "ok",
-        }
-        for measure, limit in document["budgets"].items()
-    ]
-    buckets = [
-        {
-            **bucket,
-            "size": format_size(bucket["bytes"]),
-            "detail": ", ".join(bucket["operators"])
-            + (
-                f" (selected by {', '.join(bucket['selected_by'])})"
-                if bucket["selected_by"]
-                else ""
-            )
-            if bucket["operators"]
-            else bucket["doc"],
-            "dtype_text": ", ".join(f"{d} {n:,} B" for d, n in bucket["dtypes"].items()),
-        }
-        for bucket in document["buckets"]
-    ]
-    baseline = document["baseline"]
-    return {
-        "target": document["target"],
-        "file": format_size(file),
-        "text": f"{document['text']:,}",
-        "data": f"{document['data']:,}",
-        "bss": f"{document['bss']:,}",
-        "file_bytes": f"{file:,}",
-        "registry": f"{document['registry_slots']} slots, {document['registry_bytes']:,} B",
-        "operators": document["operators"],
-        "kernels": document["kernels"],
-        "budgets": budgets,
-        "buckets": buckets,
-        "total": f"{sum(b['bytes'] for b in document['buckets']):,}",
-        "savings": [
-            {"model": model, "saved": format_size(saved)}
-            for model, saved in sorted(document["model_savings"].items())
-        ],
-        "baseline": None
-        if baseline is None
-        else {
-            "target": baseline["target"],
-            "file": format_size(baseline["file"]),
-            "saved": format_size(max(baseline["saved"], 0)),
-            "ratio": f"{baseline['ratio']:.2f}" if baseline["ratio"] is not None else "-",
-        },
-        "change": list(change_lines),
-    }
-
-
-def _actual(document: Mapping[str, Any], measure: str) -> int:
-    if measure in TOTALS:
-        return int(document[measure])
-    if measure == "kernels":
-        return sum(
-            b["bytes"]
-            for b in document["buckets"]
-            if b["name"].startswith(KERNEL_PREFIX) or b["name"] == "kernels:shared"
-        )
-    return next((int(b["bytes"]) for b in document["buckets"] if b["name"] == measure), 0)
+    return render_template("size.html.j2", context)

@@ -10,12 +10,10 @@ folder's layout.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from codegen.errors import InputError
 from codegen.manifest import Target
 from codegen.provenance import Provenance
 from codegen.resolution_file import ResolutionFile, ResolvedKernel
@@ -24,15 +22,15 @@ from codegen.size.attribution import Attribution, LinkedObject, attribute, bucke
 from codegen.size.budget import breach_message, target_budgets
 from codegen.size.diff import change_lines, size_change
 from codegen.size.document import (
-    LibraryFigures,
     LibraryOnly,
     OperatorInfo,
+    PrebuiltPart,
     SizeDocument,
-    closeness_of,
+    read_earlier,
 )
 from codegen.size.elf import Symbol, object_symbols, read_sections, read_segments, read_symbols
-from codegen.size.estimate import Estimate, closeness, closeness_line, read_report
-from codegen.size.inputs import Linked, SizeInputs, size_config
+from codegen.size.estimate import compare_estimate
+from codegen.size.inputs import Linked, SizeInputs
 from codegen.size.library import added
 from codegen.size.report import Baseline, SizeAnalysis, size_document, size_pages
 from codegen.size.totals import SizeReport, archive_sizes, berkeley_sizes
@@ -56,7 +54,7 @@ def measure_size(inputs: SizeInputs) -> SizeOutcome:
     target = inputs.target
     resolution = ResolutionFile.read(inputs.resolution)
     provenance = Provenance.read(inputs.provenance)
-    operators = tuple(_operator(k, provenance, inputs) for k in resolution.kernels)
+    operators = tuple(_operator(k, provenance, target) for k in resolution.kernels)
     libraries = {k.source: k.library for k in resolution.kernels}
     objects = [
         LinkedObject(
@@ -100,22 +98,22 @@ def measure_size(inputs: SizeInputs) -> SizeOutcome:
         operators=operators,
         budgets=target_budgets(target.size_budget, target.size_budgets),
         registry_bytes=sum(s.size for s in symbols if "kSelectedKernels" in s.name),
-        config=size_config(target),
-        models=target.models,
+        config=inputs.settings,
         baseline=baseline,
         segments=segments,
     )
     measured = size_document(analysis)
-    previous = read_report(inputs.previous)
-    change = None if previous is None else size_change(previous, measured.to_dict())
-    compared = _compare_estimate(
+    previous = read_earlier(inputs.previous)
+    change = None if previous is None else size_change(previous, measured)
+    compared = compare_estimate(
         inputs.estimate, file, {o.bucket for o in operators}, len(operators)
     )
     document = measured.with_extras(
         change=change,
-        estimate=None if compared is None else closeness_of(compared),
-        library=LibraryFigures(**archive_sizes(inputs.library)),
+        estimate=compared,
+        library=archive_sizes(inputs.library),
         library_only=library_only,
+        prebuilt=prebuilt_parts(inputs.prebuilt),
     )
     alignment = alignment_note(segments, file)
     markdown, html = size_pages(document, alignment)
@@ -124,37 +122,35 @@ def measure_size(inputs: SizeInputs) -> SizeOutcome:
     lines = [
         *([] if alignment is None else [f"{target.name}: {alignment}"]),
         *([] if change is None else change_lines(target.name, change)),
-        *([] if compared is None else [closeness_line(target.name, compared)]),
+        *([] if compared is None else [compared.line(target.name)]),
         *(breach_message(target.name, b, analysis.contributors(b.measure), what) for b in failures),
     ]
     return SizeOutcome(document, markdown, html, tuple(lines), not failures)
 
 
-def _operator(kernel: ResolvedKernel, provenance: Provenance, inputs: SizeInputs) -> OperatorInfo:
+def _operator(kernel: ResolvedKernel, provenance: Provenance, target: Target) -> OperatorInfo:
     return OperatorInfo(
         op=str(kernel.op),
         key=str(kernel.key),
         library=kernel.library,
         function=kernel.function,
         bucket=kernel_bucket(kernel.library, kernel.source),
-        selected_by=selected_by(kernel, provenance, inputs.model_files, inputs.target),
+        selected_by=selected_by(kernel, provenance, target),
     )
 
 
-def selected_by(
-    kernel: ResolvedKernel,
-    provenance: Provenance,
-    model_files: Mapping[str, tuple[str, ...]],
-    target: Target,
-) -> tuple[str, ...]:
-    """Who brought the kernel's operator in: the target's models (by name, not file) and
-    manifest entries needing it with any key."""
-    sources: set[str] = set()
-    for source in provenance.sources_of(kernel.op):
-        sources.update(model_files.get(source, (source,)))
+def selected_by(kernel: ResolvedKernel, provenance: Provenance, target: Target) -> tuple[str, ...]:
+    """Who brought the kernel's operator in with any key: the target's models (the selection
+    names each as the manifest does) and manifest entries."""
+    sources = provenance.sources_of(kernel.op)
     if not sources and target.include_all_operators:
-        sources.add(INCLUDE_ALL)
+        sources = frozenset({INCLUDE_ALL})
     return tuple(sorted(sources))
+
+
+def prebuilt_parts(libraries: Sequence[Path]) -> tuple[PrebuiltPart, ...]:
+    """The prebuilt libraries the runner loads, by file name, and their bytes."""
+    return tuple(PrebuiltPart(path.name, path.stat().st_size) for path in libraries)
 
 
 def _measure(
@@ -164,19 +160,3 @@ def _measure(
     symbols = read_symbols(linked.unstripped)
     file, sections = linked.stripped.stat().st_size, read_sections(linked.stripped)
     return attribute(file, sections, symbols, objects), (*berkeley_sizes(sections), file), symbols
-
-
-def _compare_estimate(
-    path: Path, file: int, buckets: set[str], slots: int
-) -> dict[str, Any] | None:
-    """How codegen's estimate compares with the measured file, when the estimate was made
-    for the kernels measured (Note [Size estimate]); None when there is none (it advises,
-    so a missing or unreadable one is no error)."""
-    try:
-        estimate = Estimate.read(path)
-    except InputError:
-        return None
-    estimated = {k.bucket for k in estimate.kernels}
-    if estimated != buckets or estimate.registry_slots != slots:
-        return None
-    return closeness(estimate.to_dict(), file)

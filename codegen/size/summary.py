@@ -5,12 +5,9 @@ the previous build and how close the estimate was."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
 from codegen.size.diff import change_lines
 from codegen.size.document import SizeDocument
-from codegen.size.estimate import closeness_line
-from codegen.size.report import LIBRARY_HEADLINE, STRIPPED_HEADLINE, report_view
+from codegen.size.view import LIBRARY_HEADLINE, STRIPPED_HEADLINE, report_view
 from codegen.units import format_size
 from codegen.verification import Verification
 
@@ -41,29 +38,26 @@ def summary_line(document: SizeDocument, verification: Verification) -> str:
 def digest(document: SizeDocument) -> list[str]:
     """3 to 7 lines, each what size.md says in its section, without the markup."""
     lines = [] if document.change is None else change_lines(document.target, document.change)
-    view = report_view(document.to_dict(), lines)
+    view = report_view(document, lines)
     headline = LIBRARY_HEADLINE if document.is_library_only else STRIPPED_HEADLINE
     result = [
-        f"{headline} {view['file']}. {view['operators']} operators, {view['kernels']} kernels,"
-        f" registry {view['registry']}."
+        f"{headline} {view.file}. {view.operators} operators, {view.kernels} kernels,"
+        f" registry {view.registry}."
     ]
-    budgets = view["budgets"]
     result.append(
         "Budgets: "
-        + "; ".join(
-            f"{r['measure']} {r['actual']} of {r['budget']}, {r['verdict']}" for r in budgets
-        )
-        if budgets
+        + "; ".join(f"{r.measure} {r.actual} of {r.budget}, {r.verdict}" for r in view.budgets)
+        if view.budgets
         else "Budget: none."
     )
     largest = [f"{b.name} {b.bytes:,} B ({b.share}%)" for b in document.buckets[:3]]
     if largest:
         result.append("Largest: " + ", ".join(largest))
-    baseline = view["baseline"]
+    baseline = view.baseline
     if baseline is not None:
         result.append(
-            f"All-operators baseline (target {baseline['target']}): {baseline['file']}; this"
-            f" runner is {baseline['ratio']}× of it, {baseline['saved']} smaller."
+            f"All-operators baseline (target {baseline.target}): {baseline.file}; this"
+            f" runner is {baseline.ratio}× of it, {baseline.saved} smaller."
         )
     if lines:
         result.append("Changed: runner " + (lines[0].partition(": runner ")[2] or lines[0]))
@@ -71,7 +65,5 @@ def digest(document: SizeDocument) -> list[str]:
         if reasons or len(lines) > 1:
             result.append("  " + (reasons or [line.strip() for line in lines[1:]])[0])
     if document.estimate is not None:
-        text = closeness_line(document.target, asdict(document.estimate))
-        text = text.removeprefix(f"size: target {document.target}: ")
-        result.append(text[0].upper() + text[1:])
+        result.append(document.estimate.sentence(document.target))
     return result[:DIGEST_LINES]

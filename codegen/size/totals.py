@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from codegen.errors import InputError
@@ -26,6 +26,10 @@ class SizeReport:
     kernels: int
     operators: int
     budget: int | None
+
+    def totals(self) -> dict[str, int]:
+        """The measures of the whole file by name (codegen.size_buckets.TOTALS)."""
+        return {"file": self.file, "text": self.text, "data": self.data, "bss": self.bss}
 
 
 def berkeley_sizes(sections: Iterable[Section]) -> tuple[int, int, int]:
@@ -47,7 +51,18 @@ _AR_MAGIC = b"!<arch>\n"
 _AR_HEADER = 60
 
 
-def archive_sizes(path: Path) -> dict[str, int]:
+@dataclass(frozen=True)
+class LibraryFigures:
+    """The target's static library: text, data and bss summed over its objects."""
+
+    text: int
+    data: int
+    bss: int
+    objects: int
+    file: int
+
+
+def archive_sizes(path: Path) -> LibraryFigures:
     """text, data, bss summed over the objects of a static library, and its file size.
 
     An upper bound of what linking it costs: the app's linker drops the sections it does
@@ -62,7 +77,7 @@ def archive_sizes(path: Path) -> dict[str, int]:
         raise InputError(path, f"cannot read: {error.strerror}") from None
     if not data.startswith(_AR_MAGIC):
         raise InputError(path, "not a static library (no !<arch> magic)")
-    totals = {"text": 0, "data": 0, "bss": 0, "objects": 0}
+    totals = LibraryFigures(text=0, data=0, bss=0, objects=0, file=len(data))
     offset = len(_AR_MAGIC)
     while offset + _AR_HEADER <= len(data):
         header = data[offset : offset + _AR_HEADER]
@@ -77,10 +92,12 @@ def archive_sizes(path: Path) -> dict[str, int]:
                 text, writable, bss = berkeley_sizes(sections_of(ELFFile(io.BytesIO(member))))
             except ELFError as error:
                 raise InputError(path, f"member {name.decode(errors='replace')}: {error}") from None
-            totals["text"] += text
-            totals["data"] += writable
-            totals["bss"] += bss
-            totals["objects"] += 1
+            totals = replace(
+                totals,
+                text=totals.text + text,
+                data=totals.data + writable,
+                bss=totals.bss + bss,
+                objects=totals.objects + 1,
+            )
         offset += _AR_HEADER + size + size % 2  # members are 2-byte aligned
-    totals["file"] = len(data)
     return totals

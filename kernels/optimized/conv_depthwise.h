@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "kernels/optimized/conv_layer.h"
+#include "kernels/optimized/epilogue.h"
 #include "kernels/optimized/parallel.h"
 #include "kernels/optimized/scratch.h"
 
@@ -106,14 +107,20 @@ inline void tap_run(const Layer& l, const DepthwisePlan& p, const float* phases,
 
 // Step 2: one output plane from the phases of its input plane; `run_out` holds p.run floats
 // unless p.by_rows.
+// The epilogue (Note [Fused epilogue]) runs over each run while it is in cache.
 inline void depthwise_plane(const Layer& l, const DepthwisePlan& p, const float* phases,
-                            const float* w, float b, float* y, float* run_out) {
+                            const float* w, float b, const rt::Epilogue& e, float* y,
+                            float* run_out) {
   if (p.by_rows) {
-    for (int64_t oy = 0; oy < l.out_h; ++oy)
+    for (int64_t oy = 0; oy < l.out_h; ++oy) {
       tap_run(l, p, phases, oy * p.width, l.out_w, w, b, y + oy * l.out_w);
+      if (e.kind != rt::EpilogueKind::None)
+        finish_rows(y + oy * l.out_w, 1, l.out_w, 0, nullptr, 0, e);
+    }
     return;
   }
   tap_run(l, p, phases, 0, p.run, w, b, run_out);
+  if (e.kind != rt::EpilogueKind::None) finish_rows(run_out, 1, p.run, 0, nullptr, 0, e);
   for (int64_t oy = 0; oy < l.out_h; ++oy)
     std::memcpy(y + oy * l.out_w, run_out + oy * p.width,
                 static_cast<size_t>(l.out_w) * sizeof(float));
@@ -121,7 +128,8 @@ inline void depthwise_plane(const Layer& l, const DepthwisePlan& p, const float*
 
 // Every plane of every image, split over the pool's threads (Note [Padded depthwise]).
 // False when the scratch cannot be had.
-inline bool depthwise(const Layer& l, const float* x, const float* w, const float* bias, float* y) {
+inline bool depthwise(const Layer& l, const float* x, const float* w, const float* bias,
+                      const rt::Epilogue& e, float* y) {
   const int64_t channels = l.groups * l.cout_g;
   const DepthwisePlan plan(l);
   bool ok = true;
@@ -140,8 +148,8 @@ inline bool depthwise(const Layer& l, const float* x, const float* w, const floa
       // each (the copy is a small part of a plane's work).
       pad_into_phases(l, plan, x + n * l.x_n + oc / l.cout_g * l.x_c, scratch);
       depthwise_plane(l, plan, scratch, w + oc * l.w_row,
-                      bias != nullptr ? bias[oc * l.bias_stride] : 0.0f, y + n * l.y_n + oc * l.y_c,
-                      run_out);
+                      bias != nullptr ? bias[oc * l.bias_stride] : 0.0f, e,
+                      y + n * l.y_n + oc * l.y_c, run_out);
     }
   });
   return ok;

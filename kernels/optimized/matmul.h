@@ -11,10 +11,13 @@
 namespace opt {
 
 // A whole kernel `mm.out` (rank 2) or `bmm.out` (rank 3), Dtypes a DtypeDispatch over
-// what it computes (Float, Double).
-template <typename Dtypes>
-void matmul_kernel(rt::KernelContext& context, const char* op, const rt::Tensor& self,
-                   const rt::Tensor& mat2, rt::Tensor& out, int rank) {
+// what it computes (Float, Double); `float_tiles` runs on each Float tile once computed
+// (a fused epilogue: Note [Fused epilogue] in runtime/kernel/epilogue.h).
+template <typename Dtypes, typename FloatTiles = void (*)(const Matrix<float>&, int64_t, bool)>
+void matmul_kernel(
+    rt::KernelContext& context, const char* op, const rt::Tensor& self, const rt::Tensor& mat2,
+    rt::Tensor& out, int rank,
+    const FloatTiles& float_tiles = [](const Matrix<float>&, int64_t, bool) {}) {
   const rt::OpContext in(context, op);
   if (!Dtypes::check(context, op, out.dtype())) return;
   portable::MatmulShape s;
@@ -25,7 +28,9 @@ void matmul_kernel(rt::KernelContext& context, const char* op, const rt::Tensor&
     const Matrix<const T> b{mat2.data_as<const T>(), s.k, s.m, s.c_strides[1], s.c_strides[2]};
     const Matrix<T> c{out.data_as<T>(), s.n, s.m, s.o_strides[1], s.o_strides[2]};
     batched_gemm(s.batch, a, s.a_strides[0], b, s.c_strides[0], c, s.o_strides[0],
-                 [](const Matrix<T>&, int64_t, bool) {});
+                 [&](const Matrix<T>& tile, int64_t start, bool by_rows) {
+                   if constexpr (std::is_same<T, float>::value) float_tiles(tile, start, by_rows);
+                 });
   });
 }
 

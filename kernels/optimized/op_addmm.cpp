@@ -1,7 +1,9 @@
 #include "kernels/common/declared_dtypes.h"
+#include "kernels/optimized/epilogue.h"
 #include "kernels/optimized/gemm.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/epilogue.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/kernel/kernel_args.h"
 
@@ -83,3 +85,54 @@ rt::Tensor& addmm_out(rt::KernelContext& context, const rt::Tensor& self, const 
 }
 
 }  // namespace optimized
+
+// Note [Fused epilogue]: a Linear's addmm (Float, beta = alpha = 1, self a row of bias or
+// one value) and its activation: the inputs of addmm.out, the epilogue, out, out. The bias
+// and the activation are applied to each tile of the product while it is in cache.
+void rt::fused::addmm(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::Tensor& self = args[0]->to_tensor();
+  const rt::Tensor& mat1 = args[1]->to_tensor();
+  const rt::Tensor& mat2 = args[2]->to_tensor();
+  rt::Tensor& out = args[5 + rt::kEpilogueValues]->to_tensor();
+  const rt::Epilogue e = rt::read_epilogue(args, 5);
+  const rt::OpContext in(context, optimized::kOp);
+  if (mat1.dim() != 2 || mat2.dim() != 2 || mat1.size(1) != mat2.size(0) ||
+      self.numel() != (self.dim() == 0 ? 1 : self.size(self.dim() - 1)) ||
+      (self.numel() != 1 && self.numel() != mat2.size(1)))
+    return in.fail("mat1 and mat2 must be matrices that can be multiplied, self a bias row");
+  const int32_t sizes[2] = {mat1.size(0), mat2.size(1)};
+  if (!resize_out(in, out, sizes, 2)) return;
+  const int64_t n = mat1.size(0), k = mat1.size(1), m = mat2.size(1);
+  const opt::Matrix<const float> a{mat1.data_as<const float>(), n, k, mat1.stride(0),
+                                   mat1.stride(1)};
+  const opt::Matrix<const float> b{mat2.data_as<const float>(), k, m, mat2.stride(0),
+                                   mat2.stride(1)};
+  const opt::Matrix<float> c{out.data_as<float>(), n, m, out.stride(0), out.stride(1)};
+  const int64_t bias_col = self.numel() == 1 ? 0 : self.stride(self.dim() - 1);
+  const float* bias = self.data_as<const float>();
+  opt::batched_gemm(1, a, 0, b, 0, c, 0,
+                    [&](const opt::Matrix<float>& tile, int64_t start, bool by_rows) {
+                      const float* bias_at = bias + (by_rows ? 0 : start) * bias_col;
+                      for (int64_t i = 0; i < tile.rows; ++i) {
+                        float* row = tile.data + i * tile.row_stride;
+                        for (int64_t j = 0; j < tile.cols; ++j)
+                          row[j * tile.col_stride] += bias_at[j * bias_col];
+                        optimized::finish_tile(row, 1, tile.cols, 0, tile.col_stride, e);
+                      }
+                    });
+}
+
+bool rt::fused::addmm_accepts(rt::Span<rt::EValue* const> args) {
+  auto one = [](const rt::EValue* scalar) {
+    return (scalar->tag() == rt::Tag::Int && scalar->to_int() == 1) ||
+           (scalar->tag() == rt::Tag::Double && scalar->to_double() == 1.0);
+  };
+  for (size_t a = 0; a < 3; ++a) {
+    if (args[a]->to_tensor().dtype() != rt::ScalarType::Float) return false;
+  }
+  const rt::Tensor& self = args[0]->to_tensor();
+  const bool row =
+      self.dim() == 0 || (self.dim() <= 2 && self.numel() == self.size(self.dim() - 1));
+  return optimized::Dtypes::kEnabled.contains(rt::ScalarType::Float) && one(args[3]) &&
+         one(args[4]) && row;
+}

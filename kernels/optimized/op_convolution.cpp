@@ -6,12 +6,14 @@
 #include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/conv_depthwise.h"
 #include "kernels/optimized/conv_layer.h"
+#include "kernels/optimized/epilogue.h"
 #include "kernels/optimized/parallel.h"
 #include "kernels/optimized/scratch.h"
 #include "kernels/optimized/window.h"
 #include "kernels/portable/util/nn_conv.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
+#include "runtime/kernel/epilogue.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/kernel/kernel_args.h"
 
@@ -25,6 +27,10 @@
 // - everything else: im2col into a per-thread scratch tile, then one GEMM per tile.
 // What none of them covers (transposed convolution, pixels not dense, a permuted weight)
 // runs portable's reference loops (kernels/portable/util/nn_conv.h): correct, slow.
+// Each fast path applies a fused activation (Note [Fused epilogue],
+// runtime/kernel/epilogue.h) to each block of output right after computing it. The GEMM
+// paths start a block as its bias and add the product to it: Eigen's product would zero
+// the block first anyway, so the bias costs no pass of its own.
 namespace optimized {
 namespace {
 
@@ -35,10 +41,6 @@ constexpr const char* kOp = "aten::convolution.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
-using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using ConstRows = Eigen::Map<const RowMatrix, Eigen::Unaligned, Eigen::OuterStride<>>;
-using Rows = Eigen::Map<RowMatrix, Eigen::Unaligned, Eigen::OuterStride<>>;
-
 // im2col tiles hold at most this many floats (256 KiB, about an L2) unless a tile of the
 // minimum width needs more; the tile width depends only on the layer, never on the thread
 // count, so every tile's GEMM (and its rounding) is the same however tiles are shared out.
@@ -47,16 +49,21 @@ constexpr int64_t kMinTileWidth = 64;
 // Output columns per GEMM of the 1x1 path (no copy, so only the split matters).
 constexpr int64_t kDirectTileWidth = 512;
 
-// Out rows [0, rows) of one pixel block start as bias[oc0 + r] (or 0): the GEMM adds to them.
-void start_with_bias(const Layer& l, const float* bias, int64_t oc0, float* y, int64_t rows,
-                     int64_t width) {
-  for (int64_t r = 0; r < rows; ++r)
-    fill(y + r * l.y_c, width, bias != nullptr ? bias[(oc0 + r) * l.bias_stride] : 0.0f);
-}
+// Note [Convolution work items]
+// The GEMM paths split a layer into work items for the pool's threads: (batch, group, pixel
+// tile), and when a layer has fewer than kFewItems of those (the 7x7 and 14x14 layers of
+// an ImageNet net: one tile each) blocks of kRowBlock output channels too, so a second
+// thread has work. Which split a layer gets depends on its shape alone, never on the
+// thread count, so every output is computed by the same GEMM call whatever the number of
+// threads (Note [Threads]). A thread's consecutive row blocks of one tile share its
+// im2col columns.
+constexpr int64_t kFewItems = 8;
+constexpr int64_t kRowBlock = 32;
 
 // Columns [p0, p0 + width) of the im2col matrix of one batch and group: row k = (ic, ky,
 // kx) holds the input pixel each output pixel multiplies with that weight (0 in padding).
 void im2col(const Layer& l, const float* x, int64_t p0, int64_t width, float* col) {
+  const int64_t oy0 = p0 / l.out_w, first0 = p0 % l.out_w;  // the tile's first output
   for (int64_t ic = 0; ic < l.cin_g; ++ic) {
     const float* plane = x + ic * l.x_c;
     for (int64_t ky = 0; ky < l.k_h; ++ky) {
@@ -65,9 +72,9 @@ void im2col(const Layer& l, const float* x, int64_t p0, int64_t width, float* co
         const int64_t offset = kx * l.dil_w - l.pad_w;
         int64_t lo, hi;
         opt::valid_outputs(offset, l.stride_w, l.in_w, l.out_w, &lo, &hi);
-        // Walk the tile an output row at a time.
-        for (int64_t p = p0; p < p0 + width;) {
-          const int64_t oy = p / l.out_w, first = p % l.out_w;
+        // Walk the tile an output row at a time (no division per row).
+        int64_t oy = oy0, first = first0;
+        for (int64_t p = p0; p < p0 + width; ++oy, first = 0) {
           const int64_t last = std::min(l.out_w, first + (p0 + width - p));
           float* out = dst + (p - p0);  // out[i] is column ox = first + i
           const int64_t count = last - first;
@@ -99,12 +106,15 @@ void im2col(const Layer& l, const float* x, int64_t p0, int64_t width, float* co
 // The general and 1x1 paths: per (batch, group, pixel tile), out = weight x columns.
 // False when the scratch cannot be had.
 bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, const float* bias,
-               float* y) {
+               const rt::Epilogue& e, float* y) {
   const int64_t k = l.k(), pixels = l.pixels();
   const int64_t tile = one_by_one ? kDirectTileWidth : std::max(kMinTileWidth, kTileFloats / k);
   const int64_t tiles = (pixels + tile - 1) / tile;
+  // Note [Convolution work items]: blocks of output rows too when there are few tiles.
+  const int64_t row_block = l.batch * l.groups * tiles >= kFewItems ? l.cout_g : kRowBlock;
+  const int64_t row_blocks = (l.cout_g + row_block - 1) / row_block;
   bool ok = true;
-  opt::parallel_for(l.batch * l.groups * tiles, 1, [&](int64_t begin, int64_t end) {
+  opt::parallel_for(l.batch * l.groups * tiles * row_blocks, 1, [&](int64_t begin, int64_t end) {
     float* col = nullptr;
     if (!one_by_one) {
       const size_t bytes = static_cast<size_t>(k * std::min(tile, pixels)) * sizeof(float);
@@ -114,28 +124,45 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
         return;
       }
     }
+    int64_t columns_of = -1;  // the (batch, group, tile) whose columns `col` holds
     for (int64_t item = begin; item < end; ++item) {
-      const int64_t t = item % tiles, g = item / tiles % l.groups, n = item / tiles / l.groups;
+      const int64_t rb = item % row_blocks, tile_item = item / row_blocks;
+      const int64_t t = tile_item % tiles, g = tile_item / tiles % l.groups;
+      const int64_t n = tile_item / tiles / l.groups;
       const int64_t p0 = t * tile, width = std::min(tile, pixels - p0);
+      const int64_t r0 = g * l.cout_g + rb * row_block,
+                    rows = std::min(row_block, l.cout_g - rb * row_block);
       const float* xg = x + n * l.x_n + g * l.cin_g * l.x_c;
-      float* yg = y + n * l.y_n + g * l.cout_g * l.y_c + p0;
-      const ConstRows weight(w + g * l.cout_g * l.w_row, l.cout_g, k,
-                             Eigen::OuterStride<>(l.w_row));
-      Rows out(yg, l.cout_g, width, Eigen::OuterStride<>(l.y_c));
-      start_with_bias(l, bias, g * l.cout_g, yg, l.cout_g, width);
+      float* yr = y + n * l.y_n + r0 * l.y_c + p0;
+      const float* wr = w + r0 * l.w_row;
+      for (int64_t r = 0; r < rows; ++r)
+        fill(yr + r * l.y_c, width, bias != nullptr ? bias[(r0 + r) * l.bias_stride] : 0.0f);
       if (one_by_one) {
-        out.noalias() += weight * ConstRows(xg + p0, k, width, Eigen::OuterStride<>(l.x_c));
+        conv::gemm(wr, l.w_row, xg + p0, l.x_c, yr, l.y_c, rows, k, width);
       } else {
-        im2col(l, xg, p0, width, col);
-        out.noalias() += weight * ConstRows(col, k, width, Eigen::OuterStride<>(width));
+        if (columns_of != tile_item) im2col(l, xg, p0, width, col);
+        columns_of = tile_item;
+        conv::gemm(wr, l.w_row, col, width, yr, l.y_c, rows, k, width);
       }
+      finish_rows(yr, rows, width, l.y_c, nullptr, 0, e);
     }
   });
   return ok;
 }
 
+// The epilogue over every output element, after portable's loops.
+void finish_strided(const portable::View4& v, const rt::Epilogue& e, float* y) {
+  if (e.kind == rt::EpilogueKind::None) return;
+  for (int64_t n = 0; n < v.size[0]; ++n)
+    for (int64_t ch = 0; ch < v.size[1]; ++ch)
+      for (int64_t i = 0; i < v.size[2]; ++i)
+        for (int64_t j = 0; j < v.size[3]; ++j)
+          finish_rows(y + n * v.stride[0] + ch * v.stride[1] + i * v.stride[2] + j * v.stride[3], 1,
+                      1, 0, nullptr, 0, e);
+}
+
 void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float* x, const float* w,
-              const float* bias, float* y) {
+              const float* bias, const rt::Epilogue& e, float* y) {
   const Layer l = conv::layer_of(c);
   const bool fast = !c.transposed && l.k() > 0 && conv::dense_from(c.x, 2) &&
                     conv::dense_from(c.y, 2) && conv::dense_from(c.w, 1);
@@ -145,15 +172,36 @@ void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float*
     } else {
       portable::convolution<float>(c, x, w, bias, y);
     }
+    finish_strided(c.y, e, y);
     return;
   }
   if (l.groups > 1 && l.cin_g == 1) {
-    if (!conv::depthwise(l, x, w, bias, y)) in.fail("out of memory for the depthwise scratch");
+    if (!conv::depthwise(l, x, w, bias, e, y)) in.fail("out of memory for the depthwise scratch");
     return;
   }
   const bool one_by_one = l.k_h == 1 && l.k_w == 1 && l.stride_h == 1 && l.stride_w == 1 &&
                           l.pad_h == 0 && l.pad_w == 0;
-  if (!gemm_conv(l, one_by_one, x, w, bias, y)) in.fail("out of memory for the im2col scratch");
+  if (!gemm_conv(l, one_by_one, x, w, bias, e, y)) in.fail("out of memory for the im2col scratch");
+}
+
+void convolution(rt::KernelContext& context, const rt::Tensor& input, const rt::Tensor& weight,
+                 const rt::Tensor* bias, rt::IntList stride, rt::IntList padding,
+                 rt::IntList dilation, bool transposed, rt::IntList output_padding, int64_t groups,
+                 const rt::Epilogue& e, rt::Tensor& out) {
+  const rt::OpContext in(context, kOp);
+  if (!Dtypes::check(context, kOp, input.dtype())) return;
+  portable::ConvCall c;
+  if (!portable::plan_convolution(in, input, weight, bias, stride, padding, dilation, transposed,
+                                  output_padding, groups, out, &c)) {
+    return;
+  }
+  if (out.numel() == 0) return;
+  Dtypes::run(context, kOp, input.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    static_assert(std::is_same<T, float>::value, "only Float is claimed");
+    convolve(in, c, input.data_as<const float>(), weight.data_as<const float>(),
+             bias != nullptr ? bias->data_as<const float>() : nullptr, e, out.data_as<float>());
+  });
 }
 
 }  // namespace
@@ -165,22 +213,24 @@ rt::Tensor& convolution_out(rt::KernelContext& context, const rt::Tensor& input,
                             rt::IntList stride, rt::IntList padding, rt::IntList dilation,
                             bool transposed, rt::IntList output_padding, int64_t groups,
                             rt::Tensor& out) {
-  const rt::OpContext in(context, kOp);
-  const rt::Tensor* bias = bias_arg.get();
-  if (!Dtypes::check(context, kOp, input.dtype())) return out;
-  portable::ConvCall c;
-  if (!portable::plan_convolution(in, input, weight, bias, stride, padding, dilation, transposed,
-                                  output_padding, groups, out, &c)) {
-    return out;
-  }
-  if (out.numel() == 0) return out;
-  Dtypes::run(context, kOp, input.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    static_assert(std::is_same<T, float>::value, "only Float is claimed");
-    convolve(in, c, input.data_as<const float>(), weight.data_as<const float>(),
-             bias != nullptr ? bias->data_as<const float>() : nullptr, out.data_as<float>());
-  });
+  convolution(context, input, weight, bias_arg.get(), stride, padding, dilation, transposed,
+              output_padding, groups, rt::Epilogue{rt::EpilogueKind::None, 0.0f, 0.0f}, out);
   return out;
 }
 
 }  // namespace optimized
+
+// Note [Fused epilogue]: the inputs of convolution.out, the epilogue, out, out.
+void rt::fused::convolution(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  const rt::Tensor* bias = args[2]->is_none() ? nullptr : &args[2]->to_tensor();
+  optimized::convolution(context, args[0]->to_tensor(), args[1]->to_tensor(), bias,
+                         rt::IntList(args[3]->to_list()), rt::IntList(args[4]->to_list()),
+                         rt::IntList(args[5]->to_list()), args[6]->to_bool(),
+                         rt::IntList(args[7]->to_list()), args[8]->to_int(),
+                         rt::read_epilogue(args, 9), args[9 + rt::kEpilogueValues]->to_tensor());
+}
+
+bool rt::fused::convolution_accepts(rt::Span<rt::EValue* const> args) {
+  return optimized::Dtypes::kEnabled.contains(rt::ScalarType::Float) &&
+         args[0]->to_tensor().dtype() == rt::ScalarType::Float && !args[6]->to_bool();
+}

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -14,8 +15,9 @@
 #include "runtime/kernel/kernel.h"
 #include "runtime/kernel/kernel_args.h"
 
-// Max pooling a plane at a time and an output row at a time: per window tap, one pass along
-// the output row over the columns that tap sees (bounds computed once per tap). Each output
+// Max pooling a plane at a time and an output row at a time: Float planes with dense rows in
+// registers (Note [Max pool in registers]); others per window tap, one pass along the output
+// row over the columns that tap sees (bounds computed once per tap). Each output
 // visits its window in portable's order (rows, then columns; the first maximum and the last
 // NaN win), so values and indices are the same as portable's.
 //
@@ -35,34 +37,105 @@ struct PlaneStrides {
   int64_t x_row, x_col, y_row, y_col, i_row, i_col;
 };
 
-// Outputs [lo, hi) of one tap of a dense Float row at column stride 1 or 2, eight at a time:
-// the scalar loop's compares and selects (pool_row) as vector masks, each output taking the
-// same decisions in the same order. Returns the first output left to the scalar loop.
-int64_t pool_tap8(const float* x_row, int64_t stride, int64_t offset, int64_t lo, int64_t hi,
-                  int64_t base, float* y_row, int64_t* i_row) {
-  typedef int32_t Mask8 __attribute__((vector_size(32)));
-  typedef int64_t Index8 __attribute__((vector_size(64)));
-  const Index8 lanes = {0, 1, 2, 3, 4, 5, 6, 7};
-  int64_t ox = lo;
-  // At stride 2 the second load ends one float past the eighth input: one output more must
-  // be inside, so the load stays in the row.
-  for (; ox + 8 + (stride - 1) <= hi; ox += 8) {
-    const int64_t w = ox * stride + offset;
-    conv::Vec8 v = conv::load8(x_row + w);
-    if (stride == 2) {
-      const conv::Vec8 next = conv::load8(x_row + w + 8);
-      v = __builtin_shufflevector(v, next, 0, 2, 4, 6, 8, 10, 12, 14);
-    }
-    const conv::Vec8 best = conv::load8(y_row + ox);
-    Index8 index;
-    std::memcpy(&index, i_row + ox, sizeof index);
-    // index < 0: the window's first element in the input, which is taken whatever it is.
-    const Index8 take = __builtin_convertvector((v > best) | (v != v), Index8) | (index < 0);
-    index = take ? base + w + lanes * stride : index;
-    conv::store8(y_row + ox, __builtin_convertvector(take, Mask8) ? v : best);
-    std::memcpy(i_row + ox, &index, sizeof index);
+typedef int32_t Int8 __attribute__((vector_size(32)));
+typedef int64_t Index8 __attribute__((vector_size(64)));
+
+// Note [Max pool in registers]
+// A Float plane with dense rows at column stride 1 or 2 (SqueezeNet's and ResNet's 3x3/2
+// pools) is pooled eight outputs at a time: for outputs whose every window column lies in
+// the input, the window's taps are visited in portable's order (rows, then columns) with
+// the running maximum and its index in registers, and each is stored once. The first tap
+// is taken whatever it is; a later one when it is greater or NaN: portable's decisions,
+// so values and indices are the same. Indices are kept as 32-bit lanes (the plane has
+// fewer than 2^31 elements) and widened when stored. A row's last block of eight ends at
+// its last inside output, overlapping the block before (its outputs are computed again, to
+// the same values). Outputs whose window crosses an edge (padding, a ceil_mode tail) take
+// the scalar loop, one window at a time, with the same decisions.
+template <int64_t kStride>
+conv::Vec8 load_taps(const float* src) {
+  const conv::Vec8 v = conv::load8(src);
+  if constexpr (kStride == 1) {
+    return v;
+  } else {
+    // src[0, 15): the even ones from src[0, 8) and src[7, 15), never a float past the tap.
+    return __builtin_shufflevector(v, conv::load8(src + 7), 0, 2, 4, 6, 9, 11, 13, 15);
   }
-  return ox;
+}
+
+// One output of a Float plane, its window clipped to the input.
+inline void pool_one(const portable::PoolWindow& win, int64_t height, int64_t width, int64_t oy,
+                     int64_t ox, const float* plane, float* y, int64_t* index) {
+  float best = 0.0f;
+  int64_t at = -1;
+  for (int64_t ky = 0; ky < win.kernel[0]; ++ky) {
+    const int64_t h = oy * win.stride[0] - win.padding[0] + ky * win.dilation[0];
+    if (h < 0 || h >= height) continue;
+    for (int64_t kx = 0; kx < win.kernel[1]; ++kx) {
+      const int64_t w = ox * win.stride[1] - win.padding[1] + kx * win.dilation[1];
+      if (w < 0 || w >= width) continue;
+      const float v = plane[h * width + w];
+      if (at < 0 || v > best || v != v) {
+        best = v;
+        at = h * width + w;
+      }
+    }
+  }
+  *y = best;
+  *index = at;
+}
+
+// Output row oy of a Float plane with dense rows (Note [Max pool in registers]).
+template <int64_t kStride>
+void pool_row_in_registers(const portable::PoolWindow& win, int64_t height, int64_t width,
+                           int64_t out_w, int64_t oy, const float* plane, float* y_row,
+                           int64_t* i_row) {
+  // Outputs [lo, hi) see every window column inside the row.
+  int64_t lo = 0, hi = out_w;
+  for (int64_t kx = 0; kx < win.kernel[1]; ++kx) {
+    int64_t a, b;
+    opt::valid_outputs(kx * win.dilation[1] - win.padding[1], kStride, width, out_w, &a, &b);
+    lo = std::max(lo, a);
+    hi = std::min(hi, b);
+  }
+  int64_t rows[2] = {0, 0};  // the window rows inside the input: ky in [rows[0], rows[1])
+  const int64_t top = oy * win.stride[0] - win.padding[0];
+  opt::valid_outputs(top, win.dilation[0], height, win.kernel[0], &rows[0], &rows[1]);
+  int64_t ox = 0;
+  for (; ox < std::min(lo, out_w); ++ox)
+    pool_one(win, height, width, oy, ox, plane, y_row + ox, i_row + ox);
+  const Int8 lanes = {0, 1, 2, 3, 4, 5, 6, 7};
+  auto block = [&](int64_t at) {
+    conv::Vec8 best{};
+    Int8 index{};
+    bool first = true;
+    for (int64_t ky = rows[0]; ky < rows[1]; ++ky) {
+      const int64_t h = top + ky * win.dilation[0];
+      for (int64_t kx = 0; kx < win.kernel[1]; ++kx) {
+        const int64_t w = at * kStride - win.padding[1] + kx * win.dilation[1];
+        const conv::Vec8 v = load_taps<kStride>(plane + h * width + w);
+        const Int8 where =
+            static_cast<int32_t>(h * width + w) + lanes * static_cast<int32_t>(kStride);
+        if (first) {
+          best = v;
+          index = where;
+          first = false;
+          continue;
+        }
+        const Int8 take = (v > best) | (v != v);
+        best = take ? v : best;
+        index = take ? where : index;
+      }
+    }
+    conv::store8(y_row + at, best);
+    const Index8 wide = __builtin_convertvector(index, Index8);
+    std::memcpy(i_row + at, &wide, sizeof wide);
+  };
+  if (rows[0] < rows[1] && hi - ox >= 8) {
+    for (; ox + 8 <= hi; ox += 8) block(ox);
+    if (ox < hi) block(hi - 8);
+    ox = hi;
+  }
+  for (; ox < out_w; ++ox) pool_one(win, height, width, oy, ox, plane, y_row + ox, i_row + ox);
 }
 
 // One output row: taps along the row, where the dense case (every column stride 1) lets the
@@ -76,12 +149,7 @@ void pool_row(const portable::PoolWindow& win, const PlaneStrides& s, int64_t wi
     const int64_t offset = kx * win.dilation[1] - win.padding[1];
     int64_t lo, hi;
     opt::valid_outputs(offset, win.stride[1], width, out_w, &lo, &hi);
-    int64_t ox = lo;
-    if constexpr (kDense && std::is_same<T, float>::value) {
-      if (win.stride[1] <= 2)
-        ox = pool_tap8(x_row, win.stride[1], offset, lo, hi, h * width, y_row, i_row);
-    }
-    for (; ox < hi; ++ox) {
+    for (int64_t ox = lo; ox < hi; ++ox) {
       const int64_t w = ox * win.stride[1] + offset;
       const M v = static_cast<M>(x_row[w * xc]);
       T& best = y_row[ox * yc];
@@ -103,6 +171,8 @@ void max_pool(const portable::PoolWindow& win, const portable::Planes4& x,
   const PlaneStrides s{x.stride[2], x.stride[3],  y.stride[2],
                        y.stride[3], ix.stride[2], ix.stride[3]};
   const bool dense = s.x_col == 1 && s.y_col == 1 && s.i_col == 1;
+  const bool in_registers = std::is_same<T, float>::value && dense && s.x_row == width &&
+                            win.stride[1] <= 2 && height * width < (int64_t{1} << 31);
   opt::parallel_for(y.size[0] * channels, 1, [&](int64_t begin, int64_t end) {
     for (int64_t plane = begin; plane < end; ++plane) {
       const int64_t n = plane / channels, c = plane % channels;
@@ -110,6 +180,16 @@ void max_pool(const portable::PoolWindow& win, const portable::Planes4& x,
       for (int64_t oy = 0; oy < y.size[2]; ++oy) {
         T* y_row = py + y.at(n, c, oy, 0);
         int64_t* i_row = pi + ix.at(n, c, oy, 0);
+        if constexpr (std::is_same<T, float>::value) {
+          if (in_registers && win.stride[1] == 1) {
+            pool_row_in_registers<1>(win, height, width, y.size[3], oy, xp, y_row, i_row);
+            continue;
+          }
+          if (in_registers) {
+            pool_row_in_registers<2>(win, height, width, y.size[3], oy, xp, y_row, i_row);
+            continue;
+          }
+        }
         for (int64_t ox = 0; ox < y.size[3]; ++ox) {
           // Overwritten by each window's first element (index < 0 takes it).
           y_row[ox * s.y_col] = T(0);

@@ -9,6 +9,7 @@
 #include "runtime/core/message.h"
 #include "runtime/core/span.h"
 #include "runtime/executor/fold.h"
+#include "runtime/executor/fuse.h"
 #include "runtime/executor/instructions.h"
 #include "runtime/kernel/kernel_context.h"
 #include "runtime/kernel/registry.h"
@@ -43,6 +44,9 @@ class Method {
   // Bytes of memory given to the outputs of kernel calls folded at load
   // (Note [Constant folding at load] in fold.h).
   size_t folded_bytes() const { return rt::folded_bytes(instructions_); }
+
+  // The calls fused at load and the memory they took (Note [Fusion at load] in fuse.h).
+  FusionStats fusion() const { return rt::fusion_stats(instructions_); }
 
   // Runs chain 0 once.
   Status execute();

@@ -153,6 +153,10 @@ int run(int argc, char** argv, Options& options, rt::Program& program) {
     // The memory Note [Constant folding at load] (runtime/executor/fold.h) took.
     printf("constants folded at load: %zu B\n", method.folded_bytes());
 #endif
+#ifdef RT_FUSE_CALLS
+    // Note [Fusion at load] (runtime/executor/fuse.h): the calls fused and their memory.
+    printf("calls fused at load: %zu, %zu B\n", method.fusion().chains, method.fusion().bytes);
+#endif
   }
   char text[rt::kMaxPath];
   for (size_t i = 0; i < method.num_outputs(); ++i) {

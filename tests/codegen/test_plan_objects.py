@@ -9,7 +9,7 @@ from pathlib import Path
 from codegen.manifest import Library, Target, Toolchain
 from codegen.model import OperatorName
 from codegen.plan.objects import DTYPE_SELECTIVE_DEFINE, target_objects, unique_objects
-from codegen.plan.ours import FOLD_DEFINE, runtime_sources
+from codegen.plan.ours import FOLD_DEFINE, FUSE_DEFINE, runtime_sources
 from codegen.plan.paths import BuildPaths
 from codegen.plan.steps import CompileStep
 from codegen.resolution_file import ResolutionFile
@@ -109,9 +109,24 @@ def test_only_a_folding_kernel_compiles_constant_folding_in() -> None:
     plain = by_source(objects(target(), [ADD]))
     folding = by_source(objects(target(), [ADD, PERMUTE]))
     assert FOLD_DEFINE not in plain[method].flags and FOLD_DEFINE in folding[method].flags
+    # Fusion's code would rewrite nothing without a fused entry: a Linear's runner leaves it out.
+    assert FUSE_DEFINE not in folding[method].flags
     assert plain[method].object != folding[method].object
     loader = "src/runtime/loader/program.cpp"
     assert plain[loader] == folding[loader]
+
+
+def test_an_optimized_kernel_with_a_fused_entry_compiles_fusion_in_portable_s_does_not() -> None:
+    # Note [Fusion at load] comes with folding, for the built-in library whose convolution
+    # and matrix products have fused entries.
+    method = "src/runtime/executor/method.cpp"
+    for name in ("op_convolution.cpp", "op_addmm.cpp", "op_mm.cpp"):
+        fast = PATHS.builtin_kernels_dir / "optimized" / name
+        slow = PATHS.builtin_kernels_dir / "portable" / name
+        fusing = by_source(objects(target(), [ADD, fast]))
+        plain = by_source(objects(target(), [ADD, slow]))
+        assert FOLD_DEFINE in fusing[method].flags and FUSE_DEFINE in fusing[method].flags
+        assert FOLD_DEFINE not in plain[method].flags and FUSE_DEFINE not in plain[method].flags
 
 
 def test_a_library_s_cflags_and_threads_reach_its_objects_only() -> None:

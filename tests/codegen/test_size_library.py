@@ -32,9 +32,9 @@ def test_archive_sums_its_objects(tmp_path: Path) -> None:
         sum(column)
         for column in zip(*(berkeley_sizes(read_sections(o)) for o in objects), strict=True)
     ]
-    assert [sizes["text"], sizes["data"], sizes["bss"]] == expected
-    assert sizes["objects"] == 2 and sizes["file"] == library.stat().st_size
-    assert sizes["data"] >= 256 and sizes["bss"] >= 128
+    assert [sizes.text, sizes.data, sizes.bss] == expected
+    assert sizes.objects == 2 and sizes.file == library.stat().st_size
+    assert sizes.data >= 256 and sizes.bss >= 128
 
 
 def test_not_an_archive(tmp_path: Path) -> None:

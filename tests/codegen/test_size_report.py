@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
 import pytest
 
@@ -11,13 +11,19 @@ from codegen.size.budget import breach_message
 from codegen.size.diff import change_lines, size_change
 from codegen.size.document import OperatorInfo
 from codegen.size.explain import explain_model, explain_operator
-from codegen.size.report import (
-    SizeAnalysis,
-    render_html,
-    render_markdown,
-    to_document,
-)
+from codegen.size.report import SizeAnalysis, render_html, render_markdown, size_document
+from codegen.size.settings import TargetSettings
 from codegen.size.totals import SizeReport
+
+SETTINGS = TargetSettings(
+    models=("add_mul", "mlp"),
+    libraries=("portable",),
+    extra_ops=(),
+    op_dtypes={},
+    include_all_operators=False,
+    dtype_selective=True,
+    toolchain="host",
+)
 
 
 def analysis(extra_sub: bool = False, budget: int | None = 24 * 1024) -> SizeAnalysis:
@@ -75,24 +81,23 @@ def analysis(extra_sub: bool = False, budget: int | None = 24 * 1024) -> SizeAna
         operators=tuple(operators),
         budgets={} if budget is None else {"file": budget},
         registry_bytes=32 * len(operators),
-        config={"models": ["add_mul", "mlp"], "extra_ops": ["aten::sub.out"] if extra_sub else []},
-        models=("add_mul", "mlp"),
+        config=replace(SETTINGS, extra_ops=("aten::sub.out",) if extra_sub else ()),
     )
 
 
 def test_document_computes_shares_owners_and_savings() -> None:
-    document = to_document(analysis())
-    rows = {b["name"]: b for b in document["buckets"]}
+    document = size_document(analysis())
+    rows = {b.name: b for b in document.buckets}
     # The file is 8,000 + 3,000 + 600 + 300 = 11,900 B.
-    assert rows["loader"]["share"] == 25.2  # 100 * 3,000 / 11,900 = 25.21
-    assert rows["kernel:portable/op_add"]["share"] == 5.0  # 5.04
-    assert rows["kernel:portable/op_mul"]["share"] == 2.5  # 2.52
-    assert rows["kernel:portable/op_add"]["operators"] == ["aten::add.out"]
-    assert rows["kernel:portable/op_mul"]["selected_by"] == ["add_mul", "mlp"]
-    assert rows["kernel:portable/op_add"]["doc"] == "kernel source file"
+    assert rows["loader"].share == 25.2  # 100 * 3,000 / 11,900 = 25.21
+    assert rows["kernel:portable/op_add"].share == 5.0  # 5.04
+    assert rows["kernel:portable/op_mul"].share == 2.5  # 2.52
+    assert rows["kernel:portable/op_add"].operators == ("aten::add.out",)
+    assert rows["kernel:portable/op_mul"].selected_by == ("add_mul", "mlp")
+    assert rows["kernel:portable/op_add"].doc == "kernel source file"
     # Only add_mul selects add.out: its 600 B bucket and one 32 B registry slot.
-    assert document["model_savings"] == {"add_mul": 632, "mlp": 0}
-    assert document["breaches"] == [] and document["budgets"] == {"file": 24 * 1024}
+    assert document.model_savings == {"add_mul": 632, "mlp": 0}
+    assert document.breaches == () and document.budgets == {"file": 24 * 1024}
 
 
 def test_budget_breach_names_budget_actual_and_contributors() -> None:
@@ -117,8 +122,8 @@ def test_bucket_budget() -> None:
 
 
 def test_diff_names_the_bucket_that_grew_and_the_manifest_change() -> None:
-    before = to_document(analysis())
-    after = to_document(analysis(extra_sub=True))
+    before = size_document(analysis())
+    after = size_document(analysis(extra_sub=True))
     change = size_change(before, after)
     assert change is not None
     lines = change_lines("t", change)
@@ -126,12 +131,15 @@ def test_diff_names_the_bucket_that_grew_and_the_manifest_change() -> None:
         lines[0] == "size: target t: runner 11.6 KiB (11,900 B) -> 16.5 KiB (16,900 B) (+5,000 B)"
     )
     assert lines[1] == "  kernel:portable/op_sub grew by 5,000 B (0 -> 5,000 B)"
-    assert "  because aten::sub.out is now selected by selective.toml:targets.t.extra_ops" in lines
+    assert lines[-2:] == [
+        "  because aten::sub.out is now selected by selective.toml:targets.t.extra_ops",
+        "  because the target's extra_ops changed: [] -> ['aten::sub.out']",
+    ]
     assert size_change(before, before) is None
 
 
 def test_explain_operator_and_model() -> None:
-    documents: dict[str, Any] = {"t": to_document(analysis())}
+    documents = {"t": size_document(analysis())}
     assert explain_operator(documents, "aten::add.out", "Float") == [
         "t: aten::add.out is selected by add_mul; kernel portable::add_out from library "
         "portable; costs 600 B in kernel:portable/op_add",
@@ -153,7 +161,7 @@ def test_explain_operator_and_model() -> None:
 
 
 def test_reports_render() -> None:
-    document = to_document(analysis())
+    document = size_document(analysis())
     markdown = render_markdown(document, ["size: target t: changed"])
     assert "| kernel:portable/op_add | 600 |" in markdown and "size: target t: changed" in markdown
     html = render_html(document, [])

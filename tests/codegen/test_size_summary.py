@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from codegen.size.diff import size_change
-from codegen.size.document import BaselineFigures, Closeness, LibraryOnly
-from codegen.size.report import size_document, to_document
+from codegen.size.document import BaselineFigures, LibraryOnly
+from codegen.size.estimate import Closeness
+from codegen.size.report import size_document
 from codegen.size.summary import digest, size_phrase, summary_line
 from codegen.verification import ModelResult, Verification
 from tests.codegen.test_size_report import analysis
@@ -25,7 +26,7 @@ def test_digest_of_a_runner() -> None:
 
 
 def test_digest_with_baseline_change_and_estimate() -> None:
-    change = size_change(to_document(analysis()), to_document(analysis(extra_sub=True)))
+    change = size_change(size_document(analysis()), size_document(analysis(extra_sub=True)))
     document = replace(
         size_document(analysis(extra_sub=True, budget=None)),
         baseline=BaselineFigures("all", 40_000, 23_100, 0.42),

@@ -10,15 +10,18 @@ from tests.conftest import example_pte
 
 def test_model_ops_and_delegates_are_recorded(tmp_path: Path) -> None:
     ops, info = tmp_path / "x.ops.yaml", tmp_path / "x.info.json"
-    assert write_model_ops(example_pte("xnnpack"), ops, info)
+    assert write_model_ops(example_pte("xnnpack"), "x", ops, info)
     assert json.loads(info.read_text()) == {"delegates": ["XnnpackBackend"], "methods": ["forward"]}
-    assert [str(op) for op in read_selection(ops).operators] == ["aten::cumsum.out"]
+    operators = read_selection(ops).operators
+    assert [str(op) for op in operators] == ["aten::cumsum.out"]
+    # The model is named as the manifest names it, not by its file (two may share one).
+    assert [op.debug_info for op in operators.values()] == [frozenset({"x"})]
 
 
 def test_bad_model_fails_with_one_line(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     bad = tmp_path / "bad.pte"
     bad.write_bytes(b"\x00" * 64)
-    assert not write_model_ops(bad, tmp_path / "o.yaml", tmp_path / "o.json")
+    assert not write_model_ops(bad, "bad", tmp_path / "o.yaml", tmp_path / "o.json")
     assert (
         capsys.readouterr().err
         == f"error: {bad}: not a .pte file: identifier b'\\x00\\x00\\x00\\x00' is not 'ET12'\n"

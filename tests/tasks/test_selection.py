@@ -70,9 +70,9 @@ def gelu_program(dtype: ScalarType, path: Path) -> None:
 
 
 def test_a_missing_kernel_names_only_the_models_needing_its_key(tmp_path: Path) -> None:
-    """Two models call aten::gelu.out, a.pte on Float, b.pte on Long (which portable's gelu
-    does not declare): the build stops naming b.pte alone, through the model, selection and
-    codegen stages as a build runs them."""
+    """Two models call aten::gelu.out, a on Float, b on Long (which portable's gelu does not
+    declare): the build stops naming model b alone, through the model, selection and codegen
+    stages as a build runs them."""
     gelu_program(ScalarType.Float, tmp_path / "a.pte")
     gelu_program(ScalarType.Long, tmp_path / "b.pte")
     (tmp_path / "selective.toml").write_text(GELU_MANIFEST)
@@ -80,5 +80,5 @@ def test_a_missing_kernel_names_only_the_models_needing_its_key(tmp_path: Path) 
     assert result.returncode != 0
     assert (
         "target t: no kernel library implements 1 selected operator key(s): "
-        "aten::gelu.out [dtype Long] (needed by b.pte)\n"
+        "aten::gelu.out [dtype Long] (needed by b)\n"
     ) in result.stdout + result.stderr

@@ -1,0 +1,428 @@
+#include "runtime/executor/fuse.h"
+
+#ifdef RT_FUSE_CALLS
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "runtime/kernel/epilogue.h"
+
+namespace rt {
+namespace {
+
+enum Op : uint8_t {
+  kOther,
+  kConvolution,
+  kAddmm,
+  kMm,
+  kBatchNorm,
+  kRelu,
+  kHardtanh,
+  kClamp,
+  kHardswish,
+  kSigmoid,
+  kMul,
+  kOps
+};
+
+constexpr const char* kNames[kOps] = {
+    "",
+    "aten::convolution.out",
+    "aten::addmm.out",
+    "aten::mm.out",
+    "aten::_native_batch_norm_legit_no_training.out",
+    "aten::relu.out",
+    "aten::hardtanh.out",
+    "aten::clamp.out",
+    "aten::hardswish.out",
+    "aten::sigmoid.out",
+    "aten::mul.out",
+};
+
+// The operator of a call, from its kernel function: the registry's entries of each name
+// (a default and keyed kernels) lie together in its sorted table.
+class Operators {
+ public:
+  explicit Operators(const KernelRegistry& registry) {
+    const Span<const Kernel> kernels = registry.kernels();
+    for (size_t k = 0; k < kernels.size(); ++k) {
+      for (uint8_t op = 1; op < kOps; ++op) {
+        if (strcmp(kernels[k].name, kNames[op]) != 0) continue;
+        if (count_[op]++ == 0) first_[op] = &kernels[k];
+      }
+    }
+  }
+
+  Op of(const Instruction& call) const {
+    if (call.kind != Instruction::Kind::Kernel) return kOther;
+    for (uint8_t op = 1; op < kOps; ++op) {
+      for (size_t k = 0; k < count_[op]; ++k) {
+        if (first_[op][k].fn == call.fn) return static_cast<Op>(op);
+      }
+    }
+    return kOther;
+  }
+
+ private:
+  const Kernel* first_[kOps] = {};
+  size_t count_[kOps] = {};
+};
+
+bool is_list(const EValue* value) {
+  return value->tag() == Tag::TensorList || value->tag() == Tag::OptionalTensorList ||
+         value->tag() == Tag::IntList;
+}
+
+bool is_float_tensor(const EValue* value) {
+  return value->is_tensor() && value->to_tensor().dtype() == ScalarType::Float;
+}
+
+// Who refers to and who writes each value of the method (Note [Fusion at load]).
+struct Graph {
+  Span<EValue> values;
+  const Program& program;
+  uint8_t* uses;     // references by calls, moves and the method's inputs and outputs
+  uint8_t* written;  // 1: a kernel call, a move or the caller may write it
+  uint8_t* folded;   // 1: the out of a call folded at load
+
+  size_t at(const EValue* value) const { return static_cast<size_t>(value - values.data()); }
+
+  void use(const EValue* value) {
+    if (value != nullptr && uses[at(value)] < UINT8_MAX) ++uses[at(value)];
+  }
+  void write(const EValue* value) {
+    if (value == nullptr) return;
+    written[at(value)] = 1;
+    if (!is_list(value)) return;
+    const BoxedList items = value->to_list();
+    for (uint32_t k = 0; k < items.size; ++k) write(items.items[k]);
+  }
+
+  // Counts the chain; false if it has a jump (then nothing is fused).
+  bool count(Span<Instruction> instructions, BoxedList inputs, BoxedList outputs) {
+    for (uint32_t k = 0; k < inputs.size; ++k) use(inputs.items[k]), write(inputs.items[k]);
+    for (uint32_t k = 0; k < outputs.size; ++k) use(outputs.items[k]);
+    for (const Instruction& call : instructions) {
+      switch (call.kind) {
+        case Instruction::Kind::JumpFalse:
+          return false;
+        case Instruction::Kind::Move:
+          use(&values[call.first]);
+          use(&values[call.second]);
+          write(&values[call.second]);
+          break;
+        case Instruction::Kind::Kernel:
+        case Instruction::Kind::Folded:
+          for (size_t a = 0; a < call.args.size(); ++a) {
+            const EValue* arg = call.args[a];
+            use(arg);
+            if (is_list(arg)) {
+              const BoxedList items = arg->to_list();
+              for (uint32_t k = 0; k < items.size; ++k) use(items.items[k]);
+            }
+            const bool last = a + 1 == call.args.size();
+            if (call.kind == Instruction::Kind::Folded) {
+              if (last) folded[at(arg)] = 1;
+            } else if (last || !call.pure_out) {
+              write(arg);
+            }
+          }
+          break;
+        case Instruction::Kind::Free:
+          break;
+      }
+    }
+    return true;
+  }
+
+  // A Float tensor that holds the same bytes on every run.
+  bool constant_float(const EValue* value) const {
+    if (!is_float_tensor(value) || written[at(value)] != 0) return false;
+    return folded[at(value)] != 0 || program.holds(value->to_tensor().data());
+  }
+
+  // An out that only its producer (out and return slot) and the next call read.
+  bool intermediate(const EValue* value) const {
+    return is_float_tensor(value) && uses[at(value)] == 3;
+  }
+};
+
+// The out of a call written as the exporter writes one: listed again as its return slot.
+EValue* single_out(const Instruction& call) {
+  const size_t count = call.args.size();
+  if (count < 2 || call.args[count - 1] != call.args[count - 2]) return nullptr;
+  return is_float_tensor(call.args[count - 1]) ? call.args[count - 1] : nullptr;
+}
+
+float bound(const EValue* scalar, float missing, bool* ok) {
+  if (scalar->tag() == Tag::Int) return static_cast<float>(scalar->to_int());
+  if (scalar->tag() == Tag::Double) return static_cast<float>(scalar->to_double());
+  *ok = *ok && scalar->is_none();
+  return missing;
+}
+
+// The epilogue of `call` if it is an activation of `in` alone.
+bool activation_of(Op op, const Instruction& call, const Graph& graph, const EValue* in,
+                   Epilogue* e) {
+  const size_t count = call.args.size();
+  if (single_out(call) == nullptr || count == 0 || call.args[0] != in || !graph.intermediate(in))
+    return false;
+  bool ok = true;
+  const float inf = HUGE_VALF;
+  if (op == kRelu && count == 3) {
+    *e = Epilogue{EpilogueKind::Relu, 0.0f, 0.0f};
+  } else if (op == kSigmoid && count == 3) {
+    *e = Epilogue{EpilogueKind::Sigmoid, 0.0f, 0.0f};
+  } else if (op == kHardswish && count == 3) {
+    *e = Epilogue{EpilogueKind::Hardswish, 0.0f, 0.0f};
+  } else if ((op == kHardtanh || op == kClamp) && count == 5) {
+    // hardtanh's bounds are Scalars, clamp's optional ones (not both absent: the kernel
+    // fails such a call, and so must the program).
+    *e = Epilogue{EpilogueKind::Clamp, bound(call.args[1], -inf, &ok),
+                  bound(call.args[2], inf, &ok)};
+    const bool absent[2] = {call.args[1]->is_none(), call.args[2]->is_none()};
+    ok = ok && (op == kClamp ? !(absent[0] && absent[1]) : !absent[0] && !absent[1]);
+  } else {
+    return false;
+  }
+  return ok;
+}
+
+// Whether `sigmoid` of `in` then `mul` of `in` and that is SiLU as the exporter writes it:
+// `in` read by its producer, the sigmoid and the mul alone; the sigmoid's out by the mul.
+bool silu_of(const Instruction& sigmoid, const Instruction& mul, const Graph& graph,
+             const EValue* in) {
+  const EValue* s = single_out(sigmoid);
+  if (s == nullptr || sigmoid.args.size() != 3 || sigmoid.args[0] != in) return false;
+  if (single_out(mul) == nullptr || mul.args.size() != 4) return false;
+  const bool operands =
+      (mul.args[0] == in && mul.args[1] == s) || (mul.args[0] == s && mul.args[1] == in);
+  return operands && is_float_tensor(in) && graph.uses[graph.at(in)] == 4 &&
+         graph.uses[graph.at(s)] == 3;
+}
+
+// Whether a batch norm call of `conv`'s out can be folded into it.
+bool batch_norm_folds(const Instruction& conv, const Instruction& bn, const Graph& graph) {
+  const Span<EValue*const> c = conv.args, b = bn.args;
+  if (b.size() != 11 || b[0] != c[9] || !graph.intermediate(c[9])) return false;
+  if (!is_float_tensor(b[7]) || b[10]->tag() != Tag::TensorList) return false;
+  const BoxedList outs = b[10]->to_list();
+  if (outs.size != 3 || outs.items[0] != b[7] || outs.items[1] != b[8] || outs.items[2] != b[9])
+    return false;
+  if (graph.uses[graph.at(b[8])] != 2 || graph.uses[graph.at(b[9])] != 2 ||
+      graph.uses[graph.at(b[10])] != 1)
+    return false;
+  if (b[6]->tag() != Tag::Double || !graph.constant_float(c[1]) || c[1]->to_tensor().dim() < 1 ||
+      c[1]->to_tensor().dim_order()[0] != 0)
+    return false;
+  const int64_t channels = c[1]->to_tensor().size(0);
+  // The conv's bias, the norm's weight and bias (each may be absent), mean and variance.
+  const EValue* params[] = {c[2], b[1], b[2], b[3], b[4]};
+  for (size_t p = 0; p < 5; ++p) {
+    if (p < 3 && params[p]->is_none()) continue;
+    if (!graph.constant_float(params[p])) return false;
+    const Tensor& t = params[p]->to_tensor();
+    if (t.dim() != 1 || t.size(0) != channels) return false;
+  }
+  return true;
+}
+
+float entry(const EValue* param, int64_t channel, float missing) {
+  if (param->is_none()) return missing;
+  const Tensor& t = param->to_tensor();
+  return t.data_as<const float>()[channel * t.stride(0)];
+}
+
+bool overlaps(const Tensor& a, const Tensor& b) {
+  const uint8_t* x = static_cast<const uint8_t*>(a.data());
+  const uint8_t* y = static_cast<const uint8_t*>(b.data());
+  return x < y + b.capacity() && y < x + a.capacity();
+}
+
+class Fuser {
+ public:
+  Fuser(Graph& graph, Arena& arena, size_t own_memory_cap)
+      : graph_(graph), arena_(arena), cap_(own_memory_cap) {}
+
+  // Rewrites `call` (`inputs` values before its out) [-> `bn`] [-> `acts` with `e`] into a
+  // call of `fused`: Note [Fusion at load].
+  Status rewrite(Instruction& call, size_t inputs, OpFunction fused, Instruction* bn,
+                 Instruction* const acts[2], const Epilogue& e) {
+    Instruction* last = acts[1] != nullptr ? acts[1] : acts[0];
+    EValue* out = last != nullptr ? single_out(*last) : bn->args[7];
+    Tensor& target = out->to_tensor();
+    bool own_memory = false;
+    for (size_t a = 0; a < inputs; ++a) {
+      if (call.args[a]->is_tensor() && overlaps(target, call.args[a]->to_tensor()))
+        own_memory = true;
+    }
+    if (own_memory && target.capacity() > cap_) return Status();  // left as it is
+    const size_t count = inputs + kEpilogueValues + 2;
+    EValue** args = arena_.allocate_array<EValue*>(count);
+    EValue* made = arena_.allocate_array<EValue>(2 + kEpilogueValues);
+    if (args == nullptr || made == nullptr) return out_of_memory();
+    for (size_t a = 0; a < inputs; ++a) args[a] = call.args[a];
+    size_t bytes = 0;
+    if (bn != nullptr) {
+      Status status = fold_batch_norm(call.args, bn->args, made, made + 1, &bytes);
+      if (!status.ok()) return status;
+      args[1] = made;
+      args[2] = made + 1;
+    }
+    for (size_t k = 0; k < kEpilogueValues; ++k) args[inputs + k] = made + 2 + k;
+    args[count - 2] = args[count - 1] = out;
+    if (own_memory) {
+      void* data = arena_.allocate(target.capacity());
+      if (data == nullptr) return out_of_memory();
+      target.set_data(data);
+      cap_ -= target.capacity();
+      bytes += target.capacity();
+    }
+    made[2] = EValue::from_int(static_cast<int64_t>(e.kind));
+    made[3] = EValue::from_double(e.lo);
+    made[4] = EValue::from_double(e.hi);
+    made[5] = EValue::from_int(static_cast<int64_t>(bytes));
+    call.fn = fused;
+    call.args = Span<EValue* const>(args, count);
+    if (bn != nullptr) bn->kind = Instruction::Kind::Free;
+    for (size_t a = 0; a < 2; ++a) {
+      if (acts[a] != nullptr) acts[a]->kind = Instruction::Kind::Free;
+    }
+    return Status();
+  }
+
+ private:
+  static Status out_of_memory() {
+    return Status(Error::OutOfMemory, "out of memory while loading the method");
+  }
+
+  // weight' = weight * scale, bias' = bias * scale + shift per output channel, with scale and
+  // shift as the batch norm kernel computes them (in float).
+  Status fold_batch_norm(Span<EValue* const> c, Span<EValue* const> b, EValue* weight, EValue* bias,
+                         size_t* bytes) {
+    const Tensor& w = c[1]->to_tensor();
+    const Tensor& mean = b[3]->to_tensor();
+    const int64_t channels = w.size(0), per_channel = w.numel() / (channels > 0 ? channels : 1);
+    Tensor* tensors = arena_.allocate_array<Tensor>(2);
+    float* w_data = static_cast<float*>(arena_.allocate(w.capacity()));
+    float* b_data = static_cast<float*>(arena_.allocate(mean.capacity()));
+    if (tensors == nullptr || w_data == nullptr || b_data == nullptr) return out_of_memory();
+    const float eps = static_cast<float>(b[6]->to_double());
+    const float* from = w.data_as<const float>();
+    for (int64_t ch = 0; ch < channels; ++ch) {
+      const float scale = entry(b[1], ch, 1.0f) / std::sqrt(entry(b[4], ch, 0.0f) + eps);
+      const float shift = entry(b[2], ch, 0.0f) - entry(b[3], ch, 0.0f) * scale;
+      for (int64_t k = 0; k < per_channel; ++k)
+        w_data[ch * per_channel + k] = from[ch * per_channel + k] * scale;
+      b_data[ch * mean.stride(0)] = entry(c[2], ch, 0.0f) * scale + shift;
+    }
+    tensors[0] = w;
+    tensors[0].set_data(w_data);
+    tensors[1] = mean;  // a Float vector of one entry per channel, as the bias is
+    tensors[1].set_data(b_data);
+    *weight = EValue::from_tensor(&tensors[0]);
+    *bias = EValue::from_tensor(&tensors[1]);
+    *bytes += w.capacity() + mean.capacity();
+    return Status();
+  }
+
+  Graph& graph_;
+  Arena& arena_;
+  size_t cap_;
+};
+
+// The calls with a fused entry (runtime/kernel/epilogue.h): a null entry is not linked.
+struct Fusable {
+  Op op;
+  size_t inputs;  // values before the out
+  OpFunction fused;
+  bool (*accepts)(Span<EValue* const> args);
+};
+const Fusable kFusable[] = {
+    {kConvolution, 9, fused::convolution, fused::convolution_accepts},
+    {kAddmm, 5, fused::addmm, fused::addmm_accepts},
+    {kMm, 2, fused::mm, fused::mm_accepts},
+};
+
+// The next instruction after `i` that runs (no-ops skipped), or the end.
+size_t next_run(Span<Instruction> instructions, size_t i) {
+  ++i;
+  while (i < instructions.size() && (instructions[i].kind == Instruction::Kind::Free ||
+                                     instructions[i].kind == Instruction::Kind::Folded))
+    ++i;
+  return i;
+}
+
+}  // namespace
+
+Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList inputs,
+                  BoxedList outputs, const Program& program, const KernelRegistry& registry,
+                  Arena& arena) {
+  if (fused::convolution == nullptr && fused::addmm == nullptr && fused::mm == nullptr)
+    return Status();
+  uint8_t* marks = arena.allocate_array<uint8_t>(values.size() * 3);
+  if (marks == nullptr) return Status(Error::OutOfMemory, "out of memory while loading the method");
+  Graph graph{values, program, marks, marks + values.size(), marks + 2 * values.size()};
+  if (!graph.count(instructions, inputs, outputs)) return Status();
+  size_t cap = 0;  // Note [Fusion at load]: the method's non-constant tensors, unplanned
+  for (EValue& value : values) {
+    if (value.is_tensor() && !program.holds(value.to_tensor().data()))
+      cap += value.to_tensor().capacity();
+  }
+  const Operators ops(registry);
+  Fuser fuser(graph, arena, cap);
+  for (size_t i = 0; i < instructions.size(); ++i) {
+    Instruction& call = instructions[i];
+    const Op op = ops.of(call);
+    const Fusable* fusable = nullptr;
+    for (const Fusable& f : kFusable) {
+      if (f.op == op && call.args.size() == f.inputs + 2 && f.fused != nullptr) fusable = &f;
+    }
+    if (fusable == nullptr || single_out(call) == nullptr || !fusable->accepts(call.args)) continue;
+    Instruction* bn = nullptr;
+    Instruction* acts[2] = {nullptr, nullptr};
+    Epilogue e{EpilogueKind::None, 0.0f, 0.0f};
+    const EValue* out = call.args[fusable->inputs];
+    size_t next = next_run(instructions, i);
+    if (op == kConvolution && next < instructions.size() &&
+        ops.of(instructions[next]) == kBatchNorm &&
+        batch_norm_folds(call, instructions[next], graph)) {
+      bn = &instructions[next];
+      out = bn->args[7];
+      next = next_run(instructions, next);
+    }
+    const size_t after = next < instructions.size() ? next_run(instructions, next) : next;
+    if (after < instructions.size() && ops.of(instructions[next]) == kSigmoid &&
+        ops.of(instructions[after]) == kMul &&
+        silu_of(instructions[next], instructions[after], graph, out)) {
+      e = Epilogue{EpilogueKind::Silu, 0.0f, 0.0f};
+      acts[0] = &instructions[next];
+      acts[1] = &instructions[after];
+    } else if (next < instructions.size() &&
+               activation_of(ops.of(instructions[next]), instructions[next], graph, out, &e)) {
+      acts[0] = &instructions[next];
+    }
+    if (bn == nullptr && acts[0] == nullptr) continue;
+    const Status status = fuser.rewrite(call, fusable->inputs, fusable->fused, bn, acts, e);
+    if (!status.ok()) return status;
+  }
+  return Status();
+}
+
+FusionStats fusion_stats(Span<Instruction> instructions) {
+  FusionStats stats{0, 0};
+  for (const Instruction& call : instructions) {
+    for (const Fusable& f : kFusable) {
+      if (call.kind != Instruction::Kind::Kernel || f.fused == nullptr || call.fn != f.fused)
+        continue;
+      ++stats.chains;
+      stats.bytes += static_cast<size_t>(call.args[f.inputs + kEpilogueValues - 1]->to_int());
+    }
+  }
+  return stats;
+}
+
+}  // namespace rt
+
+#endif  // RT_FUSE_CALLS

@@ -1,0 +1,147 @@
+"""Export the programs of tests/runtime/test_fusion.py with ExecuTorch's own exporter.
+
+    .venv/bin/python tests/runtime/programs/export_prepared.py
+
+Needs torch 2.13 and ExecuTorch 1.5.1 (the README's "Conformance programs"); the tests only
+read what this writes beside it: ``<name>.pte`` and ``<name>.npz`` (``in0``, ``out0``...:
+the inputs and PyTorch eager's outputs, which ExecuTorch's runtime is checked to match).
+
+- ``conv_chains``: convolution -> batch norm -> relu6 / hardswish / SiLU / nothing, a
+  convolution with bias -> relu, one -> clamp, one -> sigmoid (a gate), and a convolution
+  whose out is read twice (a residual: not fusable), over a 1x3x16x16 image: every chain
+  Note [Fusion at load] rewrites, and one it must not.
+- ``conv_chains_channels_last``: the same net with a channels-last input and weights
+  (checked against eager alone: ExecuTorch 1.5.1's portable batch norm refuses a
+  channels-last input).
+- ``max_pool_ceil``: ceil_mode 3x3/2 max pools (with and without padding, SqueezeNet's and
+  ResNet's), a 3x3/1 one, with indices returned: Note [Max pool in registers].
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional
+
+HERE = Path(__file__).resolve().parent
+_ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+
+
+class ConvChains(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.stem = nn.Sequential(
+            nn.Conv2d(3, 8, 3, padding=1, bias=False), nn.BatchNorm2d(8), nn.ReLU6()
+        )
+        self.depthwise = nn.Sequential(
+            nn.Conv2d(8, 8, 3, stride=2, padding=1, groups=8, bias=False),
+            nn.BatchNorm2d(8),
+            nn.Hardswish(),
+        )
+        self.project = nn.Sequential(nn.Conv2d(8, 16, 1), nn.BatchNorm2d(16))
+        self.relu_conv = nn.Conv2d(16, 16, 3, padding=1)
+        self.clamp_conv = nn.Conv2d(16, 16, 1)
+        self.silu_conv = nn.Conv2d(16, 16, 3, padding=1, bias=False)
+        self.silu_norm = nn.BatchNorm2d(16)
+        self.gate_conv = nn.Conv2d(16, 16, 1)
+        self.residual_conv = nn.Conv2d(16, 16, 3, padding=1)
+        with torch.no_grad():
+            for module in self.modules():
+                if isinstance(module, nn.BatchNorm2d):
+                    count = module.num_features
+                    module.running_mean.copy_(0.5 * torch.randn(count))
+                    module.running_var.copy_(0.5 + torch.rand(count))
+                    module.weight.copy_(1.0 + 0.3 * torch.randn(count))
+                    module.bias.copy_(0.3 * torch.randn(count))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.project(self.depthwise(self.stem(x)))
+        x = torch.relu(self.relu_conv(x))
+        x = torch.clamp(self.clamp_conv(x), -0.5, 0.75)
+        x = functional.silu(self.silu_norm(self.silu_conv(x)))
+        x = x * torch.sigmoid(self.gate_conv(x))
+        y = self.residual_conv(x)
+        return torch.relu(y) + y
+
+
+class MaxPools(nn.Module):
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        a, ia = functional.max_pool2d(x, 3, 2, ceil_mode=True, return_indices=True)
+        b, ib = functional.max_pool2d(x, 3, 2, padding=1, ceil_mode=True, return_indices=True)
+        c, ic = functional.max_pool2d(x, 3, 1, padding=1, return_indices=True)
+        d = functional.max_pool2d(x, 2, 2, ceil_mode=True)
+        return a, ia, b, ib, c, ic, d
+
+
+def _inputs(name: str) -> tuple[torch.Tensor, ...]:
+    torch.manual_seed(1)
+    if name == "max_pool_ceil":
+        x = torch.randn(1, 4, 27, 29)
+        x[0, 1, 3:6, 4:9] = 0.25  # ties: the first maximum wins
+        return (x,)
+    x = torch.randn(1, 3, 16, 16)
+    if name.endswith("channels_last"):
+        x = x.to(memory_format=torch.channels_last)
+    return (x,)
+
+
+def _module(name: str) -> nn.Module:
+    torch.manual_seed(0)
+    if name == "max_pool_ceil":
+        return MaxPools().eval()
+    module = ConvChains().eval()
+    if name.endswith("channels_last"):
+        module = module.to(memory_format=torch.channels_last)
+    return module
+
+
+def export(name: str) -> None:
+    from executorch.exir import to_edge
+    from executorch.runtime import Runtime
+
+    module, inputs = _module(name), _inputs(name)
+    with torch.no_grad():
+        outputs = module(*inputs)
+    outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+    program = to_edge(torch.export.export(module, inputs)).to_executorch()
+    pte = HERE / f"{name}.pte"
+    pte.write_bytes(program.buffer)
+    runnable = not name.endswith("channels_last")
+    got = outputs
+    if runnable:
+        got = Runtime.get().load_program(pte).load_method("forward").execute(list(inputs))
+    for want, have in zip(outputs, got, strict=True):
+        if want.dtype == torch.int64:
+            assert torch.equal(want, have), name
+        else:
+            torch.testing.assert_close(have, want, atol=1e-5, rtol=1e-5)
+    arrays = {f"in{i}": t.contiguous().numpy() for i, t in enumerate(inputs)}
+    arrays |= {f"out{i}": t.contiguous().numpy() for i, t in enumerate(outputs)}
+    _save_npz(HERE / f"{name}.npz", arrays)
+    print(f"{name}: {len(program.buffer):,} bytes, {len(outputs)} outputs")
+
+
+def _save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """np.savez with a fixed date on every entry: a re-export writes identical bytes."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for key, array in arrays.items():
+            buffer = io.BytesIO()
+            np.save(buffer, array, allow_pickle=False)
+            archive.writestr(zipfile.ZipInfo(f"{key}.npy", _ZIP_DATE), buffer.getvalue())
+
+
+def main() -> int:
+    torch.set_num_threads(1)
+    for name in ("conv_chains", "conv_chains_channels_last", "max_pool_ceil"):
+        export(name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""Fusion at load (Note [Fusion at load], runtime/executor/fuse.h) and the optimized max pool
+(Note [Max pool in registers]) on programs ExecuTorch's exporter wrote
+(tests/runtime/programs/export_prepared.py).
+
+Each program runs three times (`--iterations 3`, outputs of the last run), so a rewrite that
+left state behind shows as a wrong output. The runner's line `calls fused at load: N, B B`
+says how many chains were fused and the memory they took.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.kernels.conftest import all_runner, optimized_runner, threaded_runner
+from tests.workspace import REPO
+
+__all__ = ["all_runner", "optimized_runner", "threaded_runner"]
+
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+_FUSED = re.compile(r"^calls fused at load: (\d+), (\d+) B$", re.MULTILINE)
+
+# conv_chains: stem conv+bn+relu6, depthwise conv+bn (its hardswish is exported decomposed),
+# 1x1 conv+bn, conv+relu, conv+clamp, conv+bn+SiLU (sigmoid and mul), conv+sigmoid; the
+# residual conv (its out read twice) is not fused.
+CHAINS_FUSED = 7
+# Folded weights and biases: 8x3x3x3 + 8, 8x1x3x3 + 8, 16x8 + 16 and 16x16x3x3 + 16 floats;
+# plus the two outs whose planned memory the exporter shares with their convolution's input
+# (free once it ran), moved to memory of their own: the stem's 1x8x16x16 and the
+# depthwise's 1x8x8x8.
+CHAINS_BYTES = 4 * ((216 + 8) + (72 + 8) + (128 + 16) + (2304 + 16)) + 4 * (2048 + 512)
+
+
+def run(runner: Path, name: str, tmp_path: Path) -> tuple[tuple[int, int], list[np.ndarray]]:
+    """(chains fused, bytes) and the outputs of the last of three runs of program `name`."""
+    arrays = np.load(PROGRAMS / f"{name}.npz")
+    inputs = [arrays[k] for k in sorted(k for k in arrays if k.startswith("in"))]
+    outputs = sum(1 for k in arrays if k.startswith("out"))
+    return run_file(runner, PROGRAMS / f"{name}.pte", inputs, outputs, tmp_path)
+
+
+def run_file(
+    runner: Path, program: Path, inputs: list[np.ndarray], outputs: int, tmp_path: Path
+) -> tuple[tuple[int, int], list[np.ndarray]]:
+    command = [str(runner), str(program), "--iterations", "3", "--output-dir", str(tmp_path)]
+    for index, array in enumerate(inputs):
+        np.save(tmp_path / f"in{index}.npy", array, allow_pickle=False)
+        command += ["--input", str(tmp_path / f"in{index}.npy")]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    fused = _FUSED.search(result.stdout)
+    assert fused is not None, result.stdout
+    arrays = [np.load(tmp_path / f"output{i}.npy") for i in range(outputs)]
+    return (int(fused.group(1)), int(fused.group(2))), arrays
+
+
+def expected(name: str) -> list[np.ndarray]:
+    arrays = np.load(PROGRAMS / f"{name}.npz")
+    return [arrays[f"out{i}"] for i in range(sum(1 for k in arrays if k.startswith("out")))]
+
+
+@pytest.mark.parametrize("name", ["conv_chains", "conv_chains_channels_last"])
+def test_fused_chains_match_eager_and_every_thread_count(
+    name: str, optimized_runner: Path, threaded_runner: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "one").mkdir()
+    (tmp_path / "three").mkdir()
+    fused, (out,) = run(optimized_runner, name, tmp_path / "one")
+    threaded_fused, (threaded,) = run(threaded_runner, name, tmp_path / "three")
+    assert fused == threaded_fused
+    assert fused == (CHAINS_FUSED, CHAINS_BYTES)
+    assert out.tobytes() == threaded.tobytes()
+    # The batch norm fold reorders a product: float rounding, no more.
+    np.testing.assert_allclose(out, expected(name)[0], rtol=1e-5, atol=1e-5)
+
+
+def test_a_runner_without_the_optimized_convolution_fuses_nothing(
+    all_runner: Path, tmp_path: Path
+) -> None:
+    fused, (out,) = run(all_runner, "conv_chains", tmp_path)
+    assert fused == (0, 0)
+    np.testing.assert_allclose(out, expected("conv_chains")[0], rtol=1e-5, atol=1e-5)
+
+
+def test_ceil_mode_max_pools_give_eager_values_and_indices(
+    optimized_runner: Path, threaded_runner: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "one").mkdir()
+    (tmp_path / "three").mkdir()
+    _, outputs = run(optimized_runner, "max_pool_ceil", tmp_path / "one")
+    _, threaded = run(threaded_runner, "max_pool_ceil", tmp_path / "three")
+    for got, again, want in zip(outputs, threaded, expected("max_pool_ceil"), strict=True):
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+        assert got.tobytes() == again.tobytes()
+
+
+def test_a_linear_and_its_relu_fuse(
+    optimized_runner: Path, threaded_runner: Path, tmp_path: Path
+) -> None:
+    # The mlp example: addmm (the folded weight) -> relu -> addmm -> softmax; the first
+    # addmm and the relu become one call, with the relu applied as each tile's epilogue, and
+    # the same bits as the separate relu kernel.
+    model = REPO / "examples" / "models" / "mlp"
+    inputs = [np.load(model / "in0.npy")]
+    (tmp_path / "one").mkdir()
+    (tmp_path / "three").mkdir()
+    fused, (out,) = run_file(optimized_runner, model / "mlp.pte", inputs, 1, tmp_path / "one")
+    again, (threaded,) = run_file(threaded_runner, model / "mlp.pte", inputs, 1, tmp_path / "three")
+    assert fused == again
+    assert fused[0] == 1
+    assert out.tobytes() == threaded.tobytes()
+    np.testing.assert_allclose(out, np.load(model / "out0.npy"), rtol=1e-5, atol=1e-6)
