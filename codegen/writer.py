@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 
@@ -48,3 +49,11 @@ def write_if_changed(path: Path, content: str | bytes) -> bool:
         os.unlink(temporary)
         raise
     return True
+
+
+def write_committed(files: Mapping[Path, str], root: Path) -> None:
+    """Rewrite each generated file that is committed beside the code (`files`: its path
+    relative to `root` and the text it must hold) where it differs, naming each."""
+    for path, text in files.items():
+        if write_if_changed(root / path, text):
+            print(f"wrote {path}")

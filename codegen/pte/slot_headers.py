@@ -17,7 +17,7 @@ from enum import IntEnum
 from pathlib import Path
 
 from codegen.pte import slots
-from codegen.writer import write_if_changed
+from codegen.writer import write_committed
 
 SOURCE_ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_H = Path("runtime/loader/schema.h")
@@ -107,9 +107,7 @@ def generated() -> dict[Path, str]:
 
 
 def main() -> None:
-    for path, text in generated().items():
-        if write_if_changed(SOURCE_ROOT / path, text):
-            print(f"wrote {path}")
+    write_committed(generated(), SOURCE_ROOT)
 
 
 if __name__ == "__main__":
