@@ -17,6 +17,7 @@ namespace {
 constexpr const char* kOp = "aten::where.self_out";
 using Dtypes =
     rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
+constexpr uint32_t kConditionBits = kernels::declared_dtypes(kOp, "condition").bits();
 
 // A call the loops below take: out = condition ? self : other, all contiguous, the
 // values Float and each of them full or one value, the condition full, one value, or one
@@ -108,7 +109,7 @@ rt::Tensor& where_self_out(rt::KernelContext& context, const rt::Tensor& conditi
     }
     return out;
   }
-  portable::where_kernel<Dtypes>(context, kOp, condition, self, other, out);
+  portable::where_kernel<Dtypes, kConditionBits>(context, kOp, condition, self, other, out);
   return out;
 }
 

@@ -17,7 +17,7 @@ namespace {
 constexpr const char* kOp = "aten::masked_fill.Scalar_out";
 using Dtypes =
     rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
-constexpr uint32_t kMaskBits = rt::DtypeSet::of(ScalarType::Bool).bits();
+constexpr uint32_t kMaskBits = kernels::declared_dtypes(kOp, "mask").bits();
 
 // torch converts the fill value with an overflow check (c10's overflows):
 // integers and bool (as 0..1) take values in range, and an unsigned dtype
