@@ -1,31 +1,32 @@
 """The one writer of generated files: write atomically, and only when the bytes change.
 
-Leaving an unchanged file untouched keeps its mtime, so downstream compiles stay up to
-date and doit never re-hashes it (doit's md5 checker trusts an unchanged mtime).
+Leaving an unchanged file untouched keeps its stat data, so downstream compiles stay up to
+date and doit never re-hashes it.
+
+Note [Temporaries]
+~~~~~~~~~~~~~~~~~~
+Every output of a build, ours or a compiler's, is written beside its place as
+`<name>.<pid>.tmp` and renamed into place: a build interrupted at any moment leaves the old
+file or the new one, never half a file. The process id in the name keeps a compiler left
+running by a killed build from writing into the next build's temporary, and tells the next
+build that a temporary whose process is gone is litter, which it sweeps (tasks/engine/lock.py).
+One file is written by one task at a time, so one name per process is enough.
 """
 
 from __future__ import annotations
 
-import functools
 import os
-import tempfile
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
+# `<name>.<pid>.tmp`: group 1 is the process id.
+TEMPORARY = re.compile(r".+\.(\d+)\.tmp")
 
-@functools.cache
-def _umask() -> int:
-    """The process umask, read without changing it where the kernel says it (Linux)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o022)  # elsewhere: set and restore, once per process
-    os.umask(mask)
-    return mask
+
+def temporary(path: Path) -> Path:
+    """Where this process writes `path` first (Note [Temporaries])."""
+    return path.with_name(f"{path.name}.{os.getpid()}.tmp")
 
 
 def write_if_changed(path: Path, content: str | bytes) -> bool:
@@ -37,16 +38,14 @@ def write_if_changed(path: Path, content: str | bytes) -> bool:
     except OSError:
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
-    # Write beside the target and rename, so an interrupted build never leaves half a file.
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    written = temporary(path)
+    written.unlink(missing_ok=True)  # made afresh: it gets the mode the umask gives
     try:
-        # mkstemp makes the file private (0600); an output gets the mode any tool's would.
-        os.fchmod(descriptor, 0o666 & ~_umask())
-        with os.fdopen(descriptor, "wb") as file:
+        with written.open("xb") as file:
             file.write(data)
-        os.replace(temporary, path)
+        os.replace(written, path)
     except BaseException:
-        os.unlink(temporary)
+        written.unlink(missing_ok=True)
         raise
     return True
 

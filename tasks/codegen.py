@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from doit.task import clean_targets
 from doit.tools import config_changed
 
 from codegen.kernel_library import read_kernel_library
@@ -19,7 +20,7 @@ from codegen.size.settings import TargetSettings
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.code_deps import action_code
-from tasks.engine.actions import reports_user_errors
+from tasks.engine.actions import remove_folder, reports_user_errors
 from tasks.engine.evidence import Reads
 from tasks.manifest import manifest
 from tasks.runtimes import runtime_of
@@ -120,5 +121,6 @@ def task_codegen(reads: Reads) -> Iterator[dict[str, Any]]:
                     }
                 )
             ],
-            "clean": True,
+            # Besides its targets, the per-source headers (Note [Per-source dtype headers]).
+            "clean": [clean_targets, (remove_folder, [output_dir / "ops"])],
         }

@@ -37,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
             "COMMAND": {
                 "run": "tasks.engine.commands:BuildCommand",
                 "info": "tasks.engine.commands:CheckedInfo",
+                "clean": "tasks.engine.clean:LockedClean",
             },
         },
     )

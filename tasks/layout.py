@@ -91,6 +91,32 @@ def dep_file() -> Path:
     return paths().dep_file
 
 
+def lock_file() -> Path:
+    return paths().lock_file
+
+
+def digest_cache() -> Path:
+    return paths().digest_cache
+
+
+def up_to_date_stamp() -> Path:
+    return paths().up_to_date_stamp
+
+
+def engine_files() -> list[Path]:
+    return paths().engine_files
+
+
+def size_reports() -> list[Path]:
+    """The size report of every target built in the build folder, read back as history by
+    later builds (Note [Size estimate])."""
+    return sorted(build().glob("*/size.json"))
+
+
+def verify_outputs(target: str) -> Path:
+    return paths().verify_outputs(target)
+
+
 def tasks_dir() -> Path:
     return paths().tasks_dir
 

@@ -13,6 +13,7 @@ from doit.tools import config_changed
 from codegen.plan.package import PackageStep
 from codegen.writer import write_if_changed
 from tasks.code_deps import action_code
+from tasks.engine.actions import reports_user_errors
 from tasks.target import TargetPlan
 
 
@@ -24,6 +25,7 @@ def package_version() -> str:
         return "0.0.0"
 
 
+@reports_user_errors
 def write_package(step: PackageStep) -> None:
     for path, source in step.copies:
         write_if_changed(step.folder / path, source.read_bytes())

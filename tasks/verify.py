@@ -15,6 +15,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from doit.task import clean_targets
 from doit.tools import config_changed
 
 from codegen.machine import elf_machine, runs_here
@@ -37,7 +38,7 @@ from codegen.verify import check_output, degenerate_detail, runner_npy_problem, 
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.code_deps import action_code
-from tasks.engine.actions import reports_user_errors
+from tasks.engine.actions import remove_folder, reports_user_errors
 from tasks.target import TargetPlan
 
 RUN_TIMEOUT_SECONDS = 120
@@ -196,6 +197,7 @@ def verify(step: VerifyStep, runner: Path) -> bool:
     return verification.passed
 
 
+@reports_user_errors
 def skip_library_only(step: VerifyStep) -> None:
     """verify.json for a target with no runner: every model "library only", none run."""
     detail = "runner = false: nothing runs the models"
@@ -224,6 +226,7 @@ def verify_task(plan: TargetPlan) -> dict[str, Any]:
         "file_dep": [*step.inputs, *action_code(verify)],
         "task_dep": [f"link:{step.target}"],
         "targets": [step.output],
+        "clean": [clean_targets, (remove_folder, [layout.verify_outputs(step.target)])],
         "uptodate": [
             config_changed(
                 {
@@ -234,5 +237,4 @@ def verify_task(plan: TargetPlan) -> dict[str, Any]:
                 }
             )
         ],
-        "clean": True,
     }

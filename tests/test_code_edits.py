@@ -17,19 +17,8 @@ import pytest
 
 from tasks.code_deps import code_closure
 from tasks.stages import STAGES, downstream
-from tests.workspace import ADD_MUL_MODEL, PORTABLE_LIBRARY, copy_repository, doit, executed
-
-MANIFEST = "one.toml"
-MANIFEST_TEXT = (
-    PORTABLE_LIBRARY
-    + ADD_MUL_MODEL
-    + """
-[targets.add_mul]
-models = ["add_mul"]
-libraries = ["portable"]
-dtype_selective = true
-"""
-)
+from tests.workspace import ADD_MUL_MANIFEST as MANIFEST
+from tests.workspace import add_mul_workspace, doit, executed
 
 # The module defining each stage's actions, and the stages that read what each stage
 # writes, directly or not: from the table of stages (Note [Stage table], tasks/stages.py),
@@ -90,8 +79,7 @@ def build(workdir: Path) -> set[str]:
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    workdir = copy_repository(tmp_path_factory.mktemp("code_edits"))
-    (workdir / MANIFEST).write_text(MANIFEST_TEXT)
+    workdir = add_mul_workspace(tmp_path_factory.mktemp("code_edits"))
     assert set(STAGE_CODE) <= build(workdir)
     assert build(workdir) == set()
     return workdir

@@ -80,7 +80,7 @@ def interrupted_line(signal_number: int) -> str:
 ENGINE_FILES = frozenset(
     {
         ".doit.sqlite3",  # doit's database: the mtime of every file_dep when it was checked
-        ".digests.json",  # the digest cache of tasks/engine/checker.py: by (path, mtime, size)
+        ".digests.json",  # the digest cache of tasks/engine/checker.py: by path and stat key
         ".up-to-date.json",  # the no-op stamp of tasks/engine/stamp.py: stamps, the folder's path
     }
 )
@@ -174,6 +174,33 @@ dtype_selective = false
 size_budget = "96 KiB"
 """
 )
+
+
+# One small target, for the tests that build many times in one folder (damaged outputs,
+# killed builds, clean, a full disk): its build compiles about 25 objects.
+ADD_MUL_MANIFEST = "add_mul.toml"
+_ADD_MUL_MANIFEST_TEXT = (
+    PORTABLE_LIBRARY
+    + ADD_MUL_MODEL
+    + """
+[targets.add_mul]
+models = ["add_mul"]
+libraries = ["portable"]
+dtype_selective = true
+"""
+)
+
+
+def add_mul_workspace(destination: Path) -> Path:
+    """A copy of the repository whose `add_mul.toml` holds the one target add_mul."""
+    copy_repository(destination)
+    (destination / ADD_MUL_MANIFEST).write_text(_ADD_MUL_MANIFEST_TEXT)
+    return destination
+
+
+def build_add_mul(workdir: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """`doit build` of the add_mul manifest in `workdir`."""
+    return doit(workdir, f"manifest={ADD_MUL_MANIFEST}", *options, "build")
 
 
 def small_workspace(destination: Path) -> Path:

@@ -47,6 +47,34 @@ class BuildPaths:
         """The file naming the manifest the build folder belongs to (Note [Build folder])."""
         return self.build / ".manifest"
 
+    @property
+    def lock_file(self) -> Path:
+        """The build lock (tasks/engine/lock.py)."""
+        return self.build / ".doit.lock"
+
+    @property
+    def digest_cache(self) -> Path:
+        """The digests of files hashed on a doubt (tasks/engine/checker.py)."""
+        return self.build / ".digests.json"
+
+    @property
+    def up_to_date_stamp(self) -> Path:
+        """The no-op stamp (Note [Up-to-date stamp] in tasks/engine/stamp.py)."""
+        return self.build / ".up-to-date.json"
+
+    @property
+    def engine_files(self) -> list[Path]:
+        """The files the engine keeps in the build folder, besides the tasks' outputs."""
+        journal = self.dep_file.with_name(self.dep_file.name + "-journal")  # sqlite's, as it writes
+        return [
+            self.dep_file,
+            journal,
+            self.digest_cache,
+            self.up_to_date_stamp,
+            self.owner_record,
+            self.lock_file,
+        ]
+
     def model_ops(self, model: str) -> Path:
         return self.build / ".models" / f"{model}.ops.yaml"
 
@@ -125,9 +153,13 @@ class BuildPaths:
     def verify_json(self, target: str) -> Path:
         return self.target_dir(target) / "verify.json"
 
+    def verify_outputs(self, target: str) -> Path:
+        """What the runner wrote for each model of the target, one folder per model."""
+        return self.target_dir(target) / "verify"
+
     def verify_dir(self, target: str, model: str) -> Path:
         """Where the runner writes a model's outputs when it is verified."""
-        return self.target_dir(target) / "verify" / model
+        return self.verify_outputs(target) / model
 
     def shared_object_dir(self, toolchain: str, command: tuple[str, ...]) -> Path:
         """Objects that read no generated header are shared by every target built with the

@@ -1,10 +1,12 @@
-"""Helpers for task actions: user errors as one line, and atomic subprocess outputs."""
+"""Helpers for task actions: user errors and refused writes as one line, and atomic
+subprocess outputs."""
 
 from __future__ import annotations
 
 import contextlib
 import functools
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -14,14 +16,18 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import ParamSpec
 
+from codegen import writer
 from codegen.errors import InputError
+from tasks.engine import storage
 from tasks.engine.signals import stop_signals_held
 
 P = ParamSpec("P")
 
 
 def reports_user_errors(action: Callable[P, object]) -> Callable[P, bool]:
-    """Turn an `InputError` into one line on stderr and a failed task (no traceback)."""
+    """Turn an `InputError`, or a write the full or read-only build folder refused (Note
+    [Unwritable build folder] in tasks/engine/storage.py), into one line on stderr and a
+    failed task (no traceback)."""
 
     @functools.wraps(action)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> bool:
@@ -30,21 +36,44 @@ def reports_user_errors(action: Callable[P, object]) -> Callable[P, bool]:
         except InputError as error:
             print(f"error: {error}", file=sys.stderr)
             return False
+        except OSError as error:
+            return _refused_write(error)
         return result is not False
 
     return wrapper
+
+
+def _refused_write(error: OSError) -> bool:
+    """False, once the one line for a write the build folder refused is printed (Note
+    [Unwritable build folder] in tasks/engine/storage.py); any other error goes on."""
+    line = storage.problem(error)
+    if line is None:
+        raise error
+    print(line, file=sys.stderr)
+    return False
+
+
+def remove_folder(folder: Path, dryrun: bool) -> None:
+    """A stage's `clean` action: remove `folder`, which holds only what the stage writes
+    besides its targets (Note [Clean] in tasks/engine/clean.py)."""
+    if folder.is_dir():
+        print(f"removing folder '{folder}'")
+        if not dryrun:
+            shutil.rmtree(folder)
 
 
 def run_to_temporaries(command: Sequence[str], outputs: Sequence[Path]) -> bool:
     """Run `command`, which writes each output to `temporary(output)`, then move them into
     place: interrupting the build at any moment leaves the old output or the new one,
     never half a file, and no compiler running (Note [Interrupted commands])."""
-    for output in outputs:
-        output.parent.mkdir(parents=True, exist_ok=True)
     running: list[subprocess.Popen[str]] = []
     with _interrupts_held(lambda: _stop(running)) as received:
         try:
+            for output in outputs:
+                output.parent.mkdir(parents=True, exist_ok=True)
             return _run(command, outputs, running, received)
+        except OSError as error:
+            return _refused_write(error)
         finally:
             for output in outputs:
                 temporary(output).unlink(missing_ok=True)
@@ -102,6 +131,10 @@ def _run(
         _wait_for_session_end(process.pid)
         return False
     if process.returncode != 0:
+        refused = storage.full_device_line(log, outputs[0])
+        if refused is not None:  # not the compiler's fault: one line (storage.py)
+            print(refused, file=sys.stderr)
+            return False
         print(" ".join(command), file=sys.stderr)
         print(log, end="", file=sys.stderr)
         return False
@@ -155,6 +188,6 @@ def _interrupts_held(stop: Callable[[], None]) -> Iterator[list[int]]:
 
 
 def temporary(output: Path) -> Path:
-    """Where this process writes `output` first. The process id keeps a compiler left
-    running by a killed build from writing into the next build's temporary."""
-    return output.with_name(f"{output.name}.{os.getpid()}.tmp")
+    """Where this process's command writes `output` first (Note [Temporaries] in
+    codegen/writer.py)."""
+    return writer.temporary(output)

@@ -4,9 +4,10 @@ Note [Headers behind uptodate]
 Listing depfile headers in `file_dep` would change the task's dependency set after its
 first run, which costs every object one extra compile (doit notes, P17). Instead the
 headers are checked by an `uptodate` item against values saved after each compile: first
-their (mtime, size) stamps, which costs a stat per distinct header per run; only when a
-stamp moved, their contents, through the run's digest cache (tasks/engine/checker.py), so a header
-touched without a change is hashed once and rebuilds nothing.
+their stat keys (Note [Stat key] in tasks/engine/stat_key.py), which costs a stat per
+distinct header per run; only when a key moved (or was racy when saved), their contents,
+through the run's digest cache (tasks/engine/checker.py), so a header touched without a
+change is hashed once and rebuilds nothing.
 """
 
 from __future__ import annotations
@@ -15,10 +16,9 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from doit.dependency import Dependency, UptodateCalculator
-
-from tasks.engine.checker import CachedMD5Checker
+from tasks.engine import stat_key
 from tasks.engine.run import Run
+from tasks.engine.uptodate import RunCheck
 
 
 def depfile_headers(depfile: Path) -> list[str]:
@@ -32,12 +32,15 @@ def _combine(parts: list[str]) -> str:
     return hashlib.md5("\0".join(parts).encode()).hexdigest()
 
 
-def stamps_digest(run: Run, headers: list[str]) -> str:
+def stamps_digest(run: Run, headers: list[str]) -> str | None:
+    """The digest of the headers' stat keys; None when one is racy (it vouches for nothing)."""
     parts = []
     for header in headers:
         status = run.header_status(header)
-        stamp = "missing" if status is None else f"{status.st_mtime_ns}:{status.st_size}"
-        parts.append(f"{header}\0{stamp}")
+        key = None if status is None else stat_key.key(status)
+        if key is not None and stat_key.racy(key):
+            return None
+        parts.append(f"{header}\0{key}")
     return _combine(parts)
 
 
@@ -50,22 +53,15 @@ def contents_digest(run: Run, headers: list[str]) -> str:
     return _combine(parts)
 
 
-class HeadersUnchanged(UptodateCalculator):  # type: ignore[misc]
-    """`uptodate` item: the headers the last compile read still have the same content.
-
-    doit hands an `UptodateCalculator` its dependency manager before each check: the run
-    comes from the manager's checker (tasks/engine/checker.py)."""
+class HeadersUnchanged(RunCheck):
+    """`uptodate` item: the headers the last compile read still have the same content."""
 
     def __init__(self, depfile: Path) -> None:
         super().__init__()
         self.depfile = depfile
-        self.run = Run()  # until doit sets it up: a check outside any run keeps to itself
 
-    def setup(self, dep_manager: Dependency, tasks_dict: dict[str, Any]) -> None:
-        super().setup(dep_manager, tasks_dict)
-        checker = dep_manager.checker
-        if isinstance(checker, CachedMD5Checker):  # not with `--check_file_uptodate ...`
-            self.run = checker.run
+    def __repr__(self) -> str:  # what `doit info` names it by
+        return f"the headers {self.depfile} lists, unchanged"
 
     def __call__(self, task: Any, values: dict[str, Any]) -> bool:
         task.value_savers.append(self._save)
@@ -74,7 +70,8 @@ class HeadersUnchanged(UptodateCalculator):  # type: ignore[misc]
             headers = depfile_headers(self.depfile)
         except OSError:
             return False
-        if values.get("stamps") == stamps_digest(self.run, headers):
+        stamps = values.get("stamps")
+        if stamps is not None and stamps == stamps_digest(self.run, headers):
             return True
         return values.get("headers") == contents_digest(self.run, headers)
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-Stamp = tuple[int, int, int, int] | None  # (mtime ns, ctime ns, size, inode); None: missing
+from tasks.engine.stat_key import Key, key
+
+Stamp = Key | None  # the file's stat key (Note [Stat key]); None: missing
 
 
 def stamp_of(status: os.stat_result | None) -> Stamp:
-    if status is None:
-        return None
-    return (status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino)
+    return None if status is None else key(status)
 
 
 def stat_or_none(path: str) -> os.stat_result | None:

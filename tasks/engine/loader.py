@@ -33,6 +33,7 @@ from tasks.engine.checker import CachedMD5Checker
 from tasks.engine.commands import BuildCommand
 from tasks.engine.database import BACKEND
 from tasks.engine.lock import check_build_folder_owner
+from tasks.engine.outputs import OutputsAsWritten
 from tasks.engine.reporter import BuildReporter
 from tasks.engine.run import Request, Run
 
@@ -58,7 +59,8 @@ def engine_config(run: Run) -> dict[str, Any]:
 def for_run(namespace: Mapping[str, Any], run: Run) -> dict[str, Any]:
     """The task creators of `namespace` made for `run`: each one that takes a `reads` or a
     `request` parameter is given the run's (so a creator cannot read a file the stamp does
-    not know of, Note [Up-to-date stamp], nor guess the command from sys.argv); and for a
+    not know of, Note [Up-to-date stamp], nor guess the command from sys.argv); every task
+    with targets is checked for being what it wrote (tasks/engine/outputs.py); and for a
     command that runs no task (list, info, forget, clean), a delayed creator makes its
     tasks at once, as doit does only for a creator naming none it `creates` (else `doit
     info link:mlp` would not find the task). A wrapper keeps the creator's name, source
@@ -71,8 +73,7 @@ def for_run(namespace: Mapping[str, Any], run: Run) -> dict[str, Any]:
         given = {key: getattr(run, key) for key in ("reads", "request") if key in parameters}
         delayed = getattr(creator, "doit_create_after", None)
         made_now = delayed is not None and delayed.creates and not run.request.runs_tasks
-        if given or made_now:
-            bound[name] = _given(creator, given)
+        bound[name] = _given(creator, given)
         if made_now:
             bound[name].doit_create_after = copy.copy(delayed)
             bound[name].doit_create_after.creates = []
@@ -82,9 +83,25 @@ def for_run(namespace: Mapping[str, Any], run: Run) -> dict[str, Any]:
 def _given(creator: Callable[..., Any], given: dict[str, Any]) -> Callable[..., Any]:
     @functools.wraps(creator)
     def for_this_run(**params: Any) -> Any:
-        return creator(**given, **params)
+        return _outputs_checked(creator(**given, **params))
 
     return for_this_run
+
+
+def _outputs_checked(made: Any) -> Any:
+    """A creator's task dict, or the generator of its task dicts, each task with targets
+    given the check of its outputs."""
+    if isinstance(made, dict):
+        return _checked(made)
+    if inspect.isgenerator(made):
+        return (_checked(task) if isinstance(task, dict) else task for task in made)
+    return made
+
+
+def _checked(task: dict[str, Any]) -> dict[str, Any]:
+    if not (task.get("targets") and task.get("actions")):
+        return task
+    return {**task, "uptodate": [*task.get("uptodate", ()), OutputsAsWritten()]}
 
 
 class BuildLoader(TaskLoader2):  # type: ignore[misc]

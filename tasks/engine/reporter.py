@@ -14,9 +14,10 @@ What a task prints goes through here too (Note [Task output]).
 
 from __future__ import annotations
 
+import sys
 from typing import Any, cast
 
-from doit.exceptions import BaseFail, TaskFailed
+from doit.exceptions import BaseFail, TaskFailed, UnmetDependency
 from doit.reporter import ConsoleReporter
 
 from tasks.engine import recheck, stamp
@@ -51,6 +52,9 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
         self.executed: set[str] = set()
         self.up_to_date: set[str] = set()
         self.ignored = 0
+        # Not run because a task they need failed or was not run (`--continue`): each with
+        # the tasks it needed, as doit names them.
+        self.unmet: dict[str, list[str]] = {}
         # A run starts (doit makes no reporter for list, info, help): one run at a time per
         # build folder (tasks/engine/lock.py), and SIGTERM saves what finished, as Ctrl-C does
         # (tasks/engine/signals.py). Last: a stop while it waits still ends through
@@ -92,11 +96,37 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
         super().skip_ignore(task)
 
     def complete_run(self) -> None:
+        # doit calls this also when the run ends by an exception on its way out (a one-line
+        # stop, an interrupt): nothing is then said to be up to date, nor stamped.
+        ending = sys.exc_info()[1] is not None
         super().complete_run()
         try:
-            self._stamp()
+            self._write_skipped()
+            if not ending:
+                self._stamp()
         finally:
             self.run.finish()
+
+    def _write_skipped(self) -> None:
+        """One line for the tasks `--continue` did not run (doit would write a paragraph
+        per task: `UnmetDependency - taskid:...`), naming the failures they wait on."""
+        skipped = [name for name in self.unmet if self.tasks[name].actions]
+        if not skipped:
+            return
+        causes: list[str] = []
+        seen: set[str] = set()
+        pending = [need for name in skipped for need in self.unmet[name]]
+        while pending:
+            need = pending.pop(0)
+            if need in seen:
+                continue
+            seen.add(need)
+            if need in self.unmet:  # a group task, or one skipped in turn
+                pending += self.unmet[need]
+            else:
+                causes.append(need)
+        they = "it needs" if len(skipped) == 1 else "they need"
+        self.write(f"skipped {', '.join(skipped)}: {they} {', '.join(causes)}, which failed\n")
 
     def _stamp(self) -> None:
         """Leave the stamp of a complete run (Note [Up-to-date stamp])."""
@@ -113,6 +143,10 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
         self._write_captured(task)
 
     def add_failure(self, task: Any, fail: BaseFail) -> None:
+        if isinstance(fail, UnmetDependency):
+            self.failures.append({"task": task, "exception": fail})
+            self.unmet[task.name] = fail.message.split()
+            return
         if isinstance(fail, TaskFailed):
             self._write_captured(task)
             self.write(f"failed: {task.name}\n")

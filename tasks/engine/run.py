@@ -54,5 +54,9 @@ class Run:
         self._headers.clear()
 
     def finish(self) -> None:
-        """The run is over: keep the digests it computed for the next one."""
-        self.digests.save()
+        """The run is over, and doit has saved it: keep the digests it computed for the
+        next one, and leave the lock saying so (tasks/engine/lock.py)."""
+        try:
+            self.digests.save()
+        finally:
+            self.lock.release()

@@ -11,8 +11,9 @@ of starting Python and importing doit. Yet that decision depends only on
     a compiler depfile.
 So when a run of `doit build` finds every task up to date (or, having run some, finds
 them all up to date when it checks them again: tasks/engine/recheck.py), it writes
-build/.up-to-date.json with the stamp (mtime, ctime, size, inode) of each of those files
-as the checks saw it, and of the database after doit closed it. The next `doit build`
+build/.up-to-date.json with the stat key of each of those files as the checks saw it
+(Note [Stat key] in tasks/engine/stat_key.py), and of the database after doit closed it; a
+file whose key is racy is hashed too, and the next run compares its content. The next `doit build`
 stats those files first; when none moved, doit would decide the same again from the same
 evidence, so it prints the same verdict and exits. Any difference (an edit, a touch,
 `doit forget` or `clean`, a deleted output, another manifest, another doit or Python)
@@ -32,6 +33,8 @@ file through the run's `Reads` (tasks/engine/evidence.py), which stamps it.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import sys
@@ -43,10 +46,12 @@ import doit
 from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.config import manifest_path
-from tasks.engine.evidence import stamp_of, stat_or_none
+from tasks.engine import stat_key
+from tasks.engine.checker import hash_file
+from tasks.engine.evidence import Stamp, stamp_of, stat_or_none
 from tasks.engine.run import Run
 
-FORMAT = 1
+FORMAT = 2
 
 # What the task definitions are made of, besides the manifest: stamped at the start of
 # every run, before the task modules are read.
@@ -58,7 +63,7 @@ class NothingToDo(Exception):
 
 
 def stamp_file() -> Path:
-    return layout.build() / ".up-to-date.json"
+    return layout.up_to_date_stamp()
 
 
 def _definition_files() -> list[str]:
@@ -98,12 +103,42 @@ def _read() -> dict[str, Any] | None:
     return document if isinstance(document, dict) else None
 
 
-def _unchanged(stamps: dict[str, Any]) -> bool:
+def _unchanged(stamps: dict[str, Any], hashed: dict[str, Any]) -> bool:
     for path, recorded in stamps.items():
         expected = tuple(recorded) if isinstance(recorded, list) else recorded
         if stamp_of(stat_or_none(path)) != expected:
             return False
-    return True
+    return all(_hash_or_none(path) == digest for path, digest in hashed.items())
+
+
+def _vouches(recorded: Any) -> bool:
+    """Whether a stamped key, seen unchanged just now, is no longer racy."""
+    return isinstance(recorded, list) and not stat_key.racy(tuple(recorded))
+
+
+def _hash_or_none(path: str) -> str | None:
+    """The digest of a file's content, or of a folder's list of names (the definitions
+    stamp the folders task creators list); None when it is gone."""
+    try:
+        if os.path.isdir(path):
+            names = "\0".join(sorted(os.listdir(path)))
+            return hashlib.md5(names.encode()).hexdigest()
+        return hash_file(path)
+    except OSError:
+        return None
+
+
+def _racy_digests(files: dict[str, Stamp]) -> dict[str, str] | None:
+    """The content digest of each file whose key is racy (Note [Stat key]); None when one
+    moved while it was read (the evidence then holds no more)."""
+    digests = {}
+    for path, stamp in files.items():
+        if stamp is not None and stat_key.racy(stamp):
+            digest = _hash_or_none(path)
+            if digest is None or stamp_of(stat_or_none(path)) != stamp:
+                return None
+            digests[path] = digest
+    return digests
 
 
 def verdict(tasks: int, shortcut: bool) -> str:
@@ -113,18 +148,35 @@ def verdict(tasks: int, shortcut: bool) -> str:
 
 def check(run: Run) -> None:
     """Before a plain build loads its tasks: raise NothingToDo when no stamped file moved
-    (the definitions are stamped already)."""
+    (the definitions are stamped already). A build folder that cannot be written is
+    answered when nothing moved (no build can be changing it), else stops in one line."""
     if not run.plain_build or not stamp_file().exists():
         return
-    run.lock.hold()  # a build running now may be changing the stamped files
+    refused = run.lock.try_hold()  # a build running now may be changing the stamped files
+    tasks = _answer(run)
+    if tasks is not None:
+        run.lock.release()
+        raise NothingToDo(verdict(tasks, shortcut=True))
+    if refused is not None:
+        print(refused, file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _answer(run: Run) -> int | None:
+    """The number of tasks up to date, when the stamp answers for doit."""
     document = _read()
     if document is None or document.get("key") != _key():
-        return
-    stamps, tasks = document.get("files"), document.get("tasks")
-    if not (isinstance(stamps, dict) and isinstance(tasks, int) and run.definitions.consistent):
-        return
-    if _unchanged(stamps):
-        raise NothingToDo(verdict(tasks, shortcut=True))
+        return None
+    stamps, hashed, tasks = document.get("files"), document.get("hashed"), document.get("tasks")
+    if not (isinstance(stamps, dict) and isinstance(hashed, dict) and isinstance(tasks, int)):
+        return None
+    if not (run.definitions.consistent and _unchanged(stamps, hashed)):
+        return None
+    if hashed and all(_vouches(stamps.get(path)) for path in hashed):
+        # The racy files are as stamped, and their keys vouch for them from now on.
+        with contextlib.suppress(OSError):
+            write_if_changed(stamp_file(), json.dumps({**document, "hashed": {}}) + "\n")
+    return tasks
 
 
 def record(run: Run, tasks: int) -> None:
@@ -143,5 +195,14 @@ def record(run: Run, tasks: int) -> None:
         return
     database = {str(layout.dep_file()): stamp_of(stat_or_none(str(layout.dep_file())))}
     files = {**definitions.stamps, **checks.stamps, **database}
-    document = {"key": _key(), "tasks": tasks, "files": dict(sorted(files.items()))}
-    write_if_changed(stamp_file(), json.dumps(document) + "\n")
+    hashed = _racy_digests(files)
+    if hashed is None:
+        return
+    document = {
+        "key": _key(),
+        "tasks": tasks,
+        "files": dict(sorted(files.items())),
+        "hashed": dict(sorted(hashed.items())),
+    }
+    with contextlib.suppress(OSError):  # a full disk: the next no-op goes to doit
+        write_if_changed(stamp_file(), json.dumps(document) + "\n")

@@ -157,3 +157,24 @@ def test_a_command_that_runs_tasks_keeps_them_delayed() -> None:
     command.execute_tasks = True
     tasks = {task.name: task for task in loader.load_tasks(command, ["build"])}
     assert "link:mlp" not in tasks and tasks["link"].loader is not None
+
+
+def test_every_task_that_writes_files_has_its_outputs_checked(tmp_path: Path) -> None:
+    """tasks/engine/outputs.py: given by the loader, so no stage can forget it."""
+
+    def task_one() -> dict[str, Any]:
+        return {"actions": ["true"], "targets": [str(tmp_path / "a")], "uptodate": [True]}
+
+    def task_many() -> Iterator[dict[str, Any]]:
+        yield {"name": "x", "actions": ["true"], "targets": [str(tmp_path / "b")]}
+        yield {"name": "y", "actions": ["true"]}  # writes nothing of its own
+
+    loader = NamespaceLoader({"task_one": task_one, "task_many": task_many})
+    loader.setup(DefaultUpdate())
+    tasks = {task.name: task for task in loader.load_tasks(Command(), [])}
+    checked = {
+        name: [type(item).__name__ for item, _, _ in task.uptodate] for name, task in tasks.items()
+    }
+    assert checked["one"] == ["bool", "OutputsAsWritten"]
+    assert checked["many:x"] == ["OutputsAsWritten"]
+    assert checked["many:y"] == []

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from doit.exceptions import TaskFailed, UnmetDependency
 from doit.task import Stream, Task
 
 from tasks.engine.reporter import BuildReporter
@@ -77,3 +78,43 @@ def test_verbosity_zero_keeps_stderr_until_the_task_is_done() -> None:
     task = Task("compile:x", [(warn,)])
     written = _run(task, Stream(0, force_global=True))
     assert written == ".  [1/1] compile:x\nwarning: something\n"
+
+
+def _reporter(tasks: list[Task], selected: list[str]) -> tuple[BuildReporter, io.StringIO]:
+    out = io.StringIO()
+    reporter = BuildReporter.for_run(Run())(out, {})
+    reporter.initialize({task.name: task for task in tasks}, selected)
+    return reporter, out
+
+
+def test_tasks_continue_skipped_are_one_line_naming_the_failure() -> None:
+    """`--continue`: doit's reporter wrote `UnmetDependency - taskid:...` for each."""
+    size = Task("size:add_mul", [(_report,)])
+    summary = Task("summary:add_mul", [(_report,)], task_dep=["size:add_mul"])
+    group = Task("summary", None, task_dep=["summary:add_mul"])
+    build = Task("build", None, task_dep=["summary"])
+    reporter, out = _reporter([size, summary, group, build], ["build"])
+    reporter.add_failure(size, TaskFailed("over budget"))
+    reporter.add_failure(summary, UnmetDependency("size:add_mul"))
+    reporter.add_failure(group, UnmetDependency("summary:add_mul"))
+    reporter.add_failure(build, UnmetDependency("summary"))
+    reporter.complete_run()
+    assert out.getvalue().splitlines() == [
+        "failed: size:add_mul",
+        "skipped summary:add_mul: it needs size:add_mul, which failed",
+    ]
+
+
+def test_a_run_ending_by_an_exception_is_not_called_up_to_date() -> None:
+    """A task creator that stops in one line (a damaged resolution.json) ends the run by
+    SystemExit; the tasks checked before were up to date, yet nothing is (the reporter said
+    "nothing to do" after the error, and left a stamp)."""
+    codegen = Task("codegen:add_mul", [(_report,)])
+    reporter, out = _reporter([codegen], ["codegen:add_mul"])
+    reporter.skip_uptodate(codegen)
+    with pytest.raises(SystemExit):
+        try:
+            raise SystemExit(2)
+        finally:
+            reporter.complete_run()
+    assert out.getvalue() == ""
