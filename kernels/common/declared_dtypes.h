@@ -3,6 +3,7 @@
 // The source's own generated header (codegen/render.py), found through the include folder
 // its compile command names for it.
 #include "declared_op_dtypes.h"
+#include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
 #include "runtime/kernel/dtype_set.h"
 
@@ -29,5 +30,15 @@ constexpr rt::DtypeSet declared_dtypes(const char* op, const char* argument = ""
   }
   return declared ? detail::not_a_tensor_argument_of_the_schema() : rt::DtypeSet();
 }
+
+// The dispatches of an operator whose out has dtypes of its own (`argument_dtypes: {out:
+// ...}`, a quantize's integer out, a dequantize's float one): In over its other tensors,
+// Out over its out, each narrowed to the build's selection of operator *kOp.
+template <const char* const* kOp>
+struct InOutDispatch {
+  using In = rt::DtypeDispatch<declared_dtypes(*kOp).bits(), rt::selected_dtypes(*kOp).bits()>;
+  using Out =
+      rt::DtypeDispatch<declared_dtypes(*kOp, "out").bits(), rt::selected_dtypes(*kOp).bits()>;
+};
 
 }  // namespace kernels

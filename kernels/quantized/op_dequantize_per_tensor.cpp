@@ -18,15 +18,9 @@ namespace {
 constexpr const char* kOp = "quantized_decomposed::dequantize_per_tensor.out";
 constexpr const char* kTensorOp = "quantized_decomposed::dequantize_per_tensor.Tensor_out";
 
-template <const char* const* kName>
-struct Dispatch {
-  using In = rt::DtypeDispatch<kernels::declared_dtypes(*kName).bits(),
-                               rt::selected_dtypes(*kName).bits()>;
-  using Out = rt::DtypeDispatch<kernels::declared_dtypes(*kName, "out").bits(),
-                                rt::selected_dtypes(*kName).bits()>;
-};
-using ScalarArgs = Dispatch<&kOp>;
-using TensorArgs = Dispatch<&kTensorOp>;
+// Each overload is compiled for the dtypes selected for it.
+using ScalarArgs = kernels::InOutDispatch<&kOp>;
+using TensorArgs = kernels::InOutDispatch<&kTensorOp>;
 
 template <typename D>
 void dequantize(const rt::OpContext& in, const rt::Tensor& input, double scale, int64_t zero_point,

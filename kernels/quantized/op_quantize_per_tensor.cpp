@@ -17,15 +17,8 @@ constexpr const char* kOp = "quantized_decomposed::quantize_per_tensor.out";
 constexpr const char* kTensorOp = "quantized_decomposed::quantize_per_tensor.Tensor_out";
 
 // Each overload is compiled for the dtypes selected for it.
-template <const char* const* kName>
-struct Dispatch {
-  using In = rt::DtypeDispatch<kernels::declared_dtypes(*kName).bits(),
-                               rt::selected_dtypes(*kName).bits()>;
-  using Out = rt::DtypeDispatch<kernels::declared_dtypes(*kName, "out").bits(),
-                                rt::selected_dtypes(*kName).bits()>;
-};
-using ScalarArgs = Dispatch<&kOp>;
-using TensorArgs = Dispatch<&kTensorOp>;
+using ScalarArgs = kernels::InOutDispatch<&kOp>;
+using TensorArgs = kernels::InOutDispatch<&kTensorOp>;
 
 template <typename D>
 void quantize(const rt::OpContext& in, const rt::Tensor& input, double scale, int64_t zero_point,
