@@ -15,7 +15,11 @@ Usage (from the repository root, with the project's Python)::
    ``-O2`` on top), ``optimized_v4`` (the same on ``-march=x86-64-v4``, AVX-512; built by
    default only on a processor that has it) and ``optimized_2t`` (``optimized`` with
    ``threads = 2``, only when asked); records their bytes. ``--configurations`` picks among
-   them; naming one whose library is missing fails with one line.
+   them; naming one whose library is missing fails with one line. Where the project's
+   Python has ExecuTorch, two configurations run on ExecuTorch's runtime (``runtime =
+   "executorch"``, portable, prim, quantized): ``executorch_runtime`` (our kernels
+   registered with ExecuTorch) and ``executorch_xnnpack`` (the same target linking the
+   XNNPACK backend, running each model's XNNPACK-lowered program, below).
 3. Checks every model once on our runner against its reference outputs: a model the runner
    refuses, or whose outputs differ, gets "fails: <one line>" in the table; so does a model
    whose reference outputs are degenerate (all within 1e-6 of zero: a zero-initialised head
@@ -77,11 +81,16 @@ MODELS: dict[str, Path] = {
 
 @dataclass(frozen=True)
 class Configuration:
-    """One runner to build: kernel libraries in precedence order, and its toolchain."""
+    """One runner to build: kernel libraries in precedence order, and its toolchain; on
+    ExecuTorch's runtime (`runtime = "executorch"`) with the backends it links, running the
+    models as they are or lowered to XNNPACK (latency_models.py xnnpack)."""
 
     libraries: tuple[str, ...]
     toolchain: str
     threads: int = 1
+    runtime: str = "ours"
+    backends: tuple[str, ...] = ()
+    lowered: bool = False
 
 
 # Toolchains by name -> cflags. `host` is the default manifest's; `host_avx2` the README's
@@ -100,11 +109,31 @@ CONFIGURATIONS: dict[str, Configuration] = {
     "optimized": Configuration(("optimized", "portable", "prim", "quantized"), "host_avx2"),
     "optimized_v4": Configuration(("optimized", "portable", "prim", "quantized"), "host_v4"),
     "optimized_2t": Configuration(("optimized", "portable", "prim", "quantized"), "host_avx2", 2),
+    # ExecuTorch's runtime with our selected kernels, and ExecuTorch + XNNPACK through an
+    # executorch target: the same models lowered to XNNPACK, on a runner linking the backend
+    # (issue 20). Built only where the project's Python has ExecuTorch (its targets need it).
+    "executorch_runtime": Configuration(
+        ("portable", "prim", "quantized"), "host", runtime="executorch"
+    ),
+    "executorch_xnnpack": Configuration(
+        ("portable", "prim", "quantized"),
+        "host",
+        runtime="executorch",
+        backends=("XnnpackBackend",),
+        lowered=True,
+    ),
+}
+# How the report names a configuration's column (ours: "ours, <name>").
+COLUMN_NAMES = {
+    "executorch_runtime": "ExecuTorch runtime, our kernels",
+    "executorch_xnnpack": "ExecuTorch + XNNPACK, executorch target",
 }
 # Built only when asked for by --configurations.
 ON_REQUEST = {"optimized_2t"}
 WORKER_ENGINES = ("executorch", "xnnpack", "torch")
 ENGINE_TITLES = {"executorch": "ExecuTorch 1.5.1", "xnnpack": "ExecuTorch + XNNPACK"}
+# Engines are keyed by name: a configuration named like a worker engine would share its cells.
+assert not set(CONFIGURATIONS) & set(WORKER_ENGINES)
 MAX_ITERATIONS = 1000
 # At least this many runs per timed process: CPU time is a difference of two processes
 # (cpu_per_run), which a single run on a loaded machine leaves at the mercy of the load's
@@ -183,7 +212,7 @@ def manifest_text(configurations: dict[str, Configuration]) -> str:
         lines.append(
             f"[targets.{name}]\nmodels = []\nlibraries = [{listed}]\n"
             f'toolchain = "{configuration.toolchain}"\ninclude_all_operators = true\n'
-            f"threads = {configuration.threads}\n"
+            f"threads = {configuration.threads}\n" + runtime_lines(configuration)
         )
     return "\n".join(lines)
 
@@ -211,12 +240,35 @@ def processor() -> str:
     return f"{name} ({', '.join(sets) or 'no AVX2'}), {os.cpu_count()} cores"
 
 
+def runtime_lines(configuration: Configuration) -> str:
+    """A target's runtime and backends, when not our runtime's."""
+    if configuration.runtime == "ours":
+        return ""
+    backends = ", ".join(f'"{backend}"' for backend in configuration.backends)
+    return f'runtime = "{configuration.runtime}"\nbackends = [{backends}]\n'
+
+
 def missing_library(name: str) -> str | None:
-    """The first library of configuration `name` this tree lacks, or None."""
+    """The first library (or ExecuTorch's install) configuration `name` needs that this
+    tree (or the project's Python) lacks, or None."""
     for library in CONFIGURATIONS[name].libraries:
         if not (REPO / "kernels" / library / "functions.yaml").is_file():
             return library
+    if CONFIGURATIONS[name].runtime == "executorch" and not executorch_installed():
+        return "executorch"
     return None
+
+
+def executorch_installed() -> bool:
+    """Whether the project's Python has the ExecuTorch install executorch targets need."""
+    from codegen.errors import InputError
+    from codegen.executorch.install import find_executorch
+
+    try:
+        find_executorch(None, "executorch")
+    except InputError:
+        return False
+    return True
 
 
 def choose_configurations(requested: list[str] | None) -> dict[str, Configuration]:
@@ -233,10 +285,13 @@ def choose_configurations(requested: list[str] | None) -> dict[str, Configuratio
     for name in requested:
         library = missing_library(name)
         if library is not None:
-            raise SystemExit(
-                f"latency: configuration {name!r} needs kernels/{library}/functions.yaml,"
-                " which this tree does not have"
+            needs = (
+                "ExecuTorch in the project's Python (pip install torch==2.13.0, then "
+                "executorch==1.5.1)"
+                if library == "executorch"
+                else f"kernels/{library}/functions.yaml, which this tree does not have"
             )
+            raise SystemExit(f"latency: configuration {name!r} needs {needs}")
     return {name: CONFIGURATIONS[name] for name in requested}
 
 
@@ -440,8 +495,11 @@ def measure(
     for model in models:
         degenerate = degenerate_outputs(model)
         for name, runner in runners.items():
-            results[model.name][name].failure = degenerate or check_on_runner(
-                runner, model, scratch
+            program = program_for(name, model)
+            results[model.name][name].failure = (
+                degenerate
+                or ("not lowered to XNNPACK (no program)" if program is None else None)
+                or check_on_runner(runner, program or model, scratch)
             )
 
     def one(model: Model, engine: str) -> None:
@@ -463,8 +521,9 @@ def measure(
 
     def _run(model: Model, engine: str, count: int) -> RunnerTimes:
         if engine in runners:
-            timed = time_on_runner(runners[engine], model, count)
-            cpu = cpu_per_run(runners[engine], model, count, timed)
+            program = program_for(engine, model) or model  # a missing one failed its check
+            timed = time_on_runner(runners[engine], program, count)
+            cpu = cpu_per_run(runners[engine], program, count, timed)
             return RunnerTimes(timed.mean_us, timed.min_us, cpu, timed.folded, timed.fused)
         times, cpu = worker.times(model, engine, count)
         return RunnerTimes(statistics.fmean(times), min(times), cpu, None, None)
@@ -477,6 +536,16 @@ def measure(
                     one(model, engine)
         print(f"latency: round {round_index + 1}/{rounds} done", file=sys.stderr)
     return results
+
+
+def program_for(configuration: str, model: Model) -> Model | None:
+    """The model as configuration `configuration` runs it: lowered to XNNPACK (the program
+    lower_to_xnnpack cached beside it; None when it did not lower) for a configuration that
+    runs lowered models, else as it is. The inputs and references stay the model's."""
+    if configuration not in CONFIGURATIONS or not CONFIGURATIONS[configuration].lowered:
+        return model
+    pte = CACHE / model.name / f"{model.name}.xnnpack.pte"  # latency_models.xnnpack_program
+    return Model(model.name, pte, model.inputs, model.outputs) if pte.is_file() else None
 
 
 def _iterations(single_us: float, seconds: float) -> int:
@@ -520,6 +589,10 @@ def _times(value: float) -> str:
     return f"{value:.1f}×" if value >= 0.1 else f"{value:.3f}×"
 
 
+def column_name(configuration: str) -> str:
+    return COLUMN_NAMES.get(configuration, f"ours, {configuration}")
+
+
 def report(
     results: dict[str, dict[str, Timing]],
     sizes: dict[str, int],
@@ -528,9 +601,9 @@ def report(
     load: tuple[float, float],
 ) -> None:
     configurations = list(sizes)
-    headers = [f"ours, {c}" for c in configurations]
+    headers = [column_name(c) for c in configurations]
     headers += [ENGINE_TITLES.get(e, "torch eager") for e in WORKER_ENGINES]
-    ratios = [f"ours {c} / torch" for c in configurations]
+    ratios = [f"{column_name(c)} / torch" for c in configurations]
     ratios += [f"{ENGINE_TITLES[e]} / torch" for e in WORKER_ENGINES if e != "torch"]
     best_rounds = any(
         t.means_us and not t.minima_us for timings in results.values() for t in timings.values()
@@ -636,17 +709,14 @@ def main(argv: list[str]) -> int:
         print(f"latency: {args.et_python}: no such Python (see --et-python)", file=sys.stderr)
         return 2
 
-    subprocess.run(
-        [
-            args.et_python,
-            str(HERE / "latency_models.py"),
-            "export",
-            *(name for name in args.models if MODELS[name] == CACHE),
-        ],
-        check=True,
-        stdout=sys.stderr,
-        stderr=subprocess.DEVNULL,
-    )
+    cached = [name for name in args.models if MODELS[name] == CACHE]
+    if cached:  # latency_models.py exports every big model when it is given none
+        subprocess.run(
+            [args.et_python, str(HERE / "latency_models.py"), "export", *cached],
+            check=True,
+            stdout=sys.stderr,
+            stderr=subprocess.DEVNULL,
+        )
     lower_to_xnnpack(args.et_python, args.models)
     models = [find_model(name) for name in args.models]
     load_before = os.getloadavg()[0]

@@ -28,6 +28,7 @@ from codegen.key_path_reader import MAX_NAME_LENGTH, KeyPathReader
 from codegen.manifest_model import (
     DEFAULT_OUTPUT_LIMIT,
     DEFAULT_TOOLCHAIN,
+    EXECUTORCH,
     OURS,
     RUNTIMES,
     Library,
@@ -48,6 +49,7 @@ __all__ = [
     "DEFAULT_OUTPUT_LIMIT",
     "DEFAULT_TOOLCHAIN",
     "EIGEN_CANDIDATES",
+    "EXECUTORCH",
     "MAX_MANIFEST_BYTES",
     "MAX_NAME_LENGTH",
     "MAX_THREADS",
@@ -129,6 +131,7 @@ class _Parser(KeyPathReader):
 
     def toolchain(self, name: str, value: object, key: str) -> Toolchain:
         allowed = {"compiler", "launcher", "cflags", "ldflags", "strip", "ar", "emulator"}
+        allowed |= {"executorch"}  # Note [Target runtime]: its ExecuTorch install
         table = self.table(value, key, allowed, set())
         default = default_toolchain()
         launcher = table.get("launcher")
@@ -141,6 +144,9 @@ class _Parser(KeyPathReader):
             strip=self.typed(table.get("strip", default.strip), f"{key}.strip", str),
             ar=self.typed(table.get("ar", default.ar), f"{key}.ar", str),
             emulator=self.strings(table.get("emulator", []), f"{key}.emulator"),
+            executorch=None
+            if "executorch" not in table
+            else self.existing_dir(table["executorch"], f"{key}.executorch"),
         )
 
     def library(self, name: str, value: object, key: str) -> Library:

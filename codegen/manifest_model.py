@@ -12,7 +12,8 @@ DEFAULT_TOOLCHAIN = "host"
 # The runtimes a target may build for (`runtime = "..."`; Note [Target runtime] in
 # codegen/plan/runtime.py): each has one implementation in codegen/plan/runtimes.py.
 OURS = "ours"
-RUNTIMES = (OURS,)
+EXECUTORCH = "executorch"  # ExecuTorch's own runtime, from its install (codegen/plan/executorch.py)
+RUNTIMES = (OURS, EXECUTORCH)
 # The most bytes verification lets a model's outputs take together, unless its table's
 # `output_limit` says otherwise (README, "Verification"): a program of a few hundred bytes
 # can plan gigabytes of output, which the runner would fill and write.
@@ -33,6 +34,9 @@ class Toolchain:
     # A command prefix that runs this toolchain's programs here (CMake's
     # CMAKE_CROSSCOMPILING_EMULATOR), e.g. ("qemu-aarch64", "-L", "/usr/aarch64-linux-gnu").
     emulator: tuple[str, ...] = ()
+    # The ExecuTorch install the toolchain's `runtime = "executorch"` targets build against
+    # (codegen/executorch/install.py); None: the executorch package the build's Python imports.
+    executorch: Path | None = None
 
     def compile_command(self) -> tuple[str, ...]:
         """The compiler, behind its launcher (ccache, sccache, ...) when there is one."""
@@ -92,6 +96,8 @@ class Target:
     threads: int = 1
     # The runtime the runner is built on (RUNTIMES).
     runtime: str = OURS
+    # Delegate backends to link besides those its models call (codegen/backends.py).
+    backends: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ _KEYS = {
     "runner",
     "threads",
     "runtime",
+    "backends",
 }
 
 
@@ -59,6 +60,7 @@ def read_target(reader: KeyPathReader, name: str, value: object, key: str) -> Ta
         runner=reader.typed(table.get("runner", True), f"{key}.runner", bool),
         threads=_threads(reader, table.get("threads", 1), f"{key}.threads"),
         runtime=_runtime(reader, table.get("runtime", OURS), f"{key}.runtime"),
+        backends=reader.strings(table.get("backends", []), f"{key}.backends"),
     )
 
 

@@ -37,7 +37,7 @@ def render_sources(resolution: Resolution) -> dict[str, str]:
     Selecting one more operator or dtype then changes the header of one source only, so
     only that kernel recompiles, not every dtype-selective kernel of the target.
     """
-    registration = _registration(resolution)
+    registration = registration_context(resolution)
     return {
         "selected_kernels.cpp": render_template("selected_kernels.cpp.j2", registration),
         "kernel_functions.h": render_template("kernel_functions.h.j2", registration),
@@ -145,9 +145,10 @@ def _environment() -> Any:
     )
 
 
-def _registration(resolution: Resolution) -> dict[str, Any]:
+def registration_context(resolution: Resolution) -> dict[str, Any]:
     """The typed declarations (by namespace), one unboxing wrapper per kernel function, and
-    the registry's rows. A function serving several keys of its operator is declared and
+    the registry's rows (each: name, key literal, wrapper, layout literal); what both
+    runtimes' registrations format. A function serving several keys of its operator is declared and
     wrapped once."""
     functions: dict[str, KernelEntry] = {}
     for kernel in resolution.kernels:

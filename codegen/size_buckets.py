@@ -23,6 +23,7 @@ FIXED_BUCKETS = (
     "registry",
     "runner",
     "registration",
+    "adapter",
     SHARED_KERNELS,
     TOOLCHAIN,
     UNNAMED,
@@ -34,7 +35,9 @@ BUCKET_DOC = {
     "executor": "executor (runtime/executor)",
     "registry": "kernel registry and argument access (runtime/kernel)",
     "runner": "runner command line and .npy I/O (runtime/runner)",
-    "registration": "generated registration table (gen/selected_kernels.cpp)",
+    "registration": "generated registration table (gen/selected_kernels.cpp, or on "
+    "ExecuTorch's runtime gen/executorch_kernels.cpp)",
+    "adapter": "our kernels' adapter to ExecuTorch's runtime (runtime/executorch)",
     SHARED_KERNELS: "helpers several kernels share (inline functions, templates)",
     TOOLCHAIN: "startup code and static parts of libc/libstdc++/libgcc",
     UNNAMED: "code and data without a symbol: string literals, alignment",

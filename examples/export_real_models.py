@@ -307,16 +307,21 @@ REAL_MODELS: dict[str, RealModel] = {
 # --------------------------------------------------------------------------- export
 
 
-def quantize_pt2e(module: nn.Module, inputs: Inputs) -> nn.Module:
-    """PT2E: annotate with XNNPACK's symmetric int8 config, calibrate on seeded inputs,
-    convert. The result holds quantize/dequantize pairs around float ops."""
+def quantize_pt2e(
+    module: nn.Module, inputs: Inputs, per_channel: bool = False, dynamic: bool = False
+) -> nn.Module:
+    """PT2E: annotate with XNNPACK's symmetric int8 config (per-tensor weights unless
+    `per_channel`; activations calibrated on seeded inputs, or quantized by the program at
+    run time when `dynamic`), calibrate, convert. The result holds quantize/dequantize pairs
+    around float ops."""
     from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
         XNNPACKQuantizer,
         get_symmetric_quantization_config,
     )
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
-    quantizer = XNNPACKQuantizer().set_global(get_symmetric_quantization_config())
+    config = get_symmetric_quantization_config(is_per_channel=per_channel, is_dynamic=dynamic)
+    quantizer = XNNPACKQuantizer().set_global(config)
     captured = torch.export.export(module, inputs).module()
     prepared = prepare_pt2e(captured, quantizer)  # type: ignore[arg-type]
     generator = torch.Generator().manual_seed(CALIBRATION_SEED)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from codegen.backends import ModelInfo
 from codegen.pte import read_model_ops
 from codegen.selection import Selection
 from codegen.writer import write_if_changed
@@ -22,8 +22,7 @@ def write_model_ops(model: Path, name: str, output: Path, info: Path) -> None:
     later stage and report gives the model (two models may share a file name)."""
     ops = read_model_ops(model)
     write_if_changed(output, Selection.from_model(ops, name).to_yaml())
-    document = {"delegates": list(ops.delegates), "methods": list(ops.methods)}
-    write_if_changed(info, json.dumps(document, indent=2, sort_keys=True) + "\n")
+    write_if_changed(info, ModelInfo(tuple(ops.delegates), tuple(ops.methods)).to_json())
 
 
 def task_model_ops() -> Iterator[dict[str, Any]]:

@@ -3,9 +3,13 @@ make it: with this run's paths, reading what it needs through the run's `Reads`.
 
 from __future__ import annotations
 
+import functools
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from codegen.errors import InputError
 from codegen.manifest import Target, Toolchain
 from codegen.plan.runtime import TargetContext, TargetRuntime
 from codegen.plan.runtimes import target_runtime
@@ -26,7 +30,30 @@ class ReadsDisk:
     def text(self, path: Path) -> str | None:
         return self.reads.text(path)
 
+    def compiler_machine(self, driver: tuple[str, ...]) -> str | None:
+        return compiler_machine(driver)
+
+
+@functools.cache
+def compiler_machine(driver: tuple[str, ...]) -> str | None:
+    """The first part of the compiler's target triple (`x86_64-linux-gnu` -> x86_64), once
+    per run and compiler."""
+    try:
+        result = subprocess.run(
+            [*driver, "-dumpmachine"], capture_output=True, text=True, timeout=60, check=False
+        )
+    except OSError:
+        return None  # no such compiler: its compile step says so
+    triple = result.stdout.strip()
+    return triple.split("-")[0] if result.returncode == 0 and triple else None
+
 
 def runtime_of(target: Target, toolchain: Toolchain, reads: Reads) -> TargetRuntime:
-    """The runtime `target` builds for with its `toolchain`."""
-    return target_runtime(TargetContext(layout.paths(), target, toolchain, ReadsDisk(reads)))
+    """The runtime `target` builds for with its `toolchain`; one that cannot be made (no
+    ExecuTorch install for an `executorch` target, say) ends doit with one line."""
+    context = TargetContext(layout.paths(), target, toolchain, ReadsDisk(reads))
+    try:
+        return target_runtime(context)
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None

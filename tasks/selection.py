@@ -9,6 +9,7 @@ from typing import Any
 
 from doit.tools import config_changed
 
+from codegen.backends import ModelInfo, target_backends
 from codegen.kernel_library import read_schema_operators
 from codegen.manifest import Target
 from codegen.selection import Selection, read_selection
@@ -16,7 +17,9 @@ from codegen.writer import write_if_changed
 from tasks import layout
 from tasks.code_deps import action_code
 from tasks.engine.actions import reports_user_errors
+from tasks.engine.evidence import Reads
 from tasks.manifest import manifest
+from tasks.runtimes import runtime_of
 
 
 def target_selection(target: Target, manifest_name: str, model_ops: list[Path]) -> Selection:
@@ -32,8 +35,28 @@ def target_selection(target: Target, manifest_name: str, model_ops: list[Path]) 
     return selection
 
 
+def check_backends(
+    target: Target, model_infos: list[Path], provided: frozenset[str] | None
+) -> None:
+    """The backends the target's models delegate to, and those it lists, must be ones its
+    runtime provides (`provided`; None: ours, which runs no delegate): else the build stops
+    here, naming model and backend (codegen/backends.py)."""
+    delegates = {
+        model: ModelInfo.read(info).delegates
+        for model, info in zip(target.models, model_infos, strict=True)
+    }
+    target_backends(target.name, delegates, target.backends, provided)
+
+
 @reports_user_errors
-def write_selection(target: Target, manifest_name: str, model_ops: list[Path]) -> None:
+def write_selection(
+    target: Target,
+    manifest_name: str,
+    model_ops: list[Path],
+    model_infos: list[Path],
+    provided: frozenset[str] | None,
+) -> None:
+    check_backends(target, model_infos, provided)
     paths = layout.paths()
     selection = target_selection(target, manifest_name, model_ops)
     write_if_changed(paths.selection(target.name), selection.to_json())
@@ -41,17 +64,23 @@ def write_selection(target: Target, manifest_name: str, model_ops: list[Path]) -
     write_if_changed(paths.provenance(target.name), selection.provenance().to_json())
 
 
-def task_selection() -> Iterator[dict[str, Any]]:
+def task_selection(reads: Reads) -> Iterator[dict[str, Any]]:
     """Merge each target's models and other sources into selected_operators.yaml."""
     paths = layout.paths()
     current = manifest()
     for target in current.targets.values():
         model_ops = [paths.model_ops(model) for model in target.models]
+        model_infos = [paths.model_info(model) for model in target.models]
+        # Note [Target runtime]: which delegates the target's runtime can run.
+        runtime = runtime_of(target, current.toolchains[target.toolchain], reads)
+        provided = runtime.provided_backends()
+        arguments = [target, current.path.name, model_ops, model_infos, provided]
         yield {
             "name": target.name,
-            "actions": [(write_selection, [target, current.path.name, model_ops])],
+            "actions": [(write_selection, arguments)],
             "file_dep": [
                 *model_ops,
+                *model_infos,
                 *target.op_schemas,
                 *target.selections,
                 *action_code(write_selection),
@@ -68,6 +97,8 @@ def task_selection() -> Iterator[dict[str, Any]]:
                         "extra_ops": [str(op) for op in target.extra_ops],
                         "op_dtypes": {op: list(items) for op, items in target.op_dtypes.items()},
                         "include_all_operators": target.include_all_operators,
+                        "backends": list(target.backends),
+                        "provided": None if provided is None else sorted(provided),
                     }
                 )
             ],

@@ -79,6 +79,7 @@ def size_inputs(plan: TargetPlan, step: SizeStep) -> SizeInputs:
         previous=paths.size_json(name),
         baseline_runner=step.baseline_runner,
         prebuilt=step.prebuilt,
+        non_selective=step.non_selective,
     )
 
 
@@ -102,6 +103,7 @@ def size_task(plan: TargetPlan) -> dict[str, Any]:
             inputs.estimate,
             *(source.object for source in inputs.objects),
             *inputs.prebuilt,
+            *([] if inputs.non_selective is None else [inputs.non_selective]),
             *baseline,
             *_code(),
         ],

@@ -10,8 +10,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = ("runtime", "kernels", "examples", "tests")
 # Test data and the golden copies of generated code are kept byte for byte as written or
-# generated (codegen's templates, not clang-format, decide the generated layout).
-GENERATED = {"data", "golden"}
+# generated (codegen's templates, not clang-format, decide the generated layout), and so
+# are a build's outputs (a manifest's default build/ folder beside it, as
+# examples/executorch_app/build/).
+GENERATED = {"data", "golden", "build"}
 
 
 def cpp_files() -> list[Path]:

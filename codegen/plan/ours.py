@@ -52,9 +52,10 @@ PART_BUCKETS = {
 
 def runtime_sources(context: TargetContext, sources: Iterable[Path]) -> list[Path]:
     """The runtime's translation units among `sources` (every .cpp below runtime/):
-    size_app/ is the minimal app a library-only target is measured with, not runtime."""
-    size_app = context.paths.size_app_source.parent
-    return sorted(s for s in sources if size_app not in s.parents)
+    size_app/ is the minimal app a library-only target is measured with, executorch/
+    ExecuTorch's runtime's side (codegen/plan/executorch.py), neither ours."""
+    other = (context.paths.size_app_source.parent, context.paths.runtime_dir / "executorch")
+    return sorted(s for s in sources if not any(folder in s.parents for folder in other))
 
 
 def bool_constants_source(context: TargetContext) -> Path:
@@ -174,3 +175,9 @@ class OurRuntime:
 
     def prebuilt(self) -> tuple[Path, ...]:
         return ()
+
+    def non_selective(self) -> Path | None:
+        return None  # the size baseline (size_baseline = true) builds the alternative
+
+    def provided_backends(self) -> frozenset[str] | None:
+        return None  # Note [Our runtime has no backends] (codegen/backends.py)

@@ -39,13 +39,14 @@ class PackageStep:
 def package_step(
     paths: BuildPaths, target: str, version: str, runtime_headers: Iterable[Path]
 ) -> PackageStep:
-    """`runtime_headers`: every .h below runtime/ (the runner's are left out here)."""
+    """`runtime_headers`: every .h below runtime/ (the runner's, and ExecuTorch's side of
+    runtime/executorch/, are left out here)."""
     runtime = paths.runtime_dir
-    runner = runtime / "runner"
+    other = (runtime / "runner", runtime / "executorch")
     copies = [
         (Path("include") / "runtime" / header.relative_to(runtime), header)
         for header in sorted(runtime_headers)
-        if runner not in header.parents
+        if not any(folder in header.parents for folder in other)
     ]
     for name in GENERATED_HEADERS:
         copies.append((Path("include") / GENERATED_INCLUDE / name, paths.gen_dir(target) / name))

@@ -19,6 +19,8 @@ chosen by name in one place (codegen/plan/runtimes.py); no stage compares a runt
   - verify: the command prefix and environment the runner runs with;
   - size: the bucket of each of its own objects, and the prebuilt libraries the runner loads
     (a non-selective part of what an app ships: none for ours);
+  - selection: which delegate backends it can link (`provided_backends`), which the
+    target's programs are held to before anything compiles;
   - and `record`: what of the runtime, beyond the steps' own commands, decides a stage's
     outputs, added to each per-target task's recorded settings (`uptodate`). Ours records
     nothing: the stages built it before runtimes were chosen, and its records stay as they
@@ -57,6 +59,11 @@ class Disk(Protocol):
 
     def text(self, path: Path) -> str | None:
         """The file's text, None when it is not there (yet)."""
+        ...
+
+    def compiler_machine(self, driver: tuple[str, ...]) -> str | None:
+        """The processor a compiler builds for, as `uname -m` names it (from its
+        `-dumpmachine`), None when it cannot tell: what a prebuilt library must match."""
         ...
 
 
@@ -131,4 +138,16 @@ class TargetRuntime(Protocol):
 
     def prebuilt(self) -> tuple[Path, ...]:
         """The prebuilt libraries the runner loads: no selective build trims them."""
+        ...
+
+    def non_selective(self) -> Path | None:
+        """The prebuilt library an app would link for its kernels without selective build
+        (ExecuTorch's all-operators library), which the size report compares the target's
+        kernels with; None: there is none."""
+        ...
+
+    # selection
+    def provided_backends(self) -> frozenset[str] | None:
+        """The delegate backends the runtime can link (codegen/backends.py), None when it
+        runs no delegate at all; the selection stage holds the target's models to it."""
         ...

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from codegen.manifest import OURS
+from codegen.manifest import EXECUTORCH, OURS
+from codegen.plan.executorch import ExecutorchRuntime
 from codegen.plan.ours import OurRuntime
 from codegen.plan.runtime import TargetContext, TargetRuntime
 
 # Every name of codegen/manifest_model.py's RUNTIMES, and no other.
-IMPLEMENTATIONS: dict[str, Callable[[TargetContext], TargetRuntime]] = {OURS: OurRuntime}
+IMPLEMENTATIONS: dict[str, Callable[[TargetContext], TargetRuntime]] = {
+    OURS: OurRuntime,
+    EXECUTORCH: ExecutorchRuntime,
+}
 
 
 def target_runtime(context: TargetContext) -> TargetRuntime:

@@ -22,6 +22,7 @@ class SizeStep:
     objects: tuple[LinkedSource, ...]  # in link order
     baseline_runner: Path | None  # the runner of the target's size_baseline
     prebuilt: tuple[Path, ...]  # what the runner loads that no selection trims
+    non_selective: Path | None = None  # the all-operators library the report compares with
 
 
 def size_step(runtime: TargetRuntime, objects: Sequence[CompileStep]) -> SizeStep:
@@ -50,4 +51,5 @@ def size_step(runtime: TargetRuntime, objects: Sequence[CompileStep]) -> SizeSte
         ),
         baseline_runner=None if baseline is None else paths.runner(baseline),
         prebuilt=runtime.prebuilt(),
+        non_selective=runtime.non_selective(),
     )

@@ -32,6 +32,7 @@ from codegen.size.fields import (
     text,
     texts,
 )
+from codegen.size.prebuilt import NonSelective
 from codegen.size.settings import TargetSettings
 from codegen.size.totals import LibraryFigures, SizeReport
 
@@ -107,6 +108,8 @@ class SizeDocument:
     library: LibraryFigures | None = None
     library_only: LibraryOnly | None = None  # only for a library-only target
     prebuilt: tuple[PrebuiltPart, ...] = ()  # in the JSON only when there are some
+    # The all-operators library an app would link instead (codegen/size/prebuilt.py).
+    non_selective: NonSelective | None = None
 
     @property
     def is_library_only(self) -> bool:
@@ -136,6 +139,8 @@ class SizeDocument:
             document["library_only"] = asdict(self.library_only)
         if self.prebuilt:
             document["prebuilt"] = [asdict(part) for part in self.prebuilt]
+        if self.non_selective is not None:
+            document["non_selective"] = asdict(self.non_selective)
         return {key: json_value(value) for key, value in document.items()}
 
     def to_json(self) -> str:
@@ -220,6 +225,9 @@ def _document(raw: object) -> SizeDocument:
         library=None if library is None else LibraryFigures(**integers(library)),
         library_only=None if library_only is None else LibraryOnly(**integers(library_only)),
         prebuilt=tuple(_prebuilt(mapping(row)) for row in items(fields.get("prebuilt", []))),
+        non_selective=None
+        if fields.get("non_selective") is None
+        else NonSelective.from_dict(mapping(fields["non_selective"])),
     )
 
 

@@ -47,6 +47,8 @@ class SizeInputs:
     previous: Path  # the target's last size.json (may be missing)
     baseline_runner: Path | None
     prebuilt: tuple[Path, ...]  # libraries the runner loads that no selection trims
+    # The library an app would link without selective build (codegen/size/prebuilt.py).
+    non_selective: Path | None = None
 
     @property
     def settings(self) -> TargetSettings:

@@ -17,6 +17,7 @@ from codegen.size.budget import Breach, Contributor, breaches
 from codegen.size.diff import change_lines
 from codegen.size.document import BaselineFigures, BucketRow, OperatorInfo, SizeDocument
 from codegen.size.elf import Segment
+from codegen.size.prebuilt import prebuilt_markdown
 from codegen.size.settings import TargetSettings
 from codegen.size.totals import SizeReport
 from codegen.size.view import LIBRARY_HEADLINE, STRIPPED_HEADLINE, report_view
@@ -154,6 +155,9 @@ def size_pages(document: SizeDocument, alignment: str | None) -> tuple[str, str]
         markdown += document.estimate.markdown(document.target)
     if alignment is not None:
         markdown += f"\n## Segment alignment\n\n{alignment}\n"
+    if document.prebuilt:
+        parts = [(part.name, part.file) for part in document.prebuilt]
+        markdown += prebuilt_markdown(parts, document.non_selective)
     html = render_html(document, lines)
     apps = document.library_only
     if apps is not None:

@@ -11,7 +11,7 @@ folder's layout.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from codegen.manifest import Target
@@ -32,6 +32,7 @@ from codegen.size.elf import Symbol, object_symbols, read_sections, read_segment
 from codegen.size.estimate import compare_estimate
 from codegen.size.inputs import Linked, SizeInputs
 from codegen.size.library import added
+from codegen.size.prebuilt import non_selective
 from codegen.size.report import Baseline, SizeAnalysis, size_document, size_pages
 from codegen.size.totals import SizeReport, archive_sizes, berkeley_sizes
 from codegen.size_buckets import kernel_bucket
@@ -115,6 +116,9 @@ def measure_size(inputs: SizeInputs) -> SizeOutcome:
         library_only=library_only,
         prebuilt=prebuilt_parts(inputs.prebuilt),
     )
+    if inputs.non_selective is not None:
+        buckets = {row.name: row.bytes for row in document.buckets}
+        document = replace(document, non_selective=non_selective(inputs.non_selective, buckets))
     alignment = alignment_note(segments, file)
     markdown, html = size_pages(document, alignment)
     what = "runner" if target.runner else "library (added to an app)"

@@ -29,6 +29,9 @@ class ListedDisk:
     def text(self, path: Path) -> str | None:
         return self.texts.get(path)
 
+    def compiler_machine(self, driver: tuple[str, ...]) -> str | None:
+        return None
+
 
 def ours(
     paths: BuildPaths,
@@ -109,6 +112,12 @@ class ToyRuntime:
 
     def prebuilt(self) -> tuple[Path, ...]:
         return (TOY_PREBUILT,)
+
+    def non_selective(self) -> Path | None:
+        return None
+
+    def provided_backends(self) -> frozenset[str] | None:
+        return frozenset({"ToyBackend"})
 
 
 TOY_RUNNER = Path("toy/runner.cpp")

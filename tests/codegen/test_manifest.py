@@ -72,7 +72,7 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
     [
         (
             ("[targets.tiny]", "[targets.tiny]\ncolour = 1"),
-            "targets.tiny.colour: unknown key (allowed: dtype_selective, extra_ops, "
+            "targets.tiny.colour: unknown key (allowed: backends, dtype_selective, extra_ops, "
             "include_all_operators, libraries, models, op_dtypes, op_schemas, runner, "
             "runtime, selections, size_baseline, size_budget, size_budgets, threads, toolchain)",
         ),
@@ -98,7 +98,7 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
         ),
         (
             ("[targets.tiny]", '[targets.tiny]\nruntime = "tvm"'),
-            "targets.tiny.runtime: unknown runtime 'tvm' (known: ours)",
+            "targets.tiny.runtime: unknown runtime 'tvm' (known: ours, executorch)",
         ),
         (
             ("[targets.tiny]", "[targets.tiny]\nrunner = false\nsize_baseline = true"),
@@ -125,8 +125,8 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
         (
             ('size_budget = "24 KiB"', 'size_budgets = { textt = "10 KiB" }'),
             "targets.tiny.size_budgets.'textt': unknown measure or bucket (text, data, bss, "
-            "kernels, core, loader, executor, registry, runner, registration, kernels:shared, "
-            "libc, unnamed, overhead, kernel:<library>/op_<name>)",
+            "kernels, core, loader, executor, registry, runner, registration, adapter, "
+            "kernels:shared, libc, unnamed, overhead, kernel:<library>/op_<name>)",
         ),
         (
             ('size_budget = "24 KiB"', "size_budget = true"),

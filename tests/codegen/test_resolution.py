@@ -213,11 +213,14 @@ UNRESOLVED_EXAMPLES: dict[str, str] = {}
     ],
 )
 def test_every_example_model_resolves_against_the_shipped_libraries(model: str) -> None:
-    """The `dtypes:` declared in kernels/*/functions.yaml cover every example model."""
+    """The `dtypes:` declared in kernels/*/functions.yaml cover every example model (a
+    program whose every operator is delegated selects none)."""
     kernels = REPO / "kernels"
     libraries = [
         read_kernel_library(name, kernels / name / "functions.yaml", kernels / name)
         for name in ("portable", "prim", "quantized")
     ]
     wanted = read_selection(REPO / "examples" / "models" / model / "selected_operators.yaml")
-    assert resolve(wanted, libraries, model).kernels
+    assert len(resolve(wanted, libraries, model).kernels) >= len(wanted.operators) > 0 or (
+        not wanted.operators and model.startswith("xnn_")
+    )

@@ -31,6 +31,8 @@ INDEX: dict[str, Any] = json.loads((PROGRAMS / "index.json").read_text())
 EXPECTED: dict[str, Any] = tomllib.loads((HERE / "expected.toml").read_text())
 UNEXPORTABLE: dict[str, str] = EXPECTED["unexportable"]
 KNOWN_FAILURES: dict[str, str] = EXPECTED["known_failures"]
+# On ExecuTorch's runtime, besides KNOWN_FAILURES: where its own kernels (its prim ops) serve.
+EXECUTORCH_KNOWN_FAILURES: dict[str, str] = EXPECTED["executorch_known_failures"]
 
 
 class KnownFailure(Exception):
@@ -74,7 +76,7 @@ def test_unexportable_operators_have_a_reason_and_no_program() -> None:
 
 
 def test_known_failures_name_methods() -> None:
-    for key in KNOWN_FAILURES:
+    for key in [*KNOWN_FAILURES, *EXECUTORCH_KNOWN_FAILURES]:
         name, _, method = key.partition("/")
         methods = INDEX["programs"].get(name, {}).get("methods", [])
         assert method in methods, f"expected.toml: {key} is no program/method of index.json"
@@ -99,16 +101,31 @@ def test_index_matches_program(name: str) -> None:
         assert set(data.files) == expected_keys
 
 
+# The include-all runners every program runs on: portable first, optimized first (its
+# kernels for the dtypes they declare, the rest falling back to portable), and the portable
+# kernels on ExecuTorch's runtime (runtime = "executorch").
+RUNNERS = ("all_runner", "optimized_runner", "executorch_runner")
+
+
+def known_failures(runner: str) -> dict[str, str]:
+    """The programs that fail on `runner`, each with its exact line."""
+    if runner == "executorch_runner":
+        return KNOWN_FAILURES | EXECUTORCH_KNOWN_FAILURES
+    return KNOWN_FAILURES
+
+
 def _methods() -> Iterator[Any]:
-    for name, entry in sorted(INDEX["programs"].items()):
-        for method in sorted(entry["methods"]):
-            key = f"{name}/{method}"
-            marks = []
-            if key in KNOWN_FAILURES:
-                marks.append(
-                    pytest.mark.xfail(raises=KnownFailure, strict=True, reason=KNOWN_FAILURES[key])
-                )
-            yield pytest.param(name, method, id=key, marks=marks)
+    for runner in RUNNERS:
+        known = known_failures(runner)
+        for name, entry in sorted(INDEX["programs"].items()):
+            for method in sorted(entry["methods"]):
+                key = f"{name}/{method}"
+                marks = []
+                if key in known:
+                    marks.append(
+                        pytest.mark.xfail(raises=KnownFailure, strict=True, reason=known[key])
+                    )
+                yield pytest.param(runner, name, method, id=f"{runner}-{key}", marks=marks)
 
 
 def _problem(kernel: KernelRunner, name: str, method: str, run: int, data: Any) -> str | None:
@@ -135,13 +152,7 @@ def _problem(kernel: KernelRunner, name: str, method: str, run: int, data: Any) 
     return None
 
 
-# The include-all runners every program runs on: portable first, and optimized first (its
-# kernels for the dtypes they declare, the rest falling back to portable).
-RUNNERS = ("all_runner", "optimized_runner")
-
-
-@pytest.mark.parametrize("runner", RUNNERS)
-@pytest.mark.parametrize(("name", "method"), list(_methods()))
+@pytest.mark.parametrize(("runner", "name", "method"), list(_methods()))
 def test_program(
     name: str, method: str, runner: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
@@ -152,6 +163,6 @@ def test_program(
             problem = _problem(kernel, name, method, run, data)
             if problem is None:
                 continue
-            if KNOWN_FAILURES.get(key) == problem:
+            if known_failures(runner).get(key) == problem:
                 raise KnownFailure(problem)
             pytest.fail(f"{key} run {run}: {problem}", pytrace=False)

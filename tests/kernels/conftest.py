@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.executorch_install import executorch_installed, require_executorch
 from tests.kernels.harness import KernelRunner
 from tests.workspace import BOTH_LIBRARIES_FROM_BUILD, build_in_repository
 
@@ -45,6 +46,25 @@ include_all_operators = true
 )
 
 
+# Every kernel on ExecuTorch's runtime (runtime = "executorch"): the same kernel objects as
+# kernel_tests', registered with ExecuTorch's kernel ABI, with XNNPACK for the delegated
+# examples and the user's library of examples/custom_ops. Only where ExecuTorch is installed
+# (CI installs it): our runtime's targets never need it.
+EXECUTORCH_TARGET = """
+[libraries.my_ops]
+functions = "../examples/custom_ops/custom_ops.yaml"
+sources = "../examples/custom_ops"
+
+[targets.kernel_tests_executorch]
+libraries = ["portable", "prim", "quantized", "my_ops"]
+include_all_operators = true
+runtime = "executorch"
+backends = ["XnnpackBackend"]
+"""
+if executorch_installed():
+    MANIFEST += EXECUTORCH_TARGET
+
+
 @pytest.fixture(scope="session")
 def all_runner() -> Path:
     return build_in_repository("kernel-tests.toml", MANIFEST, "kernel_tests")
@@ -63,6 +83,12 @@ def optimized_only_runner() -> Path:
 @pytest.fixture(scope="session")
 def threaded_runner() -> Path:
     return build_in_repository("kernel-tests.toml", MANIFEST, "kernel_tests_threads")
+
+
+@pytest.fixture(scope="session")
+def executorch_runner() -> Path:
+    require_executorch()
+    return build_in_repository("kernel-tests.toml", MANIFEST, "kernel_tests_executorch")
 
 
 @pytest.fixture

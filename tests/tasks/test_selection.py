@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from codegen.manifest import load_manifest
@@ -82,3 +83,23 @@ def test_a_missing_kernel_names_only_the_models_needing_its_key(tmp_path: Path) 
         "target t: no kernel library implements 1 selected operator key(s): "
         "aten::gelu.out [dtype Long] (needed by b)\n"
     ) in result.stdout + result.stderr
+
+
+def test_a_delegated_program_on_our_runtime_fails_the_build_naming_model_and_backend(
+    tmp_path: Path,
+) -> None:
+    """A program lowered to XNNPACK by the real exporter, on a target of our runtime: the
+    selection stage refuses it in one line, before anything compiles."""
+    shutil.copy2(example_pte("xnn_partial"), tmp_path / "xnn_partial.pte")
+    (tmp_path / "selective.toml").write_text(
+        '[models.xnn_partial]\npath = "xnn_partial.pte"\n\n'
+        '[targets.t]\nmodels = ["xnn_partial"]\nlibraries = ["portable"]\n'
+    )
+    result = selective_build(tmp_path, "build")
+    assert result.returncode != 0
+    assert result.stderr.splitlines()[-1] == (
+        "error: target t: model xnn_partial delegates to backend XnnpackBackend, which our "
+        'runtime cannot run: build it on ExecuTorch\'s runtime (runtime = "executorch" in '
+        "the target)"
+    )
+    assert not (tmp_path / "build" / "t" / "selection.json").exists()

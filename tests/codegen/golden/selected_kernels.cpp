@@ -4,8 +4,8 @@
 #include "runtime/kernel/registry.h"
 
 namespace {
-// The unboxing: the call's values, checked at load against the layout of the
-// kernel's row, passed to its typed signature.
+// The unboxing: the call's values, checked against the layout of the kernel's
+// row, passed to its typed signature.
 
 // aten::add.out
 void unbox_testlib__add_out(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {

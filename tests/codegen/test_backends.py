@@ -1,0 +1,56 @@
+"""The backends a target links, and the build-time refusal of one its runtime lacks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codegen.backends import ModelInfo, target_backends
+from codegen.errors import InputError
+
+XNNPACK = "XnnpackBackend"
+
+
+def test_backends_are_the_models_delegates_and_the_targets_list() -> None:
+    delegates = {"a": (XNNPACK,), "b": (), "c": (XNNPACK,)}
+    provided = frozenset({XNNPACK, "QnnBackend"})
+    assert target_backends("t", delegates, ("QnnBackend",), provided) == ("QnnBackend", XNNPACK)
+    assert target_backends("t", {"b": ()}, (), None) == ()
+
+
+def test_our_runtime_refuses_a_delegated_program_with_the_hint() -> None:
+    with pytest.raises(InputError) as error:
+        target_backends("small", {"b": (), "a": (XNNPACK,)}, (), None)
+    assert str(error.value) == (
+        "target small: model a delegates to backend XnnpackBackend, which our runtime cannot "
+        'run: build it on ExecuTorch\'s runtime (runtime = "executorch" in the target)'
+    )
+
+
+def test_a_backend_the_install_lacks_names_model_and_backend() -> None:
+    with pytest.raises(InputError) as error:
+        target_backends("t", {"m": ("VulkanBackend",)}, (), frozenset({XNNPACK}))
+    assert str(error.value) == (
+        "target t: model m needs backend VulkanBackend, which the target's ExecuTorch "
+        "install does not provide (it links: XnnpackBackend)"
+    )
+
+
+def test_a_listed_backend_is_checked_too() -> None:
+    with pytest.raises(InputError, match=r"targets\.t\.backends needs backend CoreMLBackend"):
+        target_backends("t", {}, ("CoreMLBackend",), frozenset())
+
+
+def test_model_info_round_trips_and_a_damaged_file_is_one_line(tmp_path: Path) -> None:
+    info = ModelInfo((XNNPACK,), ("forward", "twice"))
+    assert ModelInfo.from_json(info.to_json(), "x") == info
+    assert info.to_json() == (
+        '{\n  "delegates": [\n    "XnnpackBackend"\n  ],\n  "methods": [\n    "forward",\n'
+        '    "twice"\n  ]\n}\n'
+    )
+    path = tmp_path / "m.info.json"
+    path.write_text('{"delegates": [1], "methods": []}')
+    with pytest.raises(InputError) as error:
+        ModelInfo.read(path)
+    assert str(error.value) == f"{path}: not a model's info: delegates: expected a list of strings"
