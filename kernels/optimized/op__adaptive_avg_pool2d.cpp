@@ -70,12 +70,9 @@ bool adaptive_avg_pool(const portable::Planes4& x, const portable::Planes4& y, c
 rt::Tensor& _adaptive_avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self,
                                      rt::IntList output_size, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  if (!Dtypes::check(context, kOp, self.dtype())) return out;
-  if (out.dtype() != self.dtype()) {
-    in.fail("out must have self's dtype");
+  if (!portable::plan_adaptive_avg_pool2d<Dtypes>(in, self, output_size, out) || out.numel() == 0) {
     return out;
   }
-  if (!portable::plan_adaptive_pool2d(in, self, output_size, out) || out.numel() == 0) return out;
   const portable::Planes4 x(self), y(out);
   Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
     static_assert(std::is_same<typename decltype(tag)::type, float>::value,

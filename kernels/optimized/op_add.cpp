@@ -1,5 +1,6 @@
 #include "kernels/optimized/elem/binary.h"
 #include "kernels/optimized/elem/dtypes.h"
+#include "kernels/portable/util/binary_functors.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/kernel/kernel_args.h"
 
@@ -9,32 +10,20 @@ namespace {
 constexpr const char* kOp = "aten::add.out";
 constexpr const char* kScalarOp = "aten::add.Scalar_out";
 
-struct Add {
-  static constexpr bool kHasScalar = true;
-  static constexpr bool kOpmathScalar = true;
-  // self + alpha * other, as portable computes it for Float.
-  template <typename M>
-  static M apply(M x, M y, M alpha) {
-    return x + alpha * y;
-  }
-  static const char* check(rt::ScalarType, rt::Scalar alpha) {
-    return alpha.is_bool() ? "a bool alpha needs bool tensors" : nullptr;
-  }
-};
-
 }  // namespace
 
 // add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& add_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
                     rt::Scalar alpha, rt::Tensor& out) {
-  binary_kernel<FloatDtypes<&kOp>, Add>(context, kOp, self, other, &alpha, out);
+  binary_kernel<FloatDtypes<&kOp>, portable::Add>(context, kOp, self, other, &alpha, out);
   return out;
 }
 
 // add.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& add_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
                            rt::Scalar alpha, rt::Tensor& out) {
-  binary_scalar_kernel<FloatDtypes<&kScalarOp>, Add>(context, kScalarOp, self, other, &alpha, out);
+  binary_scalar_kernel<FloatDtypes<&kScalarOp>, portable::Add>(context, kScalarOp, self, other,
+                                                               &alpha, out);
   return out;
 }
 

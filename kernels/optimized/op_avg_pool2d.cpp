@@ -100,24 +100,14 @@ rt::Tensor& avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self,
                            bool ceil_mode, bool count_include_pad,
                            rt::Optional<int64_t> divisor_override, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  const int64_t divisor = divisor_override.value_or(0);
-  if (!Dtypes::check(context, kOp, self.dtype())) return out;
-  if (out.dtype() != self.dtype()) {
-    in.fail("out must have self's dtype");
-    return out;
-  }
-  if (divisor_override.has_value() && divisor == 0) {
-    in.fail("divisor_override must not be zero");
-    return out;
-  }
   portable::PoolWindow win;
-  rt::Tensor* const outs[] = {&out};
-  if (!portable::plan_pool2d(in, self, kernel_size, stride, padding, nullptr, ceil_mode, outs, 1,
-                             &win))
+  if (!portable::plan_avg_pool2d<Dtypes>(in, self, kernel_size, stride, padding, ceil_mode,
+                                         divisor_override, out, &win) ||
+      out.numel() == 0) {
     return out;
-  if (out.numel() == 0) return out;
+  }
   const AvgPoolCall c{win, portable::Planes4(self), portable::Planes4(out), count_include_pad,
-                      divisor};
+                      divisor_override.value_or(0)};
   Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
     static_assert(std::is_same<typename decltype(tag)::type, float>::value,
                   "only Float is claimed");

@@ -28,23 +28,11 @@ rt::Tensor& embedding_out(rt::KernelContext& context, const rt::Tensor& weight,
                           const rt::Tensor& indices, int64_t /*padding_idx*/,
                           bool /*scale_grad_by_freq*/, bool /*sparse*/, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  if (!portable::shape_same_dtype<Dtypes>(in, weight, out) ||
-      !portable::shape_check_index_dtype(in, indices))
-    return out;
-  if (weight.dim() != 2) {
-    in.fail("weight must have 2 dims");
-    return out;
-  }
-  const int dim = indices.dim() + 1;
-  if (dim > rt::Tensor::kMaxDims) {
-    in.fail("indices have too many dims");
-    return out;
-  }
+  if (!portable::check_embedding_args<Dtypes>(in, weight, indices, out)) return out;
   int32_t sizes[rt::Tensor::kMaxDims];
-  for (int d = 0; d + 1 < dim; ++d) sizes[d] = indices.size(d);
-  const int32_t width = weight.size(1);
-  sizes[dim - 1] = width;
+  const int dim = portable::embedding_out_sizes(weight, indices, sizes);
   if (!rt::resize_out(in, out, sizes, dim)) return out;
+  const int32_t width = sizes[dim - 1];
   const int64_t element = static_cast<int64_t>(out.element_size());
   const bool rows = weight.is_contiguous() && out.is_contiguous();
   const int64_t out_stride = out.stride(dim - 1), weight_stride = weight.stride(1);

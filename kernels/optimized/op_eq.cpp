@@ -3,6 +3,7 @@
 #include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/elem/layout.h"
 #include "kernels/optimized/elem/loops.h"
+#include "kernels/portable/util/binary_functors.h"
 #include "kernels/portable/util/binary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -15,17 +16,6 @@ namespace {
 constexpr const char* kOp = "aten::eq.Scalar_out";
 using Dtypes =
     rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
-
-// portable's Equal (op_eq.cpp), for its template.
-struct Equal {
-  static constexpr bool kHasScalar = false;
-  static constexpr portable::BinaryKind kKind = portable::BinaryKind::kComparison;
-  template <typename M>
-  static bool apply(M x, M y, M) {
-    return x == y;
-  }
-  static const char* check(rt::ScalarType, const rt::Scalar&) { return nullptr; }
-};
 
 }  // namespace
 
@@ -42,7 +32,7 @@ rt::Tensor& eq_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt
                     !other.is_bool() &&
                     ((self.is_contiguous() && out.is_contiguous()) || same_layout(self, out));
   if (!fast) {
-    portable::binary_scalar_kernel<Dtypes, Equal>(context, kOp, self, other, out);
+    portable::binary_scalar_kernel<Dtypes, portable::Equal>(context, kOp, self, other, out);
     return out;
   }
   if (!rt::resize_out(in, out, self.sizes().data(), self.dim())) return out;

@@ -1,8 +1,6 @@
-#include <cmath>
-
 #include "kernels/optimized/elem/dtypes.h"
 #include "kernels/optimized/elem/unary.h"
-#include "kernels/portable/util/unary_args.h"
+#include "kernels/portable/util/unary_functors.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/kernel/kernel_args.h"
@@ -13,26 +11,9 @@ namespace {
 constexpr const char* kOp = "aten::gelu.out";
 using Dtypes = FloatDtypes<&kOp>;
 
-constexpr float kSqrtHalf = 0.7071067811865476f;
-constexpr float kSqrtTwoOverPi = 0.7978845608028654f;
-
-// portable's gelu for its strided path: x * Phi(x), or the tanh approximation.
-struct Gelu {
-  bool tanh;
-  template <typename M>
-  struct Fn {
-    bool tanh;
-    M operator()(M x) const {
-      if (tanh)
-        return M(0.5) * x * (M(1) + std::tanh(M(kSqrtTwoOverPi) * (x + M(0.044715) * x * x * x)));
-      return M(0.5) * x * (M(1) + std::erf(x * M(kSqrtHalf)));
-    }
-  };
-  template <typename M>
-  Fn<M> bind() const {
-    return Fn<M>{tanh};
-  }
-};
+// portable's Gelu constants, for the vector loops.
+constexpr float kSqrtHalf = static_cast<float>(portable::Gelu::kSqrtHalf);
+constexpr float kSqrtTwoOverPi = static_cast<float>(portable::Gelu::kSqrtTwoOverPi);
 
 }  // namespace
 
@@ -40,13 +21,10 @@ struct Gelu {
 rt::Tensor& gelu_out(rt::KernelContext& context, const rt::Tensor& self, rt::StringRef approximate,
                      rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  const bool tanh = portable::string_is(approximate, "tanh");
-  if (!tanh && !portable::string_is(approximate, "none")) {
-    in.fail("approximate must be 'none' or 'tanh'");
-    return out;
-  }
+  bool tanh = false;
+  if (!portable::check_gelu_args(in, approximate, &tanh)) return out;
   const auto portable_path = [&] {
-    portable::unary_map<Dtypes, Dtypes>(in, self, out, self.dtype(), Gelu{tanh});
+    portable::unary_map<Dtypes, Dtypes>(in, self, out, self.dtype(), portable::Gelu{tanh});
   };
   if (tanh) {
     unary_kernel<Dtypes>(

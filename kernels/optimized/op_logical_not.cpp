@@ -3,6 +3,7 @@
 #include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/elem/layout.h"
 #include "kernels/optimized/elem/loops.h"
+#include "kernels/portable/util/unary_functors.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -17,14 +18,6 @@ constexpr const char* kOp = "aten::logical_not.out";
 using Dtypes =
     rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
-// portable's LogicalNot (op_logical_not.cpp), for its template.
-struct LogicalNot : portable::UnaryStateless<LogicalNot> {
-  template <typename M>
-  static M apply(M x) {
-    return !x;
-  }
-};
-
 }  // namespace
 
 // logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
@@ -36,8 +29,8 @@ rt::Tensor& logical_not_out(rt::KernelContext& context, const rt::Tensor& self, 
                     self.dtype() == rt::ScalarType::Bool && out.dtype() == rt::ScalarType::Bool &&
                     ((self.is_contiguous() && out.is_contiguous()) || same_layout(self, out));
   if (!fast) {
-    portable::unary_map<Dtypes, Dtypes, LogicalNot>(in, self, out, rt::ScalarType::Bool,
-                                                    LogicalNot());
+    portable::unary_map<Dtypes, Dtypes, portable::LogicalNot>(in, self, out, rt::ScalarType::Bool,
+                                                              portable::LogicalNot());
     return out;
   }
   if (!rt::resize_out(in, out, self.sizes().data(), self.dim())) return out;

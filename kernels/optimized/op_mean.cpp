@@ -9,22 +9,6 @@ namespace {
 constexpr const char* kOp = "aten::mean.out";
 using Dtypes = FloatDtypes<&kOp>;
 
-// portable's mean for other layouts.
-struct Mean {
-  template <typename M>
-  static M init() {
-    return M(0);
-  }
-  template <typename M>
-  static M apply(M acc, M x) {
-    return acc + x;
-  }
-  template <typename M>
-  static M finish(M acc, int64_t count) {
-    return acc / static_cast<M>(count);
-  }
-};
-
 }  // namespace
 
 // mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out)
@@ -32,7 +16,7 @@ struct Mean {
 rt::Tensor& mean_out(rt::KernelContext& context, const rt::Tensor& self,
                      rt::Optional<rt::IntList> dim, bool keepdim,
                      rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out) {
-  reduce_kernel<Dtypes, Mean>(context, kOp, self, dim, keepdim, dtype_arg, out, true);
+  reduce_kernel<Dtypes, portable::Mean>(context, kOp, self, dim, keepdim, dtype_arg, out, true);
   return out;
 }
 

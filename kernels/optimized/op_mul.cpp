@@ -1,5 +1,6 @@
 #include "kernels/optimized/elem/binary.h"
 #include "kernels/optimized/elem/dtypes.h"
+#include "kernels/portable/util/binary_functors.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/kernel/kernel_args.h"
 
@@ -9,29 +10,20 @@ namespace {
 constexpr const char* kOp = "aten::mul.out";
 constexpr const char* kScalarOp = "aten::mul.Scalar_out";
 
-struct Mul {
-  static constexpr bool kHasScalar = false;
-  static constexpr bool kOpmathScalar = true;
-  template <typename M>
-  static M apply(M x, M y, M) {
-    return x * y;
-  }
-  static const char* check(rt::ScalarType, const rt::Scalar&) { return nullptr; }
-};
-
 }  // namespace
 
 // mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& mul_out(rt::KernelContext& context, const rt::Tensor& self, const rt::Tensor& other,
                     rt::Tensor& out) {
-  binary_kernel<FloatDtypes<&kOp>, Mul>(context, kOp, self, other, nullptr, out);
+  binary_kernel<FloatDtypes<&kOp>, portable::Mul>(context, kOp, self, other, nullptr, out);
   return out;
 }
 
 // mul.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& mul_Scalar_out(rt::KernelContext& context, const rt::Tensor& self, rt::Scalar other,
                            rt::Tensor& out) {
-  binary_scalar_kernel<FloatDtypes<&kScalarOp>, Mul>(context, kScalarOp, self, other, nullptr, out);
+  binary_scalar_kernel<FloatDtypes<&kScalarOp>, portable::Mul>(context, kScalarOp, self, other,
+                                                               nullptr, out);
   return out;
 }
 

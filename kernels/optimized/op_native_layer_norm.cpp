@@ -72,11 +72,11 @@ void native_layer_norm_out(rt::KernelContext& context, const rt::Tensor& input,
                            rt::Optional<rt::Tensor> bias, double eps, rt::Tensor& out0,
                            rt::Tensor& out1, rt::Tensor& out2) {
   const rt::OpContext in(context, kOp);
-  if (!Dtypes::check(context, kOp, input.dtype())) return;
   portable::LayerNormCall c;
-  if (!portable::plan_layer_norm(in, input, normalized_shape, weight, bias, eps, out0, out1, out2,
-                                 &c))
+  if (!portable::plan_native_layer_norm<Dtypes>(in, input, normalized_shape, weight, bias, eps,
+                                                out0, out1, out2, &c)) {
     return;
+  }
   const rt::Tensor* const tensors[] = {c.input, c.weight, c.bias, c.out, c.mean, c.rstd};
   bool contiguous = true;
   for (const rt::Tensor* t : tensors) contiguous = contiguous && contiguous_or_absent(t);

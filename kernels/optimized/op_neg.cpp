@@ -1,6 +1,7 @@
 #include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/elem/unary.h"
 #include "kernels/optimized/elem/vmath.h"
+#include "kernels/portable/util/unary_functors.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -14,14 +15,6 @@ constexpr const char* kOp = "aten::neg.out";
 using Dtypes =
     rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
-// portable's neg (op_neg.cpp) for its strided path.
-struct Neg : portable::UnaryStateless<Neg> {
-  template <typename M>
-  static M apply(M x) {
-    return -x;
-  }
-};
-
 }  // namespace
 
 // neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
@@ -30,7 +23,9 @@ rt::Tensor& neg_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tens
   const rt::OpContext in(context, kOp);
   unary_kernel<Dtypes>(
       in, self, out, [](Vec x) { return -x; },
-      [&] { portable::unary_kernel<Dtypes, Dtypes, Neg>(context, kOp, self, out, false); });
+      [&] {
+        portable::unary_kernel<Dtypes, Dtypes, portable::Neg>(context, kOp, self, out, false);
+      });
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/elem/layout.h"
 #include "kernels/optimized/elem/vmath.h"
+#include "kernels/portable/util/binary_functors.h"
 #include "kernels/portable/util/binary_math.h"
 #include "kernels/portable/util/binary_op.h"
 #include "runtime/kernel/dispatch.h"
@@ -19,28 +20,7 @@ constexpr const char* kOp = "aten::pow.Tensor_Scalar_out";
 using Dtypes =
     rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
-// portable's PowScalar (op_pow.cpp), for its template: torch computes the common
-// exponents of a float base by multiplication, sqrt and division (not std::pow, which
-// differs at -0 and -inf); the vector loops below compute the same expressions.
-struct PowScalar {
-  static constexpr bool kHasScalar = false;
-  static constexpr bool kStoredType = true;
-  template <typename T, typename M>
-  static M apply(M x, M y, M) {
-    if constexpr (std::is_floating_point<M>::value) {
-      if (y == M(0.5)) return std::sqrt(x);
-      if (y == M(-0.5)) return M(1) / std::sqrt(x);
-      if (y == M(-1)) return M(1) / x;
-      if (y == M(2)) return x * x;
-      if (y == M(3)) return x * x * x;
-      if (y == M(-2)) return M(1) / (x * x);
-    }
-    return portable::op_pow(x, y);
-  }
-  static const char* check(rt::ScalarType, const rt::Scalar&) { return nullptr; }
-};
-
-// out = x ** y over n floats: the exponents of PowScalar's list a vector at a time
+// out = x ** y over n floats: the exponents of portable::PowScalar's list a vector at a time
 // (RMSNorm squares, a norm's square root), any other by std::pow.
 void pow_floats(float* out, const float* x, int64_t n, float y) {
   if (y == 2.0f) return map_vec(out, x, n, [](Vec v) { return v * v; });
@@ -73,7 +53,7 @@ rt::Tensor& pow_Tensor_Scalar_out(rt::KernelContext& context, const rt::Tensor& 
   portable::BinaryCall call;
   call.a = &self;
   call.out = &out;
-  portable::binary_scalar_op<Dtypes, PowScalar>(in, call, exponent);
+  portable::binary_scalar_op<Dtypes, portable::PowScalar>(in, call, exponent);
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "kernels/optimized/elem/dtypes.h"
 #include "kernels/optimized/elem/unary.h"
+#include "kernels/portable/util/unary_functors.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/kernel/kernel_args.h"
@@ -10,16 +11,6 @@ namespace {
 constexpr const char* kOp = "aten::relu.out";
 using Dtypes = FloatDtypes<&kOp>;
 
-// portable's relu for its strided path: max(x, 0), NaN kept.
-struct Relu {
-  static constexpr bool kHasScalar = false;
-  template <typename M>
-  static M apply(M x, M, M) {
-    return x > M(0) || x != x ? x : M(0);
-  }
-  static const char* check(rt::ScalarType, const rt::Scalar&) { return nullptr; }
-};
-
 }  // namespace
 
 // relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
@@ -28,7 +19,7 @@ rt::Tensor& relu_out(rt::KernelContext& context, const rt::Tensor& self, rt::Ten
   // x <= 0 is false for NaN, which stays.
   unary_kernel<Dtypes>(
       in, self, out, [](Vec x) { return x <= 0.0f ? splat(0.0f) : x; },
-      [&] { portable::unary_op<Dtypes, Relu>(in, &self, &out); });
+      [&] { portable::unary_op<Dtypes, portable::Relu>(in, &self, &out); });
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/elem/unary.h"
 #include "kernels/optimized/elem/vmath.h"
+#include "kernels/portable/util/unary_functors.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -16,14 +17,6 @@ constexpr const char* kOp = "aten::rsqrt.out";
 using Dtypes =
     rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
-// portable's rsqrt (op_rsqrt.cpp) for its strided path: 1 / sqrt(x), inf at 0, NaN below.
-struct Rsqrt : portable::UnaryStateless<Rsqrt> {
-  template <typename M>
-  static M apply(M x) {
-    return M(1) / std::sqrt(x);
-  }
-};
-
 }  // namespace
 
 // rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
@@ -33,7 +26,9 @@ rt::Tensor& rsqrt_out(rt::KernelContext& context, const rt::Tensor& self, rt::Te
   const rt::OpContext in(context, kOp);
   unary_kernel<Dtypes>(
       in, self, out, [](Vec x) { return 1.0f / vsqrt(x); },
-      [&] { portable::unary_kernel<Dtypes, Dtypes, Rsqrt>(context, kOp, self, out, true); });
+      [&] {
+        portable::unary_kernel<Dtypes, Dtypes, portable::Rsqrt>(context, kOp, self, out, true);
+      });
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "kernels/optimized/elem/dtypes.h"
 #include "kernels/optimized/elem/unary.h"
+#include "kernels/portable/util/unary_functors.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/kernel/kernel_args.h"
@@ -12,14 +13,6 @@ namespace {
 constexpr const char* kOp = "aten::sigmoid.out";
 using Dtypes = FloatDtypes<&kOp>;
 
-// portable's sigmoid for its strided path.
-struct Sigmoid : portable::UnaryStateless<Sigmoid> {
-  template <typename M>
-  static M apply(M x) {
-    return M(1) / (M(1) + std::exp(-x));
-  }
-};
-
 }  // namespace
 
 // sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
@@ -27,7 +20,9 @@ rt::Tensor& sigmoid_out(rt::KernelContext& context, const rt::Tensor& self, rt::
   const rt::OpContext in(context, kOp);
   unary_kernel<Dtypes>(
       in, self, out, [](Vec x) { return sigmoid_approx(x); },
-      [&] { portable::unary_kernel<Dtypes, Dtypes, Sigmoid>(context, kOp, self, out, true); });
+      [&] {
+        portable::unary_kernel<Dtypes, Dtypes, portable::Sigmoid>(context, kOp, self, out, true);
+      });
   return out;
 }
 

@@ -4,7 +4,6 @@
 
 #include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/elem/binary.h"
-#include "kernels/portable/util/broadcast.h"
 #include "kernels/portable/util/where.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -39,13 +38,9 @@ bool plan_fast_where(const rt::OpContext& in, const rt::Tensor& condition, const
       !out.is_contiguous()) {
     return false;
   }
-  int32_t values[rt::Tensor::kMaxDims];
   int32_t sizes[rt::Tensor::kMaxDims];
-  int values_dim = 0;
   int dim = 0;
-  if (!portable::broadcast_shape(self, other, values, &values_dim) ||
-      !portable::broadcast_sizes(values, values_dim, condition.sizes().data(), condition.dim(),
-                                 sizes, &dim)) {
+  if (!portable::where_out_sizes(condition, self, other, sizes, &dim)) {
     return false;  // portable reports it
   }
   int split = 0;

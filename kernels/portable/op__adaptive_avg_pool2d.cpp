@@ -46,12 +46,7 @@ void adaptive_avg_pool(const Planes4& x, const Planes4& y, const T* px, T* py) {
 rt::Tensor& _adaptive_avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self,
                                      rt::IntList output_size, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  if (!Dtypes::check(context, kOp, self.dtype())) return out;
-  if (out.dtype() != self.dtype()) {
-    in.fail("out must have self's dtype");
-    return out;
-  }
-  if (!plan_adaptive_pool2d(in, self, output_size, out)) return out;
+  if (!plan_adaptive_avg_pool2d<Dtypes>(in, self, output_size, out)) return out;
   const Planes4 x(self), y(out);
   Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -1,5 +1,3 @@
-#include <cmath>
-
 #include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/nn_softmax.h"
 #include "runtime/kernel/dispatch.h"
@@ -11,19 +9,6 @@ namespace {
 constexpr const char* kOp = "aten::_log_softmax.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
-
-// x - max - log(sum(exp(x - max))): stable for large inputs; an infinite max gives NaNs,
-// as torch.
-struct LogSoftmax {
-  template <typename M>
-  static M row(M max, M sum) {
-    return max + std::log(sum);
-  }
-  template <typename M>
-  static M element(M x, M, M shift) {
-    return x - shift;
-  }
-};
 
 }  // namespace
 

@@ -51,10 +51,9 @@ void _native_batch_norm_legit_no_training_out(
     rt::Optional<rt::Tensor> bias, const rt::Tensor& running_mean, const rt::Tensor& running_var,
     double /*momentum*/, double eps, rt::Tensor& out0, rt::Tensor& out1, rt::Tensor& out2) {
   const rt::OpContext in(context, kOp);
-  if (!Dtypes::check(context, kOp, input.dtype())) return;
   BatchNormCall c;
-  if (!plan_batch_norm(in, input, weight.get(), bias.get(), running_mean, running_var, eps, out0,
-                       out1, out2, &c)) {
+  if (!plan_batch_norm_no_training<Dtypes>(in, input, weight.get(), bias.get(), running_mean,
+                                           running_var, eps, out0, out1, out2, &c)) {
     return;
   }
   if (c.input->numel() == 0) return;

@@ -1,5 +1,3 @@
-#include <cmath>
-
 #include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/nn_softmax.h"
 #include "runtime/kernel/dispatch.h"
@@ -11,18 +9,6 @@ namespace {
 constexpr const char* kOp = "aten::_softmax.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
-
-// exp(x - max) / sum(exp(x - max))
-struct Softmax {
-  template <typename M>
-  static M row(M, M sum) {
-    return sum;
-  }
-  template <typename M>
-  static M element(M x, M max, M sum) {
-    return std::exp(x - max) / sum;
-  }
-};
 
 }  // namespace
 

@@ -1,4 +1,5 @@
 #include "kernels/common/declared_dtypes.h"
+#include "kernels/portable/util/binary_functors.h"
 #include "kernels/portable/util/binary_op.h"
 #include "kernels/portable/util/opmath.h"
 #include "runtime/kernel/dispatch.h"
@@ -17,23 +18,6 @@ constexpr const char* kScalarOp = "aten::add.Scalar_out";
 constexpr rt::DtypeSet kScalarSelected = rt::selected_dtypes(kScalarOp);
 using ScalarDtypes =
     rt::DtypeDispatch<kernels::declared_dtypes(kScalarOp).bits(), kScalarSelected.bits()>;
-
-struct Add {
-  static constexpr bool kHasScalar = true;
-  static constexpr bool kOpmathScalar = true;
-  // self + alpha * other
-  template <typename M>
-  static M apply(M x, M y, M alpha) {
-    return op_add(x, op_mul(alpha, y));
-  }
-  // torch's rules for alpha, judged on the compute dtype.
-  static const char* check(ScalarType common, rt::Scalar alpha) {
-    if (alpha.is_bool() && common != ScalarType::Bool) return "a bool alpha needs bool tensors";
-    if (alpha.is_floating() && !rt::is_floating_type(common))
-      return "alpha must be an integer for integer tensors";
-    return nullptr;
-  }
-};
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 #include <type_traits>
 
 #include "kernels/common/declared_dtypes.h"
+#include "kernels/portable/util/nn_matmul.h"
 #include "kernels/portable/util/opmath.h"
 #include "runtime/core/value_cast.h"
 #include "runtime/kernel/dispatch.h"
@@ -71,22 +72,8 @@ rt::Tensor& addmm_out(rt::KernelContext& context, const rt::Tensor& self, const 
                       const rt::Tensor& mat2, rt::Scalar beta, rt::Scalar alpha, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   const rt::ScalarType dtype = out.dtype();
-  if (self.dtype() != dtype || mat1.dtype() != dtype || mat2.dtype() != dtype) {
-    in.fail("self, mat1, mat2 and out must have one dtype");
-    return out;
-  }
-  if (mat1.dim() != 2 || mat2.dim() != 2 || mat1.size(1) != mat2.size(0)) {
-    in.fail("mat1 and mat2 must be matrices that can be multiplied");
-    return out;
-  }
-  const int32_t sizes[2] = {mat1.size(0), mat2.size(1)};
-  // self broadcasts to (n, m): a matrix, a row of m, or a single value.
-  const int self_dim = self.dim();
-  if (self_dim > 2 || (self_dim == 2 && self.size(0) != 1 && self.size(0) != sizes[0]) ||
-      (self_dim >= 1 && self.size(self_dim - 1) != 1 && self.size(self_dim - 1) != sizes[1])) {
-    in.fail("self cannot be broadcast to the product's shape");
-    return out;
-  }
+  int32_t sizes[2];
+  if (!check_addmm_args(in, self, mat1, mat2, out, sizes)) return out;
   if (!resize_out(in, out, sizes, 2)) return out;
   Dtypes::run(context, kOp, dtype, [&](auto tag) {
     addmm<typename decltype(tag)::type>(self, mat1, mat2, out, beta, alpha);

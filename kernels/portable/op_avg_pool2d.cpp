@@ -60,20 +60,12 @@ rt::Tensor& avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self,
                            bool ceil_mode, bool count_include_pad,
                            rt::Optional<int64_t> divisor_override, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  const int64_t divisor = divisor_override.value_or(0);
-  if (!Dtypes::check(context, kOp, self.dtype())) return out;
-  if (out.dtype() != self.dtype()) {
-    in.fail("out must have self's dtype");
-    return out;
-  }
-  if (divisor_override.has_value() && divisor == 0) {
-    in.fail("divisor_override must not be zero");
-    return out;
-  }
   PoolWindow win;
-  rt::Tensor* const outs[] = {&out};
-  if (!plan_pool2d(in, self, kernel_size, stride, padding, nullptr, ceil_mode, outs, 1, &win))
+  if (!plan_avg_pool2d<Dtypes>(in, self, kernel_size, stride, padding, ceil_mode, divisor_override,
+                               out, &win)) {
     return out;
+  }
+  const int64_t divisor = divisor_override.value_or(0);
   const Planes4 x(self), y(out);
   Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

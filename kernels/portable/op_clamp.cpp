@@ -115,14 +115,7 @@ rt::Tensor& clamp_out(rt::KernelContext& context, const rt::Tensor& self,
                       rt::Optional<rt::Scalar> min, rt::Optional<rt::Scalar> max, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   UnaryClamp clamp;
-  clamp.has_lo = min.has_value();
-  clamp.has_hi = max.has_value();
-  if (clamp.has_lo) clamp.lo = min.value();
-  if (clamp.has_hi) clamp.hi = max.value();
-  if (!clamp.has_lo && !clamp.has_hi) {
-    in.fail("at least one of min and max must not be None");
-    return out;
-  }
+  if (!check_clamp_args(in, min, max, &clamp)) return out;
   ScalarType common = self.dtype();
   if (clamp.has_lo) common = promote_with_bound(common, clamp.lo);
   if (clamp.has_hi) common = promote_with_bound(common, clamp.hi);

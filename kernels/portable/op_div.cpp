@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "kernels/common/declared_dtypes.h"
+#include "kernels/portable/util/binary_functors.h"
 #include "kernels/portable/util/binary_math.h"
 #include "kernels/portable/util/binary_op.h"
 #include "runtime/kernel/dispatch.h"
@@ -20,19 +21,6 @@ constexpr const char* kOp = "aten::div.out";
 constexpr const char* kModeOp = "aten::div.out_mode";
 constexpr const char* kScalarOp = "aten::div.Scalar_out";
 constexpr const char* kScalarModeOp = "aten::div.Scalar_mode_out";
-
-// True division: integers and bool divide in Float (1 / 0 is inf).
-struct Div {
-  static constexpr bool kHasScalar = false;
-  static constexpr BinaryKind kKind = BinaryKind::kTrueDivision;
-  static constexpr rt::DtypeSet kComputeDtypes = rt::kFloatingDtypes;
-  static constexpr bool kOpmathScalar = true;
-  template <typename M>
-  static M apply(M x, M y, M) {
-    return x / y;
-  }
-  static const char* check(ScalarType, const rt::Scalar&) { return nullptr; }
-};
 
 // The rounding modes keep integer dtypes; integer division by zero is an
 // error, as in torch.

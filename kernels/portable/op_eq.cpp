@@ -1,4 +1,5 @@
 #include "kernels/common/declared_dtypes.h"
+#include "kernels/portable/util/binary_functors.h"
 #include "kernels/portable/util/binary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -15,18 +16,6 @@ using Dtypes =
 constexpr const char* kScalarOp = "aten::eq.Scalar_out";
 using ScalarDtypes = rt::DtypeDispatch<kernels::declared_dtypes(kScalarOp).bits(),
                                        rt::selected_dtypes(kScalarOp).bits()>;
-
-// self == other in the promoted dtype (a scalar is converted to it first);
-// bool results, stored into out of any dtype.
-struct Equal {
-  static constexpr bool kHasScalar = false;
-  static constexpr BinaryKind kKind = BinaryKind::kComparison;
-  template <typename M>
-  static bool apply(M x, M y, M) {
-    return x == y;
-  }
-  static const char* check(ScalarType, const rt::Scalar&) { return nullptr; }
-};
 
 }  // namespace
 

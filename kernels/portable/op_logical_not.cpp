@@ -1,4 +1,5 @@
 #include "kernels/common/declared_dtypes.h"
+#include "kernels/portable/util/unary_functors.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -14,15 +15,6 @@ using Dtypes =
 using Compute =
     rt::DtypeDispatch<(kernels::declared_dtypes(kOp) & rt::DtypeSet::of(ScalarType::Bool)).bits(),
                       rt::selected_dtypes(kOp).bits()>;
-
-// self read as bool (nonzero, NaN included, is true), negated; out may have
-// any dtype.
-struct LogicalNot : UnaryStateless<LogicalNot> {
-  template <typename M>
-  static M apply(M x) {
-    return !x;
-  }
-};
 
 }  // namespace
 

@@ -63,13 +63,11 @@ void max_pool2d_with_indices_out(rt::KernelContext& context, const rt::Tensor& s
                                  rt::IntList dilation, bool ceil_mode, rt::Tensor& out,
                                  rt::Tensor& indices) {
   const rt::OpContext in(context, kOp);
-  if (!Dtypes::check(context, kOp, self.dtype())) return;
-  if (out.dtype() != self.dtype()) return in.fail("out must have self's dtype");
-  if (indices.dtype() != rt::ScalarType::Long) return in.fail("indices must be int64");
   PoolWindow win;
-  rt::Tensor* const outs[] = {&out, &indices};
-  if (!plan_pool2d(in, self, kernel_size, stride, padding, &dilation, ceil_mode, outs, 2, &win))
+  if (!plan_max_pool2d_with_indices<Dtypes>(in, self, kernel_size, stride, padding, dilation,
+                                            ceil_mode, out, indices, &win)) {
     return;
+  }
   const Planes4 x(self), y(out), ix(indices);
   Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

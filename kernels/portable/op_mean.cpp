@@ -23,22 +23,6 @@ using OutDtypesOf =
     rt::DtypeDispatch<(kernels::declared_dtypes(*kName) & rt::kFloatingDtypes).bits(),
                       rt::selected_dtypes(*kName).bits()>;
 
-struct Mean {
-  template <typename M>
-  static M init() {
-    return M(0);
-  }
-  template <typename M>
-  static M apply(M acc, M x) {
-    return acc + x;
-  }
-  // An empty reduction gives 0 / 0: NaN, as torch.
-  template <typename M>
-  static M finish(M acc, int64_t count) {
-    return acc / static_cast<M>(count);
-  }
-};
-
 // Both overloads: the mean over `dim` (every dim when absent or empty).
 template <const char* const* kName>
 void mean(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::IntList> dim,
@@ -47,14 +31,12 @@ void mean(rt::KernelContext& context, const rt::Tensor& self, rt::Optional<rt::I
   using OutDtypes = OutDtypesOf<kName>;
   const char* op = *kName;
   const rt::OpContext in(context, op);
-  const int64_t dtype = optional_dtype_arg(dtype_arg);
   uint32_t mask = 0;
-  if (!reduce_dims_arg(in, dim, self, true, &mask)) return;
-  if (!Dtypes::check(context, op, self.dtype()) || !OutDtypes::check(context, op, out.dtype()))
+  if (!check_sum_args<Dtypes>(in, self, dim, dtype_arg, out, &mask) ||
+      !OutDtypes::check(context, op, out.dtype())) {
     return;
-  if (dtype >= 0 && dtype != static_cast<int64_t>(out.dtype()))
-    return in.fail("out must have the dtype asked for");
-  if (dtype < 0 && !rt::is_floating_type(self.dtype())) {
+  }
+  if (!dtype_arg.has_value() && !rt::is_floating_type(self.dtype())) {
     return in.fail("self must be floating point unless dtype names a floating point type");
   }
   ReducePlan plan;

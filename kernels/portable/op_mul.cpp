@@ -1,4 +1,5 @@
 #include "kernels/common/declared_dtypes.h"
+#include "kernels/portable/util/binary_functors.h"
 #include "kernels/portable/util/binary_op.h"
 #include "kernels/portable/util/opmath.h"
 #include "runtime/kernel/dispatch.h"
@@ -17,16 +18,6 @@ constexpr const char* kScalarOp = "aten::mul.Scalar_out";
 constexpr rt::DtypeSet kScalarSelected = rt::selected_dtypes(kScalarOp);
 using ScalarDtypes =
     rt::DtypeDispatch<kernels::declared_dtypes(kScalarOp).bits(), kScalarSelected.bits()>;
-
-struct Mul {
-  static constexpr bool kHasScalar = false;
-  static constexpr bool kOpmathScalar = true;
-  template <typename M>
-  static M apply(M x, M y, M) {
-    return op_mul(x, y);
-  }
-  static const char* check(ScalarType, const rt::Scalar&) { return nullptr; }
-};
 
 }  // namespace
 

@@ -21,10 +21,11 @@ void native_layer_norm_out(rt::KernelContext& context, const rt::Tensor& input,
                            rt::Optional<rt::Tensor> bias, double eps, rt::Tensor& out0,
                            rt::Tensor& out1, rt::Tensor& out2) {
   const rt::OpContext in(context, kOp);
-  if (!Dtypes::check(context, kOp, input.dtype())) return;
   LayerNormCall c;
-  if (!plan_layer_norm(in, input, normalized_shape, weight, bias, eps, out0, out1, out2, &c))
+  if (!plan_native_layer_norm<Dtypes>(in, input, normalized_shape, weight, bias, eps, out0, out1,
+                                      out2, &c)) {
     return;
+  }
   Dtypes::run(context, kOp, c.input->dtype(),
               [&](auto tag) { layer_norm<typename decltype(tag)::type>(c); });
 }

@@ -2,6 +2,7 @@
 #include <type_traits>
 
 #include "kernels/common/declared_dtypes.h"
+#include "kernels/portable/util/unary_functors.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -15,18 +16,6 @@ constexpr const char* kOp = "aten::neg.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 // torch refuses to negate bool tensors.
 using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
-
-struct Neg : UnaryStateless<Neg> {
-  // -x; integers wrap around (uint8 too), as in torch.
-  template <typename M>
-  static M apply(M x) {
-    if constexpr (std::is_integral<M>::value) {
-      return static_cast<M>(uint64_t(0) - static_cast<uint64_t>(x));
-    } else {
-      return -x;
-    }
-  }
-};
 
 }  // namespace
 

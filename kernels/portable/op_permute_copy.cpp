@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "kernels/common/declared_dtypes.h"
+#include "kernels/portable/util/shape_copy.h"
 #include "kernels/portable/util/strided_walk.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -33,37 +34,15 @@ void copy_rows(StridedWalk<2>& walk, uint8_t* out, const uint8_t* self) {
 rt::Tensor& permute_copy_out(rt::KernelContext& context, const rt::Tensor& self, rt::IntList dims,
                              rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  if (!Dtypes::check(context, kOp, self.dtype())) return out;
-  if (out.dtype() != self.dtype()) {
-    in.fail("out must have self's dtype");
+  PermuteShape shape;
+  if (!check_permute_copy_args<Dtypes>(in, self, dims, out, &shape) ||
+      !resize_out(in, out, shape.sizes, self.dim()) || out.numel() == 0) {
     return out;
   }
-  const int dim = self.dim();
-  if (dims.size() != static_cast<size_t>(dim)) {
-    in.fail("dims must name every dim of self once");
-    return out;
-  }
-  // Out's dim d is self's dim dims[d]: out takes those sizes, and walking
-  // out in order reads self with those strides.
-  int32_t sizes[rt::Tensor::kMaxDims];
-  int64_t strides[rt::Tensor::kMaxDims] = {};  // a 0-dim self is walked as one element
-  uint32_t seen = 0;
-  for (int d = 0; d < dim; ++d) {
-    int64_t source = dims[d];
-    if (source < 0) source += dim;
-    if (source < 0 || source >= dim || (seen & (1u << source)) != 0) {
-      in.fail("dims must name every dim of self once");
-      return out;
-    }
-    seen |= 1u << source;
-    sizes[d] = self.size(static_cast<int>(source));
-    strides[d] = self.stride(static_cast<int>(source));
-  }
-  if (!resize_out(in, out, sizes, dim) || out.numel() == 0) return out;
   StridedWalk<2> walk;
-  walk.init(sizes, dim);
+  walk.init(shape.sizes, self.dim());
   walk.set_operand(0, out);
-  walk.set_operand_strides(1, strides);
+  walk.set_operand_strides(1, shape.strides);
   uint8_t* to = static_cast<uint8_t*>(out.data());
   const uint8_t* from = static_cast<const uint8_t*>(self.data());
   switch (self.element_size()) {

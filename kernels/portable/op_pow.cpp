@@ -1,6 +1,7 @@
 #include <cmath>
 
 #include "kernels/common/declared_dtypes.h"
+#include "kernels/portable/util/binary_functors.h"
 #include "kernels/portable/util/binary_math.h"
 #include "kernels/portable/util/binary_op.h"
 #include "runtime/kernel/dispatch.h"
@@ -34,28 +35,6 @@ struct Pow {
   static const char* check(ScalarType common, const rt::Scalar&) {
     return common == ScalarType::Bool ? "pow of bool tensors is not supported" : nullptr;
   }
-};
-
-// A scalar exponent (held in the compute dtype, as torch converts it): torch
-// computes the common exponents of float, double and bfloat16 bases by
-// multiplication, sqrt and division instead of std::pow (which differs at
-// -0 and -inf).
-struct PowScalar {
-  static constexpr bool kHasScalar = false;
-  static constexpr bool kStoredType = true;
-  template <typename T, typename M>
-  static M apply(M x, M y, M) {
-    if constexpr (std::is_floating_point<M>::value && !std::is_same<T, rt::Half>::value) {
-      if (y == M(0.5)) return std::sqrt(x);
-      if (y == M(-0.5)) return M(1) / std::sqrt(x);
-      if (y == M(-1)) return M(1) / x;
-      if (y == M(2)) return x * x;
-      if (y == M(3)) return x * x * x;
-      if (y == M(-2)) return M(1) / (x * x);
-    }
-    return op_pow(x, y);
-  }
-  static const char* check(ScalarType, const rt::Scalar&) { return nullptr; }
 };
 
 // A scalar base raised to each element of the exponent tensor, with the

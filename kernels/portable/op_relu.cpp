@@ -1,4 +1,5 @@
 #include "kernels/common/declared_dtypes.h"
+#include "kernels/portable/util/unary_functors.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -11,16 +12,6 @@ namespace {
 constexpr const char* kOp = "aten::relu.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
-
-struct Relu {
-  static constexpr bool kHasScalar = false;
-  // max(x, 0), letting NaN through as torch does.
-  template <typename M>
-  static M apply(M x, M, M) {
-    return x > M(0) || x != x ? x : M(0);
-  }
-  static const char* check(ScalarType, const rt::Scalar&) { return nullptr; }
-};
 
 }  // namespace
 

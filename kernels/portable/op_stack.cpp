@@ -21,10 +21,6 @@ rt::Tensor& stack_out(rt::KernelContext& context, rt::TensorList tensor_list, in
                       rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
   const rt::BoxedList tensors = tensor_list.boxed();
-  if (tensors.size == 0) {
-    in.fail("tensors must not be empty");
-    return out;
-  }
   if (!shape_check_list_dtypes<Dtypes>(in, tensors, out)) return out;
   const rt::Tensor& first = tensors.items[0]->to_tensor();
   const int dim = first.dim() + 1;

@@ -16,21 +16,6 @@ constexpr const char* kOp = "aten::sum.IntList_out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
-struct Sum {
-  template <typename M>
-  static M init() {
-    return M(0);
-  }
-  template <typename M>
-  static M apply(M acc, M x) {
-    return op_add(acc, x);
-  }
-  template <typename M>
-  static M finish(M acc, int64_t) {
-    return acc;
-  }
-};
-
 }  // namespace
 
 // sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out)
@@ -38,14 +23,8 @@ rt::Tensor& sum_IntList_out(rt::KernelContext& context, const rt::Tensor& self,
                             rt::Optional<rt::IntList> dim, bool keepdim,
                             rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  const int64_t dtype = optional_dtype_arg(dtype_arg);
   uint32_t mask = 0;
-  if (!reduce_dims_arg(in, dim, self, true, &mask)) return out;
-  if (!Dtypes::check(context, kOp, self.dtype())) return out;
-  if (dtype >= 0 && dtype != static_cast<int64_t>(out.dtype())) {
-    in.fail("out must have the dtype asked for");
-    return out;
-  }
+  if (!check_sum_args<Dtypes>(in, self, dim, dtype_arg, out, &mask)) return out;
   ReducePlan plan;
   if (!plan_reduce(in, self, mask, keepdim, out, &plan)) return out;
   Dtypes::run(context, kOp, out.dtype(), [&](auto tag) {

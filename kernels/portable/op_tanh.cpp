@@ -1,6 +1,7 @@
 #include <cmath>
 
 #include "kernels/common/declared_dtypes.h"
+#include "kernels/portable/util/unary_functors.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -16,14 +17,6 @@ constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 using Compute = rt::DtypeDispatch<(kernels::declared_dtypes(kOp) & rt::kFloatingDtypes).bits(),
                                   kSelected.bits()>;
-
-struct Tanh : UnaryStateless<Tanh> {
-  // The hyperbolic tangent.
-  template <typename M>
-  static M apply(M x) {
-    return std::tanh(x);
-  }
-};
 
 }  // namespace
 

@@ -19,32 +19,6 @@ using DtypesCorrectionOut = rt::DtypeDispatch<kernels::declared_dtypes(kCorrecti
                                               kSelectedCorrectionOut.bits()>;
 using DtypesOut = rt::DtypeDispatch<kernels::declared_dtypes(kOut).bits(), kSelectedOut.bits()>;
 
-// The variance over a planned reduction: two passes in double, dividing by
-// max(0, n - correction) (0 gives inf or NaN, as torch).
-template <typename T>
-void variance(ReducePlan& plan, const rt::Tensor& self, rt::Tensor& out, double correction) {
-  const T* x = self.data_as<const T>();
-  T* po = out.data_as<T>();
-  const int64_t n = plan.inner_numel;
-  const double divisor =
-      static_cast<double>(n) - correction > 0 ? static_cast<double>(n) - correction : 0.0;
-  for_each_reduced(plan, [&](int64_t so, int64_t oo) {
-    double sum = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      sum += rt::value_cast<double>(x[so + plan.inner.offset[0]]);
-      plan.inner.next();
-    }
-    const double mean = sum / static_cast<double>(n);
-    double squares = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      const double d = rt::value_cast<double>(x[so + plan.inner.offset[0]]) - mean;
-      squares += d * d;
-      plan.inner.next();
-    }
-    po[oo] = rt::value_cast<T>(squares / divisor);
-  });
-}
-
 template <typename Dtypes>
 void var(const rt::OpContext& in, const rt::Tensor& self, rt::Optional<rt::IntList> dim,
          bool keepdim, double correction, rt::Tensor& out) {
@@ -55,7 +29,11 @@ void var(const rt::OpContext& in, const rt::Tensor& self, rt::Optional<rt::IntLi
   ReducePlan plan;
   if (!plan_reduce(in, self, mask, keepdim, out, &plan)) return;
   Dtypes::run(in.context(), in.op(), self.dtype(), [&](auto tag) {
-    variance<typename decltype(tag)::type>(plan, self, out, correction);
+    using T = typename decltype(tag)::type;
+    T* po = out.data_as<T>();
+    reduce_variance(
+        plan, self.data_as<const T>(), correction,
+        [&](int64_t oo, double variance, double) { po[oo] = rt::value_cast<T>(variance); });
   });
 }
 

@@ -15,37 +15,6 @@ constexpr const char* kOp = "aten::var_mean.correction_out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
-// Variance (into var) and mean (into mean, same shape and dim order) over a
-// planned reduction of T-typed self, two passes in double, stored as U (the
-// outs may have another floating dtype, as ExecuTorch's kernel allows). The
-// variance divides by max(0, n - correction), as torch's var does.
-template <typename T, typename U>
-void var_mean(ReducePlan& plan, const rt::Tensor& self, rt::Tensor& var, rt::Tensor& mean,
-              double correction) {
-  const T* x = self.data_as<const T>();
-  U* pv = var.data_as<U>();
-  U* pm = mean.data_as<U>();
-  const int64_t n = plan.inner_numel;
-  const double divisor =
-      static_cast<double>(n) - correction > 0 ? static_cast<double>(n) - correction : 0.0;
-  for_each_reduced(plan, [&](int64_t so, int64_t oo) {
-    double sum = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      sum += rt::value_cast<double>(x[so + plan.inner.offset[0]]);
-      plan.inner.next();
-    }
-    const double m = sum / static_cast<double>(n);
-    double squares = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      const double d = rt::value_cast<double>(x[so + plan.inner.offset[0]]) - m;
-      squares += d * d;
-      plan.inner.next();
-    }
-    pv[oo] = rt::value_cast<U>(squares / divisor);
-    pm[oo] = rt::value_cast<U>(m);
-  });
-}
-
 bool same_dim_order(const rt::Tensor& a, const rt::Tensor& b) {
   for (int d = 0; d < a.dim(); ++d) {
     if (a.dim_order()[d] != b.dim_order()[d]) return false;
@@ -74,7 +43,15 @@ void var_mean_correction_out(rt::KernelContext& context, const rt::Tensor& self,
   const double c = correction.has_value() ? correction.value().to<double>() : 1.0;
   Dtypes::run(context, kOp, self.dtype(), [&](auto t) {
     Dtypes::run(context, kOp, out0.dtype(), [&](auto u) {
-      var_mean<typename decltype(t)::type, typename decltype(u)::type>(plan, self, out0, out1, c);
+      // The outs may have another floating dtype than self, as ExecuTorch's kernel allows.
+      using U = typename decltype(u)::type;
+      U* pv = out0.data_as<U>();
+      U* pm = out1.data_as<U>();
+      reduce_variance(plan, self.data_as<const typename decltype(t)::type>(), c,
+                      [&](int64_t oo, double variance, double mean) {
+                        pv[oo] = rt::value_cast<U>(variance);
+                        pm[oo] = rt::value_cast<U>(mean);
+                      });
     });
   });
 }

@@ -58,12 +58,11 @@ void reduce_kernel(rt::KernelContext& context, const char* op, const rt::Tensor&
                    rt::Optional<rt::IntList> dim, bool keepdim,
                    rt::Optional<rt::ScalarType> dtype_arg, rt::Tensor& out, bool mean) {
   const rt::OpContext in(context, op);
-  const int64_t dtype = portable::optional_dtype_arg(dtype_arg);
   uint32_t mask = 0;
-  if (!portable::reduce_dims_arg(in, dim, self, true, &mask)) return;
-  if (!Dtypes::check(context, op, self.dtype()) || !Dtypes::check(context, op, out.dtype())) return;
-  if (dtype >= 0 && dtype != static_cast<int64_t>(out.dtype()))
-    return in.fail("out must have the dtype asked for");
+  if (!portable::check_sum_args<Dtypes>(in, self, dim, dtype_arg, out, &mask) ||
+      !Dtypes::check(context, op, out.dtype())) {
+    return;
+  }
   portable::ReducePlan plan;
   if (!portable::plan_reduce(in, self, mask, keepdim, out, &plan)) return;
   if (trailing_reduce(self, mask, plan, mean, out)) return;

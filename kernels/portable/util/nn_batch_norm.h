@@ -66,4 +66,17 @@ __attribute__((noinline)) inline bool plan_batch_norm(
          resize_out(in, *save_mean, empty, 1) && resize_out(in, *save_invstd, empty, 1);
 }
 
+// The checks of _native_batch_norm_legit_no_training (Note [Shared kernel checks],
+// shape_copy.h): input's dtype one of Dtypes (the calling library's), then plan_batch_norm.
+template <typename Dtypes>
+bool plan_batch_norm_no_training(const rt::OpContext& in, const rt::Tensor& input,
+                                 const rt::Tensor* weight, const rt::Tensor* bias,
+                                 const rt::Tensor& running_mean, const rt::Tensor& running_var,
+                                 double eps, rt::Tensor& out0, rt::Tensor& out1, rt::Tensor& out2,
+                                 BatchNormCall* call) {
+  return Dtypes::check(in.context(), in.op(), input.dtype()) &&
+         plan_batch_norm(in, input, weight, bias, running_mean, running_var, eps, out0, out1, out2,
+                         call);
+}
+
 }  // namespace portable

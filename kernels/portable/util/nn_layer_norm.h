@@ -114,4 +114,15 @@ __attribute__((noinline)) inline bool plan_layer_norm(
   return true;
 }
 
+// The checks of native_layer_norm (Note [Shared kernel checks], shape_copy.h): input's dtype
+// one of Dtypes (the calling library's), then plan_layer_norm.
+template <typename Dtypes>
+bool plan_native_layer_norm(const rt::OpContext& in, const rt::Tensor& input,
+                            rt::IntList normalized_shape, rt::Optional<rt::Tensor> weight,
+                            rt::Optional<rt::Tensor> bias, double eps, rt::Tensor& out0,
+                            rt::Tensor& out1, rt::Tensor& out2, LayerNormCall* call) {
+  return Dtypes::check(in.context(), in.op(), input.dtype()) &&
+         plan_layer_norm(in, input, normalized_shape, weight, bias, eps, out0, out1, out2, call);
+}
+
 }  // namespace portable

@@ -53,6 +53,33 @@ __attribute__((noinline)) inline bool plan_matmul(const rt::OpContext& in, const
   return true;
 }
 
+// Checks addmm's arguments and gives out's sizes (mat1's rows by mat2's columns): self,
+// mat1, mat2 and out of one dtype, mat1 @ mat2 defined, and self broadcastable to the
+// product's shape (a matrix, a row of its width, or one value). The caller checks the
+// dtype against its own and resizes out to `sizes`.
+inline bool check_addmm_args(const rt::OpContext& in, const rt::Tensor& self,
+                             const rt::Tensor& mat1, const rt::Tensor& mat2, const rt::Tensor& out,
+                             int32_t* sizes) {
+  const rt::ScalarType dtype = out.dtype();
+  if (self.dtype() != dtype || mat1.dtype() != dtype || mat2.dtype() != dtype) {
+    in.fail("self, mat1, mat2 and out must have one dtype");
+    return false;
+  }
+  if (mat1.dim() != 2 || mat2.dim() != 2 || mat1.size(1) != mat2.size(0)) {
+    in.fail("mat1 and mat2 must be matrices that can be multiplied");
+    return false;
+  }
+  sizes[0] = mat1.size(0);
+  sizes[1] = mat2.size(1);
+  const int dim = self.dim();
+  if (dim > 2 || (dim == 2 && self.size(0) != 1 && self.size(0) != sizes[0]) ||
+      (dim >= 1 && self.size(dim - 1) != 1 && self.size(dim - 1) != sizes[1])) {
+    in.fail("self cannot be broadcast to the product's shape");
+    return false;
+  }
+  return true;
+}
+
 // The products, accumulating in opmath_t<T> (integers wrap).
 template <typename T>
 void matmul(const MatmulShape& s, const T* a, const T* c, T* out) {

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "kernels/portable/util/nn_util.h"
+#include "kernels/portable/util/shape_copy.h"
 #include "runtime/core/tensor.h"
 #include "runtime/kernel/kernel_args.h"
 
@@ -99,6 +100,47 @@ __attribute__((noinline)) inline bool plan_adaptive_pool2d(const rt::OpContext& 
   sizes[rank - 2] = static_cast<int32_t>(output_size[0]);
   sizes[rank - 1] = static_cast<int32_t>(output_size[1]);
   return resize_out(in, out, sizes, rank);
+}
+
+// The operators' checks (Note [Shared kernel checks], shape_copy.h): self's dtype one of
+// Dtypes (the calling library's) and out's the same, then each operator's own; the outs
+// resized to the pooled shape and the window (none for adaptive pooling) given.
+
+// avg_pool2d: divisor_override, when given, is not zero.
+template <typename Dtypes>
+bool plan_avg_pool2d(const rt::OpContext& in, const rt::Tensor& self, rt::IntList kernel_size,
+                     rt::IntList stride, rt::IntList padding, bool ceil_mode,
+                     rt::Optional<int64_t> divisor_override, rt::Tensor& out, PoolWindow* win) {
+  if (!shape_same_dtype<Dtypes>(in, self, out)) return false;
+  if (divisor_override.has_value() && divisor_override.value() == 0) {
+    in.fail("divisor_override must not be zero");
+    return false;
+  }
+  rt::Tensor* const outs[] = {&out};
+  return plan_pool2d(in, self, kernel_size, stride, padding, nullptr, ceil_mode, outs, 1, win);
+}
+
+// max_pool2d_with_indices: indices are int64.
+template <typename Dtypes>
+bool plan_max_pool2d_with_indices(const rt::OpContext& in, const rt::Tensor& self,
+                                  rt::IntList kernel_size, rt::IntList stride, rt::IntList padding,
+                                  rt::IntList dilation, bool ceil_mode, rt::Tensor& out,
+                                  rt::Tensor& indices, PoolWindow* win) {
+  if (!shape_same_dtype<Dtypes>(in, self, out)) return false;
+  if (indices.dtype() != rt::ScalarType::Long) {
+    in.fail("indices must be int64");
+    return false;
+  }
+  rt::Tensor* const outs[] = {&out, &indices};
+  return plan_pool2d(in, self, kernel_size, stride, padding, &dilation, ceil_mode, outs, 2, win);
+}
+
+// _adaptive_avg_pool2d.
+template <typename Dtypes>
+bool plan_adaptive_avg_pool2d(const rt::OpContext& in, const rt::Tensor& self,
+                              rt::IntList output_size, rt::Tensor& out) {
+  return shape_same_dtype<Dtypes>(in, self, out) &&
+         plan_adaptive_pool2d(in, self, output_size, out);
 }
 
 }  // namespace portable

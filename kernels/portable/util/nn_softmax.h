@@ -36,6 +36,38 @@ void normalise_rows(DimRows& rows, const T* self, T* out) {
   } while (walk.next_row());
 }
 
+// The row and element formulas of the two operators, for normalise_rows (and the
+// optimized kernels' strided path, so both compute the same bits).
+
+namespace {  // the functors' instantiations stay in their kernel (Note [Shared kernel checks])
+
+// softmax: exp(x - max) / sum(exp(x - max)).
+struct Softmax {
+  template <typename M>
+  static M row(M, M sum) {
+    return sum;
+  }
+  template <typename M>
+  static M element(M x, M max, M sum) {
+    return std::exp(x - max) / sum;
+  }
+};
+
+// log_softmax: x - max - log(sum(exp(x - max))), stable for large inputs; an infinite max
+// gives NaNs, as torch.
+struct LogSoftmax {
+  template <typename M>
+  static M row(M max, M sum) {
+    return max + std::log(sum);
+  }
+  template <typename M>
+  static M element(M x, M, M shift) {
+    return x - shift;
+  }
+};
+
+}  // namespace
+
 // The kernel of `op`: `op`(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out).
 // `Dtypes` is the op's own DtypeDispatch (its selected dtypes come from its own header).
 template <typename Dtypes, typename Normalise>

@@ -11,6 +11,35 @@
 
 namespace portable {
 
+namespace {  // the functors' instantiations stay in their kernel (Note [Shared kernel checks])
+
+// The folds of sum and mean (for accumulate_reduce, and the optimized kernels' other
+// layouts, so both compute the same bits).
+struct Sum {
+  template <typename M>
+  static M init() {
+    return M(0);
+  }
+  template <typename M>
+  static M apply(M acc, M x) {
+    return op_add(acc, x);
+  }
+  template <typename M>
+  static M finish(M acc, int64_t) {
+    return acc;
+  }
+};
+
+// An empty reduction gives 0 / 0: NaN, as torch.
+struct Mean : Sum {
+  template <typename M>
+  static M finish(M acc, int64_t count) {
+    return acc / static_cast<M>(count);
+  }
+};
+
+}  // namespace
+
 // Folds self over a planned reduction into out with Op::apply(acc, x) from
 // Op::init<M>(), computing in opmath_t of out's dtype T (self's elements are
 // converted to it as they are loaded); Op::finish(acc, count) gives the

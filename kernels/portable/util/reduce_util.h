@@ -5,6 +5,7 @@
 #include "runtime/core/evalue.h"
 #include "runtime/core/span.h"
 #include "runtime/core/tensor.h"
+#include "runtime/core/value_cast.h"
 #include "runtime/kernel/kernel_args.h"
 
 namespace portable {
@@ -99,6 +100,21 @@ __attribute__((noinline)) inline bool reduce_dims_arg(const rt::OpContext& in,
   return true;
 }
 
+// Checks what sum.IntList_out and mean.out take alike (Note [Shared kernel checks],
+// shape_copy.h): the dims (their bits in *mask), self's dtype among the kernel's, and
+// out's dtype the one `dtype=` asks for.
+template <typename Dtypes>
+bool check_sum_args(const rt::OpContext& in, const rt::Tensor& self, rt::Optional<rt::IntList> dim,
+                    rt::Optional<rt::ScalarType> dtype_arg, const rt::Tensor& out, uint32_t* mask) {
+  if (!reduce_dims_arg(in, dim, self, true, mask)) return false;
+  if (!Dtypes::check(in.context(), in.op(), self.dtype())) return false;
+  if (dtype_arg.has_value() && dtype_arg.value() != out.dtype()) {
+    in.fail("out must have the dtype asked for");
+    return false;
+  }
+  return true;
+}
+
 // Every dim of self, as a reduction mask.
 inline uint32_t all_dims_mask(const rt::Tensor& self) {
   return self.dim() > 0 ? (1u << self.dim()) - 1 : 0;
@@ -156,6 +172,32 @@ void for_each_reduced(ReducePlan& plan, Fn&& fn) {
   do {
     fn(plan.outer.offset[0], plan.outer.offset[1]);
   } while (plan.outer.next());
+}
+
+// The variance over a planned reduction (var, var_mean): two passes over each output's
+// elements in double, the mean and then the squares about it, divided by
+// max(0, n - correction) (0 gives inf or NaN, as torch). `store(out_offset, variance, mean)`
+// takes each output's results.
+template <typename T, typename Store>
+void reduce_variance(ReducePlan& plan, const T* x, double correction, Store&& store) {
+  const int64_t n = plan.inner_numel;
+  const double divisor =
+      static_cast<double>(n) - correction > 0 ? static_cast<double>(n) - correction : 0.0;
+  for_each_reduced(plan, [&](int64_t so, int64_t oo) {
+    double sum = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      sum += rt::value_cast<double>(x[so + plan.inner.offset[0]]);
+      plan.inner.next();
+    }
+    const double mean = sum / static_cast<double>(n);
+    double squares = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const double d = rt::value_cast<double>(x[so + plan.inner.offset[0]]) - mean;
+      squares += d * d;
+      plan.inner.next();
+    }
+    store(oo, squares / divisor, mean);
+  });
 }
 
 }  // namespace portable

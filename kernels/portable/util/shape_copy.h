@@ -121,6 +121,30 @@ inline int64_t shape_wrap_dim(const rt::OpContext& in, int64_t d, int dim, bool 
   return d;
 }
 
+// Note [Shared kernel checks]
+// What a kernel checks before it computes, the shape it gives out and the formula of each
+// element are the operator's, not the library's: when the portable and the optimized
+// library (or the quantized one) both serve an operator, they call one helper here, in
+// kernels/portable/util/, so that the two cannot drift apart. Per operator:
+//   check_<op>_args<Dtypes>(in, <arguments>, out..., ...)  its checks, in torch's order, the
+//       first failure reported through `in`; Dtypes is the calling library's DtypeDispatch,
+//       so a library with fewer dtypes refuses the others with its own message. Where the
+//       shape of out falls out of the checks it is given too (sizes, a plan struct).
+//   <op>_out_sizes(<arguments>, sizes)                      out's shape, when apart.
+//   an element functor (Add, Neg, Gelu, Softmax, Mean...)  the formula, run by portable's
+//       templates on any dtype and by an optimized kernel's strided path at float; its
+//       vector loops compute the same expression.
+// They are header-only: a template over the caller's Dtypes or an inline function,
+// compiled into the one kernel that calls it. The element functors sit in an anonymous
+// namespace of their header: a kernel's templates instantiated over a functor of a named
+// namespace get vague linkage, which the compiler keeps out of line (add's binary_op, 194
+// bytes, no longer inlined into add_out), while over an internal one they are the
+// kernel's own and inline as when each kernel kept its functor, so a runner links no more
+// than before. They take the kernel's OpContext, not its context and name: one made
+// inside the helper cost 33 to 43 bytes a kernel (layer norm, batch norm). A helper two
+// kernels of one runner call (plan_pool2d, plan_matmul) is noinline instead, and linked
+// once.
+
 // Checks out's dtype is self's and that the kernel's dtype set takes it.
 template <typename Dtypes>
 bool shape_same_dtype(const rt::OpContext& in, const rt::Tensor& self, const rt::Tensor& out) {
@@ -128,6 +152,39 @@ bool shape_same_dtype(const rt::OpContext& in, const rt::Tensor& self, const rt:
   if (out.dtype() == self.dtype()) return true;
   in.fail("out must have self's dtype");
   return false;
+}
+
+// out's shape for permute_copy: out's dim d is self's dim dims[d], of that size, read at
+// that stride of self (none for a 0-dim self, walked as one element).
+struct PermuteShape {
+  int32_t sizes[rt::Tensor::kMaxDims];
+  int64_t strides[rt::Tensor::kMaxDims] = {};
+};
+
+// Checks permute_copy's arguments (out has self's dtype, `dims` names every dim of self
+// once) and gives out's shape.
+template <typename Dtypes>
+bool check_permute_copy_args(const rt::OpContext& in, const rt::Tensor& self, rt::IntList dims,
+                             const rt::Tensor& out, PermuteShape* shape) {
+  if (!shape_same_dtype<Dtypes>(in, self, out)) return false;
+  const int dim = self.dim();
+  if (dims.size() != static_cast<size_t>(dim)) {
+    in.fail("dims must name every dim of self once");
+    return false;
+  }
+  uint32_t seen = 0;
+  for (int d = 0; d < dim; ++d) {
+    int64_t source = dims[d];
+    if (source < 0) source += dim;
+    if (source < 0 || source >= dim || (seen & (1u << source)) != 0) {
+      in.fail("dims must name every dim of self once");
+      return false;
+    }
+    seen |= 1u << source;
+    shape->sizes[d] = self.size(static_cast<int>(source));
+    shape->strides[d] = self.stride(static_cast<int>(source));
+  }
+  return true;
 }
 
 // Checks an optional int[] dim_order argument (dim_order_ops): `out` is laid

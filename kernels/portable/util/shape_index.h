@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/portable/util/shape_copy.h"
 #include "runtime/core/tensor.h"
 #include "runtime/kernel/kernel_args.h"
 
@@ -29,6 +30,33 @@ inline int64_t shape_index_at(const rt::OpContext& in, const rt::Tensor& index, 
   if (value >= 0 && value < limit) return value;
   in.fail("index is out of range");
   return -1;
+}
+
+// Checks embedding's arguments: out has weight's dtype (one of Dtypes, the calling
+// library's), weight is a matrix, indices are int64 or int32 with room for one more dim.
+template <typename Dtypes>
+bool check_embedding_args(const rt::OpContext& in, const rt::Tensor& weight,
+                          const rt::Tensor& indices, const rt::Tensor& out) {
+  if (!shape_same_dtype<Dtypes>(in, weight, out) || !shape_check_index_dtype(in, indices))
+    return false;
+  if (weight.dim() != 2) {
+    in.fail("weight must have 2 dims");
+    return false;
+  }
+  if (indices.dim() + 1 > rt::Tensor::kMaxDims) {
+    in.fail("indices have too many dims");
+    return false;
+  }
+  return true;
+}
+
+// out's sizes for embedding (indices' sizes, then weight's row width); gives their count.
+inline int embedding_out_sizes(const rt::Tensor& weight, const rt::Tensor& indices,
+                               int32_t* sizes) {
+  const int dim = indices.dim() + 1;
+  for (int d = 0; d + 1 < dim; ++d) sizes[d] = indices.size(d);
+  sizes[dim - 1] = weight.size(1);
+  return dim;
 }
 
 }  // namespace portable

@@ -5,6 +5,7 @@
 
 #include "kernels/portable/util/promotion.h"
 #include "runtime/core/scalar_type.h"
+#include "runtime/kernel/kernel_args.h"
 #include "runtime/kernel/scalar.h"
 
 namespace portable {
@@ -31,6 +32,19 @@ struct UnaryClamp {
     return Fn<M>{has_lo ? lo.to<M>() : M(), has_hi ? hi.to<M>() : M(), has_lo, has_hi};
   }
 };
+
+// Checks clamp.out's bounds, either of which may be None but not both, and gives them as a
+// UnaryClamp (Note [Shared kernel checks], shape_copy.h).
+inline bool check_clamp_args(const rt::OpContext& in, rt::Optional<rt::Scalar> min,
+                             rt::Optional<rt::Scalar> max, UnaryClamp* clamp) {
+  clamp->has_lo = min.has_value();
+  clamp->has_hi = max.has_value();
+  if (clamp->has_lo) clamp->lo = min.value();
+  if (clamp->has_hi) clamp->hi = max.value();
+  if (clamp->has_lo || clamp->has_hi) return true;
+  in.fail("at least one of min and max must not be None");
+  return false;
+}
 
 // Whether `value` (an Int or Bool scalar) is representable in the integer
 // dtype `dtype`: torch refuses bounds that would overflow.

@@ -73,6 +73,20 @@ void where_convert(rt::KernelContext& context, const char* op, WhereCall& call) 
   } while (walk.next_row());
 }
 
+// out's shape: self and other broadcast together, then with condition; false when they
+// cannot be (Note [Shared kernel checks], shape_copy.h). always_inline: each caller
+// (portable's plan_where, the optimized kernel's fast plan) keeps its own copy inline, as
+// before it was shared, rather than a call to one out of line.
+__attribute__((always_inline)) inline bool where_out_sizes(const rt::Tensor& condition,
+                                                           const rt::Tensor& self,
+                                                           const rt::Tensor& other, int32_t* sizes,
+                                                           int* dim) {
+  int32_t values[rt::Tensor::kMaxDims];
+  int values_dim = 0;
+  return broadcast_shape(self, other, values, &values_dim) &&
+         broadcast_sizes(values, values_dim, condition.sizes().data(), condition.dim(), sizes, dim);
+}
+
 // The dtype-independent checks and the shape; false when there is nothing
 // (more) to do.
 template <typename Dtypes, uint32_t kConditionBits>
@@ -90,13 +104,9 @@ bool plan_where(const rt::OpContext& in, const char* op, WhereCall& call) {
     in.fail("out must have the result dtype of self and other");
     return false;
   }
-  int32_t values[rt::Tensor::kMaxDims];
   int32_t sizes[rt::Tensor::kMaxDims];
-  int values_dim = 0;
   int dim = 0;
-  if (!broadcast_shape(*call.self, *call.other, values, &values_dim) ||
-      !broadcast_sizes(values, values_dim, call.condition->sizes().data(), call.condition->dim(),
-                       sizes, &dim)) {
+  if (!where_out_sizes(*call.condition, *call.self, *call.other, sizes, &dim)) {
     in.fail("condition, self and other cannot be broadcast together");
     return false;
   }
