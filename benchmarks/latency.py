@@ -93,7 +93,7 @@ class Configuration:
     lowered: bool = False
 
 
-# Toolchains by name -> cflags. `host` is the default manifest's; `host_avx2` the README's
+# Toolchains by name -> cflags. `host` is the default manifest's; `host_avx2` docs/kernels.md's
 # x86-64 toolchain for AVX2 machines: the SIMD level is the toolchain's to name (the
 # optimized library adds its own -O2 and Eigen's include path).
 TOOLCHAINS: dict[str, list[str]] = {

@@ -8,7 +8,7 @@ Compiles a small C++ driver around the optimized kernels' GEMM (kernels/optimize
 the code `mm.out`, `bmm.out` and `addmm.out` run) with the flags the build gives the
 optimized library's objects: BASE_CFLAGS, the toolchain's cflags, then the library's
 (Note [Library cflags], codegen/builtin_libraries.py). Configurations: the default -O2 and -O3, with
-the `host_avx2` toolchain (README, "Toolchains": `-Os -mavx2 -mfma`), and -O2 with the
+the `host_avx2` toolchain (docs/kernels.md: `-Os -mavx2 -mfma`), and -O2 with the
 default `host` toolchain (x86-64's baseline, SSE2). One thread.
 
 Each n x n x n product of random floats runs `--repeats` times; its time is the minimum
@@ -133,7 +133,7 @@ def measure(
     source.write_text(DRIVER)
     eigen = eigen_include()
     if eigen is None:
-        sys.exit("sgemm.py: Eigen's headers are not installed (README, Setup)")
+        sys.exit("sgemm.py: Eigen's headers are not installed (Debian's libeigen3-dev)")
     # The driver reads the clock: -fno-exceptions and the rest as the build compiles.
     command = ["c++", *BASE_CFLAGS, *config.flags, "-isystem", str(eigen), f"-I{REPO}", str(source)]
     subprocess.run([*command, "-o", str(program)], check=True)

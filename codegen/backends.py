@@ -3,52 +3,18 @@
 A program lowered to a backend (XNNPACK, ...) runs part of its work as a DelegateCall to
 that backend, named by its id (`XnnpackBackend`). Those parts select no kernels, so the
 selection never sees them: the model_ops stage records each model's delegate ids
-(build/.models/<model>.info.json, `ModelInfo`), and every target checks, at build time,
-that its runtime provides each backend its models call, instead of the runner failing when
-it loads the method. Our own runtime provides none; ExecuTorch's runtime those of its
-install's libraries (codegen/executorch/install.py). A target's own `backends` list adds
-backends no model names (for programs loaded at run time).
+(build/.models/<model>.info.json, `ModelInfo` in codegen/model_info.py), and every target
+checks, at build time, that its runtime provides each backend its models call, instead of
+the runner failing when it loads the method. Our own runtime provides none; ExecuTorch's
+runtime those of its install's libraries (codegen/executorch/install.py). A target's own
+`backends` list adds backends no model names (for programs loaded at run time).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 
 from codegen.errors import InputError
-from codegen.stage_file import dump_json, member, parse_json, read_json
-
-
-@dataclass(frozen=True)
-class ModelInfo:
-    """What a model's program holds besides its kernel calls: its methods and the backends
-    its delegates call."""
-
-    delegates: tuple[str, ...]
-    methods: tuple[str, ...]
-
-    def to_json(self) -> str:
-        return dump_json({"delegates": list(self.delegates), "methods": list(self.methods)})
-
-    @staticmethod
-    def from_json(text: str, source: str | Path) -> ModelInfo:
-        return parse_json(text, source, "a model's info", _model_info)
-
-    @staticmethod
-    def read(path: Path) -> ModelInfo:
-        return read_json(path, "a model's info", _model_info)
-
-
-def _model_info(document: object) -> ModelInfo:
-    if not isinstance(document, dict):
-        raise ValueError("expected an object")
-    names = {key: member(document, key, "info") for key in ("delegates", "methods")}
-    for key, value in names.items():
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise ValueError(f"{key}: expected a list of strings")
-    return ModelInfo(tuple(names["delegates"]), tuple(names["methods"]))  # type: ignore[arg-type]
-
 
 # Note [Our runtime has no backends]: the hint when a delegated program meets our runtime.
 OUR_RUNTIME_HINT = 'build it on ExecuTorch\'s runtime (runtime = "executorch" in the target)'

@@ -23,6 +23,9 @@ from codegen.builtin_libraries import (
     builtin_libraries,
     eigen_include,
 )
+from codegen.cmake_toolchain import KEY as CMAKE_TOOLCHAIN_FILE
+from codegen.cmake_toolchain import Probe, run_probe
+from codegen.cmake_toolchain import toolchain as cmake_toolchain
 from codegen.errors import InputError
 from codegen.key_path_reader import MAX_NAME_LENGTH, KeyPathReader
 from codegen.manifest_model import (
@@ -43,6 +46,7 @@ from codegen.manifest_model import (
 from codegen.manifest_references import check_references, with_builtins
 from codegen.manifest_target import MAX_THREADS, read_target
 from codegen.paths import not_a_regular_file
+from codegen.references import reference_strings
 
 __all__ = [
     "BUILTIN_KERNELS",
@@ -73,9 +77,12 @@ __all__ = [
 MAX_MANIFEST_BYTES = 16 << 20
 
 
-def load_manifest(path: Path, builtin_kernels: Path = BUILTIN_KERNELS) -> Manifest:
+def load_manifest(
+    path: Path, builtin_kernels: Path = BUILTIN_KERNELS, probe: Probe = run_probe
+) -> Manifest:
     """Read and validate the manifest at `path`; `builtin_kernels` holds the libraries a
-    target may name without defining them (the same folder, spelled as the caller likes)."""
+    target may name without defining them (the same folder, spelled as the caller likes);
+    `probe` reads a CMake toolchain file (Note [CMake toolchain files])."""
     problem = not_a_regular_file(path)
     if problem is not None:
         raise InputError(path, f"manifest {problem}")
@@ -96,15 +103,16 @@ def load_manifest(path: Path, builtin_kernels: Path = BUILTIN_KERNELS) -> Manife
         raise InputError(path, f"invalid TOML: {error}") from None
     except RecursionError:  # tomllib recurses once per nested array or inline table
         raise InputError(path, "invalid TOML: arrays or tables nested too deeply") from None
-    return _Parser(path, builtin_kernels).manifest(document)
+    return _Parser(path, builtin_kernels, probe).manifest(document)
 
 
 class _Parser(KeyPathReader):
     """Walks the TOML document, keeping the key path for error messages."""
 
-    def __init__(self, path: Path, builtin_kernels: Path) -> None:
+    def __init__(self, path: Path, builtin_kernels: Path, probe: Probe) -> None:
         super().__init__(path)
         self.builtin_kernels = builtin_kernels
+        self.probe = probe
 
     def manifest(self, document: dict[str, Any]) -> Manifest:
         top = {"toolchains", "libraries", "models", "targets", BUILD_KEY}
@@ -132,10 +140,10 @@ class _Parser(KeyPathReader):
     def toolchain(self, name: str, value: object, key: str) -> Toolchain:
         allowed = {"compiler", "launcher", "cflags", "ldflags", "strip", "ar", "emulator"}
         allowed |= {"executorch"}  # Note [Target runtime]: its ExecuTorch install
-        table = self.table(value, key, allowed, set())
+        table = self.table(value, key, allowed | {CMAKE_TOOLCHAIN_FILE}, set())
         default = default_toolchain()
         launcher = table.get("launcher")
-        return Toolchain(
+        given = Toolchain(
             name=name,
             compiler=self.typed(table.get("compiler", default.compiler), f"{key}.compiler", str),
             launcher=None if launcher is None else self.typed(launcher, f"{key}.launcher", str),
@@ -148,6 +156,12 @@ class _Parser(KeyPathReader):
             if "executorch" not in table
             else self.existing_dir(table["executorch"], f"{key}.executorch"),
         )
+        if CMAKE_TOOLCHAIN_FILE not in table:
+            return given
+        # Note [CMake toolchain files]: the table's own keys over what the file sets.
+        path = self.existing_file(table[CMAKE_TOOLCHAIN_FILE], f"{key}.{CMAKE_TOOLCHAIN_FILE}")
+        own = {field: getattr(given, field) for field in allowed & set(table)}
+        return cmake_toolchain(name, path, self.probe(path), own)
 
     def library(self, name: str, value: object, key: str) -> Library:
         # A built-in library's table may give only its cflags (Note [Library cflags]).
@@ -173,8 +187,8 @@ class _Parser(KeyPathReader):
         allowed = {"path", "method", "inputs", "outputs", "output_limit"}
         table = self.table(value, key, allowed, {"path"})
         # Both arrays are typed before any file is looked at.
-        inputs = self.strings(table.get("inputs", []), f"{key}.inputs")
-        outputs = self.strings(table.get("outputs", []), f"{key}.outputs")
+        inputs = reference_strings(self, table.get("inputs", []), f"{key}.inputs")
+        outputs = reference_strings(self, table.get("outputs", []), f"{key}.outputs")
         return Model(
             name=name,
             path=self.existing_file(table["path"], f"{key}.path"),

@@ -15,7 +15,7 @@ OURS = "ours"
 EXECUTORCH = "executorch"  # ExecuTorch's own runtime, from its install (codegen/plan/executorch.py)
 RUNTIMES = (OURS, EXECUTORCH)
 # The most bytes verification lets a model's outputs take together, unless its table's
-# `output_limit` says otherwise (README, "Verification"): a program of a few hundred bytes
+# `output_limit` says otherwise (docs/verification.md): a program of a few hundred bytes
 # can plan gigabytes of output, which the runner would fill and write.
 DEFAULT_OUTPUT_LIMIT = 64 << 20
 
@@ -34,6 +34,9 @@ class Toolchain:
     # A command prefix that runs this toolchain's programs here (CMake's
     # CMAKE_CROSSCOMPILING_EMULATOR), e.g. ("qemu-aarch64", "-L", "/usr/aarch64-linux-gnu").
     emulator: tuple[str, ...] = ()
+    # Where compiler, flags and emulator were read from, if they were (Note [CMake
+    # toolchain files] in codegen/cmake_toolchain.py): part of what the tasks are made from.
+    cmake_toolchain_file: Path | None = None
     # The ExecuTorch install the toolchain's `runtime = "executorch"` targets build against
     # (codegen/executorch/install.py); None: the executorch package the build's Python imports.
     executorch: Path | None = None
@@ -57,7 +60,8 @@ class Library:
 
 @dataclass(frozen=True)
 class Model:
-    """A `.pte` program with optional reference inputs and outputs (`.npy`)."""
+    """A `.pte` program with optional reference inputs and outputs: `.npy` files, or one
+    `.npz` archive each (Note [Reference archives] in codegen/references.py)."""
 
     name: str
     path: Path

@@ -7,6 +7,7 @@ from pathlib import Path
 
 # Through the module: the message names the folders eigen_include searched, as they are now.
 from codegen import builtin_libraries as shipped
+from codegen.hints import did_you_mean
 from codegen.key_path_reader import KeyPathReader
 from codegen.manifest_model import Library, Model, Target, Toolchain
 
@@ -29,8 +30,8 @@ def with_builtins(
         raise reader.fail(
             f"targets.{user.name}.libraries[{index}]",
             "the optimized library needs Eigen 3.4's headers, found in none of "
-            f"{', '.join(str(p) for p in shipped.EIGEN_CANDIDATES)}: install them (README, "
-            "Setup) or give their folder in [libraries.optimized] cflags = "
+            f"{', '.join(str(p) for p in shipped.EIGEN_CANDIDATES)}: install them (Debian's"
+            " libeigen3-dev) or give their folder in [libraries.optimized] cflags = "
             '["-O2", "-isystem", "/path/to/eigen3"]',
         )
     return {**{n: builtins[n] for n in sorted(named) if n in builtins}, **libraries}
@@ -53,10 +54,7 @@ def check_references(
         seen: set[str] = set()
         for index, name in enumerate(names):
             if name not in known:
-                raise reader.fail(
-                    f"{key}.{key_name}[{index}]",
-                    f"unknown {noun} {name!r} (defined: {', '.join(sorted(known)) or 'none'})",
-                )
+                raise reader.fail(f"{key}.{key_name}[{index}]", unknown_name(noun, name, known))
             if name in seen:
                 raise reader.fail(f"{key}.{key_name}[{index}]", f"{name!r} is listed twice")
             seen.add(name)
@@ -64,10 +62,20 @@ def check_references(
         raise reader.fail(f"{key}.libraries", "a target needs at least one kernel library")
     _check_baseline(reader, target, targets)
     if target.toolchain not in toolchains:
-        raise reader.fail(
-            f"{key}.toolchain",
-            f"unknown toolchain {target.toolchain!r} (defined: {', '.join(sorted(toolchains))})",
-        )
+        problem = unknown_name("toolchain", target.toolchain, toolchains)
+        raise reader.fail(f"{key}.toolchain", problem)
+
+
+def unknown_name(noun: str, name: str, known: Iterable[str]) -> str:
+    """What a target names that the manifest does not define, what it does define (and,
+    for a library, what is built in), and the closest of those to `name`."""
+    defined = sorted(known)
+    listed = f"defined: {', '.join(defined) or 'none'}"
+    if noun == "library":  # a built-in library needs no table
+        builtin = sorted(shipped.builtin_libraries(shipped.BUILTIN_KERNELS))
+        defined += builtin
+        listed += f"; built in: {', '.join(builtin)}"
+    return f"unknown {noun} {name!r} ({listed}){did_you_mean(name, defined)}"
 
 
 def _check_baseline(reader: KeyPathReader, target: Target, targets: Mapping[str, Target]) -> None:

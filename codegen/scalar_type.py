@@ -64,8 +64,31 @@ class ScalarType(enum.Enum):
             return _BY_LOWER_NAME[name.lower()]
         except KeyError:
             known = ", ".join(t.name for t in cls)
-            raise ValueError(f"unknown dtype {name!r} (known: {known})") from None
+            raise ValueError(f"unknown dtype {name!r}{_hint(name)} (known: {known})") from None
 
 
 _BY_NUMBER = {t.number: t for t in ScalarType}
 _BY_LOWER_NAME = {t.name.lower(): t for t in ScalarType}
+
+
+# numpy's and PyTorch's spellings that are no name of ours (`float32`, `torch.int64`):
+# an error names ours.
+_OTHER_SPELLINGS = {
+    **{t.numpy_name: t for t in ScalarType if t.numpy_name is not None},
+    "cfloat": ScalarType.ComplexFloat,
+    "cdouble": ScalarType.ComplexDouble,
+    "chalf": ScalarType.ComplexHalf,
+    "complex32": ScalarType.ComplexHalf,
+}
+
+
+def _hint(name: str) -> str:
+    """ "; did you mean 'Float'?" for a dtype spelled as numpy or PyTorch spell it, or for
+    a near miss of one of our names."""
+    from codegen.hints import did_you_mean
+
+    bare = name.strip().lower().removeprefix("torch.").removeprefix("numpy.").removeprefix("np.")
+    other = _OTHER_SPELLINGS.get(bare) or _BY_LOWER_NAME.get(bare)
+    if other is not None:
+        return f"; did you mean {other.name!r}?"
+    return did_you_mean(name, (t.name for t in ScalarType))

@@ -17,7 +17,7 @@ from codegen.tolerances import Comparison, compare_to_reference
 
 # The .npy dtypes the runner reads and writes (runtime/runner/npy.cpp), as numpy spells
 # them: little-endian, 3 characters each. complex128's "<c16" is left out: the code to read
-# it does not fit the smallest runner's last code page (README, "The runner").
+# it does not fit the smallest runner's last code page (docs/runner.md).
 RUNNER_NPY_DTYPES = ("|b1", "|u1", "|i1", "<i2", "<i4", "<i8", "<f2", "<f4", "<f8", "<c8")
 NPY_MAGIC = b"\x93NUMPY"
 

@@ -53,11 +53,11 @@ def refuse_unknown_names(
             which = f"target{'s' if len(unresolved) > 1 else ''} {', '.join(unresolved)}"
             raise InvalidCommand(
                 f"'{name}' is unknown until codegen has run for {which}"
-                " (`doit build` or `doit codegen` runs it)"
+                f" (`{request.program} build` or `{request.program} codegen` runs it)"
             )
         known = ", ".join(sorted(targets))
         raise InvalidCommand(
-            f"'{name}' is not a task (the targets are {known}; see `doit list --all`)"
+            f"'{name}' is not a task (the targets are {known}; see `{request.program} list --all`)"
         )
 
 
@@ -67,6 +67,9 @@ def refuse_unknown_names(
 def task_backend(reads: Reads, request: Request) -> Iterator[dict[str, Any]]:
     """Per target, after codegen: compile, link, size, verify, summary; target:<name>."""
     current = manifest()
+    for toolchain in current.toolchains.values():  # read when the manifest was
+        if toolchain.cmake_toolchain_file is not None:
+            reads.exists(toolchain.cmake_toolchain_file)
     plans: list[TargetPlan] = []
     app_objects: list[CompileStep] = []
     for target in current.targets.values():

@@ -15,6 +15,8 @@ from tasks.engine.loader import BuildLoader
 class SelectiveLoader(BuildLoader):
     """The build loader, with the task creators of tasks/creators.py."""
 
+    program = "selective-build"  # what hints tell the user to type (Request.program)
+
     def creators(self) -> Mapping[str, Any]:
         from tasks.creators import CREATORS  # what a no-op build does not need
 
@@ -22,7 +24,9 @@ class SelectiveLoader(BuildLoader):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of `selective-build`: doit's own application (`DoitMain`) with the task
+    """The doit application of `selective-build` (whose entry point, tasks/cli.py main,
+    answers --help and --version and finds the manifest first): doit's own application
+    (`DoitMain`) with the task
     creators of tasks/creators.py, so it takes every doit command and option (`list`,
     `info`, `clean`, `forget`, `explain`, `target:<t>`, `-n N`, `manifest=...`, `build=...`)."""
     from doit.doit_cmd import DoitMain
@@ -38,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
                 "run": "tasks.engine.commands:BuildCommand",
                 "info": "tasks.engine.commands:CheckedInfo",
                 "clean": "tasks.engine.clean:LockedClean",
+                "help": "tasks.cli:SelectiveHelp",  # what the command does, then doit's help
             },
         },
     )

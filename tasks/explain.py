@@ -9,11 +9,12 @@ from typing import Any
 from tasks import layout
 from tasks.config import manifest_path
 from tasks.engine.actions import reports_user_errors
+from tasks.engine.run import Request
 from tasks.manifest import manifest
 
 
 @reports_user_errors
-def explain(op: str, dtype: str, model: str, target: str) -> bool:
+def explain(program: str, op: str, dtype: str, model: str, target: str) -> bool:
     from codegen.size.document import SizeDocument
     from codegen.size.explain import explain_model, explain_operator
 
@@ -33,7 +34,7 @@ def explain(op: str, dtype: str, model: str, target: str) -> bool:
             # Read through the codec: a damaged report is one line naming it.
             documents[name] = SizeDocument.read(path)
     if not documents:
-        print("error: no size report yet: run `doit build` first", file=sys.stderr)
+        print(f"error: no size report yet: run `{program} build` first", file=sys.stderr)
         return False
     if not op and not model:
         print("error: explain needs --op OPERATOR (and --dtype) or --model MODEL", file=sys.stderr)
@@ -49,10 +50,10 @@ def explain(op: str, dtype: str, model: str, target: str) -> bool:
     return True
 
 
-def task_explain() -> dict[str, Any]:
+def task_explain(request: Request) -> dict[str, Any]:
     """Why an operator is in a runner and what it costs; what dropping a model saves."""
     return {
-        "actions": [(explain, [])],
+        "actions": [(explain, [request.program])],
         "params": [
             {"name": name, "long": name, "default": "", "help": help}
             for name, help in (

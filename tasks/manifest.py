@@ -20,10 +20,11 @@ def manifest() -> Manifest:
     from codegen.errors import InputError
     from codegen.manifest import load_manifest
     from tasks import layout
+    from tasks.cmake_probe import cached_probe
 
     try:
         # Built-in libraries spelled like the rest of our code (Note [Build folder]).
-        loaded = load_manifest(manifest_path(), layout.paths().builtin_kernels_dir)
+        loaded = load_manifest(manifest_path(), layout.paths().builtin_kernels_dir, cached_probe)
         check_inputs_outside(loaded, layout.build())
         return loaded
     except InputError as error:

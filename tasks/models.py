@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from codegen.backends import ModelInfo
+from codegen.model_info import ModelInfo
 from codegen.pte import read_model_ops
 from codegen.selection import Selection
 from codegen.writer import write_if_changed
@@ -22,12 +22,13 @@ def write_model_ops(model: Path, name: str, output: Path, info: Path) -> None:
     later stage and report gives the model (two models may share a file name)."""
     ops = read_model_ops(model)
     write_if_changed(output, Selection.from_model(ops, name).to_yaml())
-    write_if_changed(info, ModelInfo(tuple(ops.delegates), tuple(ops.methods)).to_json())
+    write_if_changed(info, ModelInfo.of(ops).to_json())
 
 
 def task_model_ops() -> Iterator[dict[str, Any]]:
     """Read each model's operators and kernel keys (build/.models/<model>.ops.yaml) and its
-    methods and delegate backends (build/.models/<model>.info.json)."""
+    methods, with their numbers of inputs and outputs, and delegate backends
+    (build/.models/<model>.info.json)."""
     for model in manifest().models.values():
         output, info = layout.paths().model_ops(model.name), layout.paths().model_info(model.name)
         yield {

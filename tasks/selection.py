@@ -9,9 +9,10 @@ from typing import Any
 
 from doit.tools import config_changed
 
-from codegen.backends import ModelInfo, target_backends
+from codegen.backends import target_backends
 from codegen.kernel_library import read_schema_operators
 from codegen.manifest import Target
+from codegen.model_info import ModelInfo
 from codegen.selection import Selection, read_selection
 from codegen.writer import write_if_changed
 from tasks import layout
@@ -19,6 +20,7 @@ from tasks.code_deps import action_code
 from tasks.engine.actions import reports_user_errors
 from tasks.engine.evidence import Reads
 from tasks.manifest import manifest
+from tasks.preflight import preflight_action, preflight_config, preflight_files
 from tasks.runtimes import runtime_of
 
 
@@ -77,8 +79,14 @@ def task_selection(reads: Reads) -> Iterator[dict[str, Any]]:
         arguments = [target, current.path.name, model_ops, model_infos, provided]
         yield {
             "name": target.name,
-            "actions": [(write_selection, arguments)],
+            "actions": [
+                (write_selection, arguments),
+                # Mistakes of the manifest a later stage would find, found before compiling;
+                # after the selection, whose own inputs' faults are named first.
+                preflight_action(current, target),
+            ],
             "file_dep": [
+                *preflight_files(current, target),
                 *model_ops,
                 *model_infos,
                 *target.op_schemas,
@@ -97,6 +105,7 @@ def task_selection(reads: Reads) -> Iterator[dict[str, Any]]:
                         "extra_ops": [str(op) for op in target.extra_ops],
                         "op_dtypes": {op: list(items) for op, items in target.op_dtypes.items()},
                         "include_all_operators": target.include_all_operators,
+                        "references": preflight_config(current, target),
                         "backends": list(target.backends),
                         "provided": None if provided is None else sorted(provided),
                     }

@@ -22,6 +22,7 @@ from codegen.machine import elf_machine, runs_here
 from codegen.manifest import Model
 from codegen.plan.verify import VerifyStep, verify_step
 from codegen.pte.outputs import read_output_bytes
+from codegen.references import with_npy_files
 from codegen.units import format_size
 from codegen.verification import (
     DEGENERATE,
@@ -54,6 +55,8 @@ def run_model(
     """How the model ran and compared with its references; the runner writes into
     `output_dir` (build/<target>/verify/<model>), emptied first, and runs behind `emulator`
     with `environment` added to its own (the target runtime's: Note [Target runtime])."""
+    # Note [Reference archives]: the runner reads .npy files.
+    model = with_npy_files(model, output_dir.with_name(f"{output_dir.name}.references"))
     problem = _before_running(model) or fresh_folder(output_dir)
     if problem is not None:
         return ModelResult(FAILED, problem)

@@ -108,7 +108,7 @@ def test_an_edit_to_the_plan_is_seen_past_the_no_op_stamp(workdir: Path) -> None
     assert "no input moved since the last check" in settled.stdout, settled.stdout
     plan = workdir / "codegen" / "plan" / "link.py"
     text = plan.read_text(encoding="utf-8")
-    flags = 'BASE_LDFLAGS = ("-Wl,--gc-sections", "-Wl,--as-needed")'
+    flags = 'BASE_LDFLAGS = ("-Wl,--gc-sections", "-Wl,--as-needed", "-Wl,--spare-dynamic-tags=0")'
     assert flags in text
     plan.write_text(text.replace(flags, flags[:-1] + ', "-Wl,-O1")'))
     assert "link" in build(workdir)

@@ -53,7 +53,7 @@ def test_no_runner_and_a_package(built: tuple[Path, str]) -> None:
     assert not (folder / "runner").exists()
     assert not (folder / "runner.unstripped").exists()
     package = folder / "package"
-    assert (package / "lib" / "libselective_runtime.a").stat().st_size > 0
+    assert (package / "lib" / f"libselective_{TARGET}.a").stat().st_size > 0
     assert (package / "include" / "runtime" / "executor" / "method.h").is_file()
     assert (package / "include" / "selective" / "selected_op_variants.h").is_file()
 

@@ -287,7 +287,7 @@ VARIANTS = [
         "inputs a string",
         replace('inputs = ["in0.npy"]', 'inputs = "in0.npy"'),
         M,
-        "models.m1.inputs: expected list, got a string",
+        "models.m1.inputs: expected a list of .npy files or one .npz archive, got a string",
     ),
     Variant(
         "input an integer",

@@ -26,6 +26,7 @@ COPIED = [
     "dodo.py",
     "selective.toml",
     "pyproject.toml",  # doit's configuration: the build database's plugin
+    "cmake",  # the CMake module the wheel installs
 ]
 
 

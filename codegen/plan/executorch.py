@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.backends import ModelInfo, target_backends
+from codegen.backends import target_backends
 from codegen.executorch.build import RUNNER_SOURCES, link_flags, runtime_sources
 from codegen.executorch.install import (
     ALL_KERNELS_LIBRARY,
@@ -37,6 +37,7 @@ from codegen.executorch.registration import (
     REGISTRATION_FILE,
     render_executorch_sources,
 )
+from codegen.model_info import ModelInfo
 from codegen.package import PackageInfo, cmake_version
 from codegen.plan.objects import common_flags
 from codegen.plan.package import PackageStep

@@ -12,7 +12,10 @@ from codegen.manifest import Target, Toolchain
 from codegen.plan.runtime import TargetRuntime
 from codegen.plan.steps import Archive, CompileStep, Link, LinkStep, Tools
 
-BASE_LDFLAGS = ("-Wl,--gc-sections", "-Wl,--as-needed")
+# GNU ld leaves 5 empty slots in .dynamic for tools that edit a linked file (prelink): 80 B
+# of RELRO, which grows a small runner's file in whole pages (Note [No PLT] in
+# runtime/core/no_plt.h). Nothing of ours edits one.
+BASE_LDFLAGS = ("-Wl,--gc-sections", "-Wl,--as-needed", "-Wl,--spare-dynamic-tags=0")
 
 
 def linking_toolchain(target: Target, toolchain: Toolchain) -> Toolchain:

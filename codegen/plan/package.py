@@ -2,7 +2,7 @@
 
 include/runtime/...   the runtime's headers (not the runner's)
 include/selective/    the target's generated headers
-lib/libselective_runtime.a, lib/cmake/SelectiveRuntime/, lib/pkgconfig/selective-runtime.pc
+lib/libselective_<target>.a, lib/cmake/selective_<target>/, lib/pkgconfig/selective_<target>.pc
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.package import GENERATED_INCLUDE, LIBRARY_FILE, PackageInfo, package_files
+from codegen.package import GENERATED_INCLUDE, PackageInfo, package_files
 from codegen.plan.paths import BuildPaths
 
 GENERATED_HEADERS = ("selected_op_variants.h", "selected_registry_size.h")
@@ -50,7 +50,7 @@ def package_step(
     ]
     for name in GENERATED_HEADERS:
         copies.append((Path("include") / GENERATED_INCLUDE / name, paths.gen_dir(target) / name))
-    copies.append((Path("lib") / LIBRARY_FILE, paths.runtime_library(target)))
     info = PackageInfo(target, version)
+    copies.append((Path("lib") / info.library_file, paths.runtime_library(target)))
     written = tuple((Path(path), text) for path, text in package_files(info).items())
     return PackageStep(info, paths.package_dir(target), tuple(copies), written)

@@ -31,6 +31,9 @@ class ModelOps:
     methods: tuple[str, ...]
     operators: dict[OperatorName, frozenset[KernelKey]]
     delegates: tuple[str, ...]
+    # Per method, in the order of `methods`: how many inputs it takes and outputs it gives
+    # (what a runner's --input files and written outputs must number).
+    arities: tuple[tuple[int, int], ...] = ()
 
 
 def read_model_ops(path: Path) -> ModelOps:
@@ -46,11 +49,18 @@ def read_model_ops(path: Path) -> ModelOps:
 
 def _program_ops(data: Readable, work: Work) -> ModelOps:
     methods: list[str] = []
+    arities: list[tuple[int, int]] = []
     operators: dict[OperatorName, set[KernelKey]] = {}
     delegates: set[str] = set()
     seen: set[int] = set()
     for plan in root(data).tables(Program.EXECUTION_PLAN, "execution_plan"):
         methods.append(plan.string(ExecutionPlan.NAME, "execution plan name") or "")
+        arities.append(
+            (
+                plan.length(ExecutionPlan.INPUTS, "method inputs"),
+                plan.length(ExecutionPlan.OUTPUTS, "method outputs"),
+            )
+        )
         if plan.position not in seen:  # a plan listed twice is read once
             seen.add(plan.position)
             work.charge(_PLAN_WORK, "execution plans")
@@ -59,6 +69,7 @@ def _program_ops(data: Readable, work: Work) -> ModelOps:
         methods=tuple(methods),
         operators={op: frozenset(keys) for op, keys in sorted(operators.items())},
         delegates=tuple(sorted(delegates)),
+        arities=tuple(arities),
     )
 
 

@@ -48,7 +48,7 @@ def breaches(actuals: Mapping[str, int], budgets: Mapping[str, int]) -> list[Bre
 def breach_message(
     target: str, breach: Breach, contributors: Sequence[Contributor], file: str = "runner"
 ) -> str:
-    """The error lines of one breach; the first line's wording is a contract (README).
+    """The error lines of one breach; the first line's wording is a contract (docs/size-report.md).
     `file` names what the `file` measure is (a library-only target's is the library)."""
     what = file if breach.measure == "file" else breach.measure
     lines = [

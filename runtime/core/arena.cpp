@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "runtime/core/no_plt.h"
+
 namespace rt {
 
 struct alignas(16) Arena::Block {

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "runtime/core/no_plt.h"
+
 namespace rt {
 
 Status Tensor::init(ScalarType dtype, const int32_t* sizes, const uint8_t* dim_order, int dim,

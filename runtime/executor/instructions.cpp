@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "runtime/core/no_plt.h"
+
 #include "runtime/kernel/kernel_key.h"
 #include "runtime/kernel/unboxing.h"
 #include "runtime/loader/schema.h"

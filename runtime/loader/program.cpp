@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "runtime/core/no_plt.h"
+
 #include "runtime/loader/schema.h"
 
 namespace rt {

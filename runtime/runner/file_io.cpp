@@ -12,7 +12,7 @@
 #define RT_HAVE_MMAP 1
 #endif
 
-#include "runtime/runner/no_plt.h"
+#include "runtime/core/no_plt.h"
 
 namespace rt {
 

@@ -1,4 +1,5 @@
 // runner MODEL.pte [--method NAME] [--input FILE.npy]... [--output-dir DIR] [--iterations N]
+// runner --help: prints that line and exits 0.
 //
 // Loads one method, feeds it the inputs in argument order, runs it, and
 // writes output0.npy, output1.npy, ... to DIR, or prints one line per output
@@ -17,12 +18,16 @@
 #include <ctime>
 
 #include "runtime/core/evalue.h"
+#include "runtime/core/no_plt.h"
 #include "runtime/executor/method.h"
 #include "runtime/kernel/registry.h"
 #include "runtime/loader/program.h"
 #include "runtime/runner/file_io.h"
-#include "runtime/runner/no_plt.h"
 #include "runtime/runner/npy.h"
+
+// What `runner --help` prints, and the usage error without a model.
+#define RT_USAGE \
+  "runner MODEL.pte [--method NAME] [--input FILE.npy]... [--output-dir DIR] [--iterations N]"
 
 namespace {
 
@@ -42,7 +47,7 @@ void print_escaped(const char* text, const char* after) {
     const unsigned char byte = static_cast<unsigned char>(*c);
     fprintf(stderr, byte == '\\' ? "\\\\" : byte - 0x20u < 0x5fu ? "%c" : "\\x%02x", byte);
   }
-  fputs(after, stderr);
+  fputs(after, stderr);  // by name, through the GOT: Note [No PLT]
 }
 
 // Prints the one failure line, "runner: <file>: <message>"; returns the exit code.
@@ -72,7 +77,7 @@ long parse_iterations(const char* text) {
 
 // Maps an .npy file and sets it as input `index` (set_input copies it, then it is unmapped).
 // Out of line: inlined, its cleanup was made twice over, and the smallest runner's code
-// segment has no bytes to spare (README, "The runner").
+// segment has no bytes to spare (docs/runner.md).
 __attribute__((noinline)) Status set_input(rt::Method& method, size_t index, const char* path) {
   rt::FileData file;
   Status status = file.open(path);
@@ -118,9 +123,7 @@ int parse(int argc, char** argv, Options* options, rt::Method* method) {
     if (!status.ok()) return report(arg, status);
   }
   if (options->model != nullptr) return 0;
-  return report("usage", Status(Error::InvalidInput,
-                                "runner MODEL.pte [--method NAME] [--input FILE.npy]... "
-                                "[--output-dir DIR] [--iterations N]"));
+  return report("usage", Status(Error::InvalidInput, RT_USAGE));
 }
 
 int run(int argc, char** argv, Options& options, rt::Program& program) {
@@ -178,6 +181,7 @@ int run(int argc, char** argv, Options& options, rt::Program& program) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 2 && strcmp(argv[1], "--help") == 0) return puts(RT_USAGE), 0;
   Options options;
   if (const int code = parse(argc, argv, &options, nullptr)) return code;
   rt::FileData file;

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "runtime/runner/no_plt.h"
+#include "runtime/core/no_plt.h"
 
 namespace rt {
 namespace {
@@ -57,7 +57,7 @@ Status parse_npy(uint8_t* file, size_t size, Tensor* tensor) {
   if (type < 0) return Status(Error::InvalidInput, "unsupported npy dtype or Fortran order");
   int32_t sizes[Tensor::kMaxDims];
   // 0, 1, 2, ...: filled as the dims are read (a constant table costs the smallest runner's
-  // read-only data bytes it does not have; README, "The runner").
+  // read-only data bytes it does not have; docs/runner.md).
   uint8_t row_major[Tensor::kMaxDims];
   int dim = 0;
   for (char* at = header + kShapeAt; *at != ')'; ++dim) {

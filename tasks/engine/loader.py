@@ -107,6 +107,8 @@ def _checked(task: dict[str, Any]) -> dict[str, Any]:
 class BuildLoader(TaskLoader2):  # type: ignore[misc]
     """Note [One run, from the loader]; the creators come from `creators()`."""
 
+    program = "doit"  # what the user types to run it (Request.program)
+
     def __init__(self) -> None:
         super().__init__()
         self.options: Mapping[str, Any] = {}
@@ -127,7 +129,9 @@ class BuildLoader(TaskLoader2):  # type: ignore[misc]
         return engine_config(self.run)
 
     def load_tasks(self, cmd: Any, pos_args: list[str]) -> list[Any]:
-        self.run.request = Request(cmd.get_name(), tuple(pos_args), bool(cmd.execute_tasks))
+        self.run.request = Request(
+            cmd.get_name(), tuple(pos_args), bool(cmd.execute_tasks), self.program
+        )
         self.run.plain_build = isinstance(cmd, BuildCommand) and self.plain(pos_args)
         stamp.check(self.run)
         namespace = for_run(self.creators(), self.run)

@@ -15,6 +15,7 @@ What a task prints goes through here too (Note [Task output]).
 from __future__ import annotations
 
 import sys
+import time
 from typing import Any, cast
 
 from doit.exceptions import BaseFail, TaskFailed, UnmetDependency
@@ -51,7 +52,9 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
         self.selected = selected_tasks
         self.executed: set[str] = set()
         self.up_to_date: set[str] = set()
+        self.succeeded: set[str] = set()
         self.ignored = 0
+        self.started = time.monotonic()
         # Not run because a task they need failed or was not run (`--continue`): each with
         # the tasks it needed, as doit names them.
         self.unmet: dict[str, list[str]] = {}
@@ -102,6 +105,8 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
         super().complete_run()
         try:
             self._write_skipped()
+            if self.executed and not ending:
+                self._overall()
             if not ending:
                 self._stamp()
         finally:
@@ -128,6 +133,20 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
         they = "it needs" if len(skipped) == 1 else "they need"
         self.write(f"skipped {', '.join(skipped)}: {they} {', '.join(causes)}, which failed\n")
 
+    def _overall(self) -> None:
+        """One line for the targets this run built: how many are done, which are not, and
+        the time it took. A target is done when its summary ran or was up to date."""
+        targets = [n.partition(":")[2] for n in self._needed() if n.startswith("summary:")]
+        if not targets:
+            return
+        done = self.succeeded | self.up_to_date
+        failed = [t for t in targets if f"summary:{t}" not in done]
+        count = f"{len(targets) - len(failed)} of {len(targets)}" if failed else len(targets)
+        line = f"build: {count} target{'s' if len(targets) > 1 else ''} ok"
+        if failed:
+            line += f", failed or not built: {', '.join(failed)}"
+        self.write(f"{line} ({_duration(time.monotonic() - self.started)})\n")
+
     def _stamp(self) -> None:
         """Leave the stamp of a complete run (Note [Up-to-date stamp])."""
         needed = self._needed()
@@ -140,6 +159,7 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
             recheck.record_if_up_to_date(self.run, self.tasks, needed)
 
     def add_success(self, task: Any) -> None:
+        self.succeeded.add(task.name)
         self._write_captured(task)
 
     def add_failure(self, task: Any, fail: BaseFail) -> None:
@@ -160,3 +180,11 @@ class BuildReporter(ConsoleReporter):  # type: ignore[misc]
             text = "".join(getattr(action, stream) or "" for action in task.actions)
             if text:
                 self.write(text if text.endswith("\n") else text + "\n")
+
+
+def _duration(seconds: float) -> str:
+    """`4.2 s`, `3 min 05 s`."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest:02d} s"

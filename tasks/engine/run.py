@@ -26,6 +26,7 @@ class Request:
     command: str = "run"
     names: tuple[str, ...] = ()  # the task names and options after the command
     runs_tasks: bool = True  # false for the commands that only inspect (list, info...)
+    program: str = "doit"  # the command a message tells the user to type: `doit build`
 
 
 class Run:

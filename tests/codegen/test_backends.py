@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from codegen.backends import ModelInfo, target_backends
+from codegen.backends import target_backends
 from codegen.errors import InputError
 
 XNNPACK = "XnnpackBackend"
@@ -40,17 +38,3 @@ def test_a_backend_the_install_lacks_names_model_and_backend() -> None:
 def test_a_listed_backend_is_checked_too() -> None:
     with pytest.raises(InputError, match=r"targets\.t\.backends needs backend CoreMLBackend"):
         target_backends("t", {}, ("CoreMLBackend",), frozenset())
-
-
-def test_model_info_round_trips_and_a_damaged_file_is_one_line(tmp_path: Path) -> None:
-    info = ModelInfo((XNNPACK,), ("forward", "twice"))
-    assert ModelInfo.from_json(info.to_json(), "x") == info
-    assert info.to_json() == (
-        '{\n  "delegates": [\n    "XnnpackBackend"\n  ],\n  "methods": [\n    "forward",\n'
-        '    "twice"\n  ]\n}\n'
-    )
-    path = tmp_path / "m.info.json"
-    path.write_text('{"delegates": [1], "methods": []}')
-    with pytest.raises(InputError) as error:
-        ModelInfo.read(path)
-    assert str(error.value) == f"{path}: not a model's info: delegates: expected a list of strings"

@@ -98,7 +98,8 @@ def test_reads_default_specialised_and_custom_kernels() -> None:
         ),
         (
             ADD + "  dtypes: [Float, Flaot]\n  kernels: [{arg_meta: null, kernel_name: a::b}]\n",
-            "entry 0: aten::add.out: 'dtypes': unknown dtype 'Flaot' (known: Byte, ",
+            "entry 0: aten::add.out: 'dtypes': unknown dtype 'Flaot'; did you mean 'Float'?"
+            " (known: Byte, ",
         ),
         (
             ADD + "  dtypes: []\n  kernels: [{arg_meta: null, kernel_name: a::b}]\n",

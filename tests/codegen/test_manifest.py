@@ -82,7 +82,8 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
         ),
         (
             ('libraries = ["portable"]', 'libraries = ["nosuch"]'),
-            "targets.tiny.libraries[0]: unknown library 'nosuch' (defined: portable)",
+            "targets.tiny.libraries[0]: unknown library 'nosuch' (defined: portable;"
+            " built in: optimized, portable, prim, quantized)",
         ),
         (
             ('models = ["m1"]', 'models = ["m1", "m1"]'),

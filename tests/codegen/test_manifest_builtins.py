@@ -87,7 +87,7 @@ def test_without_eigen_a_target_of_the_optimized_library_is_one_line(
     assert str(caught.value) == (
         f"{tmp_path / 'selective.toml'}: targets.fast.libraries[0]: the optimized library "
         f"needs Eigen 3.4's headers, found in none of {tmp_path / 'none'}: install them "
-        "(README, Setup) or give their folder in [libraries.optimized] cflags = "
+        "(Debian's libeigen3-dev) or give their folder in [libraries.optimized] cflags = "
         '["-O2", "-isystem", "/path/to/eigen3"]'
     )
 

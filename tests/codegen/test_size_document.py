@@ -132,7 +132,7 @@ def test_the_change_keeps_its_json_layout() -> None:
 
 def test_the_json_form_keeps_today_s_layout() -> None:
     raw = json.loads(document(False).to_json())
-    # The contract's fields sit at the top level (README "Reading the size report").
+    # The contract's fields sit at the top level (docs/size-report.md).
     assert {k: raw[k] for k in ("file", "text", "budget", "kernels")} == {
         "file": 12_288,
         "text": 9000,

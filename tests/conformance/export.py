@@ -2,7 +2,7 @@
 
     /work/et-venv/bin/python tests/conformance/export.py [--only NAME ...]
 
-Needs torch 2.13 and ExecuTorch 1.5.1 (see the README's "Conformance programs"); the test
+Needs torch 2.13 and ExecuTorch 1.5.1 (see docs/conformance.md); the test
 suite never does: it reads what this writes into `tests/conformance/programs/`:
 
 - `<case>.pte`: `torch.export` -> `to_edge` -> `to_executorch` of one case of `cases.py`,

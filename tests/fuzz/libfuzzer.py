@@ -46,7 +46,7 @@ def available() -> bool:
     clang = shutil.which("clang++")
     if clang is None:
         return False
-    probe = REPO / "build" / "libfuzzer-probe"
+    probe = REPO / "build" / f"libfuzzer-probe.{os.getpid()}"  # one per test worker
     probe.parent.mkdir(exist_ok=True)
     result = subprocess.run(
         [clang, "-fsanitize=fuzzer", "-x", "c++", "-", "-o", str(probe)],
@@ -67,7 +67,10 @@ def build() -> Path:
     binary = runner.parent / "fuzz_loader"
     command = ["clang++", "-std=c++17", "-O1", "-fno-exceptions", "-fno-rtti"]
     command += ["-fsanitize=fuzzer", *SANITIZE, f"-I{REPO}", str(SOURCE), str(library)]
-    subprocess.run([*command, "-o", str(binary)], check=True, timeout=600, capture_output=True)
+    # Linked aside and renamed: another test worker may be running the one there now.
+    temporary = binary.with_name(f"{binary.name}.{os.getpid()}.tmp")
+    subprocess.run([*command, "-o", str(temporary)], check=True, timeout=600, capture_output=True)
+    os.replace(temporary, binary)
     return binary
 
 

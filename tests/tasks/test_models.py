@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from codegen.backends import ModelInfo
+from codegen.model_info import MethodSignature, ModelInfo
 from codegen.selection import read_selection
 from tasks.models import write_model_ops
 from tests.conftest import example_pte
@@ -12,8 +12,12 @@ from tests.conftest import example_pte
 def test_model_ops_and_delegates_are_recorded(tmp_path: Path) -> None:
     ops, info = tmp_path / "x.ops.yaml", tmp_path / "x.info.json"
     assert write_model_ops(example_pte("xnnpack"), "x", ops, info)
-    assert json.loads(info.read_text()) == {"delegates": ["XnnpackBackend"], "methods": ["forward"]}
-    assert ModelInfo.read(info) == ModelInfo(("XnnpackBackend",), ("forward",))
+    assert json.loads(info.read_text()) == {
+        "delegates": ["XnnpackBackend"],
+        "methods": [{"name": "forward", "inputs": 1, "outputs": 1}],
+    }
+    signature = MethodSignature("forward", 1, 1)
+    assert ModelInfo.read(info) == ModelInfo((signature,), ("XnnpackBackend",))
     operators = read_selection(ops).operators
     assert [str(op) for op in operators] == ["aten::cumsum.out"]
     # The model is named as the manifest names it, not by its file (two may share one).

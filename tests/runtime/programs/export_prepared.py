@@ -2,7 +2,7 @@
 
     .venv/bin/python tests/runtime/programs/export_prepared.py
 
-Needs torch 2.13 and ExecuTorch 1.5.1 (the README's "Conformance programs"); the tests only
+Needs torch 2.13 and ExecuTorch 1.5.1 (docs/conformance.md); the tests only
 read what this writes beside it: ``<name>.pte`` and ``<name>.npz`` (``in0``, ``out0``...:
 the inputs and PyTorch eager's outputs, which ExecuTorch's runtime is checked to match).
 
