@@ -4,6 +4,7 @@ Usage (from the repository root, with the project's Python)::
 
     python benchmarks/latency.py [--et-python /work/et-venv/bin/python] [--rounds 3]
         [--seconds 0.5] [--models NAME ...] [--configurations NAME ...] [--output FILE.md]
+        [--without-executorch]
 
 1. Exports the models too big to commit into the git-ignored ``benchmarks/models/``
    (``latency_models.py export``, kept when already there).
@@ -13,13 +14,14 @@ Usage (from the repository root, with the project's Python)::
    exists, ``optimized`` (``["optimized", "portable", "prim", "quantized"]`` on an x86-64
    AVX2 toolchain, ``-Os -mavx2 -mfma``, the optimized library's objects at its own
    ``-O2`` on top), ``optimized_v4`` (the same on ``-march=x86-64-v4``, AVX-512; built by
-   default only on a processor that has it) and ``optimized_2t`` (``optimized`` with
-   ``threads = 2``, only when asked); records their bytes. ``--configurations`` picks among
-   them; naming one whose library is missing fails with one line. Where the project's
-   Python has ExecuTorch, two configurations run on ExecuTorch's runtime (``runtime =
-   "executorch"``, portable, prim, quantized): ``executorch_runtime`` (our kernels
-   registered with ExecuTorch) and ``executorch_xnnpack`` (the same target linking the
-   XNNPACK backend, running each model's XNNPACK-lowered program, below).
+   default only on a processor that has it), ``optimized_2t`` and ``optimized_v4_2t``
+   (``optimized`` and ``optimized_v4`` with ``threads = 2``, only when asked); records
+   their bytes. ``--configurations`` picks among them; naming one whose library is missing
+   fails with one line. Where the project's Python has ExecuTorch, two configurations run
+   on ExecuTorch's runtime (``runtime = "executorch"``, portable, prim, quantized):
+   ``executorch_runtime`` (our kernels registered with ExecuTorch) and
+   ``executorch_xnnpack`` (the same target linking the XNNPACK backend, running each
+   model's XNNPACK-lowered program, below).
 3. Checks every model once on our runner against its reference outputs: a model the runner
    refuses, or whose outputs differ, gets "fails: <one line>" in the table; so does a model
    whose reference outputs are degenerate (all within 1e-6 of zero: a zero-initialised head
@@ -109,6 +111,7 @@ CONFIGURATIONS: dict[str, Configuration] = {
     "optimized": Configuration(("optimized", "portable", "prim", "quantized"), "host_avx2"),
     "optimized_v4": Configuration(("optimized", "portable", "prim", "quantized"), "host_v4"),
     "optimized_2t": Configuration(("optimized", "portable", "prim", "quantized"), "host_avx2", 2),
+    "optimized_v4_2t": Configuration(("optimized", "portable", "prim", "quantized"), "host_v4", 2),
     # ExecuTorch's runtime with our selected kernels, and ExecuTorch + XNNPACK through an
     # executorch target: the same models lowered to XNNPACK, on a runner linking the backend
     # (issue 20). Built only where the project's Python has ExecuTorch (its targets need it).
@@ -129,7 +132,7 @@ COLUMN_NAMES = {
     "executorch_xnnpack": "ExecuTorch + XNNPACK, executorch target",
 }
 # Built only when asked for by --configurations.
-ON_REQUEST = {"optimized_2t"}
+ON_REQUEST = {"optimized_2t", "optimized_v4_2t"}
 WORKER_ENGINES = ("executorch", "xnnpack", "torch")
 ENGINE_TITLES = {"executorch": "ExecuTorch 1.5.1", "xnnpack": "ExecuTorch + XNNPACK"}
 # Engines are keyed by name: a configuration named like a worker engine would share its cells.
@@ -487,8 +490,10 @@ def measure(
     rounds: int,
     seconds: float,
     scratch: Path,
+    skipped: frozenset[str] = frozenset(),
 ) -> dict[str, dict[str, Timing]]:
-    """model -> engine -> Timing, engines interleaved per model and round."""
+    """model -> engine -> Timing, engines interleaved per model and round; the `skipped`
+    engines are not timed (their cells read "-")."""
     engines = [*runners, *WORKER_ENGINES]
     results = {m.name: {e: Timing() for e in engines} for m in models}
     iterations: dict[tuple[str, str], int] = {}
@@ -532,7 +537,7 @@ def measure(
         order = engines[round_index % len(engines) :] + engines[: round_index % len(engines)]
         for model in models:
             for engine in order:
-                if results[model.name][engine].failure is None:
+                if engine not in skipped and results[model.name][engine].failure is None:
                     one(model, engine)
         print(f"latency: round {round_index + 1}/{rounds} done", file=sys.stderr)
     return results
@@ -703,6 +708,11 @@ def main(argv: list[str]) -> int:
         help="our runner's configurations (default: every one whose libraries exist)",
     )
     parser.add_argument("--output", type=Path, help="also write the table to this file")
+    parser.add_argument(
+        "--without-executorch",
+        action="store_true",
+        help="leave ExecuTorch's own (portable) column untimed: seconds per conv net run",
+    )
     args = parser.parse_args(argv)
     configurations = choose_configurations(args.configurations)
     if not Path(args.et_python).is_file():
@@ -731,6 +741,7 @@ def main(argv: list[str]) -> int:
                 args.rounds,
                 args.seconds,
                 Path(scratch) / "outputs",
+                frozenset({"executorch"}) if args.without_executorch else frozenset(),
             )
         finally:
             worker.close()

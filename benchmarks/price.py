@@ -6,12 +6,13 @@ Usage (from the repository root, with the project's Python)::
 
 Builds, in a temporary copy of the repository (``build/`` is untouched), one manifest whose
 targets are each model group of ``GROUPS`` in every configuration of ``VARIANTS``: portable
-alone, and optimized listed first on the default ``host`` toolchain (``-Os``; x86-64's
-baseline SSE2) and on an AVX2 one (``-Os -mavx2 -mfma``); each optimized library object at
-its own ``-O2``. Every target is dtype-selective (only the Float code of each kernel) and
-verifies its models against their references, so a price is never that of a runner that
-does not work. Prints a Markdown table: the stripped runner's bytes per group and
-configuration, and what the optimized library adds to the portable runner.
+alone, and optimized listed first for x86-64's baseline (SSE2), for x86-64-v3 (AVX2) and,
+on a machine that runs it, x86-64-v4 (AVX-512) (Note [Instruction sets]), and with two
+threads; each optimized library object at its own ``-O2``, the rest at ``-Os``. Every
+target is dtype-selective (only the Float code of each kernel) and verifies its models
+against their references, so a price is never that of a runner that does not work. Prints
+a Markdown table: the stripped runner's bytes per group and configuration, and what the
+optimized library adds to the portable runner.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+from codegen.isa import best_level  # noqa: E402
 from tests.workspace import copy_repository, doit  # noqa: E402
 
 # Model groups of the examples, as the README's targets group them.
@@ -33,10 +35,9 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "llama": ("llama_static", "llama_dynamic"),
     "vision": ("mobilenet_v2", "resnet"),
 }
-TOOLCHAINS: dict[str, tuple[str, ...]] = {
-    "host": ("-Os",),
-    "host_avx2": ("-Os", "-mavx2", "-mfma"),
-}
+# The baseline for the optimized library; the built-in toolchains x86-64-v3 and x86-64-v4
+# need no table (Note [Instruction sets], codegen/isa.py).
+TOOLCHAINS: dict[str, str] = {"baseline": "x86-64"}
 
 
 @dataclass(frozen=True)
@@ -49,16 +50,16 @@ class Variant:
     threads: int = 1
 
 
+OPTIMIZED = ("optimized", "portable", "prim")
 VARIANTS: dict[str, Variant] = {
     "portable": Variant("portable, -Os", ("portable", "prim"), "host"),
-    "opt": Variant("optimized first, -Os / -O2", ("optimized", "portable", "prim"), "host"),
-    "opt_avx2": Variant(
-        "optimized first, -Os -mavx2 -mfma / -O2", ("optimized", "portable", "prim"), "host_avx2"
-    ),
-    "opt_t2": Variant(
-        "optimized first, -Os / -O2, threads = 2", ("optimized", "portable", "prim"), "host", 2
-    ),
+    "opt": Variant("optimized first, isa x86-64 (SSE2)", OPTIMIZED, "baseline"),
+    "opt_v3": Variant("optimized first, isa x86-64-v3 (AVX2)", OPTIMIZED, "x86-64-v3"),
+    "opt_v4": Variant("optimized first, isa x86-64-v4 (AVX-512)", OPTIMIZED, "x86-64-v4"),
+    "opt_t2": Variant("optimized first, x86-64-v3, threads = 2", OPTIMIZED, "x86-64-v3", 2),
 }
+if best_level() != "x86-64-v4":  # its runners could not be verified on this machine
+    del VARIANTS["opt_v4"]
 BASE = "portable"
 
 
@@ -73,8 +74,8 @@ def _index(path: Path) -> int:
 
 def manifest_text() -> str:
     lines = [
-        f'[toolchains.{name}]\ncompiler = "c++"\ncflags = [{_quoted(flags)}]\nstrip = "strip"\n'
-        for name, flags in TOOLCHAINS.items()
+        f'[toolchains.{name}]\ncompiler = "c++"\ncflags = ["-Os"]\nisa = "{isa}"\n'
+        for name, isa in TOOLCHAINS.items()
     ]
     models = sorted({model for group in GROUPS.values() for model in group})
     for model in models:
@@ -101,6 +102,14 @@ def manifest_text() -> str:
     return "\n".join(lines)
 
 
+def processor() -> str:
+    """The model name /proc/cpuinfo gives, for the table's heading."""
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.partition(":")[2].strip()
+    return "unknown processor"
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory() as scratch:
         workdir = copy_repository(Path(scratch))
@@ -117,6 +126,7 @@ def main() -> int:
             for key in VARIANTS
         }
     labels = [VARIANTS[key].label for key in VARIANTS]
+    print(f"Build machine: {processor()}; portable at -Os, optimized at -O2.\n")
     print("| target (models) | " + " | ".join(labels) + " |")
     print("|---|" + "---:|" * len(VARIANTS))
     for group, members in GROUPS.items():

@@ -12,6 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from codegen import isa
 from codegen.build_folder import KEY as BUILD_KEY
 from codegen.build_folder import build_key
 from codegen.builtin_libraries import (
@@ -106,6 +107,14 @@ def load_manifest(
     return _Parser(path, builtin_kernels, probe).manifest(document)
 
 
+def default_isa(toolchain: str) -> str:
+    """A toolchain's isa when its table gives none (Note [Instruction sets]): the build
+    machine's best for `host`, the built-in toolchains' own level, else none."""
+    if toolchain == DEFAULT_TOOLCHAIN:
+        return isa.BEST
+    return toolchain if toolchain in isa.BUILTIN_TOOLCHAINS else isa.NONE
+
+
 class _Parser(KeyPathReader):
     """Walks the TOML document, keeping the key path for error messages."""
 
@@ -120,7 +129,8 @@ class _Parser(KeyPathReader):
         if BUILD_KEY in document:  # the folder itself is taken from tasks/layout.py
             build_key(document[BUILD_KEY], self.path)
         toolchains = self.named_tables(document, "toolchains", self.toolchain)
-        toolchains.setdefault(DEFAULT_TOOLCHAIN, default_toolchain())
+        for name in (DEFAULT_TOOLCHAIN, *isa.BUILTIN_TOOLCHAINS):  # Note [Instruction sets]
+            toolchains.setdefault(name, self.toolchain(name, {}, f"toolchains.{name}"))
         libraries = self.named_tables(document, "libraries", self.library)
         models = self.named_tables(document, "models", self.model)
         targets = self.named_tables(
@@ -138,11 +148,18 @@ class _Parser(KeyPathReader):
         return Manifest(self.path, toolchains, libraries, models, targets)
 
     def toolchain(self, name: str, value: object, key: str) -> Toolchain:
-        allowed = {"compiler", "launcher", "cflags", "ldflags", "strip", "ar", "emulator"}
+        allowed = {"compiler", "launcher", "cflags", "ldflags", "strip", "ar", "emulator", "isa"}
         allowed |= {"executorch"}  # Note [Target runtime]: its ExecuTorch install
         table = self.table(value, key, allowed | {CMAKE_TOOLCHAIN_FILE}, set())
         default = default_toolchain()
         launcher = table.get("launcher")
+        requested = self.typed(table.get("isa", default_isa(name)), f"{key}.isa", str)
+        if requested not in isa.CHOICES:
+            raise self.fail(
+                f"{key}.isa",
+                f"unknown instruction set {requested!r} (known: {', '.join(isa.CHOICES)})",
+            )
+        level = isa.best_level() if requested == isa.BEST else requested
         given = Toolchain(
             name=name,
             compiler=self.typed(table.get("compiler", default.compiler), f"{key}.compiler", str),
@@ -152,6 +169,8 @@ class _Parser(KeyPathReader):
             strip=self.typed(table.get("strip", default.strip), f"{key}.strip", str),
             ar=self.typed(table.get("ar", default.ar), f"{key}.ar", str),
             emulator=self.strings(table.get("emulator", []), f"{key}.emulator"),
+            isa=None if level == isa.NONE else level,
+            isa_from_machine=requested == isa.BEST and level != isa.NONE,
             executorch=None
             if "executorch" not in table
             else self.existing_dir(table["executorch"], f"{key}.executorch"),

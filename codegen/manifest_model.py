@@ -34,6 +34,10 @@ class Toolchain:
     # A command prefix that runs this toolchain's programs here (CMake's
     # CMAKE_CROSSCOMPILING_EMULATOR), e.g. ("qemu-aarch64", "-L", "/usr/aarch64-linux-gnu").
     emulator: tuple[str, ...] = ()
+    # Note [Instruction sets] (codegen/isa.py): the level the optimized library's objects
+    # are compiled for (None: no flag), and whether the build machine chose it (`best`).
+    isa: str | None = None
+    isa_from_machine: bool = False
     # Where compiler, flags and emulator were read from, if they were (Note [CMake
     # toolchain files] in codegen/cmake_toolchain.py): part of what the tasks are made from.
     cmake_toolchain_file: Path | None = None
@@ -44,6 +48,11 @@ class Toolchain:
     def compile_command(self) -> tuple[str, ...]:
         """The compiler, behind its launcher (ccache, sccache, ...) when there is one."""
         return ((self.launcher,) if self.launcher else ()) + (self.compiler,)
+
+    def isa_phrase(self) -> str:
+        """`isa x86-64-v4 (the build machine's best)`: what the summary line says."""
+        chosen = " (the build machine's best)" if self.isa_from_machine else ""
+        return f"isa {self.isa}{chosen}"
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,12 @@ For every model this writes, under ``examples/models/<name>/``, the same files a
 * ``lstm``           a two-layer LSTM over 5 steps, returning the sequence and both states;
 * ``gru_cell``       one GRU cell step;
 * ``quant_conv``     a conv net quantized with PT2E (XNNPACKQuantizer, not delegated): the
-                     program calls quantized_decomposed quantize/dequantize kernels.
+                     program calls quantized_decomposed quantize/dequantize kernels;
+* ``quant_linear``   three Linear layers quantized the same way, weights per channel;
+* ``quant_convs``    strided, 1x1 and grouped convolutions and a Linear head, likewise.
 
 The outputs are PyTorch eager's, checked against ExecuTorch's Python runtime; for
-``quant_conv`` the references are ExecuTorch's runtime outputs (its quantize kernels may
+the quantized models the references are ExecuTorch's runtime outputs (its quantize kernels may
 round differently from PyTorch's reference implementation; the script prints by how much).
 
 Re-running gives byte-identical files: seeds are fixed per model, eager runs on one thread,
@@ -266,6 +268,41 @@ class QuantConvNet(nn.Module):
         return self.head(torch.flatten(x, 1))
 
 
+class QuantMlp(nn.Module):
+    """Three Linear layers with ReLUs, a batch of 4: PT2E's int8 linear pattern."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.layers = nn.Sequential(
+            nn.Linear(64, 256), nn.ReLU(), nn.Linear(256, 64), nn.ReLU(), nn.Linear(64, 10)
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.layers(x)
+
+
+class QuantConvStack(nn.Module):
+    """Strided 3x3, 3x3, 1x1 and grouped 3x3 convolutions with ReLUs, then a Linear head:
+    PT2E's int8 convolution patterns at a few shapes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv2d(3, 16, 3, stride=2, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(16, 32, 3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(32, 48, 1),
+            nn.ReLU(),
+            nn.Conv2d(48, 48, 3, stride=2, padding=1, groups=2),
+            nn.ReLU(),
+        )
+        self.head = nn.Linear(48 * 8 * 8, 10)
+
+    def forward(self, image: torch.Tensor) -> torch.Tensor:
+        return self.head(torch.flatten(self.features(image), 1))
+
+
 # --------------------------------------------------------------------------- registry
 
 
@@ -281,8 +318,10 @@ class RealModel:
     # When set: dimension 1 of the first input is symbolic in [2, this]; the runtime is also
     # checked at both ends of that range.
     dynamic_tokens: int | None = None
-    # PT2E quantization (XNNPACKQuantizer, symmetric, not delegated) before lowering.
+    # PT2E quantization (XNNPACKQuantizer, symmetric, not delegated) before lowering, with
+    # a scale per weight tensor or per output channel.
     quantize: bool = False
+    per_channel: bool = False
 
 
 def _randn(*shape: int) -> torch.Tensor:
@@ -301,6 +340,12 @@ REAL_MODELS: dict[str, RealModel] = {
     "lstm": RealModel(TwoLayerLstm, lambda: (_randn(1, 5, 8),)),
     "gru_cell": RealModel(lambda: nn.GRUCell(8, 16), lambda: (_randn(3, 8), _randn(3, 16))),
     "quant_conv": RealModel(QuantConvNet, lambda: (_randn(1, 3, 8, 8),), quantize=True),
+    "quant_linear": RealModel(
+        QuantMlp, lambda: (_randn(4, 64),), quantize=True, per_channel=True
+    ),
+    "quant_convs": RealModel(
+        QuantConvStack, lambda: (_randn(1, 3, 32, 32),), quantize=True, per_channel=True
+    ),
 }
 
 
@@ -374,7 +419,7 @@ def prepare(model: RealModel) -> tuple[nn.Module, Inputs]:
     torch.manual_seed(INPUT_SEED)
     inputs = model.make_inputs()
     if model.quantize:
-        module = quantize_pt2e(module, inputs)
+        module = quantize_pt2e(module, inputs, model.per_channel)
     return module, inputs
 
 

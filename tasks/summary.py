@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from codegen.manifest import OPTIMIZED
 from tasks import layout
 from tasks.code_deps import action_code
 from tasks.engine.actions import reports_user_errors
@@ -13,25 +14,29 @@ from tasks.target import TargetPlan
 
 
 @reports_user_errors
-def print_summary(size_json: Path, verify_json: Path) -> None:
+def print_summary(size_json: Path, verify_json: Path, isa: str | None = None) -> None:
     # Imported here: loading doit's tasks does not import the size stage's modules.
     from codegen.size.document import SizeDocument
     from codegen.size.summary import digest, summary_line
     from codegen.verification import Verification
 
     size = SizeDocument.read(size_json)
-    print(summary_line(size, Verification.read(verify_json)))
+    print(summary_line(size, Verification.read(verify_json), isa))
     for line in digest(size):
         print(f"  {line}")
 
 
 def summary_task(plan: TargetPlan) -> dict[str, Any]:
-    paths, name = layout.paths(), plan.target.name
+    paths, target = layout.paths(), plan.target
+    name, toolchain = target.name, plan.runtime.context.toolchain
     size_json, verify_json = paths.size_json(name), paths.verify_json(name)
+    # Note [Instruction sets] (codegen/isa.py): say which one a target's optimized kernels
+    # were compiled for, above all when the build machine chose it.
+    isa = toolchain.isa_phrase() if toolchain.isa and OPTIMIZED in target.libraries else None
     return {
         "basename": "summary",
         "name": name,
-        "actions": [(print_summary, [size_json, verify_json])],
+        "actions": [(print_summary, [size_json, verify_json, isa])],
         "file_dep": [
             size_json,
             verify_json,

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from codegen.isa import isa_flags
 from codegen.manifest import OPTIMIZED, Library, Target, Toolchain
 from codegen.plan.paths import BuildPaths
 from codegen.plan.runtime import TargetRuntime
@@ -77,7 +78,9 @@ def kernel_objects(
     (Note [Library cflags], codegen/manifest.py)."""
     driver = toolchain.compile_command()
     gen = paths.gen_dir(target.name)
-    library_cflags = {library.sources: _library_flags(library, target) for library in libraries}
+    library_cflags = {
+        library.sources: _library_flags(library, target, toolchain) for library in libraries
+    }
     objects = []
     for source in kernels:
         kernel_flags = (
@@ -111,13 +114,15 @@ def _declared_include(
     return ()
 
 
-def _library_flags(library: Library, target: Target) -> tuple[str, ...]:
-    """A library's own cflags, and for the optimized library the target's thread count
-    (Note [Threads], kernels/optimized/parallel.h: one thread, the default, needs no define,
-    so only the optimized objects of a threaded target are compiled apart)."""
-    if library.name == OPTIMIZED and target.threads > 1:
-        return (*library.cflags, f"-DOPT_THREADS={target.threads}")
-    return library.cflags
+def _library_flags(library: Library, target: Target, toolchain: Toolchain) -> tuple[str, ...]:
+    """A library's own cflags; for the optimized library also the toolchain's instruction
+    set (Note [Instruction sets], codegen/isa.py) and the target's thread count (Note
+    [Threads], kernels/optimized/parallel.h: one thread, the default, needs no define, so
+    only the optimized objects of a threaded target are compiled apart)."""
+    if library.name != OPTIMIZED:
+        return library.cflags
+    threads = (f"-DOPT_THREADS={target.threads}",) if target.threads > 1 else ()
+    return (*isa_flags(toolchain.isa), *library.cflags, *threads)
 
 
 def unique_objects(objects: Iterable[CompileStep]) -> list[CompileStep]:

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from codegen.isa import isa_flags, needs_check
 from codegen.manifest import OPTIMIZED
 from codegen.plan.objects import common_flags
 from codegen.plan.package import PackageStep, package_step
@@ -31,6 +32,13 @@ FOLDING_KERNELS = frozenset({"op_permute_copy.cpp", "op_t_copy.cpp", "op_transpo
 # convolution or matrix product, is linked.
 FUSE_DEFINE = "-DRT_FUSE_CALLS"
 FUSING_KERNELS = frozenset({"op_convolution.cpp", "op_mm.cpp", "op_addmm.cpp"})
+# Note [Prepared weights] (runtime/kernel/kernel_context.h): compiled in, with the constant
+# analysis of folding it needs, only where the optimized library's kernels that prepare
+# their weights are linked.
+PREPARE_DEFINE = "-DRT_PREPARE"
+PREPARING_KERNELS = frozenset(
+    {"op_addmm.cpp", "op_bmm.cpp", "op_convolution.cpp", "op_linear.cpp", "op_mm.cpp"}
+)
 FOLDING_SOURCES = (
     "executor/instructions.cpp",
     "executor/method.cpp",
@@ -40,6 +48,10 @@ FOLDING_SOURCES = (
 # Compiles the minimal app's calls into the runtime (runtime/size_app/minimal_app.cpp).
 WITH_LIBRARY_DEFINE = "-DSELECTIVE_WITH_LIBRARY"
 REGISTRATION = "selected_kernels.cpp"
+# Note [Instruction sets] (codegen/isa.py): the start-up check a runner links when its
+# optimized kernels are compiled for more than the baseline; not part of the runtime.
+STARTUP_DIR = "startup"
+ISA_CHECK_SOURCE = "startup/isa_check.cpp"
 # The size bucket of each folder of runtime/ (codegen/size_buckets.py names them).
 PART_BUCKETS = {
     "core": "core",
@@ -53,8 +65,14 @@ PART_BUCKETS = {
 def runtime_sources(context: TargetContext, sources: Iterable[Path]) -> list[Path]:
     """The runtime's translation units among `sources` (every .cpp below runtime/):
     size_app/ is the minimal app a library-only target is measured with, executorch/
-    ExecuTorch's runtime's side (codegen/plan/executorch.py), neither ours."""
-    other = (context.paths.size_app_source.parent, context.paths.runtime_dir / "executorch")
+    ExecuTorch's runtime's side (codegen/plan/executorch.py), neither ours; startup/ is the
+    check a runner links when it needs it (isa_check_object), not runtime."""
+    paths = context.paths
+    other = (
+        paths.size_app_source.parent,
+        paths.runtime_dir / "executorch",
+        paths.runtime_dir / STARTUP_DIR,
+    )
     return sorted(s for s in sources if not any(folder in s.parents for folder in other))
 
 
@@ -70,6 +88,17 @@ def selects_bool(context: TargetContext) -> bool:
     path = context.paths.resolution(context.target.name)
     text = context.disk.text(path)
     return text is None or ResolutionFile.from_json(text, path).keeps(ScalarType.Bool)
+
+
+def isa_check_object(context: TargetContext) -> CompileStep:
+    """The start-up check of Note [Instruction sets], compiled with the instruction set's
+    flags (its preprocessor says what to check; its code is kept to the baseline)."""
+    paths, toolchain = context.paths, context.toolchain
+    source = paths.runtime_dir / ISA_CHECK_SOURCE
+    driver = toolchain.compile_command()
+    flags = (*common_flags(paths, toolchain), *isa_flags(toolchain.isa))
+    folder = paths.shared_object_dir(toolchain.name, driver + flags)
+    return CompileStep(source, paths.object_path(folder, source), flags, driver)
 
 
 @dataclass(frozen=True)
@@ -91,15 +120,21 @@ class OurRuntime:
         """Every .cpp of runtime/ but the size app, shared where Note [Shared objects]
         (codegen/plan/objects.py) allows: constant folding compiled in when a kernel can
         fold (FOLD_DEFINE), fusion with it when a kernel has a fused entry (FUSE_DEFINE),
-        the Bool constants check of a dtype-selective target by one bit of its selection."""
+        prepared weights when a kernel prepares them (PREPARE_DEFINE), the Bool constants
+        check of a dtype-selective target by one bit of its selection, and the start-up
+        check of the optimized kernels' instruction set (isa_check_object)."""
         paths, target, toolchain = self.context.paths, self.context.target, self.context.toolchain
         driver = toolchain.compile_command()
         common = common_flags(paths, toolchain)
         shared_dir = paths.shared_object_dir(toolchain.name, driver + common)
         optimized = paths.builtin_kernels_dir / OPTIMIZED
         fuses = any(s.name in FUSING_KERNELS and s.parent == optimized for s in kernel_sources)
-        folds = fuses or any(s.name in FOLDING_KERNELS for s in kernel_sources)
-        folding = (*common, FOLD_DEFINE, *((FUSE_DEFINE,) if fuses else ()))
+        prepares = any(
+            s.name in PREPARING_KERNELS and s.parent == optimized for s in kernel_sources
+        )
+        folds = fuses or prepares or any(s.name in FOLDING_KERNELS for s in kernel_sources)
+        defines = ((FUSE_DEFINE,) if fuses else ()) + ((PREPARE_DEFINE,) if prepares else ())
+        folding = (*common, FOLD_DEFINE, *defines)
         folding_dir = paths.shared_object_dir(toolchain.name, driver + folding)
         bool_source = bool_constants_source(self.context)
         sources = runtime_sources(self.context, self.context.disk.files(paths.runtime_dir, ".cpp"))
@@ -110,6 +145,9 @@ class OurRuntime:
             for s in sources
             if not (s == bool_source and target.dtype_selective)
         ]
+        linked = any(s.parent == optimized for s in kernel_sources)
+        if target.runner and needs_check(toolchain.isa) and linked:
+            objects.append(isa_check_object(self.context))
         if target.dtype_selective:
             # Note [Bool constants] in runtime/loader/values.cpp: the check is compiled in
             # only when a selected operator takes Bool. One bit of the selection, on the
@@ -134,9 +172,15 @@ class OurRuntime:
         return ()  # every part of the runtime is an object of the link
 
     def library_objects(self, objects: Sequence[CompileStep]) -> list[CompileStep]:
-        """Every object but the runner's command line (runtime/runner/)."""
-        runner_sources = self.context.paths.runtime_dir / "runner"
-        return [step for step in objects if runner_sources not in step.source.parents]
+        """Every object but the runner's command line (runtime/runner/) and its start-up
+        check (runtime/startup/)."""
+        runtime = self.context.paths.runtime_dir
+        runner_only = (runtime / "runner", runtime / STARTUP_DIR)
+        return [
+            step
+            for step in objects
+            if not any(folder in step.source.parents for folder in runner_only)
+        ]
 
     def size_app_objects(self) -> tuple[CompileStep, CompileStep]:
         """They read no generated header, so every library-only target of a toolchain

@@ -24,14 +24,16 @@ def size_phrase(document: SizeDocument) -> str:
     return f"{measured} ({budget})"
 
 
-def summary_line(document: SizeDocument, verification: Verification) -> str:
+def summary_line(document: SizeDocument, verification: Verification, isa: str | None = None) -> str:
     """`mlp: 4 operators, 5 kernels registered, runner 35.2 KiB (no budget), 1/1 models
-    verified`."""
+    verified`; with `isa` (the toolchain's isa_phrase, for a target whose optimized kernels
+    are compiled for it) after the size."""
     report = document.report
     verified = "library only, not run" if document.is_library_only else verification.phrase()
+    chosen = f"{isa}, " if isa else ""
     return (
         f"{document.target}: {report.operators} operators, {report.kernels} kernels "
-        f"registered, {size_phrase(document)}, {verified}"
+        f"registered, {size_phrase(document)}, {chosen}{verified}"
     )
 
 

@@ -66,19 +66,6 @@ inline Layer layer_of(const portable::ConvCall& c) {
   return l;
 }
 
-// The one matrix product of the GEMM paths (op_convolution.cpp), the seam where another
-// GEMM plugs in: y[rows, width] += w[rows, k] x x[k, width], each row-major with its own
-// row stride (y starts as the bias; the activation comes after, per block).
-inline void gemm(const float* w, int64_t w_row, const float* x, int64_t x_row, float* y,
-                 int64_t y_row, int64_t rows, int64_t k, int64_t width) {
-  using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  using ConstRows = Eigen::Map<const RowMatrix, Eigen::Unaligned, Eigen::OuterStride<>>;
-  Eigen::Map<RowMatrix, Eigen::Unaligned, Eigen::OuterStride<>> out(y, rows, width,
-                                                                    Eigen::OuterStride<>(y_row));
-  out.noalias() += ConstRows(w, rows, k, Eigen::OuterStride<>(w_row)) *
-                   ConstRows(x, k, width, Eigen::OuterStride<>(x_row));
-}
-
 // dst[0, count) = value with Eigen's vector stores: GCC leaves std::fill scalar at -O2, and
 // the fill before each GEMM writes every output once (a tenth of MobileNetV2's time as a
 // scalar loop).

@@ -1,10 +1,11 @@
 #pragma once
 
-// Matrix products for the optimized kernels: Eigen's GEMM over the tensors' own memory.
+// Double matrix products for the optimized kernels: Eigen's GEMM over the tensors' own
+// memory. Float products run on our own microkernel (gemm_packed.h).
 //
 // Note [GEMM tiles]
-// A product is cut into tiles that depend only on its shape: panels of kTileRows rows of
-// the output when it has at least as many rows as columns, else panels of kTileCols
+// A product is cut into tiles that depend only on its shape: panels of kEigenTileRows rows of
+// the output when it has at least as many rows as columns, else panels of kEigenTileCols
 // columns. Each tile is one Eigen product, so every output element is computed by the
 // same code path (Eigen's blocking and its edge kernels depend on the tile's sizes)
 // whatever the number of threads: opt::parallel_for only decides which thread computes
@@ -32,29 +33,15 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/optimized/matrix.h"
 #include "kernels/optimized/parallel.h"
 
 namespace opt {
 
-// Element (i, j) at data[i * row_stride + j * col_stride].
-template <typename T>
-struct Matrix {
-  T* data;
-  int64_t rows, cols, row_stride, col_stride;
-
-  // Adjacent columns (or a single one: its stride is never used).
-  bool row_major() const { return col_stride == 1 || cols <= 1; }
-  // Adjacent rows (or a single one).
-  bool col_major() const { return row_stride == 1 || rows <= 1; }
-
-  Matrix block(int64_t row, int64_t col, int64_t nrows, int64_t ncols) const {
-    return Matrix{data + row * row_stride + col * col_stride, nrows, ncols, row_stride, col_stride};
-  }
-  Matrix transposed() const { return Matrix{data, cols, rows, col_stride, row_stride}; }
-};
-
-constexpr int64_t kTileRows = 96;   // a multiple of Eigen's register blocks (AVX: 24 x 4 floats)
-constexpr int64_t kTileCols = 256;  // likewise, for outputs wider than tall (a batch of one row)
+constexpr int64_t kEigenTileRows =
+    96;  // a multiple of Eigen's register blocks (AVX: 24 x 4 floats)
+constexpr int64_t kEigenTileCols =
+    256;  // likewise, for outputs wider than tall (a batch of one row)
 // Note [Streaming GEMM]: up to 8 rows of 1,024 floats of c (32 KiB) and the four rows of b
 // added into them (16 KiB) fit a 48 KiB L1; b past a 1 MiB L2 is read from memory.
 constexpr int64_t kStreamRows = 8;
@@ -159,7 +146,7 @@ struct Tiling {
   static Tiling of(int64_t rows, int64_t cols, int64_t depth) {
     const bool stream = rows <= kStreamRows && depth * cols >= kStreamElements;
     const bool by_rows = !stream && rows >= cols;
-    const int64_t size = stream ? kStreamCols : by_rows ? kTileRows : kTileCols;
+    const int64_t size = stream ? kStreamCols : by_rows ? kEigenTileRows : kEigenTileCols;
     const int64_t extent = by_rows ? rows : cols;
     return Tiling{by_rows, size, extent == 0 ? 0 : (extent + size - 1) / size, stream};
   }

@@ -7,7 +7,9 @@
 #include "kernels/optimized/conv_depthwise.h"
 #include "kernels/optimized/conv_layer.h"
 #include "kernels/optimized/epilogue.h"
+#include "kernels/optimized/gemm_packed.h"
 #include "kernels/optimized/parallel.h"
+#include "kernels/optimized/prepared_gemm.h"
 #include "kernels/optimized/scratch.h"
 #include "kernels/optimized/window.h"
 #include "kernels/portable/util/nn_conv.h"
@@ -25,12 +27,13 @@
 // - 1x1, stride 1, no padding: per batch and group, out[Cout, H*W] = weight[Cout, Cin] x
 //   input[Cin, H*W], one GEMM read straight from the tensors;
 // - everything else: im2col into a per-thread scratch tile, then one GEMM per tile.
+// The GEMMs are the packed GEMM's (gemm_packed.h), the bias their epilogue, a constant
+// weight packed once at load (Note [Prepared GEMM operand]).
 // What none of them covers (transposed convolution, pixels not dense, a permuted weight)
 // runs portable's reference loops (kernels/portable/util/nn_conv.h): correct, slow.
 // Each fast path applies a fused activation (Note [Fused epilogue],
-// runtime/kernel/epilogue.h) to each block of output right after computing it. The GEMM
-// paths start a block as its bias and add the product to it: Eigen's product would zero
-// the block first anyway, so the bias costs no pass of its own.
+// runtime/kernel/epilogue.h) to each block of output right after computing it; on the GEMM
+// paths the bias and the activation are the GEMM's epilogue (Note [GEMM epilogue]).
 namespace optimized {
 namespace {
 
@@ -54,11 +57,12 @@ constexpr int64_t kDirectTileWidth = 512;
 // tile), and when a layer has fewer than kFewItems of those (the 7x7 and 14x14 layers of
 // an ImageNet net: one tile each) blocks of kRowBlock output channels too, so a second
 // thread has work. Which split a layer gets depends on its shape alone, never on the
-// thread count, so every output is computed by the same GEMM call whatever the number of
-// threads (Note [Threads]). A thread's consecutive row blocks of one tile share its
-// im2col columns.
+// thread count, and each output is one FMA chain whatever its block (Note [Packed GEMM]),
+// so the bits are the same for any number of threads (Note [Threads]). A block starts on a
+// panel of the packed weight (a multiple of kMR rows, about 32). A thread's consecutive row
+// blocks of one tile share its im2col columns.
 constexpr int64_t kFewItems = 8;
-constexpr int64_t kRowBlock = 32;
+constexpr int64_t kRowBlock = (32 + opt::kMR - 1) / opt::kMR * opt::kMR;
 
 // Columns [p0, p0 + width) of the im2col matrix of one batch and group: row k = (ic, ky,
 // kx) holds the input pixel each output pixel multiplies with that weight (0 in padding).
@@ -103,10 +107,12 @@ void im2col(const Layer& l, const float* x, int64_t p0, int64_t width, float* co
   }
 }
 
-// The general and 1x1 paths: per (batch, group, pixel tile), out = weight x columns.
+// The general and 1x1 paths: per (batch, group, pixel tile), out = weight x columns + bias,
+// on the packed GEMM (kernels/optimized/gemm_packed.h; the bias is its epilogue), the
+// weight's panels prepared at load when it is constant (Note [Prepared GEMM operand]).
 // False when the scratch cannot be had.
 bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, const float* bias,
-               const rt::Epilogue& e, float* y) {
+               const opt::PreparedGemm* packed, const rt::Epilogue& e, float* y) {
   const int64_t k = l.k(), pixels = l.pixels();
   const int64_t tile = one_by_one ? kDirectTileWidth : std::max(kMinTileWidth, kTileFloats / k);
   const int64_t tiles = (pixels + tile - 1) / tile;
@@ -134,17 +140,26 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
                     rows = std::min(row_block, l.cout_g - rb * row_block);
       const float* xg = x + n * l.x_n + g * l.cin_g * l.x_c;
       float* yr = y + n * l.y_n + r0 * l.y_c + p0;
-      const float* wr = w + r0 * l.w_row;
-      for (int64_t r = 0; r < rows; ++r)
-        fill(yr + r * l.y_c, width, bias != nullptr ? bias[(r0 + r) * l.bias_stride] : 0.0f);
-      if (one_by_one) {
-        conv::gemm(wr, l.w_row, xg + p0, l.x_c, yr, l.y_c, rows, k, width);
-      } else {
+      const opt::Matrix<const float> weight{w + r0 * l.w_row, rows, k, l.w_row, 1};
+      const float* weight_packed =
+          packed == nullptr ? nullptr
+                            : packed->matrix(g) + rb * row_block * k;  // whole panels before
+      const opt::Matrix<float> out{yr, rows, width, l.y_c, 1};
+      opt::Epilogue epilogue;
+      epilogue.by_rows = true;
+      const bool in_gemm = bias == nullptr || l.bias_stride == 1;
+      if (in_gemm) epilogue.active = e;
+      if (bias != nullptr && l.bias_stride == 1) epilogue.shift = bias + r0;
+      opt::Matrix<const float> columns{xg + p0, k, width, l.x_c, 1};
+      if (!one_by_one) {
         if (columns_of != tile_item) im2col(l, xg, p0, width, col);
         columns_of = tile_item;
-        conv::gemm(wr, l.w_row, col, width, yr, l.y_c, rows, k, width);
+        columns = opt::Matrix<const float>{col, k, width, width, 1};
       }
-      finish_rows(yr, rows, width, l.y_c, nullptr, 0, e);
+      if (!opt::gemm(weight, weight_packed, columns, nullptr, out, epilogue)) ok = false;
+      // A bias with a stride: added after the product, then the activation.
+      if (!in_gemm)
+        finish_rows(yr, rows, width, l.y_c, bias + r0 * l.bias_stride, l.bias_stride, e);
     }
   });
   return ok;
@@ -159,6 +174,37 @@ void finish_strided(const portable::View4& v, const rt::Epilogue& e, float* y) {
         for (int64_t j = 0; j < v.size[3]; ++j)
           finish_rows(y + n * v.stride[0] + ch * v.stride[1] + i * v.stride[2] + j * v.stride[3], 1,
                       1, 0, nullptr, 0, e);
+}
+
+// Whether the layer runs on the GEMM paths: not transposed, dense pixels, not depthwise.
+bool on_gemm(const portable::ConvCall& c, const Layer& l) {
+  return !c.transposed && l.k() > 0 && conv::dense_from(c.x, 2) && conv::dense_from(c.y, 2) &&
+         conv::dense_from(c.w, 1) && !(l.groups > 1 && l.cin_g == 1);
+}
+
+// The floats a depthwise layer reads of its weight (rows w_row apart).
+int64_t depthwise_weight_floats(const Layer& l) {
+  return (l.groups * l.cout_g - 1) * l.w_row + l.k();
+}
+
+// Note [Prepared GEMM operand]: a constant weight of a GEMM layer, each group's
+// (cout_g x cin_g kh kw) matrix packed as a; a depthwise layer's copied as it is (its only
+// gain: a weight made from constants, an int8 one dequantized, is made once).
+void prepare(const rt::OpContext& in, const portable::ConvCall& c, const rt::Tensor& weight) {
+  const Layer l = conv::layer_of(c);
+  if (!in.context().constant_arg(1)) return;
+  const bool depthwise = !c.transposed && l.k() > 0 && conv::dense_from(c.x, 2) &&
+                         conv::dense_from(c.y, 2) && conv::dense_from(c.w, 1) && l.groups > 1 &&
+                         l.cin_g == 1;
+  bool ok = true;
+  if (depthwise) {
+    ok = opt::prepare_copy(in.context(), 1, weight.data_as<const float>(),
+                           depthwise_weight_floats(l));
+  } else if (on_gemm(c, l)) {
+    const opt::Matrix<const float> w{weight.data_as<const float>(), l.cout_g, l.k(), l.w_row, 1};
+    ok = opt::prepare_operand(in.context(), 1, opt::GemmSide::A, l.groups, w, l.cout_g * l.w_row);
+  }
+  if (!ok) in.fail("out of memory while preparing the weight");
 }
 
 void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float* x, const float* w,
@@ -176,12 +222,17 @@ void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float*
     return;
   }
   if (l.groups > 1 && l.cin_g == 1) {
-    if (!conv::depthwise(l, x, w, bias, e, y)) in.fail("out of memory for the depthwise scratch");
+    const float* copy = opt::prepared_copy(in.context(), depthwise_weight_floats(l));
+    if (!conv::depthwise(l, x, copy != nullptr ? copy : w, bias, e, y))
+      in.fail("out of memory for the depthwise scratch");
     return;
   }
   const bool one_by_one = l.k_h == 1 && l.k_w == 1 && l.stride_h == 1 && l.stride_w == 1 &&
                           l.pad_h == 0 && l.pad_w == 0;
-  if (!gemm_conv(l, one_by_one, x, w, bias, e, y)) in.fail("out of memory for the im2col scratch");
+  const opt::PreparedGemm* packed =
+      opt::prepared_operand(in.context(), opt::GemmSide::A, l.groups, l.cout_g, l.k());
+  if (!gemm_conv(l, one_by_one, x, w, bias, packed, e, y))
+    in.fail("out of memory for the im2col scratch");
 }
 
 void convolution(rt::KernelContext& context, const rt::Tensor& input, const rt::Tensor& weight,
@@ -189,8 +240,19 @@ void convolution(rt::KernelContext& context, const rt::Tensor& input, const rt::
                  rt::IntList dilation, bool transposed, rt::IntList output_padding, int64_t groups,
                  const rt::Epilogue& e, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  if (!Dtypes::check(context, kOp, input.dtype())) return;
   portable::ConvCall c;
+  if (context.preparing()) {
+    // A call that cannot be planned at load fails when it runs, as without preparation.
+    const bool planned =
+        Dtypes::kEnabled.contains(rt::ScalarType::Float) &&
+        input.dtype() == rt::ScalarType::Float &&
+        portable::plan_convolution(in, input, weight, bias, stride, padding, dilation, transposed,
+                                   output_padding, groups, out, &c);
+    context.clear();
+    if (planned) prepare(in, c, weight);
+    return;
+  }
+  if (!Dtypes::check(context, kOp, input.dtype())) return;
   if (!portable::plan_convolution(in, input, weight, bias, stride, padding, dilation, transposed,
                                   output_padding, groups, out, &c)) {
     return;

@@ -1,5 +1,4 @@
 #include "kernels/common/declared_dtypes.h"
-#include "kernels/optimized/epilogue.h"
 #include "kernels/optimized/matmul.h"
 #include "runtime/kernel/dtype_selection.h"
 #include "runtime/kernel/epilogue.h"
@@ -24,16 +23,11 @@ rt::Tensor& mm_out(rt::KernelContext& context, const rt::Tensor& self, const rt:
 }  // namespace optimized
 
 // Note [Fused epilogue]: mm and its activation (Float): the inputs of mm.out, the epilogue,
-// out, out. The activation is applied to each tile of the product while it is in cache.
+// out, out. The activation is the packed GEMM's epilogue (Note [GEMM epilogue]).
 void rt::fused::mm(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
-  const rt::Epilogue e = rt::read_epilogue(args, 2);
   opt::matmul_kernel<optimized::Dtypes>(
       context, optimized::kOp, args[0]->to_tensor(), args[1]->to_tensor(),
-      args[2 + rt::kEpilogueValues]->to_tensor(), 2,
-      [&](const opt::Matrix<float>& tile, int64_t, bool) {
-        optimized::finish_tile(tile.data, tile.rows, tile.cols, tile.row_stride, tile.col_stride,
-                               e);
-      });
+      args[2 + rt::kEpilogueValues]->to_tensor(), 2, rt::read_epilogue(args, 2));
 }
 
 bool rt::fused::mm_accepts(rt::Span<rt::EValue* const> args) {

@@ -4,8 +4,10 @@
 // quant_min <= quant_max and nothing else about them).
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/common/declared_dtypes.h"
+#include "kernels/quantized/quant_loops.h"
 #include "kernels/quantized/quant_util.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -46,8 +48,12 @@ void dequantize(const rt::OpContext& in, const rt::Tensor& input, double scale, 
       const float scale_value = static_cast<float>(scale);
       const Q* from = input.data_as<Q>();
       F* to = out.data_as<F>();
-      for (int64_t i = 0; i < input.numel(); ++i)
-        to[i] = dequantize_value<F>(from[i], zero_point, scale_value);
+      if constexpr (std::is_same<F, float>::value) {
+        dequantize_to_floats<Q>(from, input.numel(), to, zero_point, scale_value);
+      } else {
+        for (int64_t i = 0; i < input.numel(); ++i)
+          to[i] = dequantize_value<F>(from[i], zero_point, scale_value);
+      }
     });
   });
 }

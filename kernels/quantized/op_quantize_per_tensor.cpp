@@ -2,8 +2,10 @@
 // given as numbers (.out) or as one-element Double and Long tensors (.Tensor_out).
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/common/declared_dtypes.h"
+#include "kernels/quantized/quant_loops.h"
 #include "kernels/quantized/quant_util.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -37,8 +39,12 @@ void quantize(const rt::OpContext& in, const rt::Tensor& input, double scale, in
       const int32_t zp = static_cast<int32_t>(zero_point);
       const T* from = input.data_as<T>();
       Q* to = out.data_as<Q>();
-      for (int64_t i = 0; i < input.numel(); ++i) {
-        to[i] = quantize_value<Q>(from[i], inv_scale, zp, quant_min, quant_max);
+      if constexpr (std::is_same<T, float>::value) {
+        quantize_floats<Q>(from, input.numel(), to, inv_scale, zp, quant_min, quant_max);
+      } else {
+        for (int64_t i = 0; i < input.numel(); ++i) {
+          to[i] = quantize_value<Q>(from[i], inv_scale, zp, quant_min, quant_max);
+        }
       }
     });
   });

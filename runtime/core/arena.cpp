@@ -27,4 +27,15 @@ void* Arena::allocate(size_t bytes) {
   return block + 1;
 }
 
+void Arena::release(void* data) {
+  for (Block** link = &head_; *link != nullptr; link = &(*link)->next) {
+    if (*link + 1 == data) {
+      Block* block = *link;
+      *link = block->next;
+      free(block);
+      return;
+    }
+  }
+}
+
 }  // namespace rt

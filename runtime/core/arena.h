@@ -18,6 +18,11 @@ class Arena {
   // Zero-filled, aligned for any scalar; nullptr when the system is out of memory.
   void* allocate(size_t bytes);
 
+  // Frees what allocate() returned for `data` before the arena goes (memory only load
+  // needed: Note [Prepared weights] in runtime/kernel/kernel_context.h). Anything else is
+  // ignored.
+  void release(void* data);
+
   // `count` value-initialized T; nullptr on overflow or out of memory.
   template <typename T>
   T* allocate_array(size_t count) {

@@ -62,67 +62,60 @@ bool count_writes(Span<Instruction> instructions, Span<EValue> values, BoxedList
   return true;
 }
 
-// The folding state of one method: per value, how often it is written and
-// whether it is a constant.
-struct Folder {
-  Span<EValue> values;
-  const Program& program;
-  const uint8_t* writes;
-  uint8_t* folded;  // 1 for the out of a folded call
-
-  // A list's items are checked one level deep: a list of lists (which no
-  // schema has) is not a constant.
-  bool constant(const EValue* value, bool item = false) const {
-    const size_t index = static_cast<size_t>(value - values.data());
-    if (writes[index] != 0) return folded[index] != 0;
-    if (value->is_tensor()) return program.holds(value->to_tensor().data());
-    if (value->tag() == Tag::TensorList || value->tag() == Tag::OptionalTensorList ||
-        value->tag() == Tag::IntList) {
-      if (item) return false;
-      const BoxedList items = value->to_list();
-      for (uint32_t k = 0; k < items.size; ++k) {
-        if (items.items[k] != nullptr && !constant(items.items[k], true)) return false;
-      }
-    }
-    return true;
+// The bytes of the call's constant tensor inputs, or SIZE_MAX if an input other than
+// `out` is not constant.
+size_t constant_input_bytes(const ConstantValues& constants, const Instruction& call,
+                            const EValue* out) {
+  size_t bytes = 0;
+  for (EValue* const arg : call.args) {
+    if (arg == out) continue;  // the out argument, listed again as the return slot
+    if (!constants.constant(arg)) return SIZE_MAX;
+    if (arg->is_tensor()) bytes += arg->to_tensor().nbytes();
   }
-
-  // The bytes of the call's constant tensor inputs, or SIZE_MAX if an input
-  // other than `out` is not constant.
-  size_t constant_input_bytes(const Instruction& call, const EValue* out) const {
-    size_t bytes = 0;
-    for (EValue* const arg : call.args) {
-      if (arg == out) continue;  // the out argument, listed again as the return slot
-      if (!constant(arg)) return SIZE_MAX;
-      if (arg->is_tensor()) bytes += arg->to_tensor().nbytes();
-    }
-    return bytes;
-  }
-};
+  return bytes;
+}
 
 }  // namespace
 
+bool ConstantValues::constant(const EValue* value, bool item) const {
+  if (writes == nullptr) return false;
+  if (!owns(values, value)) return true;
+  const size_t index = static_cast<size_t>(value - values.data());
+  if (writes[index] != 0) return folded[index] != 0;
+  if (value->is_tensor()) return program->holds(value->to_tensor().data());
+  if (value->tag() == Tag::TensorList || value->tag() == Tag::OptionalTensorList ||
+      value->tag() == Tag::IntList) {
+    if (item) return false;
+    const BoxedList items = value->to_list();
+    for (uint32_t k = 0; k < items.size; ++k) {
+      if (items.items[k] != nullptr && !constant(items.items[k], true)) return false;
+    }
+  }
+  return true;
+}
+
 Status fold_constants(Span<Instruction> instructions, Span<EValue> values, BoxedList inputs,
-                      const Program& program, Arena& arena, KernelContext& context) {
+                      const Program& program, Arena& arena, KernelContext& context,
+                      ConstantValues* constants) {
   uint8_t* writes = arena.allocate_array<uint8_t>(values.size() * 2);
   if (writes == nullptr)
     return Status(Error::OutOfMemory, "out of memory while loading the method");
   if (!count_writes(instructions, values, inputs, writes)) return Status();
-  Folder folder{values, program, writes, writes + values.size()};
+  *constants = ConstantValues{values, &program, writes, writes + values.size()};
 
   // The cap on all folded outs: twice the method's constant tensors (a
   // weight transposed, then reshaped, is two copies of it).
   size_t budget = 0;
   for (EValue& value : values) {
-    if (value.is_tensor() && folder.constant(&value)) budget += 2 * value.to_tensor().nbytes();
+    if (value.is_tensor() && constants->constant(&value)) budget += 2 * value.to_tensor().nbytes();
   }
   for (Instruction& call : instructions) {
     if (call.kind != Instruction::Kind::Kernel || !call.pure_out || call.args.size() == 0) continue;
     EValue* out = call.args[call.args.size() - 1];
     const size_t index = static_cast<size_t>(out - values.data());
-    if (!out->is_tensor() || writes[index] != 1 || folder.constant(out)) continue;
+    if (!out->is_tensor() || writes[index] != 1 || constants->constant(out)) continue;
     Tensor& tensor = out->to_tensor();
-    const size_t inputs_bytes = folder.constant_input_bytes(call, out);
+    const size_t inputs_bytes = constant_input_bytes(*constants, call, out);
     if (inputs_bytes == SIZE_MAX || tensor.capacity() == 0 || tensor.capacity() > inputs_bytes ||
         tensor.capacity() > budget)
       continue;
@@ -134,7 +127,7 @@ Status fold_constants(Span<Instruction> instructions, Span<EValue> values, Boxed
     call.fn(context, call.args);
     if (context.failed()) return context.status();
     budget -= tensor.capacity();
-    folder.folded[index] = 1;
+    constants->folded[index] = 1;
     call.kind = Instruction::Kind::Folded;
   }
   return Status();

@@ -1,5 +1,9 @@
 #include "runtime/executor/instructions.h"
 
+#ifdef RT_PREPARE
+#include "runtime/executor/prepare.h"
+#endif
+
 #include <cstdio>
 #include <cstring>
 
@@ -68,9 +72,14 @@ void decode_kernel_call(fb::Reader& reader, fb::Table plan, fb::Table call, Span
   // Note [Constant folding at load] in fold.h: the calls that may be folded,
   // "aten::" + base + ".out" or "..._out", so the name is longer than 10.
   const size_t length = strlen(name);
-  out->pure_out = length > 10 && strncmp(name, "aten::", 6) == 0 &&
-                  strcmp(name + length - 3, "out") == 0 &&
+  // ExecuTorch's quantized_decomposed kernels follow the same convention.
+  const bool aten = strncmp(name, "aten::", 6) == 0;
+  const bool quantized = strncmp(name, "quantized_decomposed::", 22) == 0;
+  out->pure_out = length > 10 && (aten || quantized) && strcmp(name + length - 3, "out") == 0 &&
                   (name[length - 4] == '.' || name[length - 4] == '_');
+#endif
+#ifdef RT_PREPARE
+  out->may_prepare = prepares(name);
 #endif
 }
 

@@ -2,6 +2,10 @@
 
 #include <cstring>
 
+#ifdef RT_PREPARE
+#include "runtime/executor/prepare.h"
+#endif
+
 #include "runtime/loader/schema.h"
 #include "runtime/loader/value_list.h"
 #include "runtime/loader/values.h"
@@ -30,15 +34,29 @@ Status Method::load(const Program& program, const char* name, const KernelRegist
   outputs_ = resolve_values(reader, outputs, false, false, values_, arena_);
   // After a failure it reads nothing (chain 0 reads as empty).
   instructions_ = decode_instructions(reader, plan, values_, registry, arena_, message_);
+#ifdef RT_PREPARE
+  // Note [Prepared weights]: before any kernel runs (folding runs some).
+  context_.end_preparing();
+  context_.set_prepared(nullptr);
+#endif
 #ifdef RT_FOLD_CONSTANTS
-  if (!reader.ok()) return reader.status();
-  const Status folded = fold_constants(instructions_, values_, inputs_, program, arena_, context_);
-  if (!folded.ok()) return folded;
+  ConstantValues constants;
+  Status status = reader.status();
+  if (status.ok())
+    status = fold_constants(instructions_, values_, inputs_, program, arena_, context_, &constants);
 #ifdef RT_FUSE_CALLS
-  return fuse_calls(instructions_, values_, inputs_, outputs_, program, registry, arena_);
+  // Before preparing: a weight with a batch norm folded in is the one to pack.
+  if (status.ok())
+    status = fuse_calls(instructions_, values_, inputs_, outputs_, program, registry, arena_);
 #endif
+#ifdef RT_PREPARE
+  if (status.ok())
+    status = prepare_calls(instructions_, values_, outputs_, constants, arena_, context_);
 #endif
+  return status;
+#else
   return reader.status();
+#endif
 }
 
 Status Method::set_input(size_t index, const Tensor& source) {
@@ -75,6 +93,9 @@ Status Method::execute() {
   for (size_t pc = 0; pc < instructions_.size();) {
     const Instruction& instruction = instructions_[pc++];
     if (instruction.kind == Instruction::Kind::Kernel) {
+#ifdef RT_PREPARE
+      context_.set_prepared(instruction.prepared);  // Note [Prepared weights]
+#endif
       instruction.fn(context_, instruction.args);
       if (context_.failed()) return context_.status();
     } else if (instruction.kind == Instruction::Kind::Move) {

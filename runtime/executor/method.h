@@ -11,6 +11,7 @@
 #include "runtime/executor/fold.h"
 #include "runtime/executor/fuse.h"
 #include "runtime/executor/instructions.h"
+#include "runtime/executor/prepare.h"
 #include "runtime/kernel/kernel_context.h"
 #include "runtime/kernel/registry.h"
 #include "runtime/loader/memory_plan.h"
@@ -44,6 +45,10 @@ class Method {
   // Bytes of memory given to the outputs of kernel calls folded at load
   // (Note [Constant folding at load] in fold.h).
   size_t folded_bytes() const { return rt::folded_bytes(instructions_); }
+
+  // Bytes of memory kernels took at load for what they prepared (Note [Prepared weights]
+  // in runtime/kernel/kernel_context.h).
+  size_t prepared_bytes() const { return rt::prepared_bytes(instructions_); }
 
   // The calls fused at load and the memory they took (Note [Fusion at load] in fuse.h).
   FusionStats fusion() const { return rt::fusion_stats(instructions_); }

@@ -160,6 +160,10 @@ int run(int argc, char** argv, Options& options, rt::Program& program) {
     // Note [Fusion at load] (runtime/executor/fuse.h): the calls fused and their memory.
     printf("calls fused at load: %zu, %zu B\n", method.fusion().chains, method.fusion().bytes);
 #endif
+#ifdef RT_PREPARE
+    // The memory Note [Prepared weights] (runtime/kernel/kernel_context.h) took.
+    printf("weights prepared at load: %zu B\n", method.prepared_bytes());
+#endif
   }
   char text[rt::kMaxPath];
   for (size_t i = 0; i < method.num_outputs(); ++i) {

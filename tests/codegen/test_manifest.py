@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from codegen import isa
 from codegen.errors import InputError
 from codegen.manifest import load_manifest
 from codegen.model import OperatorName
@@ -65,6 +66,25 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
     text = VALID.replace('[toolchains.host]\ncompiler = "c++"\ncflags = ["-Os"]\n', "")
     manifest = load_manifest(write_manifest(tmp_path, text))
     assert manifest.toolchains["host"].compile_command() == ("c++",)
+
+
+def test_instruction_sets_of_toolchains(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Note [Instruction sets]: host takes the build machine's best unless it names one;
+    # x86-64-v3, x86-64-v4 and native are built in; another toolchain adds no flag.
+    monkeypatch.setattr(isa, "best_level", lambda: "x86-64-v3")
+    text = VALID + '[toolchains.arm]\ncompiler = "aarch64-linux-gnu-g++"\n'
+    toolchains = load_manifest(write_manifest(tmp_path, text)).toolchains
+    assert (toolchains["host"].isa, toolchains["host"].isa_from_machine) == ("x86-64-v3", True)
+    assert toolchains["host"].isa_phrase() == "isa x86-64-v3 (the build machine's best)"
+    for name in ("x86-64-v3", "x86-64-v4", "native"):
+        assert (toolchains[name].isa, toolchains[name].cflags) == (name, ("-Os",))
+        assert toolchains[name].isa_phrase() == f"isa {name}"
+    assert toolchains["arm"].isa is None
+    pinned = VALID.replace('cflags = ["-Os"]', 'cflags = ["-Os"]\nisa = "x86-64-v4"')
+    host = load_manifest(write_manifest(tmp_path, pinned)).toolchains["host"]
+    assert (host.isa, host.isa_from_machine) == ("x86-64-v4", False)
+    unpinned = VALID.replace('cflags = ["-Os"]', 'cflags = ["-Os"]\nisa = "none"')
+    assert load_manifest(write_manifest(tmp_path, unpinned)).toolchains["host"].isa is None
 
 
 @pytest.mark.parametrize(
@@ -153,7 +173,13 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
         (('sources = "kernels"', ""), "libraries.portable.sources: missing required key"),
         (
             ("[targets.tiny]", '[targets.tiny]\ntoolchain = "arm"'),
-            "targets.tiny.toolchain: unknown toolchain 'arm' (defined: host)",
+            "targets.tiny.toolchain: unknown toolchain 'arm' (defined: host, native, x86-64-v3,"
+            " x86-64-v4)",
+        ),
+        (
+            ('cflags = ["-Os"]', 'cflags = ["-Os"]\nisa = "avx512"'),
+            "toolchains.host.isa: unknown instruction set 'avx512' (known: x86-64, x86-64-v2, "
+            "x86-64-v3, x86-64-v4, native, best, none)",
         ),
         (
             ("[targets.tiny]", "[targets.'bad name']\nlibraries = []\n[targets.tiny]"),

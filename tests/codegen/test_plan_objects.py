@@ -9,7 +9,12 @@ from pathlib import Path
 from codegen.manifest import Library, Target, Toolchain
 from codegen.model import OperatorName
 from codegen.plan.objects import DTYPE_SELECTIVE_DEFINE, target_objects, unique_objects
-from codegen.plan.ours import FOLD_DEFINE, FUSE_DEFINE, runtime_sources
+from codegen.plan.ours import (
+    FOLD_DEFINE,
+    FUSE_DEFINE,
+    PREPARE_DEFINE,
+    runtime_sources,
+)
 from codegen.plan.paths import BuildPaths
 from codegen.plan.steps import CompileStep
 from codegen.resolution_file import ResolutionFile
@@ -149,6 +154,54 @@ def test_a_kernel_reads_its_library_s_declared_dtypes_the_same_in_every_target()
         assert declared in step.flags
     shared = [objects(target(n, False), [ADD], libraries=[portable]) for n in ("c", "d")]
     assert [s for s in shared[0] if s.source == ADD] == [s for s in shared[1] if s.source == ADD]
+
+
+FAST_DIR = PATHS.builtin_kernels_dir / "optimized"
+OPTIMIZED = Library("optimized", FAST_DIR / "functions.yaml", FAST_DIR, ("-O2",))
+MM = FAST_DIR / "op_mm.cpp"
+RELU = FAST_DIR / "op_relu.cpp"
+CHECK = "src/runtime/startup/isa_check.cpp"
+
+
+def test_the_instruction_set_reaches_the_optimized_objects_and_the_start_up_check() -> None:
+    # Note [Instruction sets]: only the optimized library is compiled for it; a runner
+    # with such objects links the check, compiled with the same -march.
+    v4 = replace(HOST, isa="x86-64-v4")
+    steps = by_source(objects(target(), [ADD, RELU], v4, libraries=[OPTIMIZED]))
+    assert "-march=x86-64-v4" in steps[str(RELU)].flags
+    assert not any("-march" in flag for flag in steps[str(ADD)].flags)
+    assert not any("-march" in flag for flag in steps["src/runtime/loader/program.cpp"].flags)
+    assert "-march=x86-64-v4" in steps[CHECK].flags
+    kept = ours(PATHS, target(), v4).library_objects(list(steps.values()))
+    assert CHECK not in {str(s.source) for s in kept}
+
+
+def test_no_start_up_check_without_optimized_kernels_a_level_or_a_runner() -> None:
+    v3 = replace(HOST, isa="x86-64-v3")
+    for toolchain, kernels, made in (
+        (v3, [ADD], target()),  # portable alone stays at the baseline
+        (HOST, [ADD, RELU], target()),  # no isa: the cflags decide
+        (replace(HOST, isa="x86-64"), [ADD, RELU], target()),  # the baseline runs anywhere
+        (v3, [ADD, RELU], target(runner=False)),  # a library has no start
+    ):
+        steps = by_source(objects(made, kernels, toolchain, libraries=[OPTIMIZED]))
+        assert CHECK not in steps
+    context = ours(PATHS, target(), HOST).context
+    assert runtime_sources(context, [Path(CHECK), RUNTIME[0]]) == [RUNTIME[0]]
+
+
+def test_an_optimized_matrix_product_compiles_preparation_in() -> None:
+    method = "src/runtime/executor/method.cpp"
+    plain = by_source(objects(target(), [ADD, RELU], libraries=[OPTIMIZED]))
+    batched = by_source(objects(target(), [ADD, FAST_DIR / "op_bmm.cpp"], libraries=[OPTIMIZED]))
+    product = by_source(objects(target(), [ADD, MM], libraries=[OPTIMIZED]))
+    portable = by_source(objects(target(), [PATHS.builtin_kernels_dir / "portable" / "op_mm.cpp"]))
+    assert PREPARE_DEFINE not in plain[method].flags and FOLD_DEFINE not in plain[method].flags
+    assert {PREPARE_DEFINE, FOLD_DEFINE} <= set(product[method].flags)
+    # bmm prepares a constant operand but has no fused entry.
+    assert {PREPARE_DEFINE, FOLD_DEFINE} <= set(batched[method].flags)
+    assert FUSE_DEFINE not in batched[method].flags
+    assert PREPARE_DEFINE not in portable[method].flags
 
 
 def test_a_launcher_goes_before_the_compiler_and_keys_the_objects() -> None:

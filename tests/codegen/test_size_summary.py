@@ -63,6 +63,12 @@ def test_summary_line_from_the_documents() -> None:
         "t: 2 operators, 2 kernels registered, runner 11.6 KiB (11,900 B) "
         "(budget 24.0 KiB (24,576 B)), 2/3 models verified"
     )
+    # Note [Instruction sets]: the level the optimized kernels were compiled for.
+    assert summary_line(runner, two_of_three, "isa x86-64-v4 (the build machine's best)") == (
+        "t: 2 operators, 2 kernels registered, runner 11.6 KiB (11,900 B) "
+        "(budget 24.0 KiB (24,576 B)), isa x86-64-v4 (the build machine's best), "
+        "2/3 models verified"
+    )
     cross = Verification({"a": ModelResult("not verified", "no emulator")})
     assert summary_line(runner, cross).endswith(", not verified")
     assert summary_line(runner, Verification({})).endswith(", no models")

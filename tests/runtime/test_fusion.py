@@ -23,6 +23,7 @@ __all__ = ["all_runner", "optimized_runner", "threaded_runner"]
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 _FUSED = re.compile(r"^calls fused at load: (\d+), (\d+) B$", re.MULTILINE)
+_PREPARED = re.compile(r"^weights prepared at load: (\d+) B$", re.MULTILINE)
 
 # conv_chains: stem conv+bn+relu6, depthwise conv+bn (its hardswish is exported decomposed),
 # 1x1 conv+bn, conv+relu, conv+clamp, conv+bn+SiLU (sigmoid and mul), conv+sigmoid; the
@@ -33,6 +34,10 @@ CHAINS_FUSED = 7
 # (free once it ran), moved to memory of their own: the stem's 1x8x16x16 and the
 # depthwise's 1x8x8x8.
 CHAINS_BYTES = 4 * ((216 + 8) + (72 + 8) + (128 + 16) + (2304 + 16)) + 4 * (2048 + 512)
+# Note [Prepared weights] runs after fusion: the folded weights above are packed (or, the
+# depthwise one, copied) at load, each into at least its own bytes. Channels-last tensors
+# run portable's loops, which prepare nothing.
+PREPARED_AT_LEAST = {"conv_chains": 4 * (216 + 72 + 128 + 2304), "conv_chains_channels_last": 0}
 
 
 def run(runner: Path, name: str, tmp_path: Path) -> tuple[tuple[int, int] | None, list[np.ndarray]]:
@@ -53,9 +58,17 @@ def run_file(
         command += ["--input", str(tmp_path / f"in{index}.npy")]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stderr
+    (tmp_path / "stdout.txt").write_text(result.stdout)
     fused = _FUSED.search(result.stdout)
     arrays = [np.load(tmp_path / f"output{i}.npy") for i in range(outputs)]
     return (int(fused.group(1)), int(fused.group(2))) if fused else None, arrays
+
+
+def prepared_bytes(folder: Path) -> int:
+    """The bytes the runner that wrote into `folder` reported preparing at load."""
+    prepared = _PREPARED.search((folder / "stdout.txt").read_text())
+    assert prepared is not None
+    return int(prepared.group(1))
 
 
 def expected(name: str) -> list[np.ndarray]:
@@ -73,6 +86,8 @@ def test_fused_chains_match_eager_and_every_thread_count(
     threaded_fused, (threaded,) = run(threaded_runner, name, tmp_path / "three")
     assert fused == threaded_fused
     assert fused == (CHAINS_FUSED, CHAINS_BYTES)
+    assert prepared_bytes(tmp_path / "one") >= PREPARED_AT_LEAST[name]
+    assert prepared_bytes(tmp_path / "one") == prepared_bytes(tmp_path / "three")
     assert out.tobytes() == threaded.tobytes()
     # The batch norm fold reorders a product: float rounding, no more.
     np.testing.assert_allclose(out, expected(name)[0], rtol=1e-5, atol=1e-5)

@@ -1,0 +1,304 @@
+#pragma once
+
+// The optimized library's float GEMM: c = epilogue(a @ b) on our own microkernel
+// (sgemm_kernel.h), for matrix products and the GEMM inside convolution.
+//
+// Note [Packed GEMM]
+// The operands are read as panels: a (rows x depth) as panels of kMR rows, b (depth x cols)
+// as panels of kNR columns, each stored depth-major (for each p, the panel's kMR values of a
+// or kNR values of b, zeros past the matrix's edge), so the microkernel reads both
+// sequentially. A constant operand (a layer's weight) is packed once when the method loads
+// (Note [Prepared weights], runtime/kernel/kernel_context.h); the other is packed per call
+// into this thread's GEMM scratch, or, for b, read in place when it is row-major and the
+// product has too few rows to repay a copy (a few tokens through a big Linear: b is then
+// streamed from memory once, Note [Streaming GEMM] in gemm.h).
+//
+// Blocking: the depth is summed in blocks of kDepthBlock (the "kc" of the literature). The
+// microkernel sums one block in registers and adds it to c, so output (i, j) is
+// (((block 0) + block 1) + ...), each block one FMA chain in order of p: a function of the
+// depth alone, never of the tile, the microkernel's row count or the thread. c is cut into
+// tiles of kTileRows x kTileCols spread over the threads (Note [Threads]): results are
+// bit-identical for every thread count. Within a tile, for each depth block, one panel of a
+// (kMR x kDepthBlock floats, 14 KiB with AVX-512) stays in L1 while the tile's panels of b
+// (kTileCols columns, 256 KiB) come from L2.
+//
+// Note [GEMM epilogue]
+// The last depth block of a tile applies, before its store: a per-channel scale, then a
+// per-channel shift (a bias), the channel being c's row (a convolution's output channel in
+// NCHW) or its column (a Linear's output feature), then a fused activation (Note [Fused
+// epilogue], runtime/kernel/epilogue.h) computed as its own kernel computes it
+// (kernels/optimized/epilogue.h), on the tile while it is in L1: fusing it changes no bit
+// of the result.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/optimized/matrix.h"
+#include "kernels/optimized/parallel.h"
+#include "kernels/optimized/scratch.h"
+#include "kernels/optimized/sgemm_kernel.h"
+
+namespace opt {
+
+using sgemm::kMR;
+using sgemm::kNR;
+
+constexpr int64_t kDepthBlock = 256;
+constexpr int64_t kTileRows = 8 * kMR;
+constexpr int64_t kTileCols = 256 / kNR * kNR;
+// b is packed per call only when the product has more row panels than this (Note [Packed
+// GEMM]); with fewer, copying b costs about as much as the product.
+constexpr int64_t kInPlaceRowPanels = 2;
+
+inline int64_t panels(int64_t extent, int64_t width) { return (extent + width - 1) / width; }
+
+// Floats a packed a (rows x depth) takes, and b (depth x cols).
+inline int64_t packed_a_floats(int64_t rows, int64_t depth) {
+  return panels(rows, kMR) * kMR * depth;
+}
+inline int64_t packed_b_floats(int64_t depth, int64_t cols) {
+  return panels(cols, kNR) * kNR * depth;
+}
+
+// Panels [first, last) of a packed into `packed` (the whole buffer, panel 0 at its start).
+inline void pack_a_panels(const Matrix<const float>& a, int64_t first, int64_t last,
+                          float* packed) {
+  const int64_t depth = a.cols;
+  for (int64_t q = first; q < last; ++q) {
+    float* dst = packed + q * kMR * depth;
+    const int64_t row0 = q * kMR, rows = a.rows - row0 < kMR ? a.rows - row0 : kMR;
+    if (rows < kMR) std::memset(dst, 0, sizeof(float) * kMR * depth);
+    const float* src = a.data + row0 * a.row_stride;
+    if (a.col_stride == 1 && rows == kMR) {
+      // Row-major: each step of p gathers one column of the panel, writing in order.
+      for (int64_t p = 0; p < depth; ++p, dst += kMR) {
+#pragma GCC unroll 16
+        for (int64_t i = 0; i < kMR; ++i) dst[i] = src[i * a.row_stride + p];
+      }
+      continue;
+    }
+    for (int64_t i = 0; i < rows; ++i) {
+      for (int64_t p = 0; p < depth; ++p)
+        dst[p * kMR + i] = src[i * a.row_stride + p * a.col_stride];
+    }
+  }
+}
+
+// Panels [first, last) of b (depth x cols) into `packed`.
+inline void pack_b_panels(const Matrix<const float>& b, int64_t first, int64_t last,
+                          float* packed) {
+  const int64_t depth = b.rows;
+  for (int64_t q = first; q < last; ++q) {
+    float* dst = packed + q * kNR * depth;
+    const int64_t col0 = q * kNR, cols = b.cols - col0 < kNR ? b.cols - col0 : kNR;
+    for (int64_t p = 0; p < depth; ++p, dst += kNR) {
+      const float* src = b.data + p * b.row_stride + col0 * b.col_stride;
+      if (b.col_stride == 1) {
+        std::memcpy(dst, src, sizeof(float) * cols);
+      } else {
+        for (int64_t j = 0; j < cols; ++j) dst[j] = src[j * b.col_stride];
+      }
+      if (cols < kNR) std::memset(dst + cols, 0, sizeof(float) * (kNR - cols));
+    }
+  }
+}
+
+// The whole of a or b, packed (on this thread).
+inline void pack_a(const Matrix<const float>& a, float* packed) {
+  pack_a_panels(a, 0, panels(a.rows, kMR), packed);
+}
+inline void pack_b(const Matrix<const float>& b, float* packed) {
+  pack_b_panels(b, 0, panels(b.cols, kNR), packed);
+}
+
+// Note [GEMM epilogue]. Per-channel arrays hold one value per row of c (by_rows) or per
+// column; null when absent.
+struct Epilogue {
+  const float* scale = nullptr;
+  const float* shift = nullptr;
+  bool by_rows = false;
+  rt::Epilogue active{rt::EpilogueKind::None, 0.0f, 0.0f};
+
+  bool activates() const { return active.kind != rt::EpilogueKind::None; }
+  // What sgemm::finish_in_registers computes.
+  bool in_registers() const {
+    return scale == nullptr &&
+           (active.kind == rt::EpilogueKind::None || active.kind == rt::EpilogueKind::Relu ||
+            active.kind == rt::EpilogueKind::Clamp);
+  }
+  bool any() const { return scale != nullptr || shift != nullptr || activates(); }
+};
+
+// The epilogue of one value of channel `channel`, as the microkernel's store computes it.
+inline float finish_scalar(float x, const Epilogue& e, int64_t channel) {
+  if (e.scale != nullptr) x = sgemm::rounded(sgemm::splat(x * e.scale[channel]))[0];
+  if (e.shift != nullptr) x = x + e.shift[channel];
+  if (e.activates()) optimized::finish_rows(&x, 1, 1, 0, nullptr, 0, e.active);
+  return x;
+}
+
+// b as the microkernel reads it: panel q (columns [q kNR, (q + 1) kNR)) at data + (q -
+// first) * panel_step, row p of a panel k_step floats after row p - 1. Packed: k_step kNR,
+// panel_step kNR x depth. In place (row-major b): k_step its row stride, panel_step kNR,
+// and the last panel, if narrower than kNR, is packed by the tile that needs it (a
+// full-width read would pass b's end).
+struct PanelsB {
+  const float* data;
+  int64_t k_step, panel_step;
+  bool in_place;
+  int64_t first = 0;  // the panel at data
+
+  static PanelsB packed(const float* data, int64_t depth, int64_t first = 0) {
+    return PanelsB{data, kNR, kNR * depth, false, first};
+  }
+  static PanelsB row_major(const Matrix<const float>& b) {
+    return PanelsB{b.data, b.row_stride, kNR, true};
+  }
+};
+
+// The GEMM's own scratch, apart from the kernels' (Note [Kernel scratch]): a convolution's
+// im2col tile lives in that one while its product packs here.
+inline ThreadScratch& gemm_scratch() {
+  static thread_local ThreadScratch scratch;
+  return scratch;
+}
+
+namespace detail {
+
+// One depth block [p0, p0 + kDepthBlock) of one tile of c: rows [row0, row0 + rows),
+// columns [col0, col0 + cols).
+inline void gemm_block(int64_t depth, int64_t p0, const float* a, const PanelsB& b,
+                       const Matrix<float>& c, const Epilogue& e, int64_t row0, int64_t rows,
+                       int64_t col0, int64_t cols, float* tail_panel) {
+  const int64_t last_col_panel = panels(c.cols, kNR) - 1;
+  const int64_t block = depth - p0 < kDepthBlock ? depth - p0 : kDepthBlock;
+  const bool last = p0 + kDepthBlock >= depth;
+  for (int64_t i = row0; i < row0 + rows; i += kMR) {
+    const float* a_panel = a + (i / kMR) * kMR * depth + p0 * kMR;
+    const int64_t tile_rows = c.rows - i < kMR ? c.rows - i : kMR;
+    for (int64_t j = col0; j < col0 + cols; j += kNR) {
+      const int64_t q = j / kNR;
+      const float* b_panel = b.data + (q - b.first) * b.panel_step + p0 * b.k_step;
+      int64_t k_step = b.k_step;
+      const int64_t tile_cols = c.cols - j < kNR ? c.cols - j : kNR;
+      if (b.in_place && q == last_col_panel && tile_cols < kNR) {
+        // The narrow last panel, packed for this block (Note [Packed GEMM]).
+        for (int64_t p = 0; p < block; ++p) {
+          std::memcpy(tail_panel + p * kNR, b_panel + p * b.k_step, sizeof(float) * tile_cols);
+          std::memset(tail_panel + p * kNR + tile_cols, 0, sizeof(float) * (kNR - tile_cols));
+        }
+        b_panel = tail_panel;
+        k_step = kNR;
+      }
+      sgemm::TileEpilogue tile_epilogue{};
+      float scale[kNR], shift[kNR];
+      if (last && e.any()) {
+        const int64_t at = e.by_rows ? i : j, count = e.by_rows ? tile_rows : tile_cols;
+        tile_epilogue = sgemm::TileEpilogue{e.scale == nullptr ? nullptr : e.scale + at,
+                                            e.shift == nullptr ? nullptr : e.shift + at, e.by_rows,
+                                            e.activates() ? &e.active : nullptr, e.in_registers()};
+        if (!e.by_rows && count < kNR) {
+          // A narrow tile's channels, padded so that vector loads stay inside.
+          if (e.scale != nullptr) {
+            std::memcpy(scale, e.scale + at, sizeof(float) * count);
+            std::memset(scale + count, 0, sizeof(float) * (kNR - count));
+            tile_epilogue.scale = scale;
+          }
+          if (e.shift != nullptr) {
+            std::memcpy(shift, e.shift + at, sizeof(float) * count);
+            std::memset(shift + count, 0, sizeof(float) * (kNR - count));
+            tile_epilogue.shift = shift;
+          }
+        }
+      }
+      sgemm::run_microkernel(block, a_panel, b_panel, k_step, c.data + i * c.row_stride + j,
+                             c.row_stride, tile_rows, tile_cols, p0 > 0,
+                             last && e.any() ? &tile_epilogue : nullptr);
+    }
+  }
+}
+
+}  // namespace detail
+
+// The tiles of columns [col0, col0 + cols) of c, split over the threads. Tiles are numbered
+// down each column of tiles, and a thread's run of them is done one depth block at a time,
+// so each block of b (kDepthBlock x kTileCols floats) is read from L2 by all the tiles of
+// its column before the next block replaces it.
+inline void gemm_tiles(int64_t depth, const float* a, const PanelsB& b, const Matrix<float>& c,
+                       const Epilogue& e, int64_t col0, int64_t cols) {
+  const int64_t row_tiles = panels(c.rows, kTileRows), col_tiles = panels(cols, kTileCols);
+  const int64_t tile_rows = c.rows < kTileRows ? c.rows : kTileRows;
+  const int64_t tile_cols = cols < kTileCols ? cols : kTileCols;
+  // A tile per worker only when it is worth a wake-up (~2^17 multiply-adds).
+  const int64_t work = tile_rows * tile_cols * (depth > 0 ? depth : 1);
+  const int64_t grain = work >= (int64_t{1} << 17) ? 1 : ((int64_t{1} << 17) + work) / (work + 1);
+  parallel_for(row_tiles * col_tiles, grain, [&](int64_t begin, int64_t end) {
+    float tail_panel[kDepthBlock * kNR];  // only the in-place last panel uses it
+    for (int64_t run = begin; run < end;) {
+      const int64_t column = run / row_tiles;
+      const int64_t run_end = (column + 1) * row_tiles < end ? (column + 1) * row_tiles : end;
+      const int64_t col = col0 + column * kTileCols;
+      const int64_t width = col0 + cols - col < kTileCols ? col0 + cols - col : kTileCols;
+      for (int64_t p0 = 0; p0 < depth || p0 == 0; p0 += kDepthBlock) {
+        for (int64_t t = run; t < run_end; ++t) {
+          const int64_t row = t % row_tiles * kTileRows;
+          const int64_t rows = c.rows - row < kTileRows ? c.rows - row : kTileRows;
+          detail::gemm_block(depth, p0, a, b, c, e, row, rows, col, width, tail_panel);
+        }
+        if (p0 + kDepthBlock >= depth) break;
+      }
+      run = run_end;
+    }
+  });
+}
+
+// c = epilogue(a @ b), a packed (packed_a_floats(c.rows, depth)), b as `b` says; c
+// row-major. Tiles split over the threads (Note [Packed GEMM]).
+inline void gemm_packed(int64_t depth, const float* a, const PanelsB& b, const Matrix<float>& c,
+                        const Epilogue& e) {
+  if (c.rows > 0 && c.cols > 0) gemm_tiles(depth, a, b, c, e, 0, c.cols);
+}
+
+// c = epilogue(a @ b) for any strides, c row-major: a and b packed per call into
+// gemm_scratch() unless given packed (a_packed, b_packed: a constant operand prepared at
+// load), b read in place when the product is too short to repay packing it (Note [Packed
+// GEMM]). b is packed a column tile at a time, just before the products that read it, so
+// its panels come from L2. Returns false when the scratch cannot be allocated.
+inline bool gemm(const Matrix<const float>& a, const float* a_packed, const Matrix<const float>& b,
+                 const float* b_packed, const Matrix<float>& c, const Epilogue& e) {
+  if (c.rows <= 0 || c.cols <= 0) return true;
+  const int64_t depth = a.cols;
+  const bool pack_b_here =
+      b_packed == nullptr && (!b.row_major() || panels(c.rows, kMR) > kInPlaceRowPanels);
+  const int64_t a_floats = a_packed == nullptr ? packed_a_floats(c.rows, depth) : 0;
+  const int64_t b_floats =
+      pack_b_here ? packed_b_floats(depth, c.cols < kTileCols ? c.cols : kTileCols) : 0;
+  float* scratch = nullptr;
+  if (a_floats + b_floats > 0) {
+    scratch = static_cast<float*>(gemm_scratch().get(sizeof(float) * (a_floats + b_floats)));
+    if (scratch == nullptr) return false;
+  }
+  if (a_packed == nullptr) {
+    parallel_for(panels(c.rows, kMR), 4,
+                 [&](int64_t first, int64_t last) { pack_a_panels(a, first, last, scratch); });
+    a_packed = scratch;
+  }
+  if (!pack_b_here) {
+    gemm_packed(depth, a_packed,
+                b_packed != nullptr ? PanelsB::packed(b_packed, depth) : PanelsB::row_major(b), c,
+                e);
+    return true;
+  }
+  float* packed = scratch + a_floats;
+  for (int64_t col0 = 0; col0 < c.cols; col0 += kTileCols) {
+    const int64_t cols = c.cols - col0 < kTileCols ? c.cols - col0 : kTileCols;
+    const Matrix<const float> block = b.block(0, col0, depth, cols);
+    parallel_for(panels(cols, kNR), 4,
+                 [&](int64_t first, int64_t last) { pack_b_panels(block, first, last, packed); });
+    gemm_tiles(depth, a_packed, PanelsB::packed(packed, depth, col0 / kNR), c, e, col0, cols);
+  }
+  return true;
+}
+
+}  // namespace opt

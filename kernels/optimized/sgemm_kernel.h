@@ -1,0 +1,208 @@
+#pragma once
+
+// The register-blocked single-precision microkernel under the packed GEMM (gemm_packed.h).
+//
+// Note [sgemm microkernel]
+// One call computes a tile of kMR x kNR outputs over one block of the depth:
+// acc[i][j] = sum over p of a[p][i] * b[p][j], a the tile's rows packed depth-major (kMR
+// values per p), b its columns (kNR values per p, `b_step` floats apart). The accumulators
+// live in vector registers for the whole block; each step of p loads kNR / kLanes vectors of
+// b, broadcasts one value of a per row and issues one fused multiply-add per accumulator.
+// Those are independent chains: 28 (AVX-512) or 12 (AVX2) of them, more than FMA latency x
+// FMA units on any x86 core (4 x 2), so the loop runs at the FMA units' throughput. The
+// geometry fills the register file and leaves room for b and one broadcast:
+//   AVX-512 (32 registers of 16 floats): 14 x 32, 28 accumulators;
+//   AVX2 + FMA (16 registers of 8):      6 x 16, 12 accumulators;
+//   anything else (SSE2, NEON: 4 lanes): 6 x 8,  12 accumulators.
+// A tile with fewer rows (a product's last rows) runs an instantiation for fewer (kMR, then
+// halves), which skips the other rows' work. Each output is one FMA chain in the order of p
+// whatever the instantiation, the tile or the thread: bit-identical results (gemm_packed.h).
+//
+// Only the FMA is an intrinsic; the rest is GCC/Clang vector arithmetic on the same types.
+
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/optimized/epilogue.h"
+#include "runtime/kernel/epilogue.h"
+
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+#include <immintrin.h>
+#elif defined(__ARM_NEON)
+#include <arm_neon.h>
+#endif
+
+namespace opt {
+namespace sgemm {
+
+#if defined(__AVX512F__)
+using Vec = __m512;
+constexpr int kLanes = 16, kMR = 14, kNR = 32;
+inline Vec madd(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
+inline Vec splat(float x) { return _mm512_set1_ps(x); }
+#elif defined(__AVX2__) && defined(__FMA__)
+using Vec = __m256;
+constexpr int kLanes = 8, kMR = 6, kNR = 16;
+inline Vec madd(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
+inline Vec splat(float x) { return _mm256_set1_ps(x); }
+#elif defined(__ARM_NEON) && defined(__aarch64__)
+using Vec = float32x4_t;
+constexpr int kLanes = 4, kMR = 6, kNR = 8;
+inline Vec madd(Vec a, Vec b, Vec c) { return vfmaq_f32(c, a, b); }
+inline Vec splat(float x) { return vdupq_n_f32(x); }
+#else
+typedef float Vec __attribute__((vector_size(16)));
+constexpr int kLanes = 4, kMR = 6, kNR = 8;
+// No fused multiply-add: two roundings (-std=c++17 does not contract a * b + c).
+inline Vec madd(Vec a, Vec b, Vec c) { return a * b + c; }
+inline Vec splat(float x) { return Vec{x, x, x, x}; }
+#endif
+
+constexpr int kVecs = kNR / kLanes;  // vectors per row of a tile
+
+inline Vec load(const float* p) {
+  Vec v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void store(float* p, Vec v) { std::memcpy(p, &v, sizeof v); }
+
+// What the last depth block does to a tile before storing it: Note [GEMM epilogue] in
+// gemm_packed.h. Per-channel values are this tile's: kNR of them along its columns, or one
+// per row.
+struct TileEpilogue {
+  const float* scale;          // or null
+  const float* shift;          // or null
+  bool by_rows;                // the channel is the row (else the column)
+  const rt::Epilogue* active;  // the fused activation (Note [Fused epilogue]), or null
+  // No scale, and no activation or a relu or clamp: a whole tile is finished in registers
+  // (finish_in_registers), anything else out of line (finish_tile).
+  bool in_registers;
+};
+
+// A shift, then relu or clamp, as finish and the activation's own kernel compute them
+// (kernels/optimized/epilogue.h: relu x <= 0 ? 0 : x, clamp_vec's min(max(x, lo), hi)).
+inline Vec finish_in_registers(Vec x, const TileEpilogue& e, int row, int vec) {
+  if (e.shift != nullptr) x = x + (e.by_rows ? splat(e.shift[row]) : load(e.shift + vec * kLanes));
+  if (e.active == nullptr) return x;
+  if (e.active->kind == rt::EpilogueKind::Relu) return x <= splat(0.0f) ? splat(0.0f) : x;
+  const Vec low = x < splat(e.active->lo) ? splat(e.active->lo) : x;
+  return low > splat(e.active->hi) ? splat(e.active->hi) : low;
+}
+
+// Keeps `v` a rounded product: no multiply-add may fuse it with the addition after it (as
+// in Note [No contraction], kernels/quantized/quant_loops.h), so the epilogue rounds as the
+// separate kernels it replaces do.
+inline Vec rounded(Vec v) {
+#if defined(__x86_64__) || defined(__i386__)
+  __asm__("" : "+v"(v));
+#elif defined(__aarch64__) || defined(__arm__)
+  __asm__("" : "+w"(v));
+#endif
+  return v;
+}
+
+inline Vec finish(Vec x, const TileEpilogue& e, int row, int vec) {
+  const int at = e.by_rows ? row : vec * kLanes;
+  if (e.scale != nullptr) x = rounded(x * (e.by_rows ? splat(e.scale[at]) : load(e.scale + at)));
+  if (e.shift != nullptr) x = x + (e.by_rows ? splat(e.shift[at]) : load(e.shift + at));
+  return x;
+}
+
+// c[0:rows, 0:cols] (+ c when `accumulate`) = tile, through `epilogue` when it is given,
+// `tile` holding the accumulators (kNR floats per row; its rows are changed). Out of line:
+// one copy serves every instantiation, and it is only for the last depth block of a tile
+// with an epilogue or at the edge of c, where its passes over a tile in L1 are a few
+// hundred cycles against the block's thousands.
+__attribute__((noinline)) inline void finish_tile(float* tile, int64_t rows, float* c, int64_t ldc,
+                                                  int64_t cols, bool accumulate,
+                                                  const TileEpilogue* epilogue) {
+  for (int64_t i = 0; i < rows; ++i) {
+    float* from = tile + i * kNR;
+    float* row = c + i * ldc;
+    if (accumulate) {
+      for (int64_t j = 0; j < cols; ++j) from[j] = from[j] + row[j];  // as the vector add
+    }
+    if (epilogue != nullptr) {
+      for (int v = 0; v < kVecs; ++v)
+        store(from + v * kLanes, finish(load(from + v * kLanes), *epilogue, i, v));
+      // The activation as its own kernel computes it, on the row while it is in L1.
+      if (epilogue->active != nullptr)
+        optimized::finish_rows(from, 1, cols, 0, nullptr, 0, *epilogue->active);
+    }
+    std::memcpy(row, from, sizeof(float) * cols);
+  }
+}
+
+// c[0:rows, 0:cols] (+ c when `accumulate`) = acc, through `epilogue` when it is given: a
+// whole tile without one, or with one finished in registers, straight from the registers;
+// anything else through finish_tile.
+template <int R>
+__attribute__((always_inline)) inline void store_tile(const Vec (&acc)[R][kVecs], float* c,
+                                                      int64_t ldc, int64_t rows, int64_t cols,
+                                                      bool accumulate,
+                                                      const TileEpilogue* epilogue) {
+  if (rows == R && cols == kNR && (epilogue == nullptr || epilogue->in_registers)) {
+#pragma GCC unroll 16
+    for (int i = 0; i < R; ++i) {
+#pragma GCC unroll 4
+      for (int v = 0; v < kVecs; ++v) {
+        float* at = c + i * ldc + v * kLanes;
+        const Vec x = accumulate ? acc[i][v] + load(at) : acc[i][v];
+        store(at, epilogue == nullptr ? x : finish_in_registers(x, *epilogue, i, v));
+      }
+    }
+    return;
+  }
+  float tile[R * kNR];
+#pragma GCC unroll 16
+  for (int i = 0; i < R; ++i) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kVecs; ++v) store(tile + i * kNR + v * kLanes, acc[i][v]);
+  }
+  finish_tile(tile, rows < R ? rows : R, c, ldc, cols, accumulate, epilogue);
+}
+
+// The tile of R rows (R <= kMR) over `depth` steps: Note [sgemm microkernel].
+template <int R>
+void microkernel(int64_t depth, const float* a, const float* b, int64_t b_step, float* c,
+                 int64_t ldc, int64_t rows, int64_t cols, bool accumulate,
+                 const TileEpilogue* epilogue) {
+  Vec acc[R][kVecs];
+#pragma GCC unroll 16
+  for (int i = 0; i < R; ++i) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kVecs; ++v) acc[i][v] = Vec{};
+  }
+  for (int64_t p = 0; p < depth; ++p) {
+    Vec bv[kVecs];
+#pragma GCC unroll 4
+    for (int v = 0; v < kVecs; ++v) bv[v] = load(b + v * kLanes);
+#pragma GCC unroll 16
+    for (int i = 0; i < R; ++i) {
+      const Vec ai = splat(a[i]);
+#pragma GCC unroll 4
+      for (int v = 0; v < kVecs; ++v) acc[i][v] = madd(ai, bv[v], acc[i][v]);
+    }
+    a += kMR;
+    b += b_step;
+  }
+  store_tile<R>(acc, c, ldc, rows, cols, accumulate, epilogue);
+}
+
+// The instantiation for `rows` (1 to kMR): kMR, or the first of its halves that holds them.
+template <int R = kMR>
+inline void run_microkernel(int64_t depth, const float* a, const float* b, int64_t b_step, float* c,
+                            int64_t ldc, int64_t rows, int64_t cols, bool accumulate,
+                            const TileEpilogue* epilogue) {
+  if constexpr (R > 1) {
+    if (rows <= R / 2) {
+      run_microkernel<R / 2>(depth, a, b, b_step, c, ldc, rows, cols, accumulate, epilogue);
+      return;
+    }
+  }
+  microkernel<R>(depth, a, b, b_step, c, ldc, rows, cols, accumulate, epilogue);
+}
+
+}  // namespace sgemm
+}  // namespace opt
