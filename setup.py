@@ -11,6 +11,8 @@ setup(
         Extension(
             "codegen.pte._keys",
             ["codegen/pte/_keys.c"],
+            # Generated from codegen/pte/slots.py (codegen/pte/slot_headers.py).
+            depends=["codegen/pte/_slots.h"],
             optional=True,
         )
     ]

@@ -10,11 +10,11 @@ function `kernel_name` and `arg_meta` (null for the default kernel, else a map o
 to `[type alias, dim order alias]`, expanded into one key per dtype combination). The
 kernel functions of operator `ns::name.overload` live in `<sources>/op_<name>.cpp`.
 
-Our own optional entry key `dtypes:` (a list of ScalarType names, e.g. `[Float, Double]`)
-declares every dtype any tensor argument (input or output) of the entry's kernels may
-have, the union ExecuTorch's dtype-selective build reasons about. Resolution then refuses
-a model key carrying any other dtype; an entry without `dtypes:` declares nothing and is
-not checked.
+Our own optional entry keys `dtypes:` (a list of ScalarType names, e.g. `[Float, Double]`)
+and `argument_dtypes:` declare the dtypes the entry's kernel dispatches on and those of
+arguments with dtypes of their own (Note [Declared dtypes], codegen/declared_dtypes.py).
+Resolution then refuses a model key carrying any other dtype; an entry without `dtypes:`
+declares every dtype and is not checked.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from codegen.declared_dtypes import DeclaredDtypes, read_declared
 from codegen.errors import InputError
 from codegen.model import KernelKey, OperatorName, TensorMeta
 from codegen.scalar_type import ScalarType
@@ -51,6 +52,7 @@ _ENTRY_KEYS = {
     "variants",
     "dispatch",
     "dtypes",
+    "argument_dtypes",
 }
 
 
@@ -63,10 +65,15 @@ class KernelEntry:
     function: str
     library: str
     source: Path
-    # Every dtype the kernel's tensor arguments may have; None: not declared.
-    dtypes: frozenset[ScalarType] | None
+    # Note [Declared dtypes]: the entry's `dtypes:` and `argument_dtypes:`; None: every dtype.
+    declared: DeclaredDtypes | None
     # The operator's schema (the entry's `func:`); a function of `op`, so not compared.
     schema: Schema = field(compare=False)
+
+    @property
+    def dtypes(self) -> frozenset[ScalarType] | None:
+        """Every dtype the kernel's tensor arguments may have; None: not declared."""
+        return None if self.declared is None else self.declared.union()
 
     def supports(self, key: KernelKey) -> bool:
         """Whether every dtype of `key` is declared (always, when nothing is declared)."""
@@ -141,7 +148,8 @@ def _entry_kernels(entry: object, library: str, sources: Path) -> list[KernelEnt
     kernels = entry.get("kernels")
     if not isinstance(kernels, list) or not kernels:
         raise ValueError(f"{op}: 'kernels' must be a non-empty list")
-    dtypes = _entry_dtypes(entry.get("dtypes"), op)
+    declared = read_declared(entry, schema)
+    dtypes = None if declared is None else declared.union()
     result: list[KernelEntry] = []
     for kernel in kernels:
         if not isinstance(kernel, dict) or set(kernel) - {"arg_meta", "kernel_name"}:
@@ -155,7 +163,7 @@ def _entry_kernels(entry: object, library: str, sources: Path) -> list[KernelEnt
             if dtypes is not None and not key.dtypes() <= dtypes:
                 outside = ", ".join(sorted(t.name for t in key.dtypes() - dtypes))
                 raise ValueError(f"{op}: kernel key {key} uses dtypes {outside} not in 'dtypes'")
-            result.append(KernelEntry(op, key, function, library, source, dtypes, schema))
+            result.append(KernelEntry(op, key, function, library, source, declared, schema))
     return result
 
 
@@ -168,23 +176,6 @@ def _check_namespace(function: str, op: OperatorName) -> None:
             f"{owner}: a kernel there collides with its names; put it in a namespace of the "
             "library's own"
         )
-
-
-def _entry_dtypes(value: object, op: OperatorName) -> frozenset[ScalarType] | None:
-    """The `dtypes:` list of an entry as ScalarTypes; None when the entry has none."""
-    if value is None:
-        return None
-    if not isinstance(value, list) or not value:
-        raise ValueError(f"{op}: 'dtypes' must be a non-empty list of dtype names")
-    dtypes = []
-    for name in value:
-        if not isinstance(name, str):
-            raise ValueError(f"{op}: 'dtypes' entry {name!r} is not a dtype name")
-        try:
-            dtypes.append(ScalarType.from_name(name))
-        except ValueError as error:
-            raise ValueError(f"{op}: 'dtypes': {error}") from None
-    return frozenset(dtypes)
 
 
 def entry_operator(entry: dict[str, object]) -> OperatorName:

@@ -7,11 +7,12 @@ lists they are given.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from codegen.kernel_library import KernelEntry
+from codegen.declared_dtypes import tensor_arguments
+from codegen.kernel_library import KernelEntry, KernelLibrary
 from codegen.model import OperatorName
 from codegen.resolution import Resolution
 from codegen.scalar_type import ScalarType
@@ -54,6 +55,44 @@ def render_dtype_headers(resolution: Resolution) -> dict[str, str]:
     for folder, op_dtypes in sorted(_dtypes_by_source(resolution).items()):
         files[f"{folder}/selected_op_variants.h"] = render_op_dtypes(op_dtypes)
     return files
+
+
+def render_declared_headers(
+    resolution: Resolution, libraries: Sequence[KernelLibrary]
+) -> dict[tuple[str, Path], str]:
+    """(library, kernel source) -> the declared_op_dtypes.h of each source the resolution
+    compiles, whichever runtime registers them (BuildPaths.declared_dtypes_header)."""
+    by_name = {library.name: library for library in libraries}
+    sources = sorted({(kernel.library, kernel.source) for kernel in resolution.kernels})
+    return {
+        (name, source): render_declared_dtypes(by_name[name], source) for name, source in sources
+    }
+
+
+def render_declared_dtypes(library: KernelLibrary, source: Path) -> str:
+    """The `declared_op_dtypes.h` of one kernel source: what its library's entries declare
+    for the operators the source defines (Note [Declared dtypes], codegen/declared_dtypes.py).
+    A function of the library alone, so every target's kernels share it."""
+    rows = []
+    entries = {kernel.op: kernel for kernel in library.kernels if kernel.source == source}
+    for op, kernel in sorted(entries.items()):
+        declared = kernel.declared
+        rows.append(_declared_row(op, "", None if declared is None else declared.dtypes))
+        for argument in tensor_arguments(kernel.schema):
+            dtypes = None if declared is None else declared.of(argument)
+            rows.append(_declared_row(op, argument, dtypes))
+    context = {"library": library.name, "source": source.name, "rows": rows}
+    return render_template("declared_op_dtypes.h.j2", context)
+
+
+def _declared_row(
+    op: OperatorName, argument: str, dtypes: frozenset[ScalarType] | None
+) -> dict[str, str]:
+    """One row: every dtype (DtypeSet::all(), ScalarTypes 0 to 29) when none is declared."""
+    kept = frozenset(ScalarType) if dtypes is None else dtypes
+    mask = sum(1 << dtype.number for dtype in kept)
+    comment = "every dtype" if dtypes is None else _names(dtypes)
+    return {"op": str(op), "argument": argument, "mask": f"0x{mask:08x}u", "comment": comment}
 
 
 def per_source_dir(source: Path) -> str:
@@ -192,6 +231,10 @@ def _op_dtypes(op_dtypes: Mapping[Any, frozenset[ScalarType] | None]) -> list[di
             mask, comment = _ALL_DTYPES_MASK, "every dtype"
         else:
             mask = sum(1 << dtype.number for dtype in dtypes)
-            comment = ", ".join(d.name for d in sorted(dtypes, key=lambda d: d.number)) or "none"
+            comment = _names(dtypes) or "none"
         rows.append({"name": str(name), "mask": f"0x{mask:08x}u", "comment": comment})
     return rows
+
+
+def _names(dtypes: frozenset[ScalarType]) -> str:
+    return ", ".join(dtype.name for dtype in sorted(dtypes, key=lambda dtype: dtype.number))

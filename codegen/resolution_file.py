@@ -1,19 +1,23 @@
 """resolution.json as a typed value: what the codegen stage decided, for the stages after it.
 
-The compile stage takes the kernel sources to build from it, the size stage each kernel's
-library and source file (the bucket its bytes land in) and the counts. Each kernel's
-source is the one its library named (codegen/kernel_library.py), never derived again.
+The compile stage takes the kernel sources to build from it (and our runtime whether an
+operator keeps Bool: Note [Bool constants] in runtime/loader/values.cpp), the size stage
+each kernel's library and source file (the bucket its bytes land in) and the counts. Each
+kernel's source is the one its library named (codegen/kernel_library.py), never derived
+again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from codegen.model import KernelKey, OperatorName
 from codegen.resolution import Resolution
+from codegen.scalar_type import ScalarType
 from codegen.stage_file import dump_json, member, parse_json, read_json
-from codegen.yaml_io import expect
+from codegen.yaml_io import expect, strings
 
 WHAT = "a resolution file"
 
@@ -31,11 +35,20 @@ class ResolvedKernel:
 
 @dataclass(frozen=True)
 class ResolutionFile:
-    """The kernels a target registers (in registry order) and its counts."""
+    """The kernels a target registers (in registry order), the dtypes each operator keeps
+    (`Resolution.op_dtypes`: None for every dtype) and the registry's size."""
 
     kernels: tuple[ResolvedKernel, ...]
-    operators: int
+    op_dtypes: Mapping[OperatorName, frozenset[ScalarType] | None]
     registry_slots: int
+
+    @property
+    def operators(self) -> int:
+        return len(self.op_dtypes)
+
+    def keeps(self, dtype: ScalarType) -> bool:
+        """Whether an operator keeps `dtype` (a dtype-selective build compiles it in)."""
+        return any(dtypes is None or dtype in dtypes for dtypes in self.op_dtypes.values())
 
     @property
     def sources(self) -> tuple[Path, ...]:
@@ -49,7 +62,7 @@ class ResolutionFile:
                 ResolvedKernel(k.op, k.key, k.function, k.library, k.source)
                 for k in resolution.kernels
             ),
-            operators=len(resolution.op_dtypes),
+            op_dtypes=dict(sorted(resolution.op_dtypes.items())),
             registry_slots=resolution.registry_slots,
         )
 
@@ -66,9 +79,13 @@ class ResolutionFile:
                     }
                     for k in self.kernels
                 ],
-                "operators": self.operators,
+                "op_dtypes": {
+                    str(op): None if dtypes is None else _names(dtypes)
+                    for op, dtypes in self.op_dtypes.items()
+                },
                 "registry_slots": self.registry_slots,
-                # Derived from the kernels, written for a reader of the file.
+                # Derived, written for a reader of the file.
+                "operators": self.operators,
                 "sources": [str(source) for source in self.sources],
             }
         )
@@ -97,11 +114,28 @@ def _resolution_file(document: object) -> ResolutionFile:
                 source=Path(_text(entry, "source", where)),
             )
         )
+    op_dtypes: dict[OperatorName, frozenset[ScalarType] | None] = {}
+    listed = expect(member(top, "op_dtypes", "top level"), dict, "op_dtypes")
+    for name, dtypes in listed.items():
+        op_dtypes[OperatorName.parse(name)] = (
+            None if dtypes is None else _dtypes(strings(dtypes, f"op_dtypes.{name}"), name)
+        )
     return ResolutionFile(
         kernels=tuple(kernels),
-        operators=expect(member(top, "operators", "top level"), int, "operators"),
+        op_dtypes=op_dtypes,
         registry_slots=expect(member(top, "registry_slots", "top level"), int, "registry_slots"),
     )
+
+
+def _dtypes(names: list[str], op: str) -> frozenset[ScalarType]:
+    try:
+        return frozenset(ScalarType.from_name(name) for name in names)
+    except ValueError as error:
+        raise ValueError(f"op_dtypes.{op}: {error}") from None
+
+
+def _names(dtypes: frozenset[ScalarType]) -> list[str]:
+    return [dtype.name for dtype in sorted(dtypes, key=lambda dtype: dtype.number)]
 
 
 def _text(entry: dict[str, object], name: str, where: str) -> str:

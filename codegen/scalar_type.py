@@ -1,8 +1,8 @@
 """The one ScalarType table of the project.
 
 Numbers follow ExecuTorch's `ScalarType` (they are what `.pte` files and kernel keys
-carry); `runtime/core/scalar_type.h` must list the same names with the same numbers, and
-a test holds the two together.
+carry). The runtime's enum, element sizes and names are generated from this table
+(`codegen/scalar_type_header.py` writes `runtime/core/scalar_types.h`).
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 # `<name>.<pid>.tmp`: group 1 is the process id.
@@ -47,3 +48,11 @@ def write_if_changed(path: Path, content: str | bytes) -> bool:
         written.unlink(missing_ok=True)
         raise
     return True
+
+
+def write_committed(files: Mapping[Path, str], root: Path) -> None:
+    """Rewrite each generated file that is committed beside the code (`files`: its path
+    relative to `root` and the text it must hold) where it differs, naming each."""
+    for path, text in files.items():
+        if write_if_changed(root / path, text):
+            print(f"wrote {path}")

@@ -12,7 +12,7 @@ from doit.tools import config_changed
 from codegen.kernel_library import read_kernel_library
 from codegen.manifest import Library
 from codegen.plan.runtime import Renderer
-from codegen.render import TEMPLATES
+from codegen.render import TEMPLATES, render_declared_headers
 from codegen.resolution import Resolution, resolve
 from codegen.resolution_file import ResolutionFile
 from codegen.selection import Selection
@@ -51,6 +51,9 @@ def generate(
     resolution = resolve(Selection.read(selection), kernel_libraries, target)
     for name, text in render(resolution).items():
         write_if_changed(output_dir / name, text)
+    # Note [Shared objects] (codegen/plan/objects.py): the same bytes from every target.
+    for (library, source), text in render_declared_headers(resolution, kernel_libraries).items():
+        write_if_changed(layout.paths().declared_dtypes_header(library, source), text)
     write_if_changed(layout.paths().resolution(target), ResolutionFile.of(resolution).to_json())
     write_estimate(target, resolution, settings, reports)
 

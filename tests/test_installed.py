@@ -26,8 +26,11 @@ from tests.workspace import REPO, all_verified, copy_repository
 
 # The user's own library: aten::mul.out (a copy of portable's kernel), ahead of portable in
 # precedence, so each target takes mul from it and add from the built-in library.
+# A copy of the built-in op_mul.cpp reads its entry's dtypes (Note [Declared dtypes]); it
+# serves mul.out alone (its mul.Scalar_out, with no entry, declares none and is not registered).
 USER_FUNCTIONS = """\
 - func: mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+  dtypes: [Byte, Char, Short, Int, Long, Half, Float, Double, BFloat16, Bool]
   kernels:
     - arg_meta: null
       kernel_name: portable::mul_out

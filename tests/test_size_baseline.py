@@ -8,9 +8,11 @@ from pathlib import Path
 
 from tests.workspace import ADD_MUL_MODEL, copy_repository, doit
 
-# A three-operator library keeps the all-operators build small enough for a test.
+# A three-operator library keeps the all-operators build small enough for a test. Its
+# kernels are portable's, which dispatch on their entries' dtypes (Note [Declared dtypes]).
 FUNCTIONS = "".join(
     f"- func: {op}.out(Tensor self, Tensor other, *,{alpha} Tensor(a!) out) -> Tensor(a!)\n"
+    "  dtypes: [Byte, Char, Short, Int, Long, Half, Float, Double, BFloat16, Bool]\n"
     f"  kernels:\n    - arg_meta: null\n      kernel_name: portable::{op}_out\n"
     for op, alpha in (("add", " Scalar alpha=1,"), ("mul", ""), ("sub", " Scalar alpha=1,"))
 )

@@ -8,7 +8,10 @@ once for every target that uses the same toolchain and flags. Objects that inclu
 target's generated headers (its dtype selection) live under build/<target>/obj/: a target
 has one toolchain, so that folder is keyed by everything that changes their bytes. Either
 way the object's path below that folder comes from its source's (BuildPaths.object_path),
-never beside the source.
+never beside the source. Every kernel also reads the declared_op_dtypes.h of its source
+(Note [Declared dtypes], codegen/declared_dtypes.py), which depends on its library alone:
+it lives under build/.libraries/<library>/, where the codegen of every target compiling
+the source writes the same bytes, so it keeps no object from being shared.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ def common_flags(paths: BuildPaths, toolchain: Toolchain) -> tuple[str, ...]:
 def target_objects(
     runtime: TargetRuntime,
     kernel_sources: Iterable[Path],
-    libraries: Iterable[Library] = (),
+    libraries: Sequence[Library] = (),
 ) -> list[CompileStep]:
     """Every object the target's runner links, in link order: the runtime's own (Note
     [Target runtime], codegen/plan/runtime.py), the kernels, the runtime's registration."""
@@ -68,7 +71,7 @@ def kernel_objects(
     target: Target,
     toolchain: Toolchain,
     kernels: Sequence[Path],
-    libraries: Iterable[Library] = (),
+    libraries: Sequence[Library] = (),
 ) -> list[CompileStep]:
     """The kernels' objects, the same for every runtime, shared where Note [Shared objects]
     allows. A kernel source of one of `libraries` compiles with that library's cflags too
@@ -85,6 +88,7 @@ def kernel_objects(
             *toolchain.cflags,
             *library_cflags.get(source.parent, ()),
             f"-I{paths.source_root}",
+            *_declared_include(paths, libraries, source),
         )
         if target.dtype_selective:
             # Note [Per-source dtype headers]: this source's own selected_op_variants.h.
@@ -97,6 +101,17 @@ def kernel_objects(
                 CompileStep(source, paths.object_path(folder, source), kernel_flags, driver)
             )
     return objects
+
+
+def _declared_include(
+    paths: BuildPaths, libraries: Sequence[Library], source: Path
+) -> tuple[str, ...]:
+    """The folder of the source's declared_op_dtypes.h, from the library whose sources it
+    is (Note [Shared objects])."""
+    for library in libraries:
+        if library.sources == source.parent:
+            return (f"-I{paths.declared_dtypes_header(library.name, source).parent}",)
+    return ()
 
 
 def _library_flags(library: Library, target: Target, toolchain: Toolchain) -> tuple[str, ...]:

@@ -7,7 +7,6 @@ buckets.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ from codegen.plan.package import PackageStep, package_step
 from codegen.plan.runtime import Renderer, TargetContext
 from codegen.plan.steps import CompileStep
 from codegen.render import GENERATED_FILES, render_sources
+from codegen.resolution_file import ResolutionFile
 from codegen.scalar_type import ScalarType
 
 # Note [Constant folding at load] (runtime/executor/fold.h) costs the smallest runner a page,
@@ -61,8 +61,6 @@ PART_BUCKETS = {
     "runner": "runner",
 }
 
-_SELECTED_MASK = re.compile(r"DtypeSet\((0x[0-9a-f]+)u\)")
-
 
 def runtime_sources(context: TargetContext, sources: Iterable[Path]) -> list[Path]:
     """The runtime's translation units among `sources` (every .cpp below runtime/):
@@ -83,14 +81,13 @@ def bool_constants_source(context: TargetContext) -> Path:
     return context.paths.runtime_dir / "loader" / "values.cpp"
 
 
-def selects_bool(header: str | None) -> bool:
-    """Whether an operator of a dtype-selective target takes a Bool tensor, from the dtype
-    masks of its generated selected_op_variants.h (codegen/render.py); with no header yet,
+def selects_bool(context: TargetContext) -> bool:
+    """Whether an operator of a dtype-selective target keeps Bool, from the target's
+    resolution (what its selected_op_variants.h is rendered from); with no resolution yet,
     the safe answer."""
-    if header is None:
-        return True
-    masks = _SELECTED_MASK.findall(header)
-    return any(int(mask, 16) >> ScalarType.Bool.number & 1 for mask in masks)
+    path = context.paths.resolution(context.target.name)
+    text = context.disk.text(path)
+    return text is None or ResolutionFile.from_json(text, path).keeps(ScalarType.Bool)
 
 
 def isa_check_object(context: TargetContext) -> CompileStep:
@@ -156,8 +153,7 @@ class OurRuntime:
             # only when a selected operator takes Bool. One bit of the selection, on the
             # command line: the object is shared by every target with the same bit, and
             # recompiled only when the bit changes (not with every operator the target gains).
-            header = self.context.disk.text(paths.gen_dir(target.name) / "selected_op_variants.h")
-            bit = int(selects_bool(header))
+            bit = int(selects_bool(self.context))
             flags = (*common, f"-DRT_BOOL_CONSTANTS={bit}")
             # Beside the toolchain's other shared objects, named by the bit.
             shared = paths.object_path(shared_dir, bool_source)

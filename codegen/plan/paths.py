@@ -104,6 +104,12 @@ class BuildPaths:
     def gen_dir(self, target: str) -> Path:
         return self.target_dir(target) / "gen"
 
+    def declared_dtypes_header(self, library: str, source: Path) -> Path:
+        """A kernel source's declared_op_dtypes.h (Note [Declared dtypes]): a function of its
+        library alone, so one for every target, and shared objects stay shared (Note
+        [Shared objects])."""
+        return self.build / ".libraries" / library / source.stem / "declared_op_dtypes.h"
+
     def resolution(self, target: str) -> Path:
         return self.target_dir(target) / "resolution.json"
 

@@ -25,25 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Slots and tags of schema/program.fbs (codegen/pte/slots.py). */
-enum {
-  PLAN_VALUES = 2,
-  PLAN_CHAINS = 5,
-  CHAIN_INSTRUCTIONS = 2,
-  INSTRUCTION_ARGS_TYPE = 0,
-  INSTRUCTION_ARGS = 1,
-  KERNEL_CALL = 1,
-  CALL_OP_INDEX = 0,
-  CALL_ARGS = 1,
-  EVALUE_TYPE = 0,
-  EVALUE_VAL = 1,
-  TAG_TENSOR = 5,
-  TAG_TENSOR_LIST = 10,
-  TAG_OPTIONAL_TENSOR_LIST = 11,
-  TENSOR_SCALAR_TYPE = 0,
-  TENSOR_DIM_ORDER = 3,
-  LIST_ITEMS = 0,
-};
+#include "_slots.h" /* slots and tags of schema/program.fbs, from codegen/pte/slots.py */
 
 /* ---- growable storage ---- */
 
@@ -352,8 +334,8 @@ static int64_t tensor_meta(Reader* r, int64_t position) {
   Table tensor;
   int64_t dims, rank;
   if (table_at(r, position, "tensor", &tensor)) return -2;
-  int dtype = scalar_u8(r, &tensor, TENSOR_SCALAR_TYPE);
-  if (dtype < 0 || vector(r, &tensor, TENSOR_DIM_ORDER, 1, &dims, &rank) ||
+  int dtype = scalar_u8(r, &tensor, PTE_TENSOR_SCALAR_TYPE);
+  if (dtype < 0 || vector(r, &tensor, PTE_TENSOR_DIM_ORDER, 1, &dims, &rank) ||
       charge(r, rank, "dim orders") ||
       reserve((void**)&r->meta, &r->meta_capacity, (size_t)rank + 1, 1))
     return -2;
@@ -369,7 +351,7 @@ static int64_t list_meta(Reader* r, int64_t position) {
   Table list;
   int64_t items, count, found = -1;
   if (table_at(r, position, "tensor list", &list) ||
-      vector(r, &list, LIST_ITEMS, 4, &items, &count) || charge(r, count, "tensor list items"))
+      vector(r, &list, PTE_PAYLOAD, 4, &items, &count) || charge(r, count, "tensor list items"))
     return -2;
   for (int64_t i = 0; i < count; i++) {
     int64_t index = (int32_t)load_u32(r->data + items + 4 * i);
@@ -384,12 +366,12 @@ static int64_t list_meta(Reader* r, int64_t position) {
 static int64_t decode(Reader* r, int64_t index, int top) {
   Table value;
   if (table_at(r, follow(r, r->values_start + 4 * index), "value", &value)) return -2;
-  int tag = scalar_u8(r, &value, EVALUE_TYPE);
-  int64_t target = indirect(r, &value, EVALUE_VAL); /* read whatever the tag, as batch */
+  int tag = scalar_u8(r, &value, PTE_EVALUE_VAL_TYPE);
+  int64_t target = indirect(r, &value, PTE_EVALUE_VAL); /* read whatever the tag, as batch */
   if (tag < 0 || target == -2) return -2;
   if (tag == 0 || target < 0) return -1;
-  if (tag == TAG_TENSOR) return tensor_meta(r, target);
-  if (top && (tag == TAG_TENSOR_LIST || tag == TAG_OPTIONAL_TENSOR_LIST))
+  if (tag == PTE_KERNEL_TYPES_TENSOR) return tensor_meta(r, target);
+  if (top && (tag == PTE_KERNEL_TYPES_TENSOR_LIST || tag == PTE_KERNEL_TYPES_OPTIONAL_TENSOR_LIST))
     return list_meta(r, target);
   return -1;
 }
@@ -424,7 +406,7 @@ static int kernel_call(Reader* r, int64_t position, long long operators) {
   Table call;
   int64_t args, count;
   if (table_at(r, position, "kernel call", &call)) return -1;
-  int64_t at = field(r, &call, CALL_OP_INDEX), op = 0;
+  int64_t at = field(r, &call, PTE_KERNEL_CALL_OP_INDEX), op = 0;
   if (at >= 0) {
     if (inside(r, at, 4, "kernel call", "field") < 0) return -1;
     op = (int32_t)load_u32(r->data + at);
@@ -434,7 +416,8 @@ static int kernel_call(Reader* r, int64_t position, long long operators) {
                  (long long)op, operators);
     return -1;
   }
-  if (vector(r, &call, CALL_ARGS, 4, &args, &count) || charge(r, count, "kernel call args") ||
+  if (vector(r, &call, PTE_KERNEL_CALL_ARGS, 4, &args, &count) ||
+      charge(r, count, "kernel call args") ||
       reserve((void**)&r->key, &r->key_capacity, 4 * ((size_t)count + 1), 1))
     return -1;
   int32_t entry = (int32_t)op;
@@ -456,10 +439,10 @@ static int instructions(Reader* r, int64_t start, int64_t count, long long opera
   for (int64_t i = 0; i < count; i++) {
     Table instruction;
     if (table_at(r, follow(r, start + 4 * i), "instructions", &instruction)) return -1;
-    int tag = scalar_u8(r, &instruction, INSTRUCTION_ARGS_TYPE);
+    int tag = scalar_u8(r, &instruction, PTE_INSTRUCTION_ARGS_TYPE);
     if (tag < 0) return -1;
-    if (tag != KERNEL_CALL) continue;
-    int64_t target = indirect(r, &instruction, INSTRUCTION_ARGS);
+    if (tag != PTE_INSTRUCTION_ARGUMENTS_KERNEL_CALL) continue;
+    int64_t target = indirect(r, &instruction, PTE_INSTRUCTION_ARGS);
     if (target == -2) return -1;
     if (target < 0) continue;
     int added = new_call(r, target);
@@ -472,8 +455,8 @@ static int plan_keys(Reader* r, int64_t position, long long operators) {
   Table plan, chain;
   int64_t chains, count;
   if (table_at(r, position, "execution plan", &plan) ||
-      vector(r, &plan, PLAN_VALUES, 4, &r->values_start, &r->values_count) ||
-      vector(r, &plan, PLAN_CHAINS, 4, &chains, &count) || charge(r, count, "chains"))
+      vector(r, &plan, PTE_EXECUTION_PLAN_VALUES, 4, &r->values_start, &r->values_count) ||
+      vector(r, &plan, PTE_EXECUTION_PLAN_CHAINS, 4, &chains, &count) || charge(r, count, "chains"))
     return -1;
   for (int64_t i = 0; i < count; i++) {
     int64_t at = follow(r, chains + 4 * i), start, length;
@@ -481,7 +464,7 @@ static int plan_keys(Reader* r, int64_t position, long long operators) {
     if (added < 0) return -1;
     if (!added) continue;
     if (table_at(r, at, "chains", &chain) ||
-        vector(r, &chain, CHAIN_INSTRUCTIONS, 4, &start, &length))
+        vector(r, &chain, PTE_CHAIN_INSTRUCTIONS, 4, &start, &length))
       return -1;
     /* Chains sharing one instruction vector: read it once (its start fixes its length). */
     if (length == 0) continue;

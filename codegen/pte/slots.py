@@ -1,10 +1,11 @@
 """The vtable slots and union tags of ExecuTorch's `schema/program.fbs`, written once.
 
 Slot n is the n-th field of a table in declaration order; a union field takes two slots,
-its hidden type tag first, then its value. The reader (`codegen.pte`), the writer
-(`codegen.pte.writer`) and, through a test that parses it, the runtime's
-`runtime/loader/schema.h` all use these numbers. Every field up to the last one anything
-uses is listed, so the numbering can be checked against the declaration order by eye.
+its hidden type tag first, then its value. The reader (`codegen.pte`) and the writer
+(`codegen.pte.writer`) use these numbers; the C sides are generated from them
+(`codegen/pte/slot_headers.py`: the runtime's `runtime/loader/schema.h` and the C reader's
+`codegen/pte/_slots.h`). Every field up to the last one anything uses is listed, so the
+numbering can be checked against the declaration order by eye.
 """
 
 from __future__ import annotations
@@ -179,3 +180,17 @@ class DataSegment(IntEnum):
 class SubsegmentOffsets(IntEnum):
     SEGMENT_INDEX = 0
     OFFSETS = 1
+
+
+# The enum each enum-valued field holds: a union's type tag (UNIONS: the tags of the union
+# whose value is the next slot) or a plain enum field (ENUM_FIELDS). What is not one of these
+# enums is a table. Pairs, not a mapping: members of two tables may be equal numbers.
+UNIONS: tuple[tuple[IntEnum, type[IntEnum]], ...] = (
+    (Instruction.ARGS_TYPE, InstructionArguments),
+    (EValue.VAL_TYPE, KernelTypes),
+)
+ENUM_FIELDS: tuple[tuple[IntEnum, type[IntEnum]], ...] = (
+    (BackendDelegateDataReference.LOCATION, DataLocation),
+    (Tensor.SHAPE_DYNAMISM, TensorShapeDynamism),
+    (ExtraTensorInfo.LOCATION, TensorDataLocation),
+)

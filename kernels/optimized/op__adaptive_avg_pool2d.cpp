@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/parallel.h"
 #include "kernels/optimized/scratch.h"
 #include "kernels/portable/util/nn_pool.h"
@@ -19,7 +20,7 @@ namespace {
 
 constexpr const char* kOp = "aten::_adaptive_avg_pool2d.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 // Output bin o of `out` over `in` covers [floor(o * in / out), ceil((o + 1) * in / out)).
 int64_t bin_start(int64_t o, int64_t in, int64_t out) { return o * in / out; }

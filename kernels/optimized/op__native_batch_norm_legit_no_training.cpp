@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/parallel.h"
 #include "kernels/portable/util/nn_batch_norm.h"
 #include "kernels/portable/util/nn_util.h"
@@ -23,7 +24,7 @@ namespace {
 
 constexpr const char* kOp = "aten::_native_batch_norm_legit_no_training.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 float param(const rt::Tensor* p, int64_t ch, float fallback) {
   return p == nullptr ? fallback : p->data_as<const float>()[ch * p->stride(0)];

@@ -1,5 +1,6 @@
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/epilogue.h"
 #include "kernels/optimized/gemm.h"
 #include "kernels/optimized/matmul.h"
@@ -13,9 +14,8 @@ namespace optimized {
 namespace {
 
 constexpr const char* kOp = "aten::addmm.out";
-constexpr rt::DtypeSet kFast =
-    rt::DtypeSet::of(rt::ScalarType::Float) | rt::DtypeSet::of(rt::ScalarType::Double);
-using Dtypes = rt::DtypeDispatch<kFast.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 // tile = beta * self + alpha * tile, for a tile of out whose first element is (row0, col0):
 // self's strides over out's (i, j) are 0 along a broadcast dimension.

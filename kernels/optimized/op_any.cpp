@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/reduce_logical.h"
 #include "kernels/portable/util/reduce_util.h"
 #include "runtime/kernel/dispatch.h"
@@ -13,8 +14,8 @@ namespace {
 
 constexpr const char* kOp = "aten::any.out";
 // A Bool self (a mask): a safe softmax asks whether any score of a row is kept.
-using Dtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Bool).bits(),
-                                 rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 // Whether any of the n bytes at x is not 0, eight at a time.
 bool any_byte(const uint8_t* x, int64_t n) {

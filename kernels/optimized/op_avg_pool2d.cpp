@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/parallel.h"
 #include "kernels/optimized/window.h"
 #include "kernels/portable/util/nn_pool.h"
@@ -19,7 +20,7 @@ namespace {
 
 constexpr const char* kOp = "aten::avg_pool2d.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 struct AvgPoolCall {
   portable::PoolWindow win;

@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/matmul.h"
 #include "runtime/kernel/dtype_selection.h"
 #include "runtime/kernel/kernel.h"
@@ -6,9 +7,8 @@ namespace optimized {
 namespace {
 
 constexpr const char* kOp = "aten::bmm.out";
-constexpr rt::DtypeSet kFast =
-    rt::DtypeSet::of(rt::ScalarType::Float) | rt::DtypeSet::of(rt::ScalarType::Double);
-using Dtypes = rt::DtypeDispatch<kFast.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace
 

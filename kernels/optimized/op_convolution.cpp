@@ -3,6 +3,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/conv_depthwise.h"
 #include "kernels/optimized/conv_layer.h"
 #include "kernels/optimized/epilogue.h"
@@ -41,7 +42,7 @@ using conv::Layer;
 
 constexpr const char* kOp = "aten::convolution.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 // im2col tiles hold at most this many floats (256 KiB, about an L2) unless a tile of the
 // minimum width needs more; the tile width depends only on the layer, never on the thread

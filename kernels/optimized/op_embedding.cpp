@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/shape_copy.h"
 #include "kernels/portable/util/shape_index.h"
 #include "runtime/kernel/dispatch.h"
@@ -14,11 +15,8 @@ namespace {
 constexpr const char* kOp = "aten::embedding.out";
 // Rows move as bytes, so every dtype the entry declares for weight and out
 // (Float, and the index dtypes Int and Long that a key always carries) works.
-using Dtypes = rt::DtypeDispatch<(rt::DtypeSet::of(rt::ScalarType::Float) |
-                                  rt::DtypeSet::of(rt::ScalarType::Int) |
-                                  rt::DtypeSet::of(rt::ScalarType::Long))
-                                     .bits(),
-                                 rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace
 

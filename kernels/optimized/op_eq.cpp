@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/elem/layout.h"
 #include "kernels/optimized/elem/loops.h"
 #include "kernels/portable/util/binary_functors.h"
@@ -13,16 +14,8 @@ namespace optimized {
 namespace {
 
 constexpr const char* kOp = "aten::eq.Scalar_out";
-// A Float self compared into a Bool out (a safe softmax's test for -inf scores). Every
-// call whose tensors are all of these dtypes comes here (Note [Dtype fallback chain]) and
-// all but that one go to portable's template, which computes in the result type of self
-// and the scalar: a Bool mask against an integer is compared in Long, so Long is one of
-// the kernel's dtypes too (and the set is closed: Bool, Long and Float tensors against
-// bool, integer or float scalars promote to one of the three).
-constexpr rt::DtypeSet kDtypes = rt::DtypeSet::of(rt::ScalarType::Bool) |
-                                 rt::DtypeSet::of(rt::ScalarType::Long) |
-                                 rt::DtypeSet::of(rt::ScalarType::Float);
-using Dtypes = rt::DtypeDispatch<kDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "kernels/common/declared_dtypes.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
 #include "runtime/kernel/kernel.h"
@@ -9,8 +10,8 @@ namespace optimized {
 namespace {
 
 constexpr const char* kOp = "aten::full_like.out";
-using Dtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(),
-                                 rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/elem/layout.h"
 #include "kernels/optimized/elem/loops.h"
 #include "kernels/portable/util/unary_functors.h"
@@ -14,8 +15,8 @@ namespace {
 
 constexpr const char* kOp = "aten::logical_not.out";
 // Bool to Bool (masks); other dtypes resolve to portable.
-using Dtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Bool).bits(),
-                                 rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace
 

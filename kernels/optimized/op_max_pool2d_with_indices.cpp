@@ -3,6 +3,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/parallel.h"
 #include "kernels/optimized/vec8.h"
 #include "kernels/optimized/window.h"
@@ -29,7 +30,7 @@ namespace {
 
 constexpr const char* kOp = "aten::max_pool2d_with_indices.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 // Element strides of one plane's rows and columns for input, out and indices.
 struct PlaneStrides {

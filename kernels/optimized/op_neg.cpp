@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/elem/unary.h"
 #include "kernels/optimized/elem/vmath.h"
 #include "kernels/portable/util/unary_functors.h"
@@ -11,8 +12,8 @@ namespace optimized {
 namespace {
 
 constexpr const char* kOp = "aten::neg.out";
-using Dtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(),
-                                 rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/elem/layout.h"
 #include "kernels/optimized/elem/vmath.h"
 #include "kernels/portable/util/binary_functors.h"
@@ -16,8 +17,8 @@ namespace optimized {
 namespace {
 
 constexpr const char* kOp = "aten::pow.Tensor_Scalar_out";
-using Dtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(),
-                                 rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 // out = x ** y over n floats: the exponents of portable::PowScalar's list a vector at a time
 // (RMSNorm squares, a norm's square root), any other by std::pow.

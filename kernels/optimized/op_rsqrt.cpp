@@ -1,5 +1,6 @@
 #include <cmath>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/elem/unary.h"
 #include "kernels/optimized/elem/vmath.h"
 #include "kernels/portable/util/unary_functors.h"
@@ -13,8 +14,8 @@ namespace optimized {
 namespace {
 
 constexpr const char* kOp = "aten::rsqrt.out";
-using Dtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(),
-                                 rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace
 

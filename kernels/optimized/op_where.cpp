@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/elem/binary.h"
 #include "kernels/portable/util/where.h"
 #include "runtime/kernel/dispatch.h"
@@ -13,12 +14,9 @@ namespace optimized {
 namespace {
 
 constexpr const char* kOp = "aten::where.self_out";
-// A Bool condition choosing between Float values: both dtypes are the kernel's (Note
-// [Dtype fallback chain]), so it takes every mix of Bool and Float tensors, the rare ones
-// through portable's walk.
-constexpr rt::DtypeSet kDtypes =
-    rt::DtypeSet::of(rt::ScalarType::Bool) | rt::DtypeSet::of(rt::ScalarType::Float);
-using Dtypes = rt::DtypeDispatch<kDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
+constexpr uint32_t kConditionBits = kernels::declared_dtypes(kOp, "condition").bits();
 
 // A call the loops below take: out = condition ? self : other, all contiguous, the
 // values Float and each of them full or one value, the condition full, one value, or one
@@ -106,7 +104,7 @@ rt::Tensor& where_self_out(rt::KernelContext& context, const rt::Tensor& conditi
     }
     return out;
   }
-  portable::where_kernel<Dtypes>(context, kOp, condition, self, other, out);
+  portable::where_kernel<Dtypes, kConditionBits>(context, kOp, condition, self, other, out);
   return out;
 }
 

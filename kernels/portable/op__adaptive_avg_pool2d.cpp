@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/nn_pool.h"
 #include "kernels/portable/util/opmath.h"
 #include "runtime/core/value_cast.h"
@@ -13,7 +14,7 @@ namespace {
 
 constexpr const char* kOp = "aten::_adaptive_avg_pool2d.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 template <typename T>
 void adaptive_avg_pool(const Planes4& x, const Planes4& y, const T* px, T* py) {

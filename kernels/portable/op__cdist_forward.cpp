@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/broadcast.h"
 #include "kernels/portable/util/nn_distance.h"
 #include "runtime/core/value_cast.h"
@@ -13,7 +14,7 @@ namespace {
 
 constexpr const char* kOp = "aten::_cdist_forward.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 // Element offset in `t` of the batch position of out's batch index `b`
 // (out's batch dims are `batch_dim` leading dims; t's align to the right and

@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/creation.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -10,7 +11,8 @@ namespace portable {
 namespace {
 
 constexpr const char* kOp = "dim_order_ops::_empty_dim_order.out";
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 // out's dim order is `dim_order`, or the contiguous one when it is absent
 // (the exporter plans out with it: the kernel can only check).

@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/nn_softmax.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -7,7 +8,7 @@ namespace {
 
 constexpr const char* kOp = "aten::_log_softmax.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/nn_util.h"
 #include "runtime/core/value_cast.h"
 #include "runtime/kernel/dispatch.h"
@@ -13,9 +14,10 @@ namespace {
 
 constexpr const char* kOut = "aten::_native_batch_norm_legit.out";
 constexpr const char* kNoStats = "aten::_native_batch_norm_legit.no_stats_out";
-using DtypesOut = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), rt::selected_dtypes(kOut).bits()>;
-using DtypesNoStats =
-    rt::DtypeDispatch<rt::kFloatingDtypes.bits(), rt::selected_dtypes(kNoStats).bits()>;
+using DtypesOut =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOut).bits(), rt::selected_dtypes(kOut).bits()>;
+using DtypesNoStats = rt::DtypeDispatch<kernels::declared_dtypes(kNoStats).bits(),
+                                        rt::selected_dtypes(kNoStats).bits()>;
 
 // One call: input (N, C, *) normalized per channel. `stats` are the running
 // mean and variance (inference), or nullptr: then the batch's own statistics

@@ -1,6 +1,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/nn_batch_norm.h"
 #include "kernels/portable/util/nn_util.h"
 #include "kernels/portable/util/opmath.h"
@@ -15,7 +16,7 @@ namespace {
 
 constexpr const char* kOp = "aten::_native_batch_norm_legit_no_training.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 template <typename T>
 void batch_norm(const BatchNormCall& c) {

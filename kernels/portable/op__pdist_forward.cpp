@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/nn_distance.h"
 #include "runtime/core/value_cast.h"
 #include "runtime/kernel/dispatch.h"
@@ -12,7 +13,7 @@ namespace {
 
 constexpr const char* kOp = "aten::_pdist_forward.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 // out holds the distance of every row pair i < j of self, row-major
 // (Note [p-norm distances]).

@@ -3,6 +3,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "runtime/core/value_cast.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -14,7 +15,7 @@ namespace {
 
 constexpr const char* kOp = "aten::_upsample_bilinear2d_aa.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 // Note [Anti-aliased bilinear resampling]
 // Each output pixel is a weighted mean of the input pixels under a triangle

@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/binary_functors.h"
 #include "kernels/portable/util/binary_op.h"
 #include "kernels/portable/util/opmath.h"
@@ -11,11 +12,12 @@ namespace {
 
 constexpr const char* kOp = "aten::add.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 constexpr const char* kScalarOp = "aten::add.Scalar_out";
 constexpr rt::DtypeSet kScalarSelected = rt::selected_dtypes(kScalarOp);
-using ScalarDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kScalarSelected.bits()>;
+using ScalarDtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kScalarOp).bits(), kScalarSelected.bits()>;
 
 }  // namespace
 

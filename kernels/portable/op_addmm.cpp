@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/nn_matmul.h"
 #include "kernels/portable/util/opmath.h"
 #include "runtime/core/value_cast.h"
@@ -14,7 +15,7 @@ namespace {
 
 constexpr const char* kOp = "aten::addmm.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 // Element (i, j) of a 2-D tensor, or of a 1-D or 0-dim one broadcast to 2-D.
 struct Matrix2D {

@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/reduce_logical.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -11,8 +12,10 @@ constexpr const char* kAllOut = "aten::all.all_out";
 constexpr const char* kDimsOut = "aten::all.dims_out";
 constexpr rt::DtypeSet kSelectedAllOut = rt::selected_dtypes(kAllOut);
 constexpr rt::DtypeSet kSelectedDimsOut = rt::selected_dtypes(kDimsOut);
-using DtypesAllOut = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelectedAllOut.bits()>;
-using DtypesDimsOut = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelectedDimsOut.bits()>;
+using DtypesAllOut =
+    rt::DtypeDispatch<kernels::declared_dtypes(kAllOut).bits(), kSelectedAllOut.bits()>;
+using DtypesDimsOut =
+    rt::DtypeDispatch<kernels::declared_dtypes(kDimsOut).bits(), kSelectedDimsOut.bits()>;
 
 }  // namespace
 

@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/reduce_logical.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -13,9 +14,11 @@ constexpr const char* kOut = "aten::any.out";
 constexpr rt::DtypeSet kSelectedAllOut = rt::selected_dtypes(kAllOut);
 constexpr rt::DtypeSet kSelectedDimsOut = rt::selected_dtypes(kDimsOut);
 constexpr rt::DtypeSet kSelectedOut = rt::selected_dtypes(kOut);
-using DtypesAllOut = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelectedAllOut.bits()>;
-using DtypesDimsOut = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelectedDimsOut.bits()>;
-using DtypesOut = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelectedOut.bits()>;
+using DtypesAllOut =
+    rt::DtypeDispatch<kernels::declared_dtypes(kAllOut).bits(), kSelectedAllOut.bits()>;
+using DtypesDimsOut =
+    rt::DtypeDispatch<kernels::declared_dtypes(kDimsOut).bits(), kSelectedDimsOut.bits()>;
+using DtypesOut = rt::DtypeDispatch<kernels::declared_dtypes(kOut).bits(), kSelectedOut.bits()>;
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "runtime/core/value_cast.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -13,8 +14,10 @@ namespace {
 
 constexpr const char* kOp = "aten::arange.out";
 constexpr const char* kStartOp = "aten::arange.start_out";
-using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
-using StartDtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), rt::selected_dtypes(kStartOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
+using StartDtypes = rt::DtypeDispatch<kernels::declared_dtypes(kStartOp).bits(),
+                                      rt::selected_dtypes(kStartOp).bits()>;
 
 // start, end and step in the dtype torch computes a range of T in: int64 for
 // integers, float for 16-bit floats, double otherwise.

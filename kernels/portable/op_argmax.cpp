@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/reduce_extreme.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -8,7 +9,7 @@ namespace {
 constexpr const char* kOp = "aten::argmax.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 // torch has no argmax of bool tensors.
-using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 }  // namespace
 

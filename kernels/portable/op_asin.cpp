@@ -1,5 +1,6 @@
 #include <cmath>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -12,8 +13,9 @@ namespace {
 constexpr const char* kOp = "aten::asin.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 // Integer and bool tensors are computed in Float (Note [Unary ops]).
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
-using Compute = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
+using Compute = rt::DtypeDispatch<(kernels::declared_dtypes(kOp) & rt::kFloatingDtypes).bits(),
+                                  kSelected.bits()>;
 
 struct Asin : UnaryStateless<Asin> {
   // Radians in [-pi/2, pi/2]; NaN outside [-1, 1].

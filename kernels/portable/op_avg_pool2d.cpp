@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/nn_pool.h"
 #include "kernels/portable/util/opmath.h"
 #include "runtime/core/value_cast.h"
@@ -13,9 +14,7 @@ namespace {
 
 constexpr const char* kOp = "aten::avg_pool2d.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-// torch averages int64 too (integer division); no other integer types.
-constexpr rt::DtypeSet kSupported = rt::kFloatingDtypes | rt::DtypeSet::of(rt::ScalarType::Long);
-using Dtypes = rt::DtypeDispatch<kSupported.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 template <typename T>
 void avg_pool(const PoolWindow& win, const Planes4& x, const Planes4& y, bool count_include_pad,

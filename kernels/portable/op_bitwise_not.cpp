@@ -1,5 +1,6 @@
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -10,8 +11,8 @@ namespace portable {
 namespace {
 
 constexpr const char* kOp = "aten::bitwise_not.out";
-using Dtypes = rt::DtypeDispatch<(rt::kIntegralDtypes | rt::DtypeSet::of(ScalarType::Bool)).bits(),
-                                 rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 // ~x on integers, !x on bools.
 struct BitwiseNot : UnaryStateless<BitwiseNot> {

@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/binary_op.h"
 #include "kernels/portable/util/shift.h"
 #include "runtime/kernel/dispatch.h"
@@ -11,16 +12,13 @@
 namespace portable {
 namespace {
 
-// Integers and bool, as ExecuTorch's portable shifts (a float scalar promotes
-// to Float, which is not supported).
-constexpr rt::DtypeSet kIntegersAndBool = rt::kIntegralDtypes | rt::DtypeSet::of(ScalarType::Bool);
-
 constexpr const char* kOp = "aten::bitwise_right_shift.Tensor_out";
-using Dtypes = rt::DtypeDispatch<kIntegersAndBool.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 constexpr const char* kScalarOp = "aten::bitwise_right_shift.Tensor_Scalar_out";
-using ScalarDtypes =
-    rt::DtypeDispatch<kIntegersAndBool.bits(), rt::selected_dtypes(kScalarOp).bits()>;
+using ScalarDtypes = rt::DtypeDispatch<kernels::declared_dtypes(kScalarOp).bits(),
+                                       rt::selected_dtypes(kScalarOp).bits()>;
 
 // self >> other, as torch computes it: an arithmetic shift (a negative self
 // stays negative); a shift by a negative amount or by the width of the compute

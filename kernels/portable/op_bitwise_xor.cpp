@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/binary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -8,13 +9,12 @@ namespace portable {
 namespace {
 
 constexpr const char* kOp = "aten::bitwise_xor.Tensor_out";
-using Dtypes = rt::DtypeDispatch<(rt::kIntegralDtypes | rt::DtypeSet::of(ScalarType::Bool)).bits(),
-                                 rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 constexpr const char* kScalarOp = "aten::bitwise_xor.Scalar_out";
-using ScalarDtypes =
-    rt::DtypeDispatch<(rt::kIntegralDtypes | rt::DtypeSet::of(ScalarType::Bool)).bits(),
-                      rt::selected_dtypes(kScalarOp).bits()>;
+using ScalarDtypes = rt::DtypeDispatch<kernels::declared_dtypes(kScalarOp).bits(),
+                                       rt::selected_dtypes(kScalarOp).bits()>;
 
 // self ^ other on integers and bools (a float scalar promotes to Float,
 // which is not supported).

@@ -1,6 +1,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -13,7 +14,7 @@ namespace {
 constexpr const char* kOp = "aten::ceil.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 // Integers are already whole (torch copies them); bool is not supported.
-using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 struct Ceil : UnaryStateless<Ceil> {
   template <typename M>

@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/binary_op.h"
 #include "kernels/portable/util/broadcast.h"
 #include "kernels/portable/util/strided_walk.h"
@@ -18,8 +19,9 @@ constexpr const char* kOp = "aten::clamp.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 // A bool self is clamped in Long or Float (whatever its bounds promote it
 // to); torch has no bool clamp.
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
-using Compute = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
+using Compute =
+    rt::DtypeDispatch<(kernels::declared_dtypes(kOp) & rt::kRealDtypes).bits(), kSelected.bits()>;
 
 // torch.result_type(self, bound) for a scalar bound: a float bound makes an
 // integer or bool self Float, an integer bound makes a bool self Long.
@@ -30,10 +32,11 @@ ScalarType promote_with_bound(ScalarType common, rt::Scalar bound) {
 }
 
 constexpr const char* kTensorOp = "aten::clamp.Tensor_out";
-using TensorDtypes =
-    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kTensorOp).bits()>;
+using TensorDtypes = rt::DtypeDispatch<kernels::declared_dtypes(kTensorOp).bits(),
+                                       rt::selected_dtypes(kTensorOp).bits()>;
 using TensorCompute =
-    rt::DtypeDispatch<rt::kRealDtypes.bits(), rt::selected_dtypes(kTensorOp).bits()>;
+    rt::DtypeDispatch<(kernels::declared_dtypes(kTensorOp) & rt::kRealDtypes).bits(),
+                      rt::selected_dtypes(kTensorOp).bits()>;
 
 // clamp.Tensor_out: operands of the walk are out, self, min, max; a None
 // bound is null (walked with stride 0, never read).

@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/nn_util.h"
 #include "runtime/core/value_cast.h"
 #include "runtime/kernel/dispatch.h"
@@ -12,7 +13,7 @@ namespace {
 
 constexpr const char* kOp = "aten::convolution_backward.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 // Note [Convolution backward]
 // The gradients of a 2-d convolution (not transposed, as ExecuTorch's portable

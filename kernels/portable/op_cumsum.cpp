@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/binary_op.h"
 #include "kernels/portable/util/dim_rows.h"
 #include "kernels/portable/util/opmath.h"
@@ -16,7 +17,7 @@ namespace {
 
 constexpr const char* kOp = "aten::cumsum.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 // Running sums along the rows of `rows` in out's dtype T; self's elements are
 // converted as loaded.

@@ -1,6 +1,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/binary_functors.h"
 #include "kernels/portable/util/binary_math.h"
 #include "kernels/portable/util/binary_op.h"
@@ -14,7 +15,7 @@ namespace {
 
 template <const char* const* kName>
 using DtypesOf =
-    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(*kName).bits()>;
+    rt::DtypeDispatch<kernels::declared_dtypes(*kName).bits(), rt::selected_dtypes(*kName).bits()>;
 
 constexpr const char* kOp = "aten::div.out";
 constexpr const char* kModeOp = "aten::div.out_mode";

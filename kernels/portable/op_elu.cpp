@@ -1,5 +1,6 @@
 #include <cmath>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -11,7 +12,7 @@ namespace {
 
 constexpr const char* kOp = "aten::elu.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 // scale * x above 0, else scale * alpha * (e^(input_scale * x) - 1).
 struct Elu {

@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/shape_copy.h"
 #include "kernels/portable/util/shape_index.h"
 #include "runtime/kernel/dispatch.h"
@@ -13,7 +14,7 @@ namespace {
 
 constexpr const char* kOp = "aten::embedding.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 }  // namespace
 

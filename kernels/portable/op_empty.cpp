@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/creation.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -10,7 +11,8 @@ namespace portable {
 namespace {
 
 constexpr const char* kOp = "aten::empty.out";
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/copy_convert.h"
 #include "kernels/portable/util/creation.h"
 #include "runtime/kernel/dispatch.h"
@@ -11,12 +12,12 @@ namespace portable {
 namespace {
 
 constexpr const char* kScalarOp = "aten::fill.Scalar_out";
-using ScalarDtypes =
-    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
+using ScalarDtypes = rt::DtypeDispatch<kernels::declared_dtypes(kScalarOp).bits(),
+                                       rt::selected_dtypes(kScalarOp).bits()>;
 
 constexpr const char* kTensorOp = "aten::fill.Tensor_out";
-using TensorDtypes =
-    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kTensorOp).bits()>;
+using TensorDtypes = rt::DtypeDispatch<kernels::declared_dtypes(kTensorOp).bits(),
+                                       rt::selected_dtypes(kTensorOp).bits()>;
 
 // The checks both overloads share: out has self's dtype and takes its shape.
 bool plan_fill(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out) {

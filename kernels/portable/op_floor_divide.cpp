@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/binary_math.h"
 #include "kernels/portable/util/binary_op.h"
 #include "runtime/kernel/dispatch.h"
@@ -9,7 +10,8 @@ namespace portable {
 namespace {
 
 constexpr const char* kOp = "aten::floor_divide.out";
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 // Python's a // b, the same as div(rounding_mode='floor'); integer division
 // by zero is an error, as in torch and ExecuTorch.

@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/binary_math.h"
 #include "kernels/portable/util/binary_op.h"
 #include "runtime/kernel/dispatch.h"
@@ -9,11 +10,12 @@ namespace portable {
 namespace {
 
 constexpr const char* kOp = "aten::fmod.Tensor_out";
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 constexpr const char* kScalarOp = "aten::fmod.Scalar_out";
-using ScalarDtypes =
-    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
+using ScalarDtypes = rt::DtypeDispatch<kernels::declared_dtypes(kScalarOp).bits(),
+                                       rt::selected_dtypes(kScalarOp).bits()>;
 
 // C's fmod: the result takes the dividend's sign. Integer division by zero is an error, as in torch.
 struct Fmod {

@@ -1,6 +1,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/nn_util.h"
 #include "kernels/portable/util/opmath.h"
 #include "kernels/portable/util/shape_copy.h"
@@ -15,7 +16,7 @@ namespace {
 
 constexpr const char* kOp = "aten::glu.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 // self split in halves a, b along a dim: outer x (2 * half) x inner positions.
 struct GluCall {

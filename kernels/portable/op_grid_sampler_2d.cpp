@@ -1,6 +1,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/opmath.h"
 #include "runtime/core/value_cast.h"
 #include "runtime/kernel/dispatch.h"
@@ -13,7 +14,7 @@ namespace {
 
 constexpr const char* kOp = "aten::grid_sampler_2d.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 // torch's numbering of interpolation_mode and padding_mode.
 enum Interpolation : int64_t { kBilinear = 0, kNearest = 1, kBicubic = 2 };

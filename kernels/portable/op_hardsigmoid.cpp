@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/unary_hard.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
@@ -11,7 +12,7 @@ namespace {
 constexpr const char* kOp = "aten::hardsigmoid.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 // Floating point only: torch refuses integer tensors ("not implemented for 'Long'").
-using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/shape_advanced_index.h"
 #include "kernels/portable/util/shape_copy.h"
 #include "runtime/kernel/dispatch.h"
@@ -14,7 +15,7 @@ constexpr const char* kOp = "aten::index.Tensor_out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 // Dtypes of self and out; indices are read as they are (int64, int32, or
 // bool and uint8 masks).
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/unary_predicate.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -11,7 +12,8 @@ namespace portable {
 namespace {
 
 constexpr const char* kOp = "aten::isnan.out";
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 struct Isnan {
   // Whether x is NaN; never for integers and bool.

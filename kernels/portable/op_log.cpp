@@ -1,5 +1,6 @@
 #include <cmath>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -12,8 +13,9 @@ namespace {
 constexpr const char* kOp = "aten::log.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 // Integer and bool tensors are computed in Float (Note [Unary ops]).
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
-using Compute = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
+using Compute = rt::DtypeDispatch<(kernels::declared_dtypes(kOp) & rt::kFloatingDtypes).bits(),
+                                  kSelected.bits()>;
 
 struct Log : UnaryStateless<Log> {
   // The natural logarithm: -inf at 0, NaN below.

@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/binary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -8,7 +9,8 @@ namespace portable {
 namespace {
 
 constexpr const char* kOp = "aten::logical_and.out";
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 // Operands of any dtype read as bool (nonzero, NaN included, is true); the
 // bool result is stored into out of any dtype.

@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/unary_functors.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
@@ -9,9 +10,11 @@ namespace portable {
 namespace {
 
 constexpr const char* kOp = "aten::logical_not.out";
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 using Compute =
-    rt::DtypeDispatch<rt::DtypeSet::of(ScalarType::Bool).bits(), rt::selected_dtypes(kOp).bits()>;
+    rt::DtypeDispatch<(kernels::declared_dtypes(kOp) & rt::DtypeSet::of(ScalarType::Bool)).bits(),
+                      rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 #include <cmath>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -11,12 +12,9 @@ namespace {
 
 constexpr const char* kOp = "aten::logit.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
-// ExecuTorch's portable logit computes in out's dtype and accepts only Float
-// and Double outs (so a Half or BFloat16 self, whose torch result is Half or
-// BFloat16, is refused): we follow it.
-constexpr rt::DtypeSet kOutDtypes =
-    rt::DtypeSet::of(ScalarType::Float) | rt::DtypeSet::of(ScalarType::Double);
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
+// Computed in out's dtype (its functions.yaml entry says which).
+constexpr rt::DtypeSet kOutDtypes = kernels::declared_dtypes(kOp, "out");
 using Compute = rt::DtypeDispatch<kOutDtypes.bits(), kSelected.bits()>;
 
 // log(x / (1 - x)), x first clamped to [eps, 1 - eps] when eps is given.

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/binary_op.h"
 #include "kernels/portable/util/broadcast.h"
 #include "kernels/portable/util/strided_walk.h"
@@ -14,8 +15,9 @@ namespace portable {
 namespace {
 
 constexpr const char* kOp = "aten::masked_fill.Scalar_out";
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
-constexpr uint32_t kMaskBits = rt::DtypeSet::of(ScalarType::Bool).bits();
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
+constexpr uint32_t kMaskBits = kernels::declared_dtypes(kOp, "mask").bits();
 
 // torch converts the fill value with an overflow check (c10's overflows):
 // integers and bool (as 0..1) take values in range, and an unsigned dtype

@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/nn_pool.h"
 #include "kernels/portable/util/opmath.h"
 #include "runtime/core/value_cast.h"
@@ -14,7 +15,7 @@ namespace {
 
 constexpr const char* kOp = "aten::max_pool2d_with_indices.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 template <typename T>
 void max_pool(const PoolWindow& win, const Planes4& x, const Planes4& y, const Planes4& ix,

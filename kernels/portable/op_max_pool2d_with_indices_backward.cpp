@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/nn_pool.h"
 #include "kernels/portable/util/opmath.h"
 #include "runtime/core/value_cast.h"
@@ -13,7 +14,7 @@ namespace {
 
 constexpr const char* kOp = "aten::max_pool2d_with_indices_backward.grad_input";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 // grad_input = 0, then every grad_output element is added at the input
 // position its index names (flat within its (n, c) plane), as torch does:

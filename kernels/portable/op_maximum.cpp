@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/binary_math.h"
 #include "kernels/portable/util/binary_op.h"
 #include "runtime/kernel/dispatch.h"
@@ -9,7 +10,8 @@ namespace portable {
 namespace {
 
 constexpr const char* kOp = "aten::maximum.out";
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 // Elementwise maximum; NaN wins.
 struct Maximum {

@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/opmath.h"
 #include "kernels/portable/util/reduce_accumulate.h"
 #include "kernels/portable/util/reduce_util.h"
@@ -16,10 +17,11 @@ constexpr const char* kAllOp = "aten::mean.dtype_out";
 // self may be any real or bool dtype when dtype= names a floating out.
 template <const char* const* kName>
 using DtypesOf =
-    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(*kName).bits()>;
+    rt::DtypeDispatch<kernels::declared_dtypes(*kName).bits(), rt::selected_dtypes(*kName).bits()>;
 template <const char* const* kName>
 using OutDtypesOf =
-    rt::DtypeDispatch<rt::kFloatingDtypes.bits(), rt::selected_dtypes(*kName).bits()>;
+    rt::DtypeDispatch<(kernels::declared_dtypes(*kName) & rt::kFloatingDtypes).bits(),
+                      rt::selected_dtypes(*kName).bits()>;
 
 // Both overloads: the mean over `dim` (every dim when absent or empty).
 template <const char* const* kName>

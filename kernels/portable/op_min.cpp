@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/reduce_extreme.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -8,11 +9,11 @@ namespace {
 constexpr const char* kOp = "aten::min.dim_min";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 // Dtypes of self and values; indices are int64 whatever the selection.
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 constexpr const char* kUnaryOp = "aten::min.unary_out";
-using UnaryDtypes =
-    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kUnaryOp).bits()>;
+using UnaryDtypes = rt::DtypeDispatch<kernels::declared_dtypes(kUnaryOp).bits(),
+                                      rt::selected_dtypes(kUnaryOp).bits()>;
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/opmath.h"
 #include "kernels/portable/util/random.h"
 #include "kernels/portable/util/strided_walk.h"
@@ -14,7 +15,8 @@ namespace portable {
 namespace {
 
 constexpr const char* kOp = "aten::native_dropout.out";
-using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace
 

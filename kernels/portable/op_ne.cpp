@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/binary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -8,11 +9,12 @@ namespace portable {
 namespace {
 
 constexpr const char* kOp = "aten::ne.Tensor_out";
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 constexpr const char* kScalarOp = "aten::ne.Scalar_out";
-using ScalarDtypes =
-    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
+using ScalarDtypes = rt::DtypeDispatch<kernels::declared_dtypes(kScalarOp).bits(),
+                                       rt::selected_dtypes(kScalarOp).bits()>;
 
 // self != other in the promoted dtype (a scalar is converted to it first);
 // bool results, stored into out of any dtype.

@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/unary_functors.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
@@ -14,7 +15,7 @@ namespace {
 constexpr const char* kOp = "aten::neg.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 // torch refuses to negate bool tensors.
-using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 }  // namespace
 

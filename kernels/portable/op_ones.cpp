@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/copy_convert.h"
 #include "kernels/portable/util/creation.h"
 #include "runtime/kernel/dispatch.h"
@@ -11,7 +12,8 @@ namespace portable {
 namespace {
 
 constexpr const char* kOp = "aten::ones.out";
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/shape_copy.h"
 #include "kernels/portable/util/strided_walk.h"
 #include "runtime/kernel/dispatch.h"
@@ -14,7 +15,7 @@ namespace {
 constexpr const char* kOp = "aten::permute_copy.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 // Moves bytes only, so any dtype works; selection still applies.
-using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 // Copies the rows of `walk` (operand 0: out, 1: self), W-byte elements.
 template <typename W>

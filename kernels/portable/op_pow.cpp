@@ -1,5 +1,6 @@
 #include <cmath>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/binary_functors.h"
 #include "kernels/portable/util/binary_math.h"
 #include "kernels/portable/util/binary_op.h"
@@ -12,15 +13,16 @@ namespace portable {
 namespace {
 
 constexpr const char* kOp = "aten::pow.Tensor_Tensor_out";
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 constexpr const char* kScalarOp = "aten::pow.Tensor_Scalar_out";
-using ScalarDtypes =
-    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarOp).bits()>;
+using ScalarDtypes = rt::DtypeDispatch<kernels::declared_dtypes(kScalarOp).bits(),
+                                       rt::selected_dtypes(kScalarOp).bits()>;
 
 constexpr const char* kScalarBaseOp = "aten::pow.Scalar_out";
-using ScalarBaseDtypes =
-    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kScalarBaseOp).bits()>;
+using ScalarBaseDtypes = rt::DtypeDispatch<kernels::declared_dtypes(kScalarBaseOp).bits(),
+                                           rt::selected_dtypes(kScalarBaseOp).bits()>;
 
 // std::pow for floating point; integers by squaring (see op_pow).
 struct Pow {

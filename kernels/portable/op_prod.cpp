@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/opmath.h"
 #include "kernels/portable/util/reduce_accumulate.h"
 #include "kernels/portable/util/reduce_util.h"
@@ -15,8 +16,9 @@ constexpr const char* kIntOut = "aten::prod.int_out";
 constexpr const char* kOut = "aten::prod.out";
 constexpr rt::DtypeSet kSelectedIntOut = rt::selected_dtypes(kIntOut);
 constexpr rt::DtypeSet kSelectedOut = rt::selected_dtypes(kOut);
-using DtypesIntOut = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelectedIntOut.bits()>;
-using DtypesOut = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelectedOut.bits()>;
+using DtypesIntOut =
+    rt::DtypeDispatch<kernels::declared_dtypes(kIntOut).bits(), kSelectedIntOut.bits()>;
+using DtypesOut = rt::DtypeDispatch<kernels::declared_dtypes(kOut).bits(), kSelectedOut.bits()>;
 
 struct Prod {
   template <typename M>

@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/creation.h"
 #include "kernels/portable/util/random.h"
 #include "runtime/core/value_cast.h"
@@ -12,7 +13,8 @@ namespace portable {
 namespace {
 
 constexpr const char* kOp = "aten::rand.out";
-using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
 #include "runtime/kernel/kernel.h"
@@ -10,9 +11,7 @@ namespace {
 
 constexpr const char* kOp = "aten::repeat_interleave.Tensor_out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<
-    (rt::DtypeSet::of(rt::ScalarType::Int) | rt::DtypeSet::of(rt::ScalarType::Long)).bits(),
-    kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 template <typename T>
 void fill(const rt::Tensor& repeats, rt::Tensor& out) {

@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/shape_copy.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -12,7 +13,7 @@ namespace {
 
 constexpr const char* kOp = "aten::roll.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 // shift reduced into [0, extent) (extent > 0).
 int64_t wrap_shift(int64_t shift, int64_t extent) {

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -14,9 +15,10 @@ namespace {
 constexpr const char* kOp = "aten::round.out";
 constexpr const char* kDecimalsOp = "aten::round.decimals_out";
 // Integers are already whole (torch copies them); bool is not supported.
-using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
-using DecimalsDtypes =
-    rt::DtypeDispatch<rt::kRealDtypes.bits(), rt::selected_dtypes(kDecimalsOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
+using DecimalsDtypes = rt::DtypeDispatch<kernels::declared_dtypes(kDecimalsOp).bits(),
+                                         rt::selected_dtypes(kDecimalsOp).bits()>;
 
 // To the nearest integer, halves to even (under the default rounding mode).
 template <typename M>

@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/binary_math.h"
 #include "kernels/portable/util/binary_op.h"
 #include "runtime/kernel/dispatch.h"
@@ -11,7 +12,8 @@ namespace {
 constexpr const char* kOp = "aten::rsub.Scalar_out";
 // No bool, as ExecuTorch's portable rsub (and torch, which has no bool
 // subtraction).
-using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 struct Rsub {
   static constexpr bool kHasScalar = true;

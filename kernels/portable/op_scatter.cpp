@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/copy_convert.h"
 #include "kernels/portable/util/shape_scatter.h"
 #include "runtime/kernel/dispatch.h"
@@ -15,9 +16,9 @@ namespace {
 constexpr const char* kSrc = "aten::scatter.src_out";
 constexpr const char* kValue = "aten::scatter.value_out";
 using SrcDtypes =
-    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kSrc).bits()>;
+    rt::DtypeDispatch<kernels::declared_dtypes(kSrc).bits(), rt::selected_dtypes(kSrc).bits()>;
 using ValueDtypes =
-    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kValue).bits()>;
+    rt::DtypeDispatch<kernels::declared_dtypes(kValue).bits(), rt::selected_dtypes(kValue).bits()>;
 
 }  // namespace
 

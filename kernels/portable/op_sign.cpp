@@ -1,5 +1,6 @@
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -11,7 +12,7 @@ namespace {
 
 constexpr const char* kOp = "aten::sign.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 struct Sign : UnaryStateless<Sign> {
   // -1, 0 or 1 in self's dtype; a bool is its own sign. NaN gives 0 and

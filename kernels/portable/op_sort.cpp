@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/shape_sort.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -12,9 +13,10 @@ namespace {
 constexpr const char* kOp = "aten::sort.values";
 constexpr const char* kStableOp = "aten::sort.values_stable";
 // Dtypes of self and values; indices are int64.
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
-using StableDtypes =
-    rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), rt::selected_dtypes(kStableOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
+using StableDtypes = rt::DtypeDispatch<kernels::declared_dtypes(kStableOp).bits(),
+                                       rt::selected_dtypes(kStableOp).bits()>;
 
 // Every sort is stable (see shape_sort.h), whatever `stable` says.
 template <typename Dispatch>

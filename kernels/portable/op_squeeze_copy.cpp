@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/shape_copy.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -11,9 +12,10 @@ namespace {
 
 constexpr const char* kOp = "aten::squeeze_copy.dims_out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 constexpr const char* kDimOp = "aten::squeeze_copy.dim_out";
-using DimDtypes = rt::DtypeDispatch<rt::DtypeSet::all().bits(), rt::selected_dtypes(kDimOp).bits()>;
+using DimDtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kDimOp).bits(), rt::selected_dtypes(kDimOp).bits()>;
 
 }  // namespace
 

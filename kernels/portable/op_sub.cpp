@@ -1,3 +1,4 @@
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/binary_functors.h"
 #include "kernels/portable/util/binary_math.h"
 #include "kernels/portable/util/binary_op.h"
@@ -12,11 +13,12 @@ namespace {
 
 constexpr const char* kOp = "aten::sub.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 constexpr const char* kScalarOp = "aten::sub.Scalar_out";
 constexpr rt::DtypeSet kScalarSelected = rt::selected_dtypes(kScalarOp);
-using ScalarDtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kScalarSelected.bits()>;
+using ScalarDtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kScalarOp).bits(), kScalarSelected.bits()>;
 
 }  // namespace
 

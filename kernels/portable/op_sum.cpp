@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/opmath.h"
 #include "kernels/portable/util/reduce_accumulate.h"
 #include "kernels/portable/util/reduce_util.h"
@@ -13,7 +14,7 @@ namespace {
 
 constexpr const char* kOp = "aten::sum.IntList_out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kRealAndBoolDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 }  // namespace
 

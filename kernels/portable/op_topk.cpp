@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/shape_sort.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -12,7 +13,7 @@ namespace {
 constexpr const char* kOp = "aten::topk.values";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 // Dtypes of self and values (torch has no bool topk); indices are int64.
-using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 }  // namespace
 

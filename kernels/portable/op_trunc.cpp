@@ -1,6 +1,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/unary_op.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -14,7 +15,7 @@ constexpr const char* kOp = "aten::trunc.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 // Computed in self's dtype; integers are already whole. Bool is not
 // supported, as in ExecuTorch's portable trunc.
-using Dtypes = rt::DtypeDispatch<rt::kRealDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 struct Trunc : UnaryStateless<Trunc> {
   // Rounds towards zero; -0.5 gives -0.0.

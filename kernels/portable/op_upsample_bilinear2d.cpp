@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/nn_pool.h"
 #include "kernels/portable/util/nn_upsample.h"
 #include "kernels/portable/util/opmath.h"
@@ -14,7 +15,7 @@ namespace {
 
 constexpr const char* kOp = "aten::upsample_bilinear2d.vec_out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 // Where output index `o` samples the input along one dim: the lower
 // neighbour, the upper one (the same at the edge) and the upper's weight.

@@ -1,6 +1,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/nn_pool.h"
 #include "kernels/portable/util/nn_upsample.h"
 #include "runtime/kernel/dispatch.h"
@@ -13,8 +14,7 @@ namespace {
 
 constexpr const char* kOp = "aten::upsample_nearest2d.vec_out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-constexpr rt::DtypeSet kSupported = rt::kFloatingDtypes | rt::DtypeSet::of(rt::ScalarType::Byte);
-using Dtypes = rt::DtypeDispatch<kSupported.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 // The input index output index `o` copies: floor(o * step) as torch (in
 // float), with its exact shortcuts for equal and doubled sizes.

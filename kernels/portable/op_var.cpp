@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/reduce_util.h"
 #include "runtime/core/value_cast.h"
 #include "runtime/kernel/dispatch.h"
@@ -14,9 +15,9 @@ constexpr const char* kCorrectionOut = "aten::var.correction_out";
 constexpr const char* kOut = "aten::var.out";
 constexpr rt::DtypeSet kSelectedCorrectionOut = rt::selected_dtypes(kCorrectionOut);
 constexpr rt::DtypeSet kSelectedOut = rt::selected_dtypes(kOut);
-using DtypesCorrectionOut =
-    rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelectedCorrectionOut.bits()>;
-using DtypesOut = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelectedOut.bits()>;
+using DtypesCorrectionOut = rt::DtypeDispatch<kernels::declared_dtypes(kCorrectionOut).bits(),
+                                              kSelectedCorrectionOut.bits()>;
+using DtypesOut = rt::DtypeDispatch<kernels::declared_dtypes(kOut).bits(), kSelectedOut.bits()>;
 
 template <typename Dtypes>
 void var(const rt::OpContext& in, const rt::Tensor& self, rt::Optional<rt::IntList> dim,

@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/reduce_util.h"
 #include "runtime/core/value_cast.h"
 #include "runtime/kernel/dispatch.h"
@@ -12,7 +13,7 @@ namespace {
 
 constexpr const char* kOp = "aten::var_mean.correction_out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using Dtypes = rt::DtypeDispatch<rt::kFloatingDtypes.bits(), kSelected.bits()>;
+using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
 bool same_dim_order(const rt::Tensor& a, const rt::Tensor& b) {
   for (int d = 0; d < a.dim(); ++d) {

@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/portable/util/complex_parts.h"
 #include "runtime/kernel/dtype_selection.h"
 #include "runtime/kernel/kernel.h"
@@ -9,9 +10,7 @@ namespace portable {
 namespace {
 
 constexpr const char* kOp = "aten::view_as_real_copy.out";
-constexpr rt::DtypeSet kComplex = rt::DtypeSet::of(rt::ScalarType::ComplexHalf) |
-                                  rt::DtypeSet::of(rt::ScalarType::ComplexFloat) |
-                                  rt::DtypeSet::of(rt::ScalarType::ComplexDouble);
+constexpr rt::DtypeSet kComplex = kernels::declared_dtypes(kOp);
 
 }  // namespace
 

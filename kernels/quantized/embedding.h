@@ -20,6 +20,7 @@
 
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "runtime/core/half.h"
 #include "runtime/core/scalar_type.h"
 #include "runtime/core/tensor.h"
@@ -28,10 +29,6 @@
 #include "runtime/kernel/kernel_args.h"
 
 namespace quantized {
-
-constexpr rt::DtypeSet kEmbeddingFloatDtypes = rt::DtypeSet::of(rt::ScalarType::Half) |
-                                               rt::DtypeSet::of(rt::ScalarType::Float) |
-                                               rt::DtypeSet::of(rt::ScalarType::BFloat16);
 
 // One parameter (scale or zero point) of a Float, Half or BFloat16 tensor, as float.
 inline float float_param(const rt::Tensor& t, int64_t index) {
@@ -73,9 +70,10 @@ struct EmbeddingCall {
 };
 
 // Checks every argument, resizes out and fills it; failures go to `in` in one line.
-template <uint32_t kSelectedBits>
+template <const char* const* kName>
 void quantized_embedding(const rt::OpContext& in, const EmbeddingCall& call, rt::Tensor& out) {
-  using OutDtypes = rt::DtypeDispatch<kEmbeddingFloatDtypes.bits(), kSelectedBits>;
+  using OutDtypes = rt::DtypeDispatch<kernels::declared_dtypes(*kName).bits(),
+                                      rt::selected_dtypes(*kName).bits()>;
   const rt::Tensor& weight = call.weight;
   const rt::Tensor& scales = call.scales;
   if (weight.dim() != 2 || !weight.is_contiguous()) {

@@ -15,9 +15,6 @@
 
 namespace quantized {
 
-constexpr rt::DtypeSet kMixedInputDtypes =
-    rt::DtypeSet::of(rt::ScalarType::Half) | rt::DtypeSet::of(rt::ScalarType::Float);
-
 // False after failing `in` unless the shared arguments fit: a 2-D Float or Half input,
 // 2-D Char weights, scales of the input's dtype, no zero points.
 inline bool check_mixed_args(const rt::OpContext& in, const rt::Tensor& input,

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/quantized/quant_util.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -17,7 +18,8 @@ namespace quantized {
 namespace {
 
 constexpr const char* kOp = "quantized_decomposed::add.out";
-using Dtypes = rt::DtypeDispatch<rt::kIntegralDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 bool in_uint8_range(int64_t quant_min, int64_t quant_max) {
   return quant_min >= 0 && quant_max <= 255 && quant_min <= quant_max;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/quantized/qparams.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -14,8 +15,8 @@ namespace quantized {
 namespace {
 
 constexpr const char* kOp = "quantized_decomposed::choose_qparams.Tensor_out";
-constexpr rt::DtypeSet kFloat = rt::DtypeSet::of(rt::ScalarType::Float);
-using Dtypes = rt::DtypeDispatch<kFloat.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/quantized/per_channel.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -14,8 +15,8 @@ namespace {
 
 constexpr const char* kOp = "quantized_decomposed::dequantize_per_channel.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using InDtypes = rt::DtypeDispatch<kQuantIntDtypes.bits(), kSelected.bits()>;
-using OutDtypes = rt::DtypeDispatch<kQuantFloatDtypes.bits(), kSelected.bits()>;
+using InDtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
+using OutDtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp, "out").bits(), kSelected.bits()>;
 
 }  // namespace
 

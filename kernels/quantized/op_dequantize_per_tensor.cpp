@@ -4,9 +4,9 @@
 // quant_min <= quant_max and nothing else about them).
 
 #include <cstdint>
-
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/quantized/quant_loops.h"
 #include "kernels/quantized/quant_util.h"
 #include "runtime/kernel/dispatch.h"
@@ -20,13 +20,9 @@ namespace {
 constexpr const char* kOp = "quantized_decomposed::dequantize_per_tensor.out";
 constexpr const char* kTensorOp = "quantized_decomposed::dequantize_per_tensor.Tensor_out";
 
-template <uint32_t kSelectedBits>
-struct Dispatch {
-  using In = rt::DtypeDispatch<kQuantIntDtypes.bits(), kSelectedBits>;
-  using Out = rt::DtypeDispatch<kQuantFloatDtypes.bits(), kSelectedBits>;
-};
-using ScalarArgs = Dispatch<rt::selected_dtypes(kOp).bits()>;
-using TensorArgs = Dispatch<rt::selected_dtypes(kTensorOp).bits()>;
+// Each overload is compiled for the dtypes selected for it.
+using ScalarArgs = kernels::InOutDispatch<&kOp>;
+using TensorArgs = kernels::InOutDispatch<&kTensorOp>;
 
 template <typename D>
 void dequantize(const rt::OpContext& in, const rt::Tensor& input, double scale, int64_t zero_point,

@@ -36,7 +36,7 @@ rt::Tensor& embedding_4bit_out(rt::KernelContext& context, const rt::Tensor& wei
                            true,
                            kIntIndices,
                            kBits};
-  quantized_embedding<rt::selected_dtypes(kOp).bits()>(rt::OpContext(context, kOp), call, out);
+  quantized_embedding<&kOp>(rt::OpContext(context, kOp), call, out);
   return out;
 }
 
@@ -59,8 +59,7 @@ rt::Tensor& embedding_4bit_dtype_out(rt::KernelContext& context, const rt::Tenso
                            false,
                            kIntIndices,
                            kBits};
-  quantized_embedding<rt::selected_dtypes(kDtypeOp).bits()>(rt::OpContext(context, kDtypeOp), call,
-                                                            out);
+  quantized_embedding<&kDtypeOp>(rt::OpContext(context, kDtypeOp), call, out);
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/quantized/mixed_matmul.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -16,10 +17,8 @@ namespace {
 
 constexpr const char* kOp = "quantized_decomposed::mixed_linear.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
-using InDtypes = rt::DtypeDispatch<kMixedInputDtypes.bits(), kSelected.bits()>;
-using OutDtypes =
-    rt::DtypeDispatch<(kMixedInputDtypes | rt::DtypeSet::of(rt::ScalarType::Double)).bits(),
-                      kSelected.bits()>;
+using InDtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
+using OutDtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp, "out").bits(), kSelected.bits()>;
 
 }  // namespace
 

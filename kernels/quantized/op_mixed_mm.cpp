@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/quantized/mixed_matmul.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -14,7 +15,8 @@ namespace quantized {
 namespace {
 
 constexpr const char* kOp = "quantized_decomposed::mixed_mm.out";
-using Dtypes = rt::DtypeDispatch<kMixedInputDtypes.bits(), rt::selected_dtypes(kOp).bits()>;
+using Dtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), rt::selected_dtypes(kOp).bits()>;
 
 }  // namespace
 

@@ -2,9 +2,9 @@
 // given as numbers (.out) or as one-element Double and Long tensors (.Tensor_out).
 
 #include <cstdint>
-
 #include <type_traits>
 
+#include "kernels/common/declared_dtypes.h"
 #include "kernels/quantized/quant_loops.h"
 #include "kernels/quantized/quant_util.h"
 #include "runtime/kernel/dispatch.h"
@@ -19,13 +19,8 @@ constexpr const char* kOp = "quantized_decomposed::quantize_per_tensor.out";
 constexpr const char* kTensorOp = "quantized_decomposed::quantize_per_tensor.Tensor_out";
 
 // Each overload is compiled for the dtypes selected for it.
-template <uint32_t kSelectedBits>
-struct Dispatch {
-  using In = rt::DtypeDispatch<kQuantFloatDtypes.bits(), kSelectedBits>;
-  using Out = rt::DtypeDispatch<kQuantIntDtypes.bits(), kSelectedBits>;
-};
-using ScalarArgs = Dispatch<rt::selected_dtypes(kOp).bits()>;
-using TensorArgs = Dispatch<rt::selected_dtypes(kTensorOp).bits()>;
+using ScalarArgs = kernels::InOutDispatch<&kOp>;
+using TensorArgs = kernels::InOutDispatch<&kTensorOp>;
 
 template <typename D>
 void quantize(const rt::OpContext& in, const rt::Tensor& input, double scale, int64_t zero_point,

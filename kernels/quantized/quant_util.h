@@ -30,17 +30,8 @@ namespace quantized {
 
 using rt::ScalarType;
 
-// The dtypes a quantize kernel reads and writes (ExecuTorch also writes UInt16/Bits16,
-// which this runtime's dtype dispatch does not have).
-constexpr rt::DtypeSet kQuantFloatDtypes = rt::DtypeSet::of(ScalarType::Half) |
-                                           rt::DtypeSet::of(ScalarType::Float) |
-                                           rt::DtypeSet::of(ScalarType::Double);
-constexpr rt::DtypeSet kQuantIntDtypes =
-    rt::DtypeSet::of(ScalarType::Byte) | rt::DtypeSet::of(ScalarType::Char) |
-    rt::DtypeSet::of(ScalarType::Short) | rt::DtypeSet::of(ScalarType::Int);
-
 // False after failing `in` unless [quant_min, quant_max] lies within the range of `dtype`,
-// one of kQuantIntDtypes (the caller checked that).
+// one of the integer dtypes its kernel declares (the caller checked that).
 inline bool check_quant_range(const rt::OpContext& in, ScalarType dtype, int64_t quant_min,
                               int64_t quant_max) {
   int64_t low = 0, high = 0;

@@ -27,7 +27,8 @@ struct DtypeDispatch {
   template <typename Fn>
   static bool run(KernelContext& context, const char* op, ScalarType dtype, Fn&& fn) {
     static_assert((kSupportedBits & ~kRealAndBoolDtypes.bits()) == 0,
-                  "run() has no case for a supported dtype");
+                  "run() has no case for a supported dtype: the kernel's functions.yaml entry "
+                  "declares one (or, without `dtypes:`, every dtype): Note [Declared dtypes]");
     switch (dtype) {
 #define RT_DISPATCH_CASE(NAME, CTYPE)                    \
   case ScalarType::NAME:                                 \

@@ -40,6 +40,13 @@ struct OpDtypes {
   DtypeSet dtypes;
 };
 
+// One entry of a kernel source's generated declared_op_dtypes.h (kernels/common/declared_dtypes.h).
+struct ArgumentDtypes {
+  const char* op;        // "aten::native_dropout.out"
+  const char* argument;  // "out1", or "" for the entry's `dtypes:`
+  DtypeSet dtypes;
+};
+
 constexpr DtypeSet kFloatingDtypes =
     DtypeSet::of(ScalarType::Half) | DtypeSet::of(ScalarType::Float) |
     DtypeSet::of(ScalarType::Double) | DtypeSet::of(ScalarType::BFloat16);

@@ -115,6 +115,27 @@ def test_reads_default_specialised_and_custom_kernels() -> None:
             "  kernels: [{arg_meta: {self: [T0, D0]}, kernel_name: a::b}]\n",
             "entry 0: aten::add.out: kernel key v1/4;0 uses dtypes Long not in 'dtypes'",
         ),
+        (
+            ADD + "  argument_dtypes: {out: [Bool]}\n"
+            "  kernels: [{arg_meta: null, kernel_name: a::b}]\n",
+            "entry 0: aten::add.out: 'argument_dtypes' needs 'dtypes' (the other arguments')",
+        ),
+        (
+            ADD + "  dtypes: [Float]\n  argument_dtypes: {alpha: [Long]}\n"
+            "  kernels: [{arg_meta: null, kernel_name: a::b}]\n",
+            "entry 0: aten::add.out: 'argument_dtypes': 'alpha' is not a tensor argument of the "
+            "schema (those are self, other, out)",
+        ),
+        (
+            ADD + "  dtypes: [Float]\n  argument_dtypes: [out]\n"
+            "  kernels: [{arg_meta: null, kernel_name: a::b}]\n",
+            "entry 0: aten::add.out: 'argument_dtypes' must map argument names to dtype lists",
+        ),
+        (
+            ADD + "  dtypes: [Float]\n  argument_dtypes: {out: []}\n"
+            "  kernels: [{arg_meta: null, kernel_name: a::b}]\n",
+            "entry 0: aten::add.out: 'argument_dtypes.out' must be a non-empty list of dtype names",
+        ),
     ],
 )
 def test_bad_library_yaml(tmp_path: Path, yaml_text: str, problem: str) -> None:
@@ -142,3 +163,22 @@ def test_reads_declared_dtypes(tmp_path: Path) -> None:
     assert add.supports(KernelKey.parse("v1/6;0|11;0"))
     assert not add.supports(KernelKey.parse("v1/6;0|4;0"))
     assert mul.supports(KernelKey.parse("v1/6;0|4;0"))
+
+
+def test_an_argument_with_dtypes_of_its_own(tmp_path: Path) -> None:
+    """Note [Declared dtypes]: `dtypes:` for every tensor argument `argument_dtypes:` does
+    not name; a model's key is checked against the union."""
+    (tmp_path / "op_add.cpp").write_text("")
+    path = tmp_path / "functions.yaml"
+    path.write_text(
+        ADD + "  dtypes: [Float, Double]\n  argument_dtypes: {other: [Long], out: [Bool]}\n"
+        "  kernels: [{arg_meta: null, kernel_name: a::add_out}]\n"
+    )
+    (add,) = read_kernel_library("lib", path, tmp_path).kernels
+    assert add.declared is not None
+    assert add.declared.dtypes == {ScalarType.Float, ScalarType.Double}
+    assert add.declared.of("self") == {ScalarType.Float, ScalarType.Double}
+    assert add.declared.of("out") == {ScalarType.Bool}
+    assert add.dtypes == {ScalarType.Float, ScalarType.Double, ScalarType.Long, ScalarType.Bool}
+    assert add.supports(KernelKey.parse("v1/6;0|4;0|11;0"))
+    assert not add.supports(KernelKey.parse("v1/6;0|3;0|11;0"))

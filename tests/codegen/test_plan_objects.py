@@ -7,16 +7,18 @@ from dataclasses import replace
 from pathlib import Path
 
 from codegen.manifest import Library, Target, Toolchain
+from codegen.model import OperatorName
 from codegen.plan.objects import DTYPE_SELECTIVE_DEFINE, target_objects, unique_objects
 from codegen.plan.ours import (
     FOLD_DEFINE,
     FUSE_DEFINE,
     PREPARE_DEFINE,
     runtime_sources,
-    selects_bool,
 )
 from codegen.plan.paths import BuildPaths
 from codegen.plan.steps import CompileStep
+from codegen.resolution_file import ResolutionFile
+from codegen.scalar_type import ScalarType
 from tests.codegen.plan_support import ours
 
 PATHS = BuildPaths(Path("build"), Path("src"), Path("/work"))
@@ -29,6 +31,7 @@ RUNTIME = [
 ]
 ADD = Path("kernels/portable/op_add.cpp")
 PERMUTE = Path("kernels/portable/op_permute_copy.cpp")
+FLOAT = ScalarType.Float
 
 
 def target(name: str = "a", dtype_selective: bool = True, **changes: object) -> Target:
@@ -46,13 +49,18 @@ def objects(
     toolchain: Toolchain = HOST,
     runtime: list[Path] = RUNTIME,
     libraries: list[Library] | None = None,
-    header: str | None = None,
+    op_dtypes: dict[str, frozenset[ScalarType] | None] | None = None,
 ) -> list[CompileStep]:
-    """`made`'s objects with our runtime, its generated dtype header reading `header`."""
-    generated = Path(f"build/{made.name}/gen/selected_op_variants.h")
-    texts = {} if header is None else {generated: header}
+    """`made`'s objects with our runtime, its resolution keeping `op_dtypes` (none: no
+    resolution yet)."""
+    texts = {} if op_dtypes is None else {PATHS.resolution(made.name): resolution(op_dtypes)}
     runtime_of = ours(PATHS, made, toolchain, runtime, texts)
     return target_objects(runtime_of, kernels, libraries or [])
+
+
+def resolution(op_dtypes: dict[str, frozenset[ScalarType] | None]) -> str:
+    ops = {OperatorName.parse(name): dtypes for name, dtypes in op_dtypes.items()}
+    return ResolutionFile((), ops, 0).to_json()
 
 
 def test_runtime_sources_leave_out_the_size_app() -> None:
@@ -85,8 +93,15 @@ def test_kernels_of_targets_that_keep_every_dtype_are_shared() -> None:
 
 def test_the_bool_constants_source_is_named_by_its_bit() -> None:
     values = "src/runtime/loader/values.cpp"
-    for selected, header in ((False, "DtypeSet(0x40u)"), (True, "DtypeSet(0x800u)"), (True, None)):
-        steps = objects(target(), [ADD], header=header)
+    float_only: dict[str, frozenset[ScalarType] | None] = {"aten::add.out": frozenset({FLOAT})}
+    cases = (
+        (False, float_only),
+        (True, {**float_only, "aten::logical_not.out": frozenset({ScalarType.Bool})}),
+        (True, {**float_only, "aten::view_copy.out": None}),  # selected by name: every dtype
+        (True, None),  # no resolution yet: compile the check in
+    )
+    for selected, op_dtypes in cases:
+        steps = objects(target(), [ADD], op_dtypes=op_dtypes)
         [step] = [s for s in steps if str(s.source) == values]
         assert step.object.name == f"values.bool{int(selected)}.o"
         assert f"-DRT_BOOL_CONSTANTS={int(selected)}" in step.flags
@@ -126,8 +141,19 @@ def test_a_library_s_cflags_and_threads_reach_its_objects_only() -> None:
     fast = Path("k/optimized/op_mm.cpp")
     threaded = target(dtype_selective=False, threads=4)
     steps = by_source(objects(threaded, [ADD, fast], libraries=[optimized]))
-    assert steps[str(fast)].flags[-4:] == ("-Os", "-O2", "-DOPT_THREADS=4", "-Isrc")
+    declared = "-Ibuild/.libraries/optimized/op_mm"  # Note [Shared objects]
+    assert steps[str(fast)].flags[-5:] == ("-Os", "-O2", "-DOPT_THREADS=4", "-Isrc", declared)
     assert "-O2" not in steps[str(ADD)].flags
+
+
+def test_a_kernel_reads_its_library_s_declared_dtypes_the_same_in_every_target() -> None:
+    portable = Library("portable", Path("kernels/portable/functions.yaml"), ADD.parent)
+    declared = "-Ibuild/.libraries/portable/op_add"
+    for made in (target("a"), target("b"), target("c", dtype_selective=False)):
+        [step] = [s for s in objects(made, [ADD], libraries=[portable]) if s.source == ADD]
+        assert declared in step.flags
+    shared = [objects(target(n, False), [ADD], libraries=[portable]) for n in ("c", "d")]
+    assert [s for s in shared[0] if s.source == ADD] == [s for s in shared[1] if s.source == ADD]
 
 
 FAST_DIR = PATHS.builtin_kernels_dir / "optimized"
@@ -200,9 +226,3 @@ def test_a_shared_object_is_compiled_once() -> None:
     steps = unique_objects([*a, *b])
     assert len({step.object for step in steps}) == len(steps)
     assert len(steps) == len(a) + 2  # b's own kernel and registration
-
-
-def test_bool_selection_is_read_from_the_dtype_masks() -> None:
-    assert selects_bool(None)  # no header yet: compile the check in
-    assert not selects_bool("DtypeSet(0x40u)")  # Float
-    assert selects_bool("DtypeSet(0x40u) DtypeSet(0x800u)")  # Bool is ScalarType 11

@@ -10,7 +10,7 @@ import pytest
 from codegen.kernel_library import read_kernel_library
 from codegen.model import KernelKey, OperatorName
 from codegen.pte import read_model_ops
-from codegen.render import GENERATED_FILES, render_sources
+from codegen.render import GENERATED_FILES, render_declared_dtypes, render_sources
 from codegen.resolution import resolve
 from codegen.selection import Selection
 from tests.conftest import example_pte
@@ -56,3 +56,31 @@ def test_each_kernel_source_gets_a_header_with_only_its_operators() -> None:
     }
     mul = files["ops/kernels/op_mul/selected_op_variants.h"]
     assert '"aten::mul.out"' in mul and '"aten::add.out"' not in mul
+
+
+def test_a_source_s_declared_dtypes_header(tmp_path: Path) -> None:
+    """Note [Declared dtypes]: per operator of the source, its `dtypes:` (argument "") and
+    each tensor argument's; every dtype for an entry without `dtypes:`."""
+    for name in ("op_dropout.cpp", "op_scale.cpp"):
+        (tmp_path / name).write_text("")
+    (tmp_path / "functions.yaml").write_text(
+        "- func: dropout.out(Tensor input, float p, *, Tensor(a!) out0, Tensor(b!) out1)"
+        " -> (Tensor(a!), Tensor(b!))\n"
+        "  dtypes: [Float, Half]\n  argument_dtypes: {out1: [Bool]}\n"
+        "  kernels: [{arg_meta: null, kernel_name: lib::dropout_out}]\n"
+        "- func: custom::scale.out(Tensor self, float factor, *, Tensor(a!) out) -> Tensor(a!)\n"
+        "  kernels: [{arg_meta: null, kernel_name: lib::scale_out}]\n"
+    )
+    library = read_kernel_library("lib", tmp_path / "functions.yaml", tmp_path)
+    text = render_declared_dtypes(library, tmp_path / "op_dropout.cpp")
+    rows = [line.strip() for line in text.splitlines() if line.startswith("    {")]
+    assert rows == [
+        '{"aten::dropout.out", "", rt::DtypeSet(0x00000060u)},  // Half, Float',
+        '{"aten::dropout.out", "input", rt::DtypeSet(0x00000060u)},  // Half, Float',
+        '{"aten::dropout.out", "out0", rt::DtypeSet(0x00000060u)},  // Half, Float',
+        '{"aten::dropout.out", "out1", rt::DtypeSet(0x00000800u)},  // Bool',
+    ]
+    assert "library lib" in text.splitlines()[0]
+    every = render_declared_dtypes(library, tmp_path / "op_scale.cpp")
+    # DtypeSet::all(): ScalarTypes 0 to 29.
+    assert '{"custom::scale.out", "", rt::DtypeSet(0x3fffffffu)},  // every dtype' in every

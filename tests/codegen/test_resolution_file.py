@@ -8,9 +8,11 @@ import pytest
 
 from codegen.errors import InputError
 from codegen.kernel_library import read_kernel_library
+from codegen.model import OperatorName
 from codegen.pte import read_model_ops
 from codegen.resolution import resolve
 from codegen.resolution_file import ResolutionFile
+from codegen.scalar_type import ScalarType
 from codegen.selection import Selection
 from tests.conftest import example_pte
 from tests.workspace import REPO
@@ -37,6 +39,20 @@ def test_keeps_each_kernels_library_and_source_file(tmp_path: Path) -> None:
         len(resolution.op_dtypes),
         resolution.registry_slots,
     )
+    assert again.op_dtypes == resolution.op_dtypes
+
+
+def test_says_whether_an_operator_keeps_a_dtype() -> None:
+    add, view = OperatorName.parse("aten::add.out"), OperatorName.parse("aten::view_copy.out")
+    floats = ResolutionFile((), {add: frozenset({ScalarType.Float})}, 1)
+    assert floats.keeps(ScalarType.Float) and not floats.keeps(ScalarType.Bool)
+    # An operator selected by name keeps every dtype.
+    assert ResolutionFile((), {add: frozenset({ScalarType.Float}), view: None}, 2).keeps(
+        ScalarType.Bool
+    )
+    text = floats.to_json()
+    assert '"aten::add.out": [\n      "Float"\n    ]' in text
+    assert ResolutionFile.from_json(text, "r.json") == floats
 
 
 @pytest.mark.parametrize(
@@ -46,8 +62,16 @@ def test_keeps_each_kernels_library_and_source_file(tmp_path: Path) -> None:
         ("{}", "not a resolution file: top level: no 'kernels'"),
         ('{"kernels": [{}]}', "not a resolution file: kernels[0]: no 'op'"),
         (
-            '{"kernels": [], "operators": "3", "registry_slots": 0}',
-            "not a resolution file: operators: expected an integer, got a string",
+            '{"kernels": [], "op_dtypes": [], "registry_slots": 0}',
+            "not a resolution file: op_dtypes: expected a mapping, got a list",
+        ),
+        (
+            '{"kernels": [], "op_dtypes": {"aten::add.out": ["Flaot"]}, "registry_slots": 0}',
+            "not a resolution file: op_dtypes.aten::add.out: unknown dtype 'Flaot'",
+        ),
+        (
+            '{"kernels": [], "op_dtypes": {}, "registry_slots": "3"}',
+            "not a resolution file: registry_slots: expected an integer, got a string",
         ),
     ],
 )

@@ -35,7 +35,6 @@ from typing import Any
 
 import numpy as np
 import torch
-import yaml
 from torch.utils import _pytree
 
 HERE = Path(__file__).resolve().parent
@@ -45,7 +44,7 @@ sys.path[:0] = [str(REPO), str(HERE)]
 from cases import CASES, DTYPES, YAML_NAMES, Case  # noqa: E402
 from executorch.exir import EdgeCompileConfig, to_edge  # noqa: E402
 
-from codegen.kernel_library import read_schema_operators  # noqa: E402
+from codegen.kernel_library import read_kernel_library  # noqa: E402
 from codegen.model import OperatorName  # noqa: E402
 from codegen.pte import read_model_ops  # noqa: E402
 
@@ -65,14 +64,13 @@ def operator_name(text: str) -> str:
 
 
 def kernel_dtypes() -> dict[str, set[str] | None]:
-    """Per operator, the `dtypes:` list of its functions.yaml entry (None: no list)."""
+    """Per operator, every dtype its functions.yaml entry declares for any tensor argument
+    (`dtypes:` and `argument_dtypes:`, Note [Declared dtypes]; None: no list)."""
     found: dict[str, set[str] | None] = {}
-    for path in LIBRARIES.values():
-        entries = yaml.safe_load(path.read_text())
-        names = read_schema_operators(path)
-        for entry, name in zip(entries, names, strict=True):
-            listed = entry.get("dtypes")
-            found[str(name)] = set(listed) if listed is not None else None
+    for name, path in LIBRARIES.items():
+        for kernel in read_kernel_library(name, path, path.parent).kernels:
+            dtypes = kernel.dtypes
+            found[str(kernel.op)] = None if dtypes is None else {t.name for t in dtypes}
     return found
 
 

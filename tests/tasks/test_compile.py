@@ -14,6 +14,9 @@ HOST = Toolchain("host", "c++", None, ("-Os",), (), "strip")
 CACHED = Toolchain("host", "c++", "ccache", ("-Os",), (), "strip")
 DEVICE = Toolchain("arm", "arm-none-eabi-g++", None, ("-Os", "-mcpu=cortex-m4"), (), "strip")
 KERNELS = [Path("kernels/portable/op_add.cpp")]
+# The library KERNELS belong to: a kernel compiles against its library's declared dtypes
+# (Note [Declared dtypes]).
+PORTABLE = Library("portable", Path("kernels/portable/functions.yaml"), Path("kernels/portable"))
 READS = Reads(Evidence())
 
 
@@ -34,9 +37,8 @@ def target_objects(
 
 
 def objects(name: str, dtype_selective: bool, toolchain: Toolchain = HOST) -> dict[str, Path]:
-    specs = target_objects(
-        target(name, dtype_selective, toolchain.name), toolchain, KERNELS, reads=READS
-    )
+    made = target(name, dtype_selective, toolchain.name)
+    specs = target_objects(made, toolchain, KERNELS, [PORTABLE], reads=READS)
     return {str(spec.source): spec.object for spec in specs}
 
 
@@ -78,9 +80,6 @@ def test_the_depfile_names_the_final_object_not_the_temporary(tmp_path: Path) ->
 
 def test_a_library_s_cflags_and_threads_reach_its_objects_only() -> None:
     """Note [Library cflags]: after the toolchain's; the objects keyed by the whole command."""
-    portable = Library(
-        "portable", Path("kernels/portable/functions.yaml"), Path("kernels/portable")
-    )
     optimized = Library(
         "optimized",
         Path("kernels/optimized/functions.yaml"),
@@ -96,7 +95,7 @@ def test_a_library_s_cflags_and_threads_reach_its_objects_only() -> None:
                 replace(target("a", False), threads=threads),
                 HOST,
                 sources,
-                [portable, optimized],
+                [PORTABLE, optimized],
                 reads=READS,
             )
         }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "kernels/common/declared_dtypes.h"
 #include "runtime/core/scalar_type.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
@@ -7,11 +8,11 @@
 
 namespace optimized {
 
-// The dtypes of a Float-only kernel named *kName (its functions.yaml entry
-// declares `dtypes: [Float]`, so a model's other dtypes resolve to the next
-// library), narrowed to what the build selected (Note [Dtype selection]).
+// The dispatch of the optimized kernel named *kName: the dtypes its functions.yaml entry
+// declares (`[Float]`, so a model's other dtypes resolve to the next library: Note
+// [Declared dtypes]), narrowed to what the build selected (Note [Dtype selection]).
 template <const char* const* kName>
-using FloatDtypes = rt::DtypeDispatch<rt::DtypeSet::of(rt::ScalarType::Float).bits(),
-                                      rt::selected_dtypes(*kName).bits()>;
+using FloatDtypes =
+    rt::DtypeDispatch<kernels::declared_dtypes(*kName).bits(), rt::selected_dtypes(*kName).bits()>;
 
 }  // namespace optimized

@@ -16,10 +16,6 @@
 
 namespace portable {
 
-// torch still takes a uint8 condition (as nonzero) besides bool.
-constexpr uint32_t kWhereConditionBits =
-    (rt::DtypeSet::of(ScalarType::Bool) | rt::DtypeSet::of(ScalarType::Byte)).bits();
-
 // Operands of the walk: out, condition, self, other.
 struct WhereCall {
   const rt::Tensor* condition;
@@ -93,11 +89,11 @@ __attribute__((always_inline)) inline bool where_out_sizes(const rt::Tensor& con
 
 // The dtype-independent checks and the shape; false when there is nothing
 // (more) to do.
-template <typename Dtypes>
+template <typename Dtypes, uint32_t kConditionBits>
 bool plan_where(const rt::OpContext& in, const char* op, WhereCall& call) {
   rt::KernelContext& context = in.context();
-  if (!context.check_dtype(op, call.condition->dtype(), kWhereConditionBits,
-                           kWhereConditionBits & Dtypes::kEnabled.bits())) {
+  if (!context.check_dtype(op, call.condition->dtype(), kConditionBits,
+                           kConditionBits & Dtypes::kEnabled.bits())) {
     return false;
   }
   const rt::Tensor* const tensors[] = {call.self, call.other, call.out};
@@ -124,8 +120,9 @@ bool plan_where(const rt::OpContext& in, const char* op, WhereCall& call) {
 }
 
 // The whole kernel, `op` named in its messages; Dtypes the DtypeDispatch of self, other
-// and out.
-template <typename Dtypes>
+// and out, kConditionBits the condition's dtypes (its entry's argument_dtypes: Note
+// [Declared dtypes]).
+template <typename Dtypes, uint32_t kConditionBits>
 void where_kernel(rt::KernelContext& context, const char* op, const rt::Tensor& condition,
                   const rt::Tensor& self, const rt::Tensor& other, rt::Tensor& out) {
   const rt::OpContext in(context, op);
@@ -134,7 +131,7 @@ void where_kernel(rt::KernelContext& context, const char* op, const rt::Tensor& 
   call.self = &self;
   call.other = &other;
   call.out = &out;
-  if (!plan_where<Dtypes>(in, op, call)) return;
+  if (!plan_where<Dtypes, kConditionBits>(in, op, call)) return;
   if (call.self->dtype() == call.out->dtype() && call.other->dtype() == call.out->dtype()) {
     where_copy(call);
     return;
