@@ -21,8 +21,8 @@ from tests.workspace import (
 )
 
 SOURCE = Path("kernels/portable/op_add.cpp")
-# The same number of bytes; add_mul's output changes (self + alpha * self).
-EDIT = ("op_mul(alpha, y)", "op_mul(alpha, x)")
+# The same number of bytes; add_mul's output changes (self - alpha * other).
+EDIT = ("binary_alpha_kernel<Dtypes, Add>", "binary_alpha_kernel<Dtypes, Sub>")
 OBJECT = "build/add_mul/obj/kernels/portable/op_add.o"
 SIZE = ("html", "json", "md")
 
@@ -73,6 +73,7 @@ def test_an_edit_keeping_size_and_mtime_is_built(
     built = settle(workdir)
     source = workdir / SOURCE
     original, before = source.read_text(), source.stat()
+    assert original.count(EDIT[0]) == 1, f"{SOURCE} no longer holds {EDIT[0]!r}: pick another edit"
     restore(source, original.replace(*EDIT), tmp_path)
     after = source.stat()
     assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
@@ -152,6 +153,9 @@ def test_continue_names_what_it_skipped_in_one_line(workdir: Path) -> None:
     finally:
         manifest.write_text(text)
     assert result.returncode == 2 and "UnmetDependency" not in result.stdout + result.stderr
-    assert result.stdout.endswith(
+    # The run's last lines: what failed, what it skipped, then the build's overall line.
+    assert (
         "failed: size:add_mul\nskipped summary:add_mul: it needs size:add_mul, which failed\n"
-    ), result.stdout
+        "build: 0 of 1 target ok, failed or not built: add_mul ("
+    ) in result.stdout, result.stdout
+    assert result.stdout.count("\n", result.stdout.index("failed: size:add_mul")) == 3
