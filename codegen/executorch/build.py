@@ -16,6 +16,9 @@ from codegen.executorch.install import ExecutorchInstall
 
 # Relative to the runtime folder: our sources the kernels and the adapter call into.
 KERNEL_SUPPORT_SOURCES = (
+    # The kernel context's prepare() takes method-long memory from an arena (Note [Prepared
+    # weights]); ExecuTorch's runtime never prepares, but the static library must link.
+    "core/arena.cpp",
     "core/scalar_type.cpp",
     "core/tensor.cpp",
     "kernel/kernel_context.cpp",
