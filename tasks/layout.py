@@ -113,6 +113,13 @@ def size_reports() -> list[Path]:
     return sorted(build().glob("*/size.json"))
 
 
+def declared_dtypes_headers() -> list[Path]:
+    """The dtype headers codegen writes per kernel source of a library, shared by every
+    target using it (BuildPaths.declared_dtypes_header), as the build folder holds them."""
+    header = paths().declared_dtypes_header("library", Path("source.cpp"))
+    return sorted(header.parents[2].glob(f"*/*/{header.name}"))
+
+
 def verify_outputs(target: str) -> Path:
     return paths().verify_outputs(target)
 

@@ -12,6 +12,8 @@ first build found it. Besides every task's targets, it removes:
     outputs);
   - every output doit's database records as written by a task (tasks/engine/outputs.py),
     also of tasks the manifest no longer makes, while it is still what the task wrote;
+  - the dtype headers codegen writes per library source, which targets share
+    (layout.declared_dtypes_headers, Note [Declared dtypes]);
   - the engine's own files (layout.engine_files: database, digests, stamp, owner, lock)
     and the temporaries of builds that are gone (tasks/engine/recovery.py);
   - then each folder that held only what went, up to the build folder itself.
@@ -62,7 +64,8 @@ class LockedClean(Clean):  # type: ignore[misc]
             super().clean_tasks(tasks, dryrun, cleanforget)  # closes the database
             if self._whole and not dryrun:
                 removed = [Path(t) for task in tasks for t in task.targets]
-                removed += _remove([*recorded, *layout.engine_files()])
+                shared = layout.declared_dtypes_headers()  # no one target's
+                removed += _remove([*recorded, *shared, *layout.engine_files()])
                 recovery.sweep_temporaries()
                 _remove_emptied_folders(removed)
         finally:
