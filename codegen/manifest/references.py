@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from codegen.hints import did_you_mean
-
 # Through the module: the message names the folders eigen_include searched, as they are now.
-from codegen.manifest import builtins as shipped
+import codegen.manifest.builtins as shipped
+from codegen.hints import did_you_mean
 from codegen.manifest.key_path_reader import KeyPathReader
 from codegen.manifest.model import Library, Model, Target, Toolchain
 
