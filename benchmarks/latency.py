@@ -64,6 +64,7 @@ from typing import Any, TextIO
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from codegen.verify import compare_output  # noqa: E402
+from tests.executorch_install import executorch_installed  # noqa: E402
 from tests.workspace import copy_repository, doit  # noqa: E402
 
 EXAMPLES = REPO / "examples" / "models"
@@ -260,18 +261,6 @@ def missing_library(name: str) -> str | None:
     if CONFIGURATIONS[name].runtime == "executorch" and not executorch_installed():
         return "executorch"
     return None
-
-
-def executorch_installed() -> bool:
-    """Whether the project's Python has the ExecuTorch install executorch targets need."""
-    from codegen.errors import InputError
-    from codegen.executorch.install import find_executorch
-
-    try:
-        find_executorch(None, "executorch")
-    except InputError:
-        return False
-    return True
 
 
 def choose_configurations(requested: list[str] | None) -> dict[str, Configuration]:

@@ -8,15 +8,14 @@ line `constants folded at load: N B` says which calls were folded.
 
 from __future__ import annotations
 
-import re
 import subprocess
 from pathlib import Path
 
 import numpy as np
 
-from codegen.model import OperatorName
-from codegen.pte.writer import IntList, JumpFalseCall, KernelCall, Method, Tensor, save_program
+from codegen.pte.writer import IntList, JumpFalseCall, Method, Tensor, save_program
 from codegen.scalar_type import ScalarType
+from tests.runtime.timed_runs import call, reported_bytes, run_iterations
 from tests.workspace import REPO
 
 W = np.arange(6, dtype=np.float32).reshape(2, 3) - 2.5  # the constant weight
@@ -38,19 +37,8 @@ def run(
 def run_file(
     runner: Path, tmp_path: Path, program: Path, inputs: list[np.ndarray], outputs: int
 ) -> tuple[int, list[np.ndarray]]:
-    command = [str(runner), str(program), "--iterations", "3", "--output-dir", str(tmp_path)]
-    for index, array in enumerate(inputs):
-        np.save(tmp_path / f"in{index}.npy", array, allow_pickle=False)
-        command += ["--input", str(tmp_path / f"in{index}.npy")]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
-    assert result.returncode == 0, result.stderr
-    folded = re.search(r"^constants folded at load: (\d+) B$", result.stdout, re.MULTILINE)
-    assert folded is not None, result.stdout
-    return int(folded.group(1)), [np.load(tmp_path / f"output{i}.npy") for i in range(outputs)]
-
-
-def call(op: str, *args: int) -> KernelCall:
-    return KernelCall(OperatorName.parse(op), args)
+    stdout, arrays = run_iterations(runner, program, inputs, outputs, tmp_path)
+    return reported_bytes(stdout, "constants folded at load"), arrays
 
 
 # Values shared by the programs below: 0 W (constant), 1 x (input), 2 and 3 the boxed dims

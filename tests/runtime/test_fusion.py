@@ -10,20 +10,19 @@ says how many chains were fused and the memory they took.
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from tests.kernels.conftest import all_runner, optimized_runner, threaded_runner
+from tests.runtime.timed_runs import reported_bytes, run_iterations
 from tests.workspace import REPO
 
 __all__ = ["all_runner", "optimized_runner", "threaded_runner"]
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 _FUSED = re.compile(r"^calls fused at load: (\d+), (\d+) B$", re.MULTILINE)
-_PREPARED = re.compile(r"^weights prepared at load: (\d+) B$", re.MULTILINE)
 
 # conv_chains: stem conv+bn+relu6, depthwise conv+bn (its hardswish is exported decomposed),
 # 1x1 conv+bn, conv+relu, conv+clamp, conv+bn+SiLU (sigmoid and mul), conv+sigmoid; the
@@ -52,23 +51,15 @@ def run(runner: Path, name: str, tmp_path: Path) -> tuple[tuple[int, int] | None
 def run_file(
     runner: Path, program: Path, inputs: list[np.ndarray], outputs: int, tmp_path: Path
 ) -> tuple[tuple[int, int] | None, list[np.ndarray]]:
-    command = [str(runner), str(program), "--iterations", "3", "--output-dir", str(tmp_path)]
-    for index, array in enumerate(inputs):
-        np.save(tmp_path / f"in{index}.npy", array, allow_pickle=False)
-        command += ["--input", str(tmp_path / f"in{index}.npy")]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
-    assert result.returncode == 0, result.stderr
-    (tmp_path / "stdout.txt").write_text(result.stdout)
-    fused = _FUSED.search(result.stdout)
-    arrays = [np.load(tmp_path / f"output{i}.npy") for i in range(outputs)]
+    stdout, arrays = run_iterations(runner, program, inputs, outputs, tmp_path)
+    (tmp_path / "stdout.txt").write_text(stdout)
+    fused = _FUSED.search(stdout)
     return (int(fused.group(1)), int(fused.group(2))) if fused else None, arrays
 
 
 def prepared_bytes(folder: Path) -> int:
     """The bytes the runner that wrote into `folder` reported preparing at load."""
-    prepared = _PREPARED.search((folder / "stdout.txt").read_text())
-    assert prepared is not None
-    return int(prepared.group(1))
+    return reported_bytes((folder / "stdout.txt").read_text(), "weights prepared at load")
 
 
 def expected(name: str) -> list[np.ndarray]:

@@ -12,7 +12,6 @@ per call (a 64-byte header, the size and the alignment to 64).
 
 from __future__ import annotations
 
-import re
 import subprocess
 from pathlib import Path
 
@@ -20,10 +19,10 @@ import numpy as np
 import pytest
 
 from codegen.isa import best_level
-from codegen.model import OperatorName
-from codegen.pte.writer import IntList, KernelCall, Method, Tensor, save_program
+from codegen.pte.writer import IntList, Method, Tensor, save_program
 from codegen.scalar_type import ScalarType
 from tests.kernels.conftest import all_runner, optimized_runner, threaded_runner
+from tests.runtime.timed_runs import call, reported_bytes, run_iterations
 from tests.workspace import REPO
 
 __all__ = ["all_runner", "optimized_runner", "threaded_runner"]
@@ -51,19 +50,8 @@ def run(
     runner: Path, tmp_path: Path, program: Path, inputs: list[np.ndarray], outputs: int
 ) -> tuple[int, list[np.ndarray]]:
     """The bytes the runner prepared and the outputs of its last of three runs."""
-    command = [str(runner), str(program), "--iterations", "3", "--output-dir", str(tmp_path)]
-    for index, array in enumerate(inputs):
-        np.save(tmp_path / f"in{index}.npy", array, allow_pickle=False)
-        command += ["--input", str(tmp_path / f"in{index}.npy")]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
-    assert result.returncode == 0, result.stderr
-    prepared = re.search(r"^weights prepared at load: (\d+) B$", result.stdout, re.MULTILINE)
-    assert prepared is not None, result.stdout
-    return int(prepared.group(1)), [np.load(tmp_path / f"output{i}.npy") for i in range(outputs)]
-
-
-def call(op: str, *args: int) -> KernelCall:
-    return KernelCall(OperatorName.parse(op), args)
+    stdout, arrays = run_iterations(runner, program, inputs, outputs, tmp_path)
+    return reported_bytes(stdout, "weights prepared at load"), arrays
 
 
 def integers(shape: tuple[int, ...], seed: int) -> np.ndarray:
