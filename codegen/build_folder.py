@@ -1,10 +1,9 @@
-"""The manifest's top-level `build` key: the folder its outputs go to, relative to it; and
-what may not lie in that folder (Note [Build folder apart from its sources]).
+"""The build folder: where the manifest's `build` key puts it, read before the manifest is
+parsed whole, and what may not lie in it (Note [Build folder apart from its sources]).
 
-Read on its own, before the manifest is parsed whole: the build folder holds the no-op
-stamp and doit's database, which are looked at before any task module is imported
-(tasks/engine/stamp.py). The full parser (codegen/manifest/__init__.py) checks the key with the same
-function, so both readers agree on what it means and on its error message.
+The build folder holds the no-op stamp and doit's database, which are looked at before any
+task module is imported (tasks/engine/stamp.py), so the key is read here on its own, with
+the parser's own function (codegen/manifest/build_key.py).
 """
 
 from __future__ import annotations
@@ -15,35 +14,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codegen.errors import InputError
+from codegen.manifest.build_key import KEY, build_key
 from codegen.paths import not_a_regular_file
 
 if TYPE_CHECKING:  # the no-op stamp reads the key before any manifest is parsed
     from codegen.manifest.model import Manifest
 
-KEY = "build"
 # The manifest parser refuses larger files with its own message; this reader only reads.
 _MAX_BYTES = 16 << 20
-
-_KINDS = {
-    dict: "a table",
-    list: "an array",
-    bool: "a boolean",
-    int: "an integer",
-    float: "a float",
-}
-
-
-def build_key(value: object, manifest: Path) -> Path:
-    """The folder `build = value` names in `manifest`: relative to the manifest's folder
-    (an absolute path stays absolute)."""
-    if not isinstance(value, str):
-        kind = _KINDS.get(type(value), type(value).__name__)
-        raise InputError(manifest, f"{KEY}: expected a string (a folder), got {kind}")
-    if not value.strip():
-        raise InputError(manifest, f"{KEY}: an empty folder name (leave the key out for build/)")
-    if "\0" in value:
-        raise InputError(manifest, f"{KEY}: a folder name with a NUL character")
-    return manifest.parent / value
 
 
 def manifest_build_folder(manifest: Path) -> Path | None:

@@ -26,10 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from codegen.errors import InputError
-from codegen.manifest.key_path_reader import KeyPathReader
+from codegen.manifest.arrays import ARCHIVE_SUFFIX
 from codegen.manifest.model import Model
 
-ARCHIVE_SUFFIX = ".npz"
 KINDS = {"inputs": "in", "outputs": "out"}  # the manifest key -> its arrays' name prefix
 # An archive lists its arrays in its zip directory; more than this is no model's.
 MAX_ARRAYS = 4096
@@ -49,22 +48,6 @@ class Reference:
 
 def is_archive(path: Path) -> bool:
     return path.suffix == ARCHIVE_SUFFIX
-
-
-def reference_strings(reader: KeyPathReader, value: object, key: str) -> tuple[str, ...]:
-    """A model's `inputs` or `outputs` as the manifest writes them: a list of `.npy` files,
-    or one `.npz` archive (a string, or a list holding only it)."""
-    if isinstance(value, str) and value.endswith(ARCHIVE_SUFFIX):
-        return (value,)
-    if isinstance(value, str):
-        raise reader.fail(key, "expected a list of .npy files or one .npz archive, got a string")
-    items = reader.strings(value, key)
-    archives = [index for index, item in enumerate(items) if item.endswith(ARCHIVE_SUFFIX)]
-    if archives and len(items) > 1:
-        raise reader.fail(
-            f"{key}[{archives[0]}]", "an .npz archive holds every array of the list: name it alone"
-        )
-    return items
 
 
 def references(paths: Sequence[Path], kind: str) -> list[Reference]:

@@ -1,5 +1,5 @@
 """A manifest's CMake toolchain files read once (Note [CMake toolchain files] in
-codegen/cmake_toolchain.py): the probe's variables are kept in build/.toolchains/, named by
+codegen/manifest/cmake_toolchain.py): the probe's variables are kept in build/.toolchains/, named by
 the digest of the file's path and content, so CMake runs again only for a new or edited
 file."""
 
@@ -9,7 +9,7 @@ import hashlib
 from collections.abc import Mapping
 from pathlib import Path
 
-from codegen.cmake_toolchain import run_probe, variables_from_json, variables_to_json
+from codegen.manifest.cmake_toolchain import run_probe, variables_from_json, variables_to_json
 from codegen.writer import write_if_changed
 from tasks import layout
 

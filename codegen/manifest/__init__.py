@@ -13,12 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from codegen import isa
-from codegen.build_folder import KEY as BUILD_KEY
-from codegen.build_folder import build_key
-from codegen.cmake_toolchain import KEY as CMAKE_TOOLCHAIN_FILE
-from codegen.cmake_toolchain import Probe, run_probe
-from codegen.cmake_toolchain import toolchain as cmake_toolchain
 from codegen.errors import InputError
+from codegen.manifest.arrays import reference_strings
+from codegen.manifest.build_key import KEY as BUILD_KEY
+from codegen.manifest.build_key import build_key
 from codegen.manifest.builtins import (
     BUILTIN_KERNELS,
     EIGEN_CANDIDATES,
@@ -28,6 +26,9 @@ from codegen.manifest.builtins import (
     builtin_libraries,
     eigen_include,
 )
+from codegen.manifest.cmake_toolchain import KEY as CMAKE_TOOLCHAIN_FILE
+from codegen.manifest.cmake_toolchain import Probe, run_probe
+from codegen.manifest.cmake_toolchain import toolchain as cmake_toolchain
 from codegen.manifest.key_path_reader import MAX_NAME_LENGTH, KeyPathReader
 from codegen.manifest.model import (
     DEFAULT_OUTPUT_LIMIT,
@@ -47,7 +48,6 @@ from codegen.manifest.model import (
 from codegen.manifest.references import check_references, with_builtins
 from codegen.manifest.target import MAX_THREADS, read_target
 from codegen.paths import not_a_regular_file
-from codegen.references import reference_strings
 
 __all__ = [
     "BUILTIN_KERNELS",

@@ -38,8 +38,8 @@ class Toolchain:
     # are compiled for (None: no flag), and whether the build machine chose it (`best`).
     isa: str | None = None
     isa_from_machine: bool = False
-    # Where compiler, flags and emulator were read from, if they were (Note [CMake
-    # toolchain files] in codegen/cmake_toolchain.py): part of what the tasks are made from.
+    # Where compiler, flags and emulator were read from, if they were (Note [CMake toolchain
+    # files] in codegen/manifest/cmake_toolchain.py): part of what the tasks are made from.
     cmake_toolchain_file: Path | None = None
     # The ExecuTorch install the toolchain's `runtime = "executorch"` targets build against
     # (codegen/executorch/install.py); None: the executorch package the build's Python imports.

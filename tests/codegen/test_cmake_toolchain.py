@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from codegen.cmake_toolchain import VARIABLES, run_probe, toolchain
 from codegen.errors import InputError
+from codegen.manifest.cmake_toolchain import VARIABLES, run_probe, toolchain
 
 FILE = Path("cross.cmake")
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from doit.doit_cmd import reset_vars
 
-from codegen.cmake_toolchain import VARIABLES
+from codegen.manifest.cmake_toolchain import VARIABLES
 from tasks import cmake_probe
 
 
