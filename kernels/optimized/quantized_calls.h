@@ -1,0 +1,274 @@
+#pragma once
+
+// The quantized Linear and convolution of Note [Quantized calls at load]
+// (runtime/executor/quantize_calls.h) on the int8 GEMM (qgemm.h). Their entries are defined
+// here, weak (as declared in runtime/kernel/quantized_calls.h), and this header is included
+// by the matrix products' and the convolution's sources: a runner that links any of them has
+// the entries once, one that links none has none; a runner without Note [Quantized calls at
+// load] compiled in refers to none, and the linker drops them (--gc-sections).
+//
+// A convolution is one GEMM per image and group: a = its im2col (rows the output pixels,
+// depth the weight's [in / groups][kh][kw], the input's zero point where the window leaves
+// the image, which is a float 0), b = the group's weight, c the group's channels of out
+// (NCHW: row i of c is pixel i, column j channel j, HW apart). A convolution with fewer than
+// kMinGroupChannels output channels per group (a depthwise one) is left to the float path:
+// its columns would be mostly the panel's padding.
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+
+#include "kernels/optimized/qgemm.h"
+#include "runtime/kernel/kernel_args.h"
+#include "runtime/kernel/quantized_calls.h"
+
+namespace optimized {
+namespace quantized_calls {
+
+constexpr const char* kOp = "quantized layer (a dequantize, linear or convolution, quantize chain)";
+constexpr int64_t kMinGroupChannels = 4;
+
+// What prepare makes, followed by `groups` PackedB and Requantize, then the packed weights
+// and the per-column constants.
+struct alignas(64) Plan {
+  rt::quantized_calls::Prepared prepared;  // first, as the runtime reads it
+  int64_t groups, cols;  // cols: per group
+  int64_t kernel[2], stride[2], padding[2], dilation[2];
+  int32_t input_zero_point;
+  const opt::qgemm::PackedB* b;
+  const opt::qgemm::Requantize* requantize;
+};
+
+inline bool eight_bit(int64_t low, int64_t high) { return low >= -128 && high <= 255; }
+
+// The stored zero point of `x` (Note [int8 GEMM]).
+inline int32_t stored_zero(const Plan& plan, bool byte_in) {
+  namespace q = opt::qgemm;
+  return plan.input_zero_point + (byte_in ? q::stored_offset<uint8_t>() : q::stored_offset<int8_t>());
+}
+
+// c = requantize(a @ b) into out of the dtype of `out`.
+inline void product(const Plan& plan, int64_t g, const opt::qgemm::AValue* a, int64_t rows,
+                    int32_t a_zero, rt::Tensor& out, int64_t offset, int64_t c_row,
+                    int64_t c_col) {
+  if (out.dtype() == rt::ScalarType::Byte) {
+    opt::qgemm::gemm(a, rows, plan.b[g], a_zero, plan.requantize[g],
+                     out.data_as<uint8_t>() + offset, c_row, c_col);
+  } else {
+    opt::qgemm::gemm(a, rows, plan.b[g], a_zero, plan.requantize[g],
+                     out.data_as<int8_t>() + offset, c_row, c_col);
+  }
+}
+
+// One image's group of x (channels, h, w) as a's rows, pixel by pixel: Note [int8 GEMM].
+template <typename In>
+void im2col(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t w, int64_t oh,
+            int64_t ow, opt::qgemm::AValue* a) {
+  namespace q = opt::qgemm;
+  const int64_t padded = plan.b[0].padded_depth, kh = plan.kernel[0], kw = plan.kernel[1];
+  const q::AValue zero = static_cast<q::AValue>(plan.input_zero_point + q::stored_offset<In>());
+  const int64_t rows = oh * ow;
+  for (int64_t i = 0; i < q::round_up(rows, q::kQMR); ++i) {
+    q::AValue* row = a + i * padded;
+    for (int64_t p = 0; p < padded; ++p) row[p] = 0;
+    if (i >= rows) continue;
+    const int64_t y0 = (i / ow) * plan.stride[0] - plan.padding[0];
+    const int64_t x0 = (i % ow) * plan.stride[1] - plan.padding[1];
+    int64_t p = 0;
+    for (int64_t c = 0; c < channels; ++c) {
+      for (int64_t u = 0; u < kh; ++u) {
+        const int64_t y = y0 + u * plan.dilation[0];
+        for (int64_t v = 0; v < kw; ++v, ++p) {
+          const int64_t xx = x0 + v * plan.dilation[1];
+          row[p] = y < 0 || y >= h || xx < 0 || xx >= w
+                       ? zero
+                       : static_cast<q::AValue>(int32_t(x[(c * h + y) * w + xx]) +
+                                                q::stored_offset<In>());
+        }
+      }
+    }
+  }
+}
+
+}  // namespace quantized_calls
+}  // namespace optimized
+
+// Note [int8 GEMM]: each group's weight packed as b, with multipliers a_scale * b_scale[j]
+// and the bias, padded to whole panels.
+__attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::QuantizedLayer& layer,
+                                                                rt::Arena& arena, size_t* bytes) {
+  using optimized::quantized_calls::Plan;
+  namespace q = opt::qgemm;
+  *bytes = 0;
+  const rt::Tensor& w = *layer.weight;
+  const int dims = layer.convolution ? 4 : 2;
+  if (w.dtype() != rt::ScalarType::Char || w.dim() != dims || !w.is_contiguous()) return nullptr;
+  const int64_t groups = layer.convolution ? layer.groups : 1;
+  if (groups < 1 || w.size(0) % groups != 0) return nullptr;
+  const int64_t channels = w.size(0), cols = channels / groups;
+  const int64_t depth = w.numel() / (channels > 0 ? channels : 1);
+  const float out_scale = static_cast<float>(layer.out_scale);
+  // Exact int32 sums (Note [int8 GEMM]), 8-bit outs, a positive out scale (a relu is then a
+  // clamp at the zero point), and a GEMM worth its panels.
+  if (depth >= (int64_t{1} << 16) || cols == 0 || depth == 0 ||
+      (layer.convolution && cols < optimized::quantized_calls::kMinGroupChannels) ||
+      !optimized::quantized_calls::eight_bit(layer.out_min, layer.out_max) ||
+      layer.out_min > layer.out_max || !(out_scale > 0.0f) || std::isinf(1.0f / out_scale) ||
+      layer.input_zero_point < -128 || layer.input_zero_point > 255)
+    return nullptr;
+  if (layer.convolution) {
+    for (int d = 0; d < 2; ++d) {
+      if (layer.stride[d] < 1 || layer.padding[d] < 0 || layer.dilation[d] < 1) return nullptr;
+    }
+  }
+  if (layer.bias != nullptr &&
+      (layer.bias->dtype() != rt::ScalarType::Float || layer.bias->numel() != channels ||
+       !layer.bias->is_contiguous()))
+    return nullptr;
+  const int64_t padded_cols = q::round_up(cols, q::kQNR);
+  const int64_t packed = q::packed_b_bytes(depth, cols);
+  const size_t per_group = sizeof(q::PackedB) + sizeof(q::Requantize) + packed +
+                           static_cast<size_t>(padded_cols) * (sizeof(int32_t) + 2 * sizeof(float));
+  const size_t size = sizeof(Plan) + static_cast<size_t>(groups) * (per_group + 8);
+  *bytes = size;
+  char* memory = static_cast<char*>(arena.allocate(size + 63));
+  if (memory == nullptr) return nullptr;
+  memory += (64 - reinterpret_cast<uintptr_t>(memory) % 64) % 64;
+  Plan* plan = new (memory) Plan();
+  q::PackedB* b = reinterpret_cast<q::PackedB*>(plan + 1);
+  q::Requantize* requantize = reinterpret_cast<q::Requantize*>(b + groups);
+  char* next = reinterpret_cast<char*>(requantize + groups);
+  const float input_scale = static_cast<float>(layer.input_scale);
+  const float zero = static_cast<float>(layer.out_zero_point);
+  const float low = static_cast<float>(layer.relu && layer.out_zero_point > layer.out_min
+                                           ? layer.out_zero_point
+                                           : layer.out_min);
+  for (int64_t g = 0; g < groups; ++g) {
+    int8_t* panels = reinterpret_cast<int8_t*>(next);
+    next += packed;
+    next += (8 - reinterpret_cast<uintptr_t>(next) % 8) % 8;
+    int32_t* sums = reinterpret_cast<int32_t*>(next);
+    float* multiplier = reinterpret_cast<float*>(sums + padded_cols);
+    float* bias = multiplier + padded_cols;  // zero-filled by the arena past cols
+    next = reinterpret_cast<char*>(bias + padded_cols);
+    q::pack_b(w.data_as<const int8_t>() + g * cols * depth, depth, cols, panels, sums);
+    for (int64_t j = 0; j < cols; ++j) {
+      const int64_t channel = g * cols + j;
+      multiplier[j] = input_scale * layer.weight_scales[layer.per_channel ? channel : 0];
+      if (layer.bias != nullptr) bias[j] = layer.bias->data_as<const float>()[channel];
+    }
+    b[g] = q::PackedB{depth, cols, q::round_up(depth, q::kQK), panels, sums};
+    requantize[g] = q::Requantize{multiplier, layer.bias != nullptr ? bias : nullptr,
+                                  1.0f / out_scale, zero, low - zero,
+                                  static_cast<float>(layer.out_max) - zero};
+  }
+  plan->prepared.bytes = size;
+  plan->groups = groups;
+  plan->cols = cols;
+  for (int d = 0; d < 2; ++d) {
+    plan->kernel[d] = layer.convolution ? w.size(2 + d) : 1;
+    plan->stride[d] = layer.stride[d];
+    plan->padding[d] = layer.padding[d];
+    plan->dilation[d] = layer.dilation[d];
+  }
+  plan->input_zero_point = static_cast<int32_t>(layer.input_zero_point);
+  plan->b = b;
+  plan->requantize = requantize;
+  return plan;
+}
+
+// [input, out, out]: out = requantize(input @ weight^T), Note [Requantization].
+__attribute__((weak)) void rt::quantized_calls::linear(rt::KernelContext& context,
+                                                       rt::Span<rt::EValue* const> args) {
+  using optimized::quantized_calls::Plan;
+  namespace q = opt::qgemm;
+  const rt::OpContext in(context, optimized::quantized_calls::kOp);
+  const Plan* plan = static_cast<const Plan*>(context.prepared());
+  const rt::Tensor& x = args[0]->to_tensor();
+  rt::Tensor& out = args[2]->to_tensor();
+  const bool byte_in = x.dtype() == rt::ScalarType::Byte;
+  if (plan == nullptr || (!byte_in && x.dtype() != rt::ScalarType::Char) || x.dim() != 2 ||
+      x.size(1) != plan->b[0].depth || !x.is_contiguous())
+    return in.fail("input must be a contiguous Char or Byte matrix of the weight's depth");
+  if ((out.dtype() != rt::ScalarType::Char && out.dtype() != rt::ScalarType::Byte) ||
+      !out.is_contiguous())
+    return in.fail("out must be a contiguous Char or Byte tensor");
+  const int32_t sizes[2] = {x.size(0), static_cast<int32_t>(plan->cols)};
+  if (!rt::resize_out(in, out, sizes, 2)) return;
+  const int64_t rows = x.size(0), depth = plan->b[0].depth, padded = plan->b[0].padded_depth;
+  if (rows == 0) return;
+  // All of the input is packed before out is written: the two may share planned memory.
+  q::AValue* a = static_cast<q::AValue*>(
+      opt::thread_scratch().get(sizeof(q::AValue) * q::round_up(rows, q::kQMR) * padded));
+  if (a == nullptr) return in.fail("out of memory for the packed input");
+  if (byte_in) {
+    q::pack_a(x.data_as<const uint8_t>(), rows, depth, depth, 1, padded, a);
+  } else {
+    q::pack_a(x.data_as<const int8_t>(), rows, depth, depth, 1, padded, a);
+  }
+  optimized::quantized_calls::product(*plan, 0, a, rows,
+                                      optimized::quantized_calls::stored_zero(*plan, byte_in),
+                                      out, 0, plan->cols, 1);
+}
+
+// [input, out, out]: out = requantize(conv(input, weight)), NCHW.
+__attribute__((weak)) void rt::quantized_calls::convolution(rt::KernelContext& context,
+                                                            rt::Span<rt::EValue* const> args) {
+  using optimized::quantized_calls::Plan;
+  namespace q = opt::qgemm;
+  const rt::OpContext in(context, optimized::quantized_calls::kOp);
+  const Plan* plan = static_cast<const Plan*>(context.prepared());
+  const rt::Tensor& x = args[0]->to_tensor();
+  rt::Tensor& out = args[2]->to_tensor();
+  const bool byte_in = x.dtype() == rt::ScalarType::Byte;
+  if (plan == nullptr || (!byte_in && x.dtype() != rt::ScalarType::Char) || x.dim() != 4 ||
+      !x.is_contiguous() ||
+      x.size(1) * plan->kernel[0] * plan->kernel[1] != plan->groups * plan->b[0].depth)
+    return in.fail("input must be a contiguous Char or Byte NCHW tensor of the weight's channels");
+  if ((out.dtype() != rt::ScalarType::Char && out.dtype() != rt::ScalarType::Byte) ||
+      !out.is_contiguous())
+    return in.fail("out must be a contiguous Char or Byte tensor");
+  const int64_t h = x.size(2), w = x.size(3);
+  int64_t size[2];
+  for (int d = 0; d < 2; ++d) {
+    const int64_t extent = d == 0 ? h : w;
+    const int64_t span = plan->dilation[d] * (plan->kernel[d] - 1) + 1;
+    size[d] = extent + 2 * plan->padding[d] < span
+                  ? 0
+                  : (extent + 2 * plan->padding[d] - span) / plan->stride[d] + 1;
+  }
+  if (size[0] == 0 || size[1] == 0) return in.fail("the kernel is larger than the padded input");
+  const int64_t images = x.size(0), groups = plan->groups, cols = plan->cols;
+  const int32_t sizes[4] = {x.size(0), static_cast<int32_t>(groups * cols),
+                            static_cast<int32_t>(size[0]), static_cast<int32_t>(size[1])};
+  if (!rt::resize_out(in, out, sizes, 4)) return;
+  const int64_t rows = size[0] * size[1], padded = plan->b[0].padded_depth;
+  const int64_t one = q::round_up(rows, q::kQMR) * padded, channels = x.size(1) / groups;
+  if (images == 0) return;
+  // Every image's and group's a is made before out is written: the two may share planned
+  // memory (x was dead after its dequantize).
+  q::AValue* a = static_cast<q::AValue*>(
+      opt::thread_scratch().get(sizeof(q::AValue) * static_cast<size_t>(images * groups * one)));
+  if (a == nullptr) return in.fail("out of memory for the input's columns");
+  for (int64_t n = 0; n < images; ++n) {
+    for (int64_t g = 0; g < groups; ++g) {
+      const int64_t at = (n * x.size(1) + g * channels) * h * w;
+      q::AValue* to = a + (n * groups + g) * one;
+      if (byte_in) {
+        optimized::quantized_calls::im2col(*plan, x.data_as<const uint8_t>() + at, channels, h,
+                                           w, size[0], size[1], to);
+      } else {
+        optimized::quantized_calls::im2col(*plan, x.data_as<const int8_t>() + at, channels, h,
+                                           w, size[0], size[1], to);
+      }
+    }
+  }
+  const int32_t a_zero = optimized::quantized_calls::stored_zero(*plan, byte_in);
+  for (int64_t n = 0; n < images; ++n) {
+    for (int64_t g = 0; g < groups; ++g) {
+      optimized::quantized_calls::product(*plan, g, a + (n * groups + g) * one, rows, a_zero, out,
+                                          (n * groups + g) * cols * rows, 1, rows);
+    }
+  }
+}
