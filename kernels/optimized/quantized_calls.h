@@ -8,15 +8,16 @@
 // load] compiled in refers to none, and the linker drops them (--gc-sections).
 //
 // A convolution is one GEMM per image and group: a = its im2col (rows the output pixels,
-// depth the weight's [in / groups][kh][kw], the input's zero point where the window leaves
-// the image, which is a float 0), b = the group's weight, c the group's channels of out
-// (NCHW: row i of c is pixel i, column j channel j, HW apart). A convolution with fewer than
+// depth the window's [kh][kw][in / groups], the input's zero point where the window leaves
+// the image, which is a float 0), b = the group's weight reordered to that depth at load,
+// c the group's channels of out (NCHW: row i of c is pixel i, column j channel j, HW apart). A convolution with fewer than
 // kMinGroupChannels output channels per group (a depthwise one) is left to the float path:
 // its columns would be mostly the panel's padding.
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <new>
 
 #include "kernels/optimized/qgemm.h"
@@ -61,33 +62,42 @@ inline void product(const Plan& plan, int64_t g, const opt::qgemm::AValue* a, in
   }
 }
 
-// One image's group of x (channels, h, w) as a's rows, pixel by pixel: Note [int8 GEMM].
+// One image's group of x (channels, h, w), stored (Note [int8 GEMM]) channels-last into
+// `pixels` (h * w rows of `channels`), then as a's rows, one per output pixel: for each
+// (u, v) of the window, the pixel's channels (one copy) or the zero point off the image.
 template <typename In>
 void im2col(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t w, int64_t oh,
-            int64_t ow, opt::qgemm::AValue* a) {
+            int64_t ow, opt::qgemm::AValue* pixels, opt::qgemm::AValue* a) {
   namespace q = opt::qgemm;
+  for (int64_t c = 0; c < channels; ++c) {
+    const In* plane = x + c * h * w;
+    for (int64_t i = 0; i < h * w; ++i)
+      pixels[i * channels + c] = static_cast<q::AValue>(int32_t(plane[i]) + q::stored_offset<In>());
+  }
   const int64_t padded = plan.b[0].padded_depth, kh = plan.kernel[0], kw = plan.kernel[1];
   const q::AValue zero = static_cast<q::AValue>(plan.input_zero_point + q::stored_offset<In>());
   const int64_t rows = oh * ow;
   for (int64_t i = 0; i < q::round_up(rows, q::kQMR); ++i) {
     q::AValue* row = a + i * padded;
-    for (int64_t p = 0; p < padded; ++p) row[p] = 0;
-    if (i >= rows) continue;
+    if (i >= rows) {
+      std::memset(row, 0, sizeof(q::AValue) * padded);
+      continue;
+    }
     const int64_t y0 = (i / ow) * plan.stride[0] - plan.padding[0];
     const int64_t x0 = (i % ow) * plan.stride[1] - plan.padding[1];
-    int64_t p = 0;
-    for (int64_t c = 0; c < channels; ++c) {
-      for (int64_t u = 0; u < kh; ++u) {
-        const int64_t y = y0 + u * plan.dilation[0];
-        for (int64_t v = 0; v < kw; ++v, ++p) {
-          const int64_t xx = x0 + v * plan.dilation[1];
-          row[p] = y < 0 || y >= h || xx < 0 || xx >= w
-                       ? zero
-                       : static_cast<q::AValue>(int32_t(x[(c * h + y) * w + xx]) +
-                                                q::stored_offset<In>());
+    q::AValue* to = row;
+    for (int64_t u = 0; u < kh; ++u) {
+      const int64_t y = y0 + u * plan.dilation[0];
+      for (int64_t v = 0; v < kw; ++v, to += channels) {
+        const int64_t xx = x0 + v * plan.dilation[1];
+        if (y < 0 || y >= h || xx < 0 || xx >= w) {
+          for (int64_t c = 0; c < channels; ++c) to[c] = zero;
+        } else {
+          std::memcpy(to, pixels + (y * w + xx) * channels, sizeof(q::AValue) * channels);
         }
       }
     }
+    for (q::AValue* end = row + padded; to < end; ++to) *to = 0;
   }
 }
 
@@ -144,6 +154,17 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
   const float low = static_cast<float>(layer.relu && layer.out_zero_point > layer.out_min
                                            ? layer.out_zero_point
                                            : layer.out_min);
+  // A convolution's weight [out][in][kh][kw] as [out][kh][kw][in], the depth order of im2col.
+  const int64_t window = layer.convolution ? w.size(2) * w.size(3) : 1, in = depth / window;
+  int8_t* reordered = static_cast<int8_t*>(arena.allocate(static_cast<size_t>(w.numel())));
+  if (reordered == nullptr) return nullptr;
+  const int8_t* from = w.data_as<const int8_t>();
+  for (int64_t o = 0; o < channels; ++o) {
+    for (int64_t c = 0; c < in; ++c) {
+      for (int64_t k = 0; k < window; ++k)
+        reordered[(o * window + k) * in + c] = from[(o * in + c) * window + k];
+    }
+  }
   for (int64_t g = 0; g < groups; ++g) {
     int8_t* panels = reinterpret_cast<int8_t*>(next);
     next += packed;
@@ -152,7 +173,7 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
     float* multiplier = reinterpret_cast<float*>(sums + padded_cols);
     float* bias = multiplier + padded_cols;  // zero-filled by the arena past cols
     next = reinterpret_cast<char*>(bias + padded_cols);
-    q::pack_b(w.data_as<const int8_t>() + g * cols * depth, depth, cols, panels, sums);
+    q::pack_b(reordered + g * cols * depth, depth, cols, panels, sums);
     for (int64_t j = 0; j < cols; ++j) {
       const int64_t channel = g * cols + j;
       multiplier[j] = input_scale * layer.weight_scales[layer.per_channel ? channel : 0];
@@ -163,6 +184,7 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
                                   1.0f / out_scale, zero, low - zero,
                                   static_cast<float>(layer.out_max) - zero};
   }
+  arena.release(reordered);
   plan->prepared.bytes = size;
   plan->groups = groups;
   plan->cols = cols;
@@ -248,19 +270,21 @@ __attribute__((weak)) void rt::quantized_calls::convolution(rt::KernelContext& c
   if (images == 0) return;
   // Every image's and group's a is made before out is written: the two may share planned
   // memory (x was dead after its dequantize).
-  q::AValue* a = static_cast<q::AValue*>(
-      opt::thread_scratch().get(sizeof(q::AValue) * static_cast<size_t>(images * groups * one)));
+  const int64_t pixels = h * w * channels;
+  q::AValue* a = static_cast<q::AValue*>(opt::thread_scratch().get(
+      sizeof(q::AValue) * static_cast<size_t>(images * groups * one + pixels)));
   if (a == nullptr) return in.fail("out of memory for the input's columns");
+  q::AValue* channels_last = a + images * groups * one;
   for (int64_t n = 0; n < images; ++n) {
     for (int64_t g = 0; g < groups; ++g) {
       const int64_t at = (n * x.size(1) + g * channels) * h * w;
       q::AValue* to = a + (n * groups + g) * one;
       if (byte_in) {
         optimized::quantized_calls::im2col(*plan, x.data_as<const uint8_t>() + at, channels, h,
-                                           w, size[0], size[1], to);
+                                           w, size[0], size[1], channels_last, to);
       } else {
         optimized::quantized_calls::im2col(*plan, x.data_as<const int8_t>() + at, channels, h,
-                                           w, size[0], size[1], to);
+                                           w, size[0], size[1], channels_last, to);
       }
     }
   }
