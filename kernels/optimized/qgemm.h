@@ -65,7 +65,7 @@ constexpr int32_t stored_offset() {
 // How the sums become the out: Note [Requantization].
 struct Requantize {
   const float* multiplier;  // a_scale * b_scale[j], per column
-  const float* bias;        // per column, or null
+  const float* bias;        // per column
   float inv_scale;          // 1.0f / float(out_scale)
   float zero_point;
   float lo, hi;  // the clamp, relative to the zero point: quant_min - zero_point, ...
@@ -177,25 +177,56 @@ void pack_a(const In* a, int64_t rows, int64_t depth, int64_t row_stride, int64_
   }
 }
 
-// Out (i, j) of a tile from its sums: Note [Requantization]. `a_zero` is the zero point of
-// a as stored (its own plus stored_offset).
+// `v` opaque to the optimizer, so that a product is rounded before the addition after it (as
+// Note [No contraction], kernels/quantized/quant_loops.h, for a vector of any width: in a
+// register where one holds it, else in memory).
+template <typename V>
+inline V rounded(V v) {
+#if defined(__AVX512F__)
+  __asm__("" : "+v"(v));
+#elif defined(__AVX__)
+  __asm__("" : "+x"(v));
+#else
+  __asm__("" : "+m"(v));
+#endif
+  return v;
+}
+
+// Out (i, j) of a tile from its sums: Note [Requantization], a row of kQNR at a time in the
+// compiler's vector extensions. `a_zero` is the zero point of a as stored (its own plus
+// stored_offset).
 template <typename Out>
 void finish_tile(const int32_t (&sums)[kQMR][kQNR], int64_t rows, int64_t cols, int64_t j0,
                  const int32_t* col_sums, int32_t a_zero, const Requantize& r, Out* out,
                  int64_t row_stride, int64_t col_stride) {
+  typedef float Floats __attribute__((vector_size(4 * kQNR)));
+  typedef int32_t Ints __attribute__((vector_size(4 * kQNR)));
+  Ints correction;
+  Floats multiplier, bias;
+  std::memcpy(&correction, col_sums + j0, sizeof correction);
+  std::memcpy(&multiplier, r.multiplier + j0, sizeof multiplier);
+  std::memcpy(&bias, r.bias + j0, sizeof bias);
+  correction = correction * a_zero;
+  const Floats lo = Floats{} + r.lo, hi = Floats{} + r.hi, magic = Floats{} + 12582912.0f;
   for (int64_t i = 0; i < rows; ++i) {
-    float q[kQNR];
-    for (int j = 0; j < kQNR; ++j) {
-      const int32_t sum = sums[i][j] - a_zero * col_sums[j0 + j];
-      float y = static_cast<float>(sum) * r.multiplier[j0 + j];
-      if (r.bias != nullptr) y = y + r.bias[j0 + j];
-      float v = r.inv_scale * y;
-      v = v < r.lo ? r.lo : v;
-      v = v > r.hi ? r.hi : v;
-      q[j] = (v + 12582912.0f) - 12582912.0f + r.zero_point;
-    }
+    Ints sum;
+    std::memcpy(&sum, sums[i], sizeof sum);
+    // Each product rounded before its sum (rounded).
+    const Floats y =
+        rounded(__builtin_convertvector(sum - correction, Floats) * multiplier) + bias;
+    Floats v = rounded(r.inv_scale * y);
+    v = v < lo ? lo : v;
+    v = v > hi ? hi : v;
+    // Note [Rounding without nearbyint] (kernels/quantized/quant_loops.h); in range, so the conversion is exact.
+    const Ints q = __builtin_convertvector((v + magic) - magic + r.zero_point, Ints);
     Out* row = out + i * row_stride;
-    for (int64_t j = 0; j < cols; ++j) row[j * col_stride] = static_cast<Out>(q[j]);
+    if (col_stride == 1 && cols == kQNR) {
+      Out bytes[kQNR];
+      for (int j = 0; j < kQNR; ++j) bytes[j] = static_cast<Out>(q[j]);
+      std::memcpy(row, bytes, sizeof bytes);
+    } else {
+      for (int64_t j = 0; j < cols; ++j) row[j * col_stride] = static_cast<Out>(q[j]);
+    }
   }
 }
 

@@ -180,7 +180,7 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
       if (layer.bias != nullptr) bias[j] = layer.bias->data_as<const float>()[channel];
     }
     b[g] = q::PackedB{depth, cols, q::round_up(depth, q::kQK), panels, sums};
-    requantize[g] = q::Requantize{multiplier, layer.bias != nullptr ? bias : nullptr,
+    requantize[g] = q::Requantize{multiplier, bias,
                                   1.0f / out_scale, zero, low - zero,
                                   static_cast<float>(layer.out_max) - zero};
   }
