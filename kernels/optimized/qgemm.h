@@ -177,11 +177,12 @@ void pack_a(const In* a, int64_t rows, int64_t depth, int64_t row_stride, int64_
   }
 }
 
-// `v` opaque to the optimizer, so that a product is rounded before the addition after it (as
-// Note [No contraction], kernels/quantized/quant_loops.h, for a vector of any width: in a
-// register where one holds it, else in memory).
+// Makes `v` opaque to the optimizer, so that a product is rounded before the addition after
+// it (as Note [No contraction], kernels/quantized/quant_loops.h, for a vector of any width:
+// in a register where one holds it, else in memory). By reference: a vector wider than the
+// baseline's registers passed by value would change the call ABI.
 template <typename V>
-inline V rounded(V v) {
+inline void keep_rounded(V& v) {
 #if defined(__AVX512F__)
   __asm__("" : "+v"(v));
 #elif defined(__AVX__)
@@ -189,7 +190,6 @@ inline V rounded(V v) {
 #else
   __asm__("" : "+m"(v));
 #endif
-  return v;
 }
 
 // Out (i, j) of a tile from its sums: Note [Requantization], a row of kQNR at a time in the
@@ -211,10 +211,12 @@ void finish_tile(const int32_t (&sums)[kQMR][kQNR], int64_t rows, int64_t cols, 
   for (int64_t i = 0; i < rows; ++i) {
     Ints sum;
     std::memcpy(&sum, sums[i], sizeof sum);
-    // Each product rounded before its sum (rounded).
-    const Floats y =
-        rounded(__builtin_convertvector(sum - correction, Floats) * multiplier) + bias;
-    Floats v = rounded(r.inv_scale * y);
+    // Each product rounded before its sum (keep_rounded).
+    Floats y = __builtin_convertvector(sum - correction, Floats) * multiplier;
+    keep_rounded(y);
+    y = y + bias;
+    Floats v = r.inv_scale * y;
+    keep_rounded(v);
     v = v < lo ? lo : v;
     v = v > hi ? hi : v;
     // Note [Rounding without nearbyint] (kernels/quantized/quant_loops.h); in range, so the conversion is exact.
