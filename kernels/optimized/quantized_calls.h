@@ -34,7 +34,7 @@ constexpr int64_t kMinGroupChannels = 4;
 // and the per-column constants.
 struct alignas(64) Plan {
   rt::quantized_calls::Prepared prepared;  // first, as the runtime reads it
-  int64_t groups, cols;  // cols: per group
+  int64_t groups, cols;                    // cols: per group
   int64_t kernel[2], stride[2], padding[2], dilation[2];
   int32_t input_zero_point;
   const opt::qgemm::PackedB* b;
@@ -46,19 +46,19 @@ inline bool eight_bit(int64_t low, int64_t high) { return low >= -128 && high <=
 // The stored zero point of `x` (Note [int8 GEMM]).
 inline int32_t stored_zero(const Plan& plan, bool byte_in) {
   namespace q = opt::qgemm;
-  return plan.input_zero_point + (byte_in ? q::stored_offset<uint8_t>() : q::stored_offset<int8_t>());
+  return plan.input_zero_point +
+         (byte_in ? q::stored_offset<uint8_t>() : q::stored_offset<int8_t>());
 }
 
 // c = requantize(a @ b) into out of the dtype of `out`.
 inline void product(const Plan& plan, int64_t g, const opt::qgemm::AValue* a, int64_t rows,
-                    int32_t a_zero, rt::Tensor& out, int64_t offset, int64_t c_row,
-                    int64_t c_col) {
+                    int32_t a_zero, rt::Tensor& out, int64_t offset, int64_t c_row, int64_t c_col) {
   if (out.dtype() == rt::ScalarType::Byte) {
     opt::qgemm::gemm(a, rows, plan.b[g], a_zero, plan.requantize[g],
                      out.data_as<uint8_t>() + offset, c_row, c_col);
   } else {
-    opt::qgemm::gemm(a, rows, plan.b[g], a_zero, plan.requantize[g],
-                     out.data_as<int8_t>() + offset, c_row, c_col);
+    opt::qgemm::gemm(a, rows, plan.b[g], a_zero, plan.requantize[g], out.data_as<int8_t>() + offset,
+                     c_row, c_col);
   }
 }
 
@@ -139,7 +139,7 @@ void im2col(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t 
 // Note [int8 GEMM]: each group's weight packed as b, with multipliers a_scale * b_scale[j]
 // and the bias, padded to whole panels.
 __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::QuantizedLayer& layer,
-                                                                rt::Arena& arena, size_t* bytes) {
+                                                               rt::Arena& arena, size_t* bytes) {
   using optimized::quantized_calls::Plan;
   namespace q = opt::qgemm;
   *bytes = 0;
@@ -164,9 +164,8 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
       if (layer.stride[d] < 1 || layer.padding[d] < 0 || layer.dilation[d] < 1) return nullptr;
     }
   }
-  if (layer.bias != nullptr &&
-      (layer.bias->dtype() != rt::ScalarType::Float || layer.bias->numel() != channels ||
-       !layer.bias->is_contiguous()))
+  if (layer.bias != nullptr && (layer.bias->dtype() != rt::ScalarType::Float ||
+                                layer.bias->numel() != channels || !layer.bias->is_contiguous()))
     return nullptr;
   const int64_t padded_cols = q::round_up(cols, q::kQNR);
   const int64_t packed = q::packed_b_bytes(depth, cols);
@@ -183,9 +182,8 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
   char* next = reinterpret_cast<char*>(requantize + groups);
   const float input_scale = static_cast<float>(layer.input_scale);
   const float zero = static_cast<float>(layer.out_zero_point);
-  const float low = static_cast<float>(layer.relu && layer.out_zero_point > layer.out_min
-                                           ? layer.out_zero_point
-                                           : layer.out_min);
+  const float low = static_cast<float>(
+      layer.relu && layer.out_zero_point > layer.out_min ? layer.out_zero_point : layer.out_min);
   // A convolution's weight [out][in][kh][kw] as [out][kh][kw][in], the depth order of im2col.
   const int64_t window = layer.convolution ? w.size(2) * w.size(3) : 1, in = depth / window;
   int8_t* reordered = static_cast<int8_t*>(arena.allocate(static_cast<size_t>(w.numel())));
@@ -212,9 +210,8 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
       if (layer.bias != nullptr) bias[j] = layer.bias->data_as<const float>()[channel];
     }
     b[g] = q::PackedB{depth, cols, q::round_up(depth, q::kQK), panels, sums};
-    requantize[g] = q::Requantize{multiplier, bias,
-                                  1.0f / out_scale, zero, low - zero,
-                                  static_cast<float>(layer.out_max) - zero};
+    requantize[g] = q::Requantize{multiplier, bias,       1.0f / out_scale,
+                                  zero,       low - zero, static_cast<float>(layer.out_max) - zero};
   }
   arena.release(reordered);
   plan->prepared.bytes = size;
@@ -262,8 +259,8 @@ __attribute__((weak)) void rt::quantized_calls::linear(rt::KernelContext& contex
     q::pack_a(x.data_as<const int8_t>(), rows, depth, depth, 1, padded, a);
   }
   optimized::quantized_calls::product(*plan, 0, a, rows,
-                                      optimized::quantized_calls::stored_zero(*plan, byte_in),
-                                      out, 0, plan->cols, 1);
+                                      optimized::quantized_calls::stored_zero(*plan, byte_in), out,
+                                      0, plan->cols, 1);
 }
 
 // [input, out, out]: out = requantize(conv(input, weight)), NCHW.
@@ -313,11 +310,11 @@ __attribute__((weak)) void rt::quantized_calls::convolution(rt::KernelContext& c
       const int64_t at = (n * x.size(1) + g * channels) * h * w;
       q::AValue* to = a + (n * groups + g) * one;
       if (byte_in) {
-        optimized::quantized_calls::im2col(*plan, x.data_as<const uint8_t>() + at, channels, h,
-                                           w, size[0], size[1], channels_last, to);
+        optimized::quantized_calls::im2col(*plan, x.data_as<const uint8_t>() + at, channels, h, w,
+                                           size[0], size[1], channels_last, to);
       } else {
-        optimized::quantized_calls::im2col(*plan, x.data_as<const int8_t>() + at, channels, h,
-                                           w, size[0], size[1], channels_last, to);
+        optimized::quantized_calls::im2col(*plan, x.data_as<const int8_t>() + at, channels, h, w,
+                                           size[0], size[1], channels_last, to);
       }
     }
   }

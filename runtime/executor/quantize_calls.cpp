@@ -91,7 +91,8 @@ struct Chain {
         }
         if (a + 1 == n || !call.pure_out) write(call.args[a]);
       }
-      if (call.pure_out && n >= 2 && call.args[n - 1] == call.args[n - 2] && owned(call.args[n - 1]))
+      if (call.pure_out && n >= 2 && call.args[n - 1] == call.args[n - 2] &&
+          owned(call.args[n - 1]))
         producer[at(call.args[n - 1])] = static_cast<uint32_t>(pc);
     }
     return true;
@@ -111,8 +112,7 @@ struct Chain {
   // A tensor held in the program file that nothing writes.
   bool constant(const EValue* value, ScalarType dtype) const {
     return value->is_tensor() && value->to_tensor().dtype() == dtype &&
-           (!owned(value) || written[at(value)] == 0) &&
-           program.holds(value->to_tensor().data());
+           (!owned(value) || written[at(value)] == 0) && program.holds(value->to_tensor().data());
   }
 };
 
@@ -185,7 +185,7 @@ bool convolution_geometry(Span<EValue* const> pa, QuantizedLayer* layer) {
 // Matches the chain ending at the quantize call `q` (Note [Quantized calls at load]);
 // `freed` gets its other calls.
 bool match_layer(const Chain& chain, uint32_t q, QuantizedLayer* layer, float* one_scale,
-                  uint32_t (&freed)[5], EValue** input) {
+                 uint32_t (&freed)[5], EValue** input) {
   const Span<EValue* const> qa = chain.calls[q].args;
   if (qa.size() != kArgs[kQuantize] || qa[6] != qa[7] || !qa[7]->is_tensor() ||
       !is_8bit(qa[7]->to_tensor().dtype()) || !scalar_qparams(qa))
@@ -255,7 +255,9 @@ bool match_layer(const Chain& chain, uint32_t q, QuantizedLayer* layer, float* o
   return true;
 }
 
-Status out_of_memory() { return Status(Error::OutOfMemory, "out of memory while loading the method"); }
+Status out_of_memory() {
+  return Status(Error::OutOfMemory, "out of memory while loading the method");
+}
 
 }  // namespace
 

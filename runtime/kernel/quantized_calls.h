@@ -43,8 +43,7 @@ struct Prepared {
 // At load: the weight packed and the requantization's constants, in memory of `arena`
 // (`*bytes` of it); nullptr when the kernel does not compute this layer (then the program
 // runs as exported) or when out of memory (`*bytes` is then nonzero).
-const void* prepare(const QuantizedLayer& layer, Arena& arena, size_t* bytes)
-    __attribute__((weak));
+const void* prepare(const QuantizedLayer& layer, Arena& arena, size_t* bytes) __attribute__((weak));
 // The calls: [input (Char or Byte: a Linear's [rows][depth], a convolution's NCHW), out, out],
 // what prepare made in KernelContext::prepared(). (Only values of the method in the list:
 // the other load-time passes index their tables by them.)
