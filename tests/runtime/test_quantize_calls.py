@@ -74,7 +74,9 @@ def test_real_pt2e_chains_become_int8_calls_with_the_references_bits(
     np.testing.assert_array_equal(out, np.load(model / "out0.npy"))
 
 
-def linear_chain(outputs: tuple[int, ...], inputs: tuple[int, ...], constant_weight: bool) -> Method:
+def linear_chain(
+    outputs: tuple[int, ...], inputs: tuple[int, ...], constant_weight: bool
+) -> Method:
     """q = quantize(relu(bias + dequantize(x) @ dequantize(w)^T)), as PT2E writes a Linear."""
     rng = np.random.default_rng(21)
     wq = rng.integers(-127, 128, (12, 20)).astype(np.int8)
@@ -154,5 +156,5 @@ def test_a_chain_is_rewritten_only_when_every_piece_matches(
     assert np.abs(q - reference).max() <= 1, case
     assert np.count_nonzero(q != reference) <= 1, case
     assert q.min() >= -5  # the relu: nothing below the out's zero point
-    for a, b in zip(got[1:], want[1:]):
+    for a, b in zip(got[1:], want[1:], strict=True):
         np.testing.assert_array_equal(a, b)

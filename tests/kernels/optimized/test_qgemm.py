@@ -122,8 +122,9 @@ def results(tmp_path: Path, isa: str) -> bytes:
     return result.stdout
 
 
-def requantized(sums: np.ndarray, mult: np.ndarray, bias: np.ndarray, header: list[int],
-                inv_scale: np.float32) -> np.ndarray:
+def requantized(
+    sums: np.ndarray, mult: np.ndarray, bias: np.ndarray, header: list[int], inv_scale: np.float32
+) -> np.ndarray:
     """Note [Requantization] in float32, one rounding per operation, as the C++ does."""
     zero_point, lo, hi = header[5], header[6], header[7]
     y = sums.astype(np.float32) * mult + bias
@@ -178,7 +179,9 @@ def test_the_vnni_kernel_is_the_one_native_compiles_here(tmp_path: Path) -> None
     if "native" not in ISAS:
         pytest.skip("this processor has no AVX-512 VNNI")
     probe = tmp_path / "probe.cpp"
-    probe.write_text('#include "kernels/optimized/qgemm.h"\nint main() { return opt::qgemm::kQNR; }\n')
+    probe.write_text(
+        '#include "kernels/optimized/qgemm.h"\nint main() { return opt::qgemm::kQNR; }\n'
+    )
     subprocess.run(
         ["c++", "-std=c++17", "-march=native", f"-I{REPO}", str(probe), "-o", str(tmp_path / "p")],
         check=True,
