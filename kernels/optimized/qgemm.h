@@ -24,8 +24,8 @@
 // (dequantize, the float product plus bias, an optional relu, quantize) would:
 //   y = float(sum) * (a_scale * b_scale[j]) + bias[j],
 //   q = clamp(zero_point + nearbyint(y * (1 / out_scale)), lo, hi)
-// with Note [Quantized rounding]'s order and rounding (kernels/quantized/quant_util.h), a
-// relu being lo = max(quant_min, zero_point) (relu then quantize is that clamp). It differs
+// with Note [Quantized rounding]'s order and rounding (kernels/quantized/quant_util.h), [lo,
+// hi] the out's range narrowed by an activation (Note [Quantized calls at load]). It differs
 // from the float chain only where that chain's float sum, rounded in another order than the
 // exact integer one, lands on the other side of a rounding boundary: then q is one step away
 // (what XNNPACK's integer requantization also gives). The rounding is (v + 1.5 * 2^23) -

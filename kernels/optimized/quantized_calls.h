@@ -151,8 +151,8 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
   const int64_t channels = w.size(0), cols = channels / groups;
   const int64_t depth = w.numel() / (channels > 0 ? channels : 1);
   const float out_scale = static_cast<float>(layer.out_scale);
-  // Exact int32 sums (Note [int8 GEMM]), 8-bit outs, a positive out scale (a relu is then a
-  // clamp at the zero point), and a GEMM worth its panels.
+  // Exact int32 sums (Note [int8 GEMM]), 8-bit outs, a positive out scale (so that the range
+  // is a clamp of the rounded value), and a GEMM worth its panels.
   if (depth >= (int64_t{1} << 16) || cols == 0 || depth == 0 ||
       (layer.convolution && cols < optimized::quantized_calls::kMinGroupChannels) ||
       !optimized::quantized_calls::eight_bit(layer.out_min, layer.out_max) ||
@@ -182,8 +182,7 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
   char* next = reinterpret_cast<char*>(requantize + groups);
   const float input_scale = static_cast<float>(layer.input_scale);
   const float zero = static_cast<float>(layer.out_zero_point);
-  const float low = static_cast<float>(
-      layer.relu && layer.out_zero_point > layer.out_min ? layer.out_zero_point : layer.out_min);
+  const float low = static_cast<float>(layer.out_min);
   // A convolution's weight [out][in][kh][kw] as [out][kh][kw][in], the depth order of im2col.
   const int64_t window = layer.convolution ? w.size(2) * w.size(3) : 1, in = depth / window;
   int8_t* reordered = static_cast<int8_t*>(arena.allocate(static_cast<size_t>(w.numel())));

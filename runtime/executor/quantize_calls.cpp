@@ -2,6 +2,7 @@
 
 #ifdef RT_QUANT_CALLS
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -20,6 +21,7 @@ enum Op : uint8_t {
   kMm,
   kConvolution,
   kRelu,
+  kHardtanh,
   kOps
 };
 
@@ -33,10 +35,11 @@ constexpr const char* kNames[kOps] = {
     "aten::mm.out",
     "aten::convolution.out",
     "aten::relu.out",
+    "aten::hardtanh.out",
 };
 
 // The calls' arguments, as the exporter writes each: the out twice at the end.
-constexpr size_t kArgs[kOps] = {0, 8, 9, 10, 4, 7, 4, 11, 3};
+constexpr size_t kArgs[kOps] = {0, 8, 9, 10, 4, 7, 4, 11, 3, 5};
 
 constexpr uint32_t kNone = UINT32_MAX;
 
@@ -249,10 +252,85 @@ bool match_layer(const Chain& chain, uint32_t q, QuantizedLayer* layer, float* o
   layer->out_zero_point = qa[2]->to_int();
   layer->out_min = qa[3]->to_int();
   layer->out_max = qa[4]->to_int();
-  layer->relu = relu != kNone;
+  if (relu != kNone && layer->out_zero_point > layer->out_min)
+    layer->out_min = layer->out_zero_point;  // relu then quantize: the clamp at the zero point
   for (size_t k = 0; k < 5; ++k) freed[k] = mine[k];
   *input = da[0];
   return true;
+}
+
+// The next instruction after `pc` that runs (no-ops skipped), or the end.
+uint32_t next_run(const Chain& chain, uint32_t pc) {
+  ++pc;
+  while (pc < chain.calls.size() && (chain.calls[pc].kind == Instruction::Kind::Free ||
+                                     chain.calls[pc].kind == Instruction::Kind::Folded))
+    ++pc;
+  return pc;
+}
+
+// Whether `a` and `b`, a quantize's and a dequantize's arguments, have the same scalar
+// scale, zero point, range and dtype.
+bool same_qparams(Span<EValue* const> a, Span<EValue* const> b) {
+  if (!scalar_qparams(a) || !scalar_qparams(b) || a[1]->to_double() != b[1]->to_double())
+    return false;
+  for (size_t k = 2; k < 6; ++k) {
+    if (a[k]->to_int() != b[k]->to_int()) return false;
+  }
+  return true;
+}
+
+// v quantized as the quantize kernel does (Note [Quantized rounding]), clamped to
+// [low, high]: nearbyint as Note [Rounding without nearbyint].
+int64_t quantized_bound(double v, double scale, int64_t zero_point, int64_t low, int64_t high) {
+  float x = (1.0f / static_cast<float>(scale)) * static_cast<float>(v);
+  x = x < -4194304.0f ? -4194304.0f : x > 4194304.0f ? 4194304.0f : x;  // |x| <= 2^22
+  const float q = static_cast<float>(zero_point) + ((x + 12582912.0f) - 12582912.0f);
+  return q < static_cast<float>(low) ? low : q > static_cast<float>(high) ? high : int64_t(q);
+}
+
+// Note [Quantized calls at load]: a relu or hardtanh the exporter quantizes on its own right
+// after the layer's quantize q (dequantize, the activation, quantize, all three with q's
+// scale, zero point, range and dtype) is a clamp of q's integers, folded into the layer's
+// range. Returns the last quantize (or q) and adds the calls it replaces to `freed`.
+uint32_t activation_after(const Chain& chain, uint32_t q, QuantizedLayer* layer,
+                          uint32_t (&freed)[3]) {
+  const Span<EValue* const> qa = chain.calls[q].args;
+  const uint32_t d = next_run(chain, q);
+  const uint32_t h = d < chain.calls.size() ? next_run(chain, d) : d;
+  const uint32_t q2 = h < chain.calls.size() ? next_run(chain, h) : h;
+  if (q2 >= chain.calls.size()) return q;
+  const Instruction& dq = chain.calls[d];
+  const Instruction& act = chain.calls[h];
+  const Instruction& last = chain.calls[q2];
+  if (chain.single_producer(dq.args[0], kQuantize, qa[7]->to_tensor().dtype()) != q ||
+      chain.op[d] != kDequantize || dq.args.size() != kArgs[kDequantize] ||
+      !same_qparams(qa, dq.args) || !(dq.args[6]->is_none() || is_int(dq.args[6], 6)))
+    return q;
+  if (chain.single_producer(act.args[0], kDequantize, ScalarType::Float) != d ||
+      chain.single_producer(last.args[0], static_cast<Op>(chain.op[h]), ScalarType::Float) != h ||
+      chain.op[q2] != kQuantize || last.args.size() != kArgs[kQuantize] ||
+      !same_qparams(qa, last.args) || last.args[6] != last.args[7] || !last.args[7]->is_tensor() ||
+      last.args[7]->to_tensor().dtype() != qa[7]->to_tensor().dtype())
+    return q;
+  double low = 0.0, high = HUGE_VAL;  // relu
+  if (chain.op[h] == kHardtanh) {
+    for (size_t k = 1; k < 3; ++k) {
+      const EValue* bound = act.args[k];
+      if (bound->tag() != Tag::Int && bound->tag() != Tag::Double) return q;
+      (k == 1 ? low : high) =
+          bound->tag() == Tag::Int ? static_cast<double>(bound->to_int()) : bound->to_double();
+    }
+  } else if (chain.op[h] != kRelu) {
+    return q;
+  }
+  const double scale = qa[1]->to_double();
+  const int64_t zero = qa[2]->to_int(), qmin = qa[3]->to_int(), qmax = qa[4]->to_int();
+  const int64_t lo = quantized_bound(low, scale, zero, qmin, qmax);
+  const int64_t hi = high == HUGE_VAL ? qmax : quantized_bound(high, scale, zero, qmin, qmax);
+  if (lo > layer->out_min) layer->out_min = lo;
+  if (hi < layer->out_max) layer->out_max = hi;
+  freed[0] = q, freed[1] = d, freed[2] = h;
+  return q2;
 }
 
 Status out_of_memory() {
@@ -283,6 +361,8 @@ Status quantize_calls(Span<Instruction> instructions, Span<EValue> values, Boxed
       float* one_scale = arena.allocate_array<float>(1);
       if (one_scale == nullptr) return out_of_memory();
       if (!match_layer(chain, pc, &layer, one_scale, freed, &input)) continue;
+      uint32_t after[3] = {kNone, kNone, kNone};
+      const uint32_t last = activation_after(chain, pc, &layer, after);
       size_t bytes = 0;
       const void* plan = quantized_calls::prepare(layer, arena, &bytes);
       if (plan == nullptr) {
@@ -291,11 +371,14 @@ Status quantize_calls(Span<Instruction> instructions, Span<EValue> values, Boxed
       }
       EValue** args = arena.allocate_array<EValue*>(3);
       if (args == nullptr) return out_of_memory();
-      Instruction& call = instructions[pc];
+      Instruction& call = instructions[last];
       args[0] = input, args[1] = args[2] = call.args[7];
       call.fn = layer.convolution ? quantized_calls::convolution : quantized_calls::linear;
       call.args = Span<EValue* const>(args, 3);
       call.prepared = plan;
+      for (uint32_t f : after) {
+        if (f != kNone) instructions[f].kind = Instruction::Kind::Free;
+      }
       for (uint32_t f : freed) {
         if (f != kNone) instructions[f].kind = Instruction::Kind::Free;
       }

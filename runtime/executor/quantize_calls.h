@@ -21,6 +21,14 @@ namespace rt {
 //   y  = addmm(bias, xf, wt) (beta = alpha = 1, a Float constant bias) or mm(xf, wt)
 //   [y = relu(y)]
 //   q  = quantize_per_tensor(y)              a Double scale, an Int zero point, Char or Byte
+//   [q = quantize_per_tensor(relu or hardtanh(dequantize_per_tensor(q)))]   all with q's
+//                                            scale, zero point, range and dtype
+// (a convolution: convolution(xf, wf, bias, ...) in place of the permute and the product, its
+// weight 4-D, not transposed, any stride, padding, dilation and groups). A relu before the
+// quantize is a clamp at the zero point; an activation quantized on its own after it is a
+// clamp of q's integers at its bounds quantized (dequantize then quantize with the same
+// parameters gives q back: the float error of the round trip is far below half a step).
+// Both narrow the out's range, exactly.
 // quantize_calls rewrites, once when the method loads (before the other load-time passes,
 // which then never see the float chain), each such chain into one call of the optimized
 // library's quantized Linear (runtime/kernel/quantized_calls.h): q = requantize(x @ w^T) on
@@ -36,6 +44,8 @@ namespace rt {
 //  - the scales and zero points are scalars (not the Tensor overloads), and the weight, its
 //    scales (Float, one per output feature), its zero points (all 0) and the bias are tensors
 //    held in the program file that nothing writes;
+//  - an activation after the quantize is the next call that runs, and so are its
+//    dequantize before and quantize after;
 //  - between x's dequantize and the quantize, only the chain's own calls (and no-ops) run:
 //    so nothing else writes x before the rewritten call reads it at the quantize's place;
 //  - the kernel accepts it (prepare_linear: 8-bit outs, depth below 2^16, a positive scale).

@@ -19,8 +19,8 @@ namespace rt {
 // What a quantized layer reads, from the chain of the exported program: its weight (a Char
 // constant, zero point 0: a Linear's [cols][depth], a convolution's [out][in / groups][kh][kw])
 // with one scale or one per output channel, its Float bias (or none), the input's
-// quantization and the out's, whether a relu came before the out's quantize, and a
-// convolution's geometry.
+// quantization and the out's (its range narrowed by a relu or hardtanh, Note [Quantized
+// calls at load]), and a convolution's geometry.
 struct QuantizedLayer {
   const Tensor* weight;
   const float* weight_scales;  // `cols` of them when per_channel, else one
@@ -30,7 +30,6 @@ struct QuantizedLayer {
   int64_t input_zero_point;
   double out_scale;
   int64_t out_zero_point, out_min, out_max;
-  bool relu;
   bool convolution;
   int64_t stride[2], padding[2], dilation[2], groups;
 };
