@@ -232,6 +232,31 @@ void finish_tile(const int32_t (&sums)[kQMR][kQNR], int64_t rows, int64_t cols, 
   }
 }
 
+// out[0:count] from `sums` (room for count rounded up to kQNR) of one channel: Note
+// [Requantization] with that channel's multiplier and bias, kQNR values at a time as
+// finish_tile computes them.
+template <typename Out>
+void requantize_channel(const int32_t* sums, int64_t count, float multiplier, float bias,
+                        const Requantize& r, Out* out) {
+  typedef float Floats __attribute__((vector_size(4 * kQNR)));
+  typedef int32_t Ints __attribute__((vector_size(4 * kQNR)));
+  const Floats lo = Floats{} + r.lo, hi = Floats{} + r.hi, magic = Floats{} + 12582912.0f;
+  for (int64_t j0 = 0; j0 < count; j0 += kQNR) {
+    Ints sum;
+    std::memcpy(&sum, sums + j0, sizeof sum);
+    Floats y = __builtin_convertvector(sum, Floats) * multiplier;
+    keep_rounded(y);
+    y = y + bias;
+    Floats v = r.inv_scale * y;
+    keep_rounded(v);
+    v = v < lo ? lo : v;
+    v = v > hi ? hi : v;
+    const Ints q = __builtin_convertvector((v + magic) - magic + r.zero_point, Ints);
+    const int64_t n = count - j0 < kQNR ? count - j0 : kQNR;
+    for (int64_t j = 0; j < n; ++j) out[j0 + j] = static_cast<Out>(q[j]);
+  }
+}
+
 // c (rows x cols, element (i, j) at c + i * c_row + j * c_col) = requantize(a @ b), a already
 // packed (pack_a; `a_zero` its zero point as stored), b packed at load. The multipliers and biases have round_up(cols, kQNR)
 // entries.

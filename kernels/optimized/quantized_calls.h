@@ -37,6 +37,7 @@ struct alignas(64) Plan {
   int64_t groups, cols;                    // cols: per group
   int64_t kernel[2], stride[2], padding[2], dilation[2];
   int32_t input_zero_point;
+  bool depthwise;  // groups == channels, one input channel each
   const opt::qgemm::PackedB* b;
   const opt::qgemm::Requantize* requantize;
 };
@@ -133,6 +134,110 @@ void im2col(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t 
   }
 }
 
+// row[j] += weight * (line[offset + j * s] - zero) for j in [first, last), the line `w`
+// values long: 8 at a time in the compiler's vector extensions where a stride of 1 or 2
+// allows (the compiler does not vectorize the loop at -O2), the rest one by one.
+template <typename In>
+void tap(const In* line, int64_t offset, int64_t s, int64_t w, int64_t first, int64_t last,
+         int32_t weight, int32_t zero, int32_t* row) {
+  typedef In Bytes8 __attribute__((vector_size(8)));
+  typedef In Bytes16 __attribute__((vector_size(16)));
+  typedef int32_t Ints8 __attribute__((vector_size(32)));
+  int64_t j = first;
+  if (s == 1 || s == 2) {
+    // The 8 sums from j read 8 * s values from offset + j * s: on the line while j < fits.
+    const int64_t fits = w - offset - 8 * s < 0 ? 0 : (w - offset - 8 * s) / s + 1;
+    for (; j < fits && j + 8 <= last; j += 8) {
+      Bytes8 bytes;
+      if (s == 1) {
+        std::memcpy(&bytes, line + offset + j, 8);
+      } else {
+        Bytes16 both;
+        std::memcpy(&both, line + offset + 2 * j, 16);
+        bytes = __builtin_shufflevector(both, both, 0, 2, 4, 6, 8, 10, 12, 14);
+      }
+      Ints8 sums;
+      std::memcpy(&sums, row + j, sizeof sums);
+      sums += weight * (__builtin_convertvector(bytes, Ints8) - zero);
+      std::memcpy(row + j, &sums, sizeof sums);
+    }
+  }
+  for (; j < last; ++j) row[j] += weight * (int32_t(line[offset + j * s]) - zero);
+}
+
+// One image of a depthwise convolution: x (channels, h, w) -> out (channels, oh, ow), `row`
+// room for ow rounded up to kQNR int32 sums.
+template <typename In, typename Out>
+void depthwise(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t w, int64_t oh,
+               int64_t ow, int32_t* row, Out* out) {
+  namespace q = opt::qgemm;
+  const int64_t kh = plan.kernel[0], kw = plan.kernel[1], s = plan.stride[1];
+  const int32_t zero = plan.input_zero_point;
+  for (int64_t c = 0; c < channels; ++c) {
+    const q::PackedB& b = plan.b[c];
+    const q::Requantize& r = plan.requantize[c];
+    const In* plane = x + c * h * w;
+    for (int64_t i = 0; i < oh; ++i) {
+      for (int64_t j = 0; j < q::round_up(ow, q::kQNR); ++j) row[j] = 0;
+      for (int64_t u = 0; u < kh; ++u) {
+        const int64_t y = i * plan.stride[0] - plan.padding[0] + u * plan.dilation[0];
+        if (y < 0 || y >= h) continue;
+        const In* line = plane + y * w;
+        for (int64_t v = 0; v < kw; ++v) {
+          const int64_t p = u * kw + v;  // the tap's weight, column 0 of b's one panel
+          const int32_t weight = b.panels[(p / q::kQK) * q::kQNR * q::kQK + p % q::kQK];
+          const int64_t offset = v * plan.dilation[1] - plan.padding[1];
+          // The pixels j with 0 <= j * s + offset < w.
+          const int64_t first = offset >= 0 ? 0 : (-offset + s - 1) / s;
+          const int64_t end_at = w - offset <= 0 ? 0 : (w - offset - 1) / s + 1;
+          const int64_t last = end_at < ow ? end_at : ow;
+          tap(line, offset, s, w, first, last, weight, zero, row);
+        }
+      }
+      q::requantize_channel(row, ow, r.multiplier[0], r.bias[0], r, out + (c * oh + i) * ow);
+    }
+  }
+}
+
+// Every image of a depthwise convolution, x read from a copy when out shares its memory (x
+// was dead after its dequantize: the planner may have given out its bytes).
+inline void depthwise_images(const Plan& plan, const rt::OpContext& in, const rt::Tensor& x,
+                             rt::Tensor& out, const int64_t (&size)[2]) {
+  namespace q = opt::qgemm;
+  const int64_t channels = x.size(1), h = x.size(2), w = x.size(3);
+  const size_t row_bytes = sizeof(int32_t) * static_cast<size_t>(q::round_up(size[1], q::kQNR));
+  const char* x_at = static_cast<const char*>(x.data());
+  const char* out_at = static_cast<const char*>(out.data());
+  const bool shared = x_at < out_at + out.nbytes() && out_at < x_at + x.nbytes();
+  char* scratch =
+      static_cast<char*>(opt::thread_scratch().get(row_bytes + (shared ? x.nbytes() : 0)));
+  if (scratch == nullptr) return in.fail("out of memory for the depthwise row");
+  int32_t* row = reinterpret_cast<int32_t*>(scratch);
+  if (shared) {
+    std::memcpy(scratch + row_bytes, x_at, x.nbytes());
+    x_at = scratch + row_bytes;
+  }
+  const int64_t per_image = channels * h * w, out_image = channels * size[0] * size[1];
+  for (int64_t n = 0; n < x.size(0); ++n) {
+    const bool byte_in = x.dtype() == rt::ScalarType::Byte;
+    const bool byte_out = out.dtype() == rt::ScalarType::Byte;
+    const int64_t at = n * per_image, to = n * out_image;
+    if (byte_in && byte_out) {
+      depthwise(plan, reinterpret_cast<const uint8_t*>(x_at) + at, channels, h, w, size[0], size[1],
+                row, out.data_as<uint8_t>() + to);
+    } else if (byte_in) {
+      depthwise(plan, reinterpret_cast<const uint8_t*>(x_at) + at, channels, h, w, size[0], size[1],
+                row, out.data_as<int8_t>() + to);
+    } else if (byte_out) {
+      depthwise(plan, reinterpret_cast<const int8_t*>(x_at) + at, channels, h, w, size[0], size[1],
+                row, out.data_as<uint8_t>() + to);
+    } else {
+      depthwise(plan, reinterpret_cast<const int8_t*>(x_at) + at, channels, h, w, size[0], size[1],
+                row, out.data_as<int8_t>() + to);
+    }
+  }
+}
+
 }  // namespace quantized_calls
 }  // namespace optimized
 
@@ -154,7 +259,8 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
   // Exact int32 sums (Note [int8 GEMM]), 8-bit outs, a positive out scale (so that the range
   // is a clamp of the rounded value), and a GEMM worth its panels.
   if (depth >= (int64_t{1} << 16) || cols == 0 || depth == 0 ||
-      (layer.convolution && cols < optimized::quantized_calls::kMinGroupChannels) ||
+      (layer.convolution && cols < optimized::quantized_calls::kMinGroupChannels &&
+       !(cols == 1 && w.size(1) == 1)) ||
       !optimized::quantized_calls::eight_bit(layer.out_min, layer.out_max) ||
       layer.out_min > layer.out_max || !(out_scale > 0.0f) || std::isinf(1.0f / out_scale) ||
       layer.input_zero_point < -128 || layer.input_zero_point > 255)
@@ -223,6 +329,7 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
     plan->dilation[d] = layer.dilation[d];
   }
   plan->input_zero_point = static_cast<int32_t>(layer.input_zero_point);
+  plan->depthwise = layer.convolution && cols == 1 && w.size(1) == 1;
   plan->b = b;
   plan->requantize = requantize;
   return plan;
@@ -293,6 +400,7 @@ __attribute__((weak)) void rt::quantized_calls::convolution(rt::KernelContext& c
   const int32_t sizes[4] = {x.size(0), static_cast<int32_t>(groups * cols),
                             static_cast<int32_t>(size[0]), static_cast<int32_t>(size[1])};
   if (!rt::resize_out(in, out, sizes, 4)) return;
+  if (plan->depthwise) return optimized::quantized_calls::depthwise_images(*plan, in, x, out, size);
   const int64_t rows = size[0] * size[1], padded = plan->b[0].padded_depth;
   const int64_t one = q::round_up(rows, q::kQMR) * padded, channels = x.size(1) / groups;
   if (images == 0) return;
