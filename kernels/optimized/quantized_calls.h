@@ -138,8 +138,9 @@ void im2col(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t 
 // values long: 8 at a time in the compiler's vector extensions where a stride of 1 or 2
 // allows (the compiler does not vectorize the loop at -O2), the rest one by one.
 template <typename In>
-void tap(const In* line, int64_t offset, int64_t s, int64_t w, int64_t first, int64_t last,
-         int32_t weight, int32_t zero, int32_t* row) {
+__attribute__((always_inline)) inline void tap(const In* line, int64_t offset, int64_t s, int64_t w,
+                                               int64_t first, int64_t last, int32_t weight,
+                                               int32_t zero, int32_t* row) {
   typedef In Bytes8 __attribute__((vector_size(8)));
   typedef In Bytes16 __attribute__((vector_size(16)));
   typedef int32_t Ints8 __attribute__((vector_size(32)));
@@ -165,37 +166,38 @@ void tap(const In* line, int64_t offset, int64_t s, int64_t w, int64_t first, in
   for (; j < last; ++j) row[j] += weight * (int32_t(line[offset + j * s]) - zero);
 }
 
-// One image of a depthwise convolution: x (channels, h, w) -> out (channels, oh, ow), `row`
-// room for ow rounded up to kQNR int32 sums.
+// One image of a depthwise convolution: x (channels, h, w) -> out (channels, oh, ow), `plane`
+// room for oh * ow rounded up to kQNR int32 sums. Per channel: each tap adds to every output
+// row, then the plane is requantized in one pass.
 template <typename In, typename Out>
 void depthwise(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t w, int64_t oh,
-               int64_t ow, int32_t* row, Out* out) {
+               int64_t ow, int32_t* plane, Out* out) {
   namespace q = opt::qgemm;
   const int64_t kh = plan.kernel[0], kw = plan.kernel[1], s = plan.stride[1];
   const int32_t zero = plan.input_zero_point;
+  const int64_t count = oh * ow;
   for (int64_t c = 0; c < channels; ++c) {
     const q::PackedB& b = plan.b[c];
     const q::Requantize& r = plan.requantize[c];
-    const In* plane = x + c * h * w;
-    for (int64_t i = 0; i < oh; ++i) {
-      for (int64_t j = 0; j < q::round_up(ow, q::kQNR); ++j) row[j] = 0;
-      for (int64_t u = 0; u < kh; ++u) {
-        const int64_t y = i * plan.stride[0] - plan.padding[0] + u * plan.dilation[0];
-        if (y < 0 || y >= h) continue;
-        const In* line = plane + y * w;
-        for (int64_t v = 0; v < kw; ++v) {
-          const int64_t p = u * kw + v;  // the tap's weight, column 0 of b's one panel
-          const int32_t weight = b.panels[(p / q::kQK) * q::kQNR * q::kQK + p % q::kQK];
-          const int64_t offset = v * plan.dilation[1] - plan.padding[1];
-          // The pixels j with 0 <= j * s + offset < w.
-          const int64_t first = offset >= 0 ? 0 : (-offset + s - 1) / s;
-          const int64_t end_at = w - offset <= 0 ? 0 : (w - offset - 1) / s + 1;
-          const int64_t last = end_at < ow ? end_at : ow;
-          tap(line, offset, s, w, first, last, weight, zero, row);
+    const In* image = x + c * h * w;
+    std::memset(plane, 0, sizeof(int32_t) * static_cast<size_t>(q::round_up(count, q::kQNR)));
+    for (int64_t u = 0; u < kh; ++u) {
+      for (int64_t v = 0; v < kw; ++v) {
+        const int64_t p = u * kw + v;  // the tap's weight, column 0 of b's one panel
+        const int32_t weight = b.panels[(p / q::kQK) * q::kQNR * q::kQK + p % q::kQK];
+        const int64_t offset = v * plan.dilation[1] - plan.padding[1];
+        // The pixels j with 0 <= offset + j * s < w.
+        const int64_t first = offset >= 0 ? 0 : (-offset + s - 1) / s;
+        const int64_t end_at = w - offset <= 0 ? 0 : (w - offset - 1) / s + 1;
+        const int64_t last = end_at < ow ? end_at : ow;
+        for (int64_t i = 0; i < oh; ++i) {
+          const int64_t y = i * plan.stride[0] - plan.padding[0] + u * plan.dilation[0];
+          if (y < 0 || y >= h) continue;
+          tap(image + y * w, offset, s, w, first, last, weight, zero, plane + i * ow);
         }
       }
-      q::requantize_channel(row, ow, r.multiplier[0], r.bias[0], r, out + (c * oh + i) * ow);
     }
+    q::requantize_channel(plane, count, r.multiplier[0], r.bias[0], r, out + c * count);
   }
 }
 
@@ -205,17 +207,18 @@ inline void depthwise_images(const Plan& plan, const rt::OpContext& in, const rt
                              rt::Tensor& out, const int64_t (&size)[2]) {
   namespace q = opt::qgemm;
   const int64_t channels = x.size(1), h = x.size(2), w = x.size(3);
-  const size_t row_bytes = sizeof(int32_t) * static_cast<size_t>(q::round_up(size[1], q::kQNR));
+  const size_t sums_bytes =
+      sizeof(int32_t) * static_cast<size_t>(q::round_up(size[0] * size[1], q::kQNR));
   const char* x_at = static_cast<const char*>(x.data());
   const char* out_at = static_cast<const char*>(out.data());
   const bool shared = x_at < out_at + out.nbytes() && out_at < x_at + x.nbytes();
   char* scratch =
-      static_cast<char*>(opt::thread_scratch().get(row_bytes + (shared ? x.nbytes() : 0)));
-  if (scratch == nullptr) return in.fail("out of memory for the depthwise row");
-  int32_t* row = reinterpret_cast<int32_t*>(scratch);
+      static_cast<char*>(opt::thread_scratch().get(sums_bytes + (shared ? x.nbytes() : 0)));
+  if (scratch == nullptr) return in.fail("out of memory for the depthwise sums");
+  int32_t* sums = reinterpret_cast<int32_t*>(scratch);
   if (shared) {
-    std::memcpy(scratch + row_bytes, x_at, x.nbytes());
-    x_at = scratch + row_bytes;
+    std::memcpy(scratch + sums_bytes, x_at, x.nbytes());
+    x_at = scratch + sums_bytes;
   }
   const int64_t per_image = channels * h * w, out_image = channels * size[0] * size[1];
   for (int64_t n = 0; n < x.size(0); ++n) {
@@ -224,16 +227,16 @@ inline void depthwise_images(const Plan& plan, const rt::OpContext& in, const rt
     const int64_t at = n * per_image, to = n * out_image;
     if (byte_in && byte_out) {
       depthwise(plan, reinterpret_cast<const uint8_t*>(x_at) + at, channels, h, w, size[0], size[1],
-                row, out.data_as<uint8_t>() + to);
+                sums, out.data_as<uint8_t>() + to);
     } else if (byte_in) {
       depthwise(plan, reinterpret_cast<const uint8_t*>(x_at) + at, channels, h, w, size[0], size[1],
-                row, out.data_as<int8_t>() + to);
+                sums, out.data_as<int8_t>() + to);
     } else if (byte_out) {
       depthwise(plan, reinterpret_cast<const int8_t*>(x_at) + at, channels, h, w, size[0], size[1],
-                row, out.data_as<uint8_t>() + to);
+                sums, out.data_as<uint8_t>() + to);
     } else {
       depthwise(plan, reinterpret_cast<const int8_t*>(x_at) + at, channels, h, w, size[0], size[1],
-                row, out.data_as<int8_t>() + to);
+                sums, out.data_as<int8_t>() + to);
     }
   }
 }
