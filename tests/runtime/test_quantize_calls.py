@@ -158,3 +158,82 @@ def test_a_chain_is_rewritten_only_when_every_piece_matches(
     assert q.min() >= -5  # the relu: nothing below the out's zero point
     for a, b in zip(got[1:], want[1:], strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+def convolution_chain(groups: int, stride: int) -> Method:
+    """q2 = quantize(hardtanh(dequantize(quantize(conv(dequantize(x), dequantize(w)))))), as
+    PT2E writes a convolution and the relu6 after it (8 channels, 3x3, padding 1)."""
+    rng = np.random.default_rng(23 + groups + stride)
+    w = rng.integers(-127, 128, (8, 8 // groups, 3, 3)).astype(np.int8)
+    scales = (rng.random(8) * 0.02 + 0.005).astype(np.float32)
+    bias = rng.standard_normal(8).astype(np.float32)
+    side = (9 + 2 - 3) // stride + 1
+    out = (1, 8, side, side)
+    values = (
+        Tensor(C, (1, 8, 9, 9)),  # 0: x
+        0.03,  # 1
+        5,  # 2
+        -128,  # 3
+        127,  # 4
+        C.number,  # 5
+        None,  # 6
+        Tensor(F, (1, 8, 9, 9)),  # 7: x dequantized
+        Tensor(C, w.shape, constant=w.tobytes()),  # 8: w
+        Tensor(F, (8,), constant=scales.tobytes()),  # 9: its scales
+        Tensor(ScalarType.Long, (8,), constant=np.zeros(8, np.int64).tobytes()),  # 10
+        0,  # 11: axis
+        -127,  # 12
+        127,  # 13
+        Tensor(F, w.shape),  # 14: w dequantized
+        Tensor(F, (8,), constant=bias.tobytes()),  # 15
+        stride,  # 16
+        1,  # 17
+        0,  # 18
+        IntList((16, 16)),  # 19: stride
+        IntList((17, 17)),  # 20: padding
+        IntList((17, 17)),  # 21: dilation
+        False,  # 22: transposed
+        IntList((18, 18)),  # 23: output padding
+        groups,  # 24
+        Tensor(F, out),  # 25: the convolution
+        0.05,  # 26: out scale
+        -10,  # 27: out zero point
+        Tensor(C, out),  # 28: q
+        Tensor(F, out),  # 29: q dequantized
+        0.0,  # 30
+        6.0,  # 31
+        Tensor(F, out),  # 32: hardtanh
+        Tensor(C, out),  # 33: q2
+    )
+    calls = (
+        call(
+            "quantized_decomposed::dequantize_per_channel.out", 8, 9, 10, 11, 12, 13, 5, 6, 14, 14
+        ),
+        call("quantized_decomposed::dequantize_per_tensor.out", 0, 1, 2, 3, 4, 5, 6, 7, 7),
+        call("aten::convolution.out", 7, 14, 15, 19, 20, 21, 22, 23, 24, 25, 25),
+        call("quantized_decomposed::quantize_per_tensor.out", 25, 26, 27, 3, 4, 5, 28, 28),
+        call("quantized_decomposed::dequantize_per_tensor.out", 28, 26, 27, 3, 4, 5, 6, 29, 29),
+        call("aten::hardtanh.out", 29, 30, 31, 32, 32),
+        call("quantized_decomposed::quantize_per_tensor.out", 32, 26, 27, 3, 4, 5, 33, 33),
+    )
+    return Method("forward", values, (0,), (33,), calls)
+
+
+@pytest.mark.parametrize(("groups", "stride"), [(1, 1), (1, 2), (8, 1), (8, 2)])
+def test_a_convolution_and_the_relu6_after_it_become_one_int8_call(
+    optimized_runner: Path, all_runner: Path, tmp_path: Path, groups: int, stride: int
+) -> None:
+    # groups 1: im2col and the GEMM; groups 8 (depthwise): the direct taps.
+    program = tmp_path / "program.pte"
+    save_program([convolution_chain(groups, stride)], program)
+    x = np.random.default_rng(24).integers(-128, 128, (1, 8, 9, 9)).astype(np.int8)
+    (fast := tmp_path / "fast").mkdir()
+    stdout, (got,) = run_iterations(optimized_runner, program, [x], 1, fast)
+    assert quantized(stdout)[0] == 1
+    command = [str(all_runner), str(program), "--input", str(fast / "in0.npy")]
+    subprocess.run([*command, "--output-dir", str(tmp_path)], check=True, timeout=120)
+    q, reference = got.astype(np.int32), np.load(tmp_path / "output0.npy").astype(np.int32)
+    assert np.abs(q - reference).max() <= 1  # Note [Requantization]
+    assert np.count_nonzero(q != reference) <= q.size // 100
+    # The relu6: from the zero point to 6 quantized (-10 + 6 / 0.05).
+    assert q.min() >= -10 and q.max() <= 110 and np.count_nonzero(q == -10) > 0
