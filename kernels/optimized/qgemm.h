@@ -13,8 +13,9 @@
 // microkernel]):
 //   AVX-512 VNNI: vpdpbusd (u8 x s8, 4 products summed into each int32 lane), kQMR 8 x kQNR 16;
 //     a is stored as u8 (a Char value + 128, corrected by 128 x the column's weight sum);
-//   AVX2 (and AVX-512 without VNNI): a widened to s16, vpmaddwd on the panel's bytes widened
-//     to s16 (2 products summed per lane, no saturation), kQMR 4 x kQNR 8;
+//   AVX-512 without VNNI: a widened to s16, vpmaddwd on the panel's bytes widened to s16 (2
+//     products summed per lane, no saturation), kQMR 8 x kQNR 16;
+//   AVX2: the same on 256 bits, kQMR 4 x kQNR 8;
 //   anything else: the same sums in plain C++, kQMR 4 x kQNR 8.
 // Every path computes sum_p (a[i][p] - a_zero) * b[p][j] exactly in int32 (|sum| < 2^31 for
 // depth < 2^16), so all three give the same integers.
@@ -38,7 +39,7 @@
 
 #include "kernels/optimized/scratch.h"
 
-#if defined(__AVX512VNNI__) && defined(__AVX512BW__) || defined(__AVX2__)
+#if defined(__AVX512BW__) || defined(__AVX2__)
 #include <immintrin.h>
 #endif
 
@@ -48,6 +49,9 @@ namespace qgemm {
 #if defined(__AVX512VNNI__) && defined(__AVX512BW__)
 constexpr int kQMR = 8, kQNR = 16;
 using AValue = uint8_t;  // a Char value is stored + 128
+#elif defined(__AVX512BW__)
+constexpr int kQMR = 8, kQNR = 16;
+using AValue = int16_t;
 #else
 constexpr int kQMR = 4, kQNR = 8;
 using AValue = int16_t;
@@ -117,6 +121,30 @@ inline void microkernel(int64_t groups, const AValue* a, int64_t a_stride, const
     }
   }
   for (int i = 0; i < kQMR; ++i) _mm512_storeu_si512(sums[i], acc[i]);
+#elif defined(__AVX512BW__)
+  // Lanes of lo: columns 0-7's (p 0-1, p 2-3) pairs; of hi: columns 8-15's.
+  __m512i lo[kQMR], hi[kQMR];
+  for (int i = 0; i < kQMR; ++i) lo[i] = hi[i] = _mm512_setzero_si512();
+  for (int64_t g = 0; g < groups; ++g) {
+    const __m512i bytes = _mm512_loadu_si512(b + g * kQNR * kQK);
+    const __m512i b_lo = _mm512_cvtepi8_epi16(_mm512_castsi512_si256(bytes));
+    const __m512i b_hi = _mm512_cvtepi8_epi16(_mm512_extracti64x4_epi64(bytes, 1));
+#pragma GCC unroll 8
+    for (int i = 0; i < kQMR; ++i) {
+      int64_t four;
+      std::memcpy(&four, a + i * a_stride + g * kQK, 8);
+      const __m512i av = _mm512_set1_epi64(four);
+      lo[i] = _mm512_add_epi32(lo[i], _mm512_madd_epi16(b_lo, av));
+      hi[i] = _mm512_add_epi32(hi[i], _mm512_madd_epi16(b_hi, av));
+    }
+  }
+  for (int i = 0; i < kQMR; ++i) {
+    // Each pair summed into its low lane, then the low lanes in order.
+    const __m512i lo_pairs = _mm512_add_epi32(lo[i], _mm512_srli_epi64(lo[i], 32));
+    const __m512i hi_pairs = _mm512_add_epi32(hi[i], _mm512_srli_epi64(hi[i], 32));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums[i]), _mm512_cvtepi64_epi32(lo_pairs));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums[i] + 8), _mm512_cvtepi64_epi32(hi_pairs));
+  }
 #elif defined(__AVX2__)
   // Lanes of lo: columns 0-3's (p 0-1, p 2-3) pairs; of hi: columns 4-7's.
   __m256i lo[kQMR], hi[kQMR];

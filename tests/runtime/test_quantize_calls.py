@@ -7,8 +7,8 @@ breaks a condition runs as exported.
 
 The optimized-first include-all runner links the quantized library's quantize and the
 optimized matrix products and convolution, so it is built with the rewrite. Its toolchain's
-isa is this machine's best level, which has no VNNI: the GEMM's panels are 8 columns wide
-(Note [int8 GEMM]) whatever the machine.
+isa is this machine's best level (no level has VNNI): the GEMM's panels are 16 columns wide
+with AVX-512, else 8 (Note [int8 GEMM]).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from codegen.isa import best_level
 from codegen.pte.writer import IntList, Method, Tensor, save_program
 from codegen.scalar_type import ScalarType
 from tests.kernels.conftest import all_runner, optimized_runner
@@ -29,7 +30,7 @@ from tests.workspace import REPO
 __all__ = ["all_runner", "optimized_runner"]
 
 F, C = ScalarType.Float, ScalarType.Char
-NR = 8
+NR = 16 if best_level() == "x86-64-v4" else 8
 # Per layer: the plan (128 bytes), then per group its PackedB (40) and Requantize (32) and 8
 # bytes of alignment, the packed weight and 12 bytes per padded column (sums, multipliers,
 # bias).
