@@ -76,12 +76,13 @@ def test_real_pt2e_chains_become_int8_calls_with_the_references_bits(
 
 
 def linear_chain(
-    outputs: tuple[int, ...], inputs: tuple[int, ...], constant_weight: bool
+    outputs: tuple[int, ...], inputs: tuple[int, ...], constant_weight: bool, bias: bool = True
 ) -> Method:
-    """q = quantize(relu(bias + dequantize(x) @ dequantize(w)^T)), as PT2E writes a Linear."""
+    """q = quantize(relu(bias + dequantize(x) @ dequantize(w)^T)), as PT2E writes a Linear
+    (addmm), or without the bias (mm)."""
     rng = np.random.default_rng(21)
     wq = rng.integers(-127, 128, (12, 20)).astype(np.int8)
-    bias = rng.standard_normal(12).astype(np.float32)
+    row = rng.standard_normal(12).astype(np.float32)
     values = (
         Tensor(C, (3, 20)),  # 0: x
         0.02,  # 1: its scale
@@ -101,7 +102,7 @@ def linear_chain(
         1,  # 15
         0,  # 16
         Tensor(F, (20, 12)),  # 17: its transpose
-        Tensor(F, (12,), constant=bias.tobytes()),  # 18
+        Tensor(F, (12,), constant=row.tobytes()),  # 18: the bias
         Tensor(F, (3, 12)),  # 19: the product
         Tensor(F, (3, 12)),  # 20: relu
         0.1,  # 21: out scale
@@ -112,7 +113,9 @@ def linear_chain(
         call("quantized_decomposed::dequantize_per_tensor.out", 0, 1, 2, 3, 4, 5, 6, 7, 7),
         call("quantized_decomposed::dequantize_per_tensor.out", 8, 9, 10, 11, 12, 5, 6, 13, 13),
         call("aten::permute_copy.out", 13, 14, 17, 17),
-        call("aten::addmm.out", 18, 7, 17, 15, 15, 19, 19),
+        call("aten::addmm.out", 18, 7, 17, 15, 15, 19, 19)
+        if bias
+        else call("aten::mm.out", 7, 17, 19, 19),
         call("aten::relu.out", 19, 20, 20),
         call("quantized_decomposed::quantize_per_tensor.out", 20, 21, 22, 3, 4, 5, 23, 23),
     )
@@ -120,11 +123,12 @@ def linear_chain(
 
 
 @pytest.mark.parametrize(
-    ("case", "outputs", "inputs", "constant_weight", "rewritten"),
+    ("case", "outputs", "inputs", "constant_weight", "bias", "rewritten"),
     [
-        ("the chain as PT2E writes it", (23,), (0,), True, 1),
-        ("x's dequantized value with a second user", (23, 7), (0,), True, 0),
-        ("a weight the caller sets", (23,), (0, 8), False, 0),
+        ("the chain as PT2E writes it", (23,), (0,), True, True, 1),
+        ("a Linear without bias (mm)", (23,), (0,), True, False, 1),
+        ("x's dequantized value with a second user", (23, 7), (0,), True, True, 0),
+        ("a weight the caller sets", (23,), (0, 8), False, True, 0),
     ],
 )
 def test_a_chain_is_rewritten_only_when_every_piece_matches(
@@ -135,10 +139,11 @@ def test_a_chain_is_rewritten_only_when_every_piece_matches(
     outputs: tuple[int, ...],
     inputs: tuple[int, ...],
     constant_weight: bool,
+    bias: bool,
     rewritten: int,
 ) -> None:
     program = tmp_path / "program.pte"
-    save_program([linear_chain(outputs, inputs, constant_weight)], program)
+    save_program([linear_chain(outputs, inputs, constant_weight, bias)], program)
     rng = np.random.default_rng(22)
     arrays = [rng.integers(-128, 128, (3, 20)).astype(np.int8)]
     if not constant_weight:
