@@ -24,7 +24,7 @@ from codegen.isa import best_level
 from codegen.pte.writer import IntList, Method, Tensor, save_program
 from codegen.scalar_type import ScalarType
 from tests.kernels.conftest import all_runner, optimized_runner
-from tests.runtime.timed_runs import call, run_iterations
+from tests.runtime.timed_runs import call, reported_bytes, run_iterations
 from tests.workspace import REPO
 
 __all__ = ["all_runner", "optimized_runner"]
@@ -72,6 +72,7 @@ def test_real_pt2e_chains_become_int8_calls_with_the_references_bits(
     else:
         assert calls == 3
     assert "calls fused at load: 0, 0 B" in stdout  # the float chains are gone
+    assert reported_bytes(stdout, "weights prepared at load") == 0  # counted above alone
     np.testing.assert_array_equal(out, np.load(model / "out0.npy"))
 
 
