@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from codegen.errors import InputError
+from selective_build.codegen.errors import InputError
 
 # Note [Our runtime has no backends]: the hint when a delegated program meets our runtime.
 OUR_RUNTIME_HINT = 'build it on ExecuTorch\'s runtime (runtime = "executorch" in the target)'

@@ -13,12 +13,12 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codegen.errors import InputError
-from codegen.manifest.build_key import KEY, build_key
-from codegen.paths import not_a_regular_file
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.manifest.build_key import KEY, build_key
+from selective_build.codegen.paths import not_a_regular_file
 
 if TYPE_CHECKING:  # the no-op stamp reads the key before any manifest is parsed
-    from codegen.manifest.model import Manifest
+    from selective_build.codegen.manifest.model import Manifest
 
 # The manifest parser refuses larger files with its own message; this reader only reads.
 _MAX_BYTES = 16 << 20

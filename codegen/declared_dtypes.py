@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from codegen.model import OperatorName
-from codegen.scalar_type import ScalarType
-from codegen.schema import Schema
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.scalar_type import ScalarType
+from selective_build.codegen.schema import Schema
 
 
 @dataclass(frozen=True)

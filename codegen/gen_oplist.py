@@ -1,6 +1,6 @@
 """A drop-in for ExecuTorch's `gen_oplist` command line, writing the same YAML.
 
-    python -m codegen.gen_oplist --output_path OUT [--model_file_path X.pte]...
+    python -m selective_build.codegen.gen_oplist --output_path OUT [--model_file_path X.pte]...
         [--ops_schema_yaml_path functions.yaml]... [--root_ops "a,b"] [--ops_dict JSON]
         [--include_all_operators]
 
@@ -18,11 +18,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from codegen.errors import InputError
-from codegen.model import OperatorName
-from codegen.pte import read_model_ops
-from codegen.selection import Selection
-from codegen.writer import write_if_changed
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.pte import read_model_ops
+from selective_build.codegen.selection import Selection
+from selective_build.codegen.writer import write_if_changed
 
 OUTPUT_NAME = "selected_operators.yaml"
 
@@ -72,7 +72,7 @@ def gen_oplist(
     if schema_yamls:
         # Imported only for schema files: it brings the schema parser and PyYAML, more than
         # reading a large program costs (benchmarks/RESULTS.md).
-        from codegen.kernel_library import read_schema_operators
+        from selective_build.codegen.kernel_library import read_schema_operators
 
     for schema in schema_yamls:
         selection = selection | Selection.from_operators(read_schema_operators(schema), str(schema))
@@ -95,7 +95,9 @@ def refuse_overwriting_an_input(output: Path, inputs: Sequence[Path]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m codegen.gen_oplist", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m selective_build.codegen.gen_oplist", description=__doc__
+    )
     parser.add_argument(
         "--output_path",
         required=True,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codegen.machine import host_machine
+from selective_build.codegen.machine import host_machine
 
 LEVELS = ("x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4")
 NATIVE = "native"

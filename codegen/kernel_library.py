@@ -25,13 +25,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codegen.declared_dtypes import DeclaredDtypes, read_declared
-from codegen.errors import InputError
-from codegen.model import KernelKey, OperatorName, TensorMeta
-from codegen.scalar_type import ScalarType
-from codegen.schema import Schema, parse_schema
-from codegen.unboxing import unboxing
-from codegen.yaml_io import expect, load_yaml, strings
+from selective_build.codegen.declared_dtypes import DeclaredDtypes, read_declared
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.model import KernelKey, OperatorName, TensorMeta
+from selective_build.codegen.scalar_type import ScalarType
+from selective_build.codegen.schema import Schema, parse_schema
+from selective_build.codegen.unboxing import unboxing
+from selective_build.codegen.yaml_io import expect, load_yaml, strings
 
 _CPP_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)+")
 # Namespaces a kernel may not live in: the runtime's and the generated code's (`rt`, where

@@ -10,7 +10,7 @@ from __future__ import annotations
 import platform
 from pathlib import Path
 
-from codegen.errors import InputError
+from selective_build.codegen.errors import InputError
 
 # e_machine values (the ELF specification's registry) by the names `uname -m` prints.
 _MACHINES = {3: "i686", 8: "mips", 20: "ppc", 21: "ppc64", 40: "arm", 62: "x86_64"}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.scalar_type import ScalarType
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _OVERLOAD = re.compile(r"[A-Za-z0-9_]*")

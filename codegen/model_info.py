@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.pte.reader import ModelOps
-from codegen.stage_file import dump_json, member, parse_json, read_json
-from codegen.yaml_io import expect, strings
+from selective_build.codegen.pte.reader import ModelOps
+from selective_build.codegen.stage_file import dump_json, member, parse_json, read_json
+from selective_build.codegen.yaml_io import expect, strings
 
 WHAT = "a model information file"
 

@@ -13,7 +13,7 @@ import os
 import stat
 from pathlib import Path
 
-from codegen.errors import InputError
+from selective_build.codegen.errors import InputError
 
 _KINDS = (
     (stat.S_ISDIR, "is a directory"),

@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from codegen.errors import InputError
-from codegen.hints import did_you_mean
-from codegen.kernel_library import read_schema_operators
-from codegen.manifest.model import Library, Model, Target
-from codegen.model import OperatorName
-from codegen.model_info import ModelInfo
-from codegen.references import is_archive, references
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.hints import did_you_mean
+from selective_build.codegen.kernel_library import read_schema_operators
+from selective_build.codegen.manifest.model import Library, Model, Target
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.model_info import ModelInfo
+from selective_build.codegen.references import is_archive, references
 
 
 def named_operators(target: Target) -> list[tuple[str, OperatorName]]:

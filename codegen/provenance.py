@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.model import KernelKey, OperatorName
-from codegen.stage_file import dump_json, parse_json, read_json
-from codegen.yaml_io import expect, strings
+from selective_build.codegen.model import KernelKey, OperatorName
+from selective_build.codegen.stage_file import dump_json, parse_json, read_json
+from selective_build.codegen.yaml_io import expect, strings
 
 WHAT = "a provenance file"
 

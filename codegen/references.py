@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from codegen.errors import InputError
-from codegen.manifest.arrays import ARCHIVE_SUFFIX
-from codegen.manifest.model import Model
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.manifest.arrays import ARCHIVE_SUFFIX
+from selective_build.codegen.manifest.model import Model
 
 KINDS = {"inputs": "in", "outputs": "out"}  # the manifest key -> its arrays' name prefix
 # An archive lists its arrays in its zip directory; more than this is no model's.

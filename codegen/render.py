@@ -11,12 +11,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from codegen.declared_dtypes import tensor_arguments
-from codegen.kernel_library import KernelEntry, KernelLibrary
-from codegen.model import OperatorName
-from codegen.resolution import Resolution
-from codegen.scalar_type import ScalarType
-from codegen.unboxing import unboxing
+from selective_build.codegen.declared_dtypes import tensor_arguments
+from selective_build.codegen.kernel_library import KernelEntry, KernelLibrary
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.resolution import Resolution
+from selective_build.codegen.scalar_type import ScalarType
+from selective_build.codegen.unboxing import unboxing
 
 TEMPLATES = Path(__file__).parent / "templates"
 GENERATED_FILES = (

@@ -27,11 +27,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from codegen.errors import InputError
-from codegen.kernel_library import KernelEntry, KernelLibrary
-from codegen.model import KernelKey, OperatorName
-from codegen.scalar_type import ScalarType
-from codegen.selection import Selection
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.kernel_library import KernelEntry, KernelLibrary
+from selective_build.codegen.model import KernelKey, OperatorName
+from selective_build.codegen.scalar_type import ScalarType
+from selective_build.codegen.selection import Selection
 
 
 @dataclass(frozen=True)

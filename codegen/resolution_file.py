@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.model import KernelKey, OperatorName
-from codegen.resolution import Resolution
-from codegen.scalar_type import ScalarType
-from codegen.stage_file import dump_json, member, parse_json, read_json
-from codegen.yaml_io import expect, strings
+from selective_build.codegen.model import KernelKey, OperatorName
+from selective_build.codegen.resolution import Resolution
+from selective_build.codegen.scalar_type import ScalarType
+from selective_build.codegen.stage_file import dump_json, member, parse_json, read_json
+from selective_build.codegen.yaml_io import expect, strings
 
 WHAT = "a resolution file"
 

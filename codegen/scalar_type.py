@@ -85,7 +85,7 @@ _OTHER_SPELLINGS = {
 def _hint(name: str) -> str:
     """ "; did you mean 'Float'?" for a dtype spelled as numpy or PyTorch spell it, or for
     a near miss of one of our names."""
-    from codegen.hints import did_you_mean
+    from selective_build.codegen.hints import did_you_mean
 
     bare = name.strip().lower().removeprefix("torch.").removeprefix("numpy.").removeprefix("np.")
     other = _OTHER_SPELLINGS.get(bare) or _BY_LOWER_NAME.get(bare)

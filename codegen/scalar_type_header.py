@@ -4,16 +4,16 @@ The C++ runtime cannot import the Python table, so `runtime/core/scalar_types.h`
 from it and committed, as the slot table's headers are (codegen/pte/slot_headers.py): the
 enum (`rt::ScalarType`), `kNumScalarTypes`, each type's element size, and the names error
 messages print, packed into one string with a table of offsets into it.
-`python -m codegen.scalar_type_header` rewrites it; tests/codegen/test_scalar_type_header.py
-fails while it differs from what this module writes.
+`python -m selective_build.codegen.scalar_type_header` rewrites it;
+tests/codegen/test_scalar_type_header.py fails while it differs from what this module writes.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from codegen.scalar_type import ScalarType
-from codegen.writer import write_committed
+from selective_build.codegen.scalar_type import ScalarType
+from selective_build.codegen.writer import write_committed
 
 SOURCE_ROOT = Path(__file__).resolve().parents[1]
 SCALAR_TYPES_H = Path("runtime/core/scalar_types.h")

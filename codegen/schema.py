@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from codegen.model import OperatorName
+from selective_build.codegen.model import OperatorName
 
 # Base types whose values the program stores as an Int (enums included).
 INT_TYPES = frozenset({"int", "SymInt", "ScalarType", "MemoryFormat", "Layout", "Device"})

@@ -15,13 +15,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codegen.errors import InputError
-from codegen.model import KernelKey, OperatorName, TensorMeta
-from codegen.provenance import Provenance
-from codegen.pte import ModelOps
-from codegen.scalar_type import ScalarType
-from codegen.stage_file import dump_json, member, parse_json, read_json
-from codegen.yaml_io import dump_yaml, expect, load_yaml, strings
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.model import KernelKey, OperatorName, TensorMeta
+from selective_build.codegen.provenance import Provenance
+from selective_build.codegen.pte import ModelOps
+from selective_build.codegen.scalar_type import ScalarType
+from selective_build.codegen.stage_file import dump_json, member, parse_json, read_json
+from selective_build.codegen.yaml_io import dump_yaml, expect, load_yaml, strings
 
 WHAT = "a selection file"
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from codegen.errors import InputError
+from selective_build.codegen.errors import InputError
 
 T = TypeVar("T")
 

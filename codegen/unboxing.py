@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from codegen.schema import INT_TYPES, Argument, Schema, SchemaType
+from selective_build.codegen.schema import INT_TYPES, Argument, Schema, SchemaType
 
 # One letter per value kind the load-time check knows, A to L in the order of the table in
 # runtime/kernel/unboxing.cpp (which indexes it by the letter): upper case a required

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.stage_file import dump_json, member, parse_json, read_json
-from codegen.yaml_io import expect
+from selective_build.codegen.stage_file import dump_json, member, parse_json, read_json
+from selective_build.codegen.yaml_io import expect
 
 OK = "ok"
 FAILED = "failed"

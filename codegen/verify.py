@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from codegen.paths import not_a_regular_file
-from codegen.tolerances import Comparison, compare_to_reference
+from selective_build.codegen.paths import not_a_regular_file
+from selective_build.codegen.tolerances import Comparison, compare_to_reference
 
 # The .npy dtypes the runner reads and writes (runtime/runner/npy.cpp), as numpy spells
 # them: little-endian, 3 characters each. complex128's "<c16" is left out: the code to read

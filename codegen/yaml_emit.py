@@ -1,10 +1,10 @@
 """Block-style YAML of simple documents, byte-identical to PyYAML's, without PyYAML.
 
-`python -m codegen.gen_oplist` writes one small YAML per run; importing PyYAML costs more
-than reading a 100,000-call program in C (benchmarks/RESULTS.md), so documents made of
-mappings, lists, booleans and strings that PyYAML writes plain are written here, exactly as
-`yaml.safe_dump(document, default_flow_style=False, sort_keys=True)` writes them; anything
-else gives None and the caller uses PyYAML (`codegen.yaml_io.dump_yaml`).
+`python -m selective_build.codegen.gen_oplist` writes one small YAML per run; importing
+PyYAML costs more than reading a 100,000-call program in C (benchmarks/RESULTS.md), so
+documents made of mappings, lists, booleans and strings that PyYAML writes plain are written
+here, exactly as `yaml.safe_dump(document, default_flow_style=False, sort_keys=True)` writes
+them; anything else gives None and the caller uses PyYAML (`codegen.yaml_io.dump_yaml`).
 tests/test_yaml_emit.py compares the two on generated documents.
 """
 

@@ -13,9 +13,9 @@ import functools
 from pathlib import Path
 from typing import Any, TypeVar
 
-from codegen.errors import InputError
-from codegen.paths import require_regular_file
-from codegen.yaml_emit import dump_plain
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.paths import require_regular_file
+from selective_build.codegen.yaml_emit import dump_plain
 
 # Far above any real functions.yaml or selected_operators.yaml (ExecuTorch's own
 # functions.yaml is ~40 KB): a YAML input larger than this is a mistake, not a schema.

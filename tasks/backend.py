@@ -16,18 +16,18 @@ from typing import Any
 from doit import create_after
 from doit.exceptions import InvalidCommand
 
-from codegen.errors import InputError
-from codegen.plan.objects import target_objects
-from codegen.plan.steps import CompileStep
-from codegen.resolution_file import ResolutionFile
-from tasks import layout
-from tasks.compile import compile_tasks
-from tasks.engine.evidence import Reads
-from tasks.engine.run import Request
-from tasks.manifest import manifest
-from tasks.runtimes import runtime_of
-from tasks.stages import TARGET_GROUP, TARGET_GROUP_DOC, after_codegen, final_stages
-from tasks.target import TargetPlan
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.plan.objects import target_objects
+from selective_build.codegen.plan.steps import CompileStep
+from selective_build.codegen.resolution_file import ResolutionFile
+from selective_build.tasks import layout
+from selective_build.tasks.compile import compile_tasks
+from selective_build.tasks.engine.evidence import Reads
+from selective_build.tasks.engine.run import Request
+from selective_build.tasks.manifest import manifest
+from selective_build.tasks.runtimes import runtime_of
+from selective_build.tasks.stages import TARGET_GROUP, TARGET_GROUP_DOC, after_codegen, final_stages
+from selective_build.tasks.target import TargetPlan
 
 GROUPS = {
     **{stage.name: stage.doc for stage in after_codegen()},

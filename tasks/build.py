@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tasks.stages import final_stages
+from selective_build.tasks.stages import final_stages
 
 
 def task_build() -> dict[str, Any]:

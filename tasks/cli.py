@@ -21,8 +21,8 @@ from typing import Any
 
 from doit.cmd_help import Help
 
-from tasks.config import DEFAULT_MANIFEST
-from tasks.package import package_version
+from selective_build.tasks.config import DEFAULT_MANIFEST
+from selective_build.tasks.package import package_version
 
 PROGRAM = "selective-build"
 
@@ -125,6 +125,6 @@ def main(argv: list[str] | None = None) -> int:
     if isinstance(entered, str):
         print(entered, file=sys.stderr)
         return 2
-    from tasks.command import main as run_doit
+    from selective_build.tasks.command import main as run_doit
 
     return run_doit(entered)

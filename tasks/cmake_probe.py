@@ -9,9 +9,13 @@ import hashlib
 from collections.abc import Mapping
 from pathlib import Path
 
-from codegen.manifest.cmake_toolchain import run_probe, variables_from_json, variables_to_json
-from codegen.writer import write_if_changed
-from tasks import layout
+from selective_build.codegen.manifest.cmake_toolchain import (
+    run_probe,
+    variables_from_json,
+    variables_to_json,
+)
+from selective_build.codegen.writer import write_if_changed
+from selective_build.tasks import layout
 
 
 def cached_probe(toolchain_file: Path) -> Mapping[str, str]:

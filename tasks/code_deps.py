@@ -16,8 +16,9 @@ from functools import cache
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-from tasks import layout
+from selective_build.tasks import layout
 
+TOP = "selective_build"
 PACKAGES = ("codegen", "tasks")  # our own code; everything else is an installed dependency
 
 
@@ -56,9 +57,10 @@ def _closure(root: Path, module: str) -> frozenset[Path]:
 
 def _module_file(root: Path, name: str) -> Path | None:
     parts = name.split(".")
-    if parts[0] not in PACKAGES:
+    # `selective_build` itself holds only a docstring: no stage's result depends on it.
+    if parts[0] != TOP or len(parts) < 2 or parts[1] not in PACKAGES:
         return None
-    base = root.joinpath(*parts)
+    base = root.joinpath(*parts[1:])
     # A compiled module (codegen/pte/_keys.c, built by pip) is what Python loads when built.
     compiled = [base.with_name(base.name + suffix) for suffix in EXTENSION_SUFFIXES]
     for candidate in (base.with_suffix(".py"), base / "__init__.py", *compiled):

@@ -9,21 +9,21 @@ from typing import Any
 from doit.task import clean_targets
 from doit.tools import config_changed
 
-from codegen.kernel_library import read_kernel_library
-from codegen.manifest import Library
-from codegen.plan.runtime import Renderer
-from codegen.render import TEMPLATES, render_declared_headers
-from codegen.resolution import Resolution, resolve
-from codegen.resolution_file import ResolutionFile
-from codegen.selection import Selection
-from codegen.size.settings import TargetSettings
-from codegen.writer import write_if_changed
-from tasks import layout
-from tasks.code_deps import action_code
-from tasks.engine.actions import remove_folder, reports_user_errors
-from tasks.engine.evidence import Reads
-from tasks.manifest import manifest
-from tasks.runtimes import runtime_of
+from selective_build.codegen.kernel_library import read_kernel_library
+from selective_build.codegen.manifest import Library
+from selective_build.codegen.plan.runtime import Renderer
+from selective_build.codegen.render import TEMPLATES, render_declared_headers
+from selective_build.codegen.resolution import Resolution, resolve
+from selective_build.codegen.resolution_file import ResolutionFile
+from selective_build.codegen.selection import Selection
+from selective_build.codegen.size.settings import TargetSettings
+from selective_build.codegen.writer import write_if_changed
+from selective_build.tasks import layout
+from selective_build.tasks.code_deps import action_code
+from selective_build.tasks.engine.actions import remove_folder, reports_user_errors
+from selective_build.tasks.engine.evidence import Reads
+from selective_build.tasks.manifest import manifest
+from selective_build.tasks.runtimes import runtime_of
 
 
 def generator_code() -> list[Path]:
@@ -65,7 +65,7 @@ def write_estimate(
     target's size.json; Note [Size estimate]), write size_estimate.json and print it. The
     reports are read here, in the action, and are no dependency of the task: they advise,
     and must not re-run codegen."""
-    from codegen.size.predict import estimate_target
+    from selective_build.codegen.size.predict import estimate_target
 
     result = estimate_target(target, resolution, settings, reports)
     write_if_changed(layout.paths().size_estimate(target), result.to_json())

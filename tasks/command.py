@@ -8,8 +8,8 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from tasks.engine.database import BACKEND
-from tasks.engine.loader import BuildLoader
+from selective_build.tasks.engine.database import BACKEND
+from selective_build.tasks.engine.loader import BuildLoader
 
 
 class SelectiveLoader(BuildLoader):
@@ -18,7 +18,7 @@ class SelectiveLoader(BuildLoader):
     program = "selective-build"  # what hints tell the user to type (Request.program)
 
     def creators(self) -> Mapping[str, Any]:
-        from tasks.creators import CREATORS  # what a no-op build does not need
+        from selective_build.tasks.creators import CREATORS  # what a no-op build does not need
 
         return CREATORS
 
@@ -37,12 +37,13 @@ def main(argv: list[str] | None = None) -> int:
         SelectiveLoader(),
         config_filenames=(),
         extra_config={
-            "BACKEND": {BACKEND: "tasks.engine.database:BuildDatabase"},
+            "BACKEND": {BACKEND: "selective_build.tasks.engine.database:BuildDatabase"},
             "COMMAND": {
-                "run": "tasks.engine.commands:BuildCommand",
-                "info": "tasks.engine.commands:CheckedInfo",
-                "clean": "tasks.engine.clean:LockedClean",
-                "help": "tasks.cli:SelectiveHelp",  # what the command does, then doit's help
+                "run": "selective_build.tasks.engine.commands:BuildCommand",
+                "info": "selective_build.tasks.engine.commands:CheckedInfo",
+                "clean": "selective_build.tasks.engine.clean:LockedClean",
+                # What the command does, then doit's help.
+                "help": "selective_build.tasks.cli:SelectiveHelp",
             },
         },
     )

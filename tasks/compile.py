@@ -17,11 +17,11 @@ from typing import Any
 
 from doit.tools import config_changed
 
-from codegen.plan import objects
-from codegen.plan.steps import CompileStep
-from tasks.code_deps import action_code
-from tasks.compile_action import compile_object
-from tasks.engine.depfile import HeadersUnchanged
+from selective_build.codegen.plan import objects
+from selective_build.codegen.plan.steps import CompileStep
+from selective_build.tasks.code_deps import action_code
+from selective_build.tasks.compile_action import compile_object
+from selective_build.tasks.engine.depfile import HeadersUnchanged
 
 
 @functools.cache

@@ -4,8 +4,8 @@ code every compile depends on is only this (Note [Tool step code], codegen/plan/
 
 from __future__ import annotations
 
-from codegen.plan.steps import CompileStep
-from tasks.engine.actions import run_to_temporaries, temporary
+from selective_build.codegen.plan.steps import CompileStep
+from selective_build.tasks.engine.actions import run_to_temporaries, temporary
 
 
 def compile_object(step: CompileStep) -> bool:

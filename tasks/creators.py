@@ -7,10 +7,10 @@ tasks/engine/loader.py)."""
 
 from __future__ import annotations
 
-from tasks.backend import task_backend
-from tasks.build import task_build
-from tasks.explain import task_explain
-from tasks.stages import STAGES
+from selective_build.tasks.backend import task_backend
+from selective_build.tasks.build import task_build
+from selective_build.tasks.explain import task_explain
+from selective_build.tasks.stages import STAGES
 
 CREATORS = {
     creator.__name__: creator

@@ -6,17 +6,17 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from tasks import layout
-from tasks.config import manifest_path
-from tasks.engine.actions import reports_user_errors
-from tasks.engine.run import Request
-from tasks.manifest import manifest
+from selective_build.tasks import layout
+from selective_build.tasks.config import manifest_path
+from selective_build.tasks.engine.actions import reports_user_errors
+from selective_build.tasks.engine.run import Request
+from selective_build.tasks.manifest import manifest
 
 
 @reports_user_errors
 def explain(program: str, op: str, dtype: str, model: str, target: str) -> bool:
-    from codegen.size.document import SizeDocument
-    from codegen.size.explain import explain_model, explain_operator
+    from selective_build.codegen.size.document import SizeDocument
+    from selective_build.codegen.size.explain import explain_model, explain_operator
 
     known = manifest().targets
     if target and target not in known:

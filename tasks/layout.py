@@ -25,8 +25,8 @@ from pathlib import Path
 
 from doit import get_var
 
-from codegen.plan.paths import BuildPaths
-from tasks.config import manifest_path
+from selective_build.codegen.plan.paths import BuildPaths
+from selective_build.tasks.config import manifest_path
 
 
 def local(path: Path) -> Path:
@@ -57,8 +57,8 @@ def build() -> Path:
 
 @functools.cache
 def _build(chosen: str, manifest: str, cwd: str) -> Path:
-    from codegen.build_folder import check_build_folder, manifest_build_folder
-    from codegen.errors import InputError
+    from selective_build.codegen.build_folder import check_build_folder, manifest_build_folder
+    from selective_build.codegen.errors import InputError
 
     # A bad `build` key, or a folder holding the sources (Note [Build folder apart from its
     # sources], codegen/build_folder.py): one line, before anything is read or written.

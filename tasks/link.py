@@ -8,13 +8,13 @@ from typing import Any
 
 from doit.tools import config_changed
 
-from codegen.plan.link import link_step
-from codegen.plan.steps import Link
-from tasks.code_deps import action_code
-from tasks.compile import installed
-from tasks.link_action import archive
-from tasks.link_action import link as link_action
-from tasks.target import TargetPlan
+from selective_build.codegen.plan.link import link_step
+from selective_build.codegen.plan.steps import Link
+from selective_build.tasks.code_deps import action_code
+from selective_build.tasks.compile import installed
+from selective_build.tasks.link_action import archive
+from selective_build.tasks.link_action import link as link_action
+from selective_build.tasks.target import TargetPlan
 
 
 def link_task(plan: TargetPlan) -> dict[str, Any]:

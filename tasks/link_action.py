@@ -4,8 +4,8 @@ every link depends on is only this (Note [Tool step code], codegen/plan/steps.py
 
 from __future__ import annotations
 
-from codegen.plan.steps import Archive, Link, Tools
-from tasks.engine.actions import run_to_temporaries, temporary
+from selective_build.codegen.plan.steps import Archive, Link, Tools
+from selective_build.tasks.engine.actions import run_to_temporaries, temporary
 
 
 def link(tools: Tools, link: Link) -> bool:

@@ -6,21 +6,21 @@ import functools
 import sys
 from typing import TYPE_CHECKING
 
-from tasks.config import manifest_path
+from selective_build.tasks.config import manifest_path
 
 if TYPE_CHECKING:
-    from codegen.manifest import Manifest
+    from selective_build.codegen.manifest import Manifest
 
 
 @functools.cache
 def manifest() -> Manifest:
     """The validated manifest; a user mistake ends doit with one line, not a traceback."""
     # Imported here: a no-op build ends before any manifest is parsed (tasks/engine/stamp.py).
-    from codegen.build_folder import check_inputs_outside
-    from codegen.errors import InputError
-    from codegen.manifest import load_manifest
-    from tasks import layout
-    from tasks.cmake_probe import cached_probe
+    from selective_build.codegen.build_folder import check_inputs_outside
+    from selective_build.codegen.errors import InputError
+    from selective_build.codegen.manifest import load_manifest
+    from selective_build.tasks import layout
+    from selective_build.tasks.cmake_probe import cached_probe
 
     try:
         # Built-in libraries spelled like the rest of our code (Note [Build folder]).

@@ -6,14 +6,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from codegen.model_info import ModelInfo
-from codegen.pte import read_model_ops
-from codegen.selection import Selection
-from codegen.writer import write_if_changed
-from tasks import layout
-from tasks.code_deps import action_code
-from tasks.engine.actions import reports_user_errors
-from tasks.manifest import manifest
+from selective_build.codegen.model_info import ModelInfo
+from selective_build.codegen.pte import read_model_ops
+from selective_build.codegen.selection import Selection
+from selective_build.codegen.writer import write_if_changed
+from selective_build.tasks import layout
+from selective_build.tasks.code_deps import action_code
+from selective_build.tasks.engine.actions import reports_user_errors
+from selective_build.tasks.manifest import manifest
 
 
 @reports_user_errors

@@ -10,11 +10,11 @@ from typing import Any
 
 from doit.tools import config_changed
 
-from codegen.plan.package import PackageStep
-from codegen.writer import write_if_changed
-from tasks.code_deps import action_code
-from tasks.engine.actions import reports_user_errors
-from tasks.target import TargetPlan
+from selective_build.codegen.plan.package import PackageStep
+from selective_build.codegen.writer import write_if_changed
+from selective_build.tasks.code_deps import action_code
+from selective_build.tasks.engine.actions import reports_user_errors
+from selective_build.tasks.target import TargetPlan
 
 
 @functools.cache

@@ -7,13 +7,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from codegen.manifest import Manifest, Target
-from codegen.model_info import ModelInfo
-from codegen.preflight import check_model_references, check_operator_names, named_operators
-from codegen.references import is_archive
-from tasks import layout
-from tasks.code_deps import action_code
-from tasks.engine.actions import reports_user_errors
+from selective_build.codegen.manifest import Manifest, Target
+from selective_build.codegen.model_info import ModelInfo
+from selective_build.codegen.preflight import (
+    check_model_references,
+    check_operator_names,
+    named_operators,
+)
+from selective_build.codegen.references import is_archive
+from selective_build.tasks import layout
+from selective_build.tasks.code_deps import action_code
+from selective_build.tasks.engine.actions import reports_user_errors
 
 
 @reports_user_errors

@@ -9,12 +9,12 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.errors import InputError
-from codegen.manifest import Target, Toolchain
-from codegen.plan.runtime import TargetContext, TargetRuntime
-from codegen.plan.runtimes import target_runtime
-from tasks import layout
-from tasks.engine.evidence import Reads
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.manifest import Target, Toolchain
+from selective_build.codegen.plan.runtime import TargetContext, TargetRuntime
+from selective_build.codegen.plan.runtimes import target_runtime
+from selective_build.tasks import layout
+from selective_build.tasks.engine.evidence import Reads
 
 
 @dataclass(frozen=True)

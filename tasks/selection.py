@@ -9,19 +9,19 @@ from typing import Any
 
 from doit.tools import config_changed
 
-from codegen.backends import target_backends
-from codegen.kernel_library import read_schema_operators
-from codegen.manifest import Target
-from codegen.model_info import ModelInfo
-from codegen.selection import Selection, read_selection
-from codegen.writer import write_if_changed
-from tasks import layout
-from tasks.code_deps import action_code
-from tasks.engine.actions import reports_user_errors
-from tasks.engine.evidence import Reads
-from tasks.manifest import manifest
-from tasks.preflight import preflight_action, preflight_config, preflight_files
-from tasks.runtimes import runtime_of
+from selective_build.codegen.backends import target_backends
+from selective_build.codegen.kernel_library import read_schema_operators
+from selective_build.codegen.manifest import Target
+from selective_build.codegen.model_info import ModelInfo
+from selective_build.codegen.selection import Selection, read_selection
+from selective_build.codegen.writer import write_if_changed
+from selective_build.tasks import layout
+from selective_build.tasks.code_deps import action_code
+from selective_build.tasks.engine.actions import reports_user_errors
+from selective_build.tasks.engine.evidence import Reads
+from selective_build.tasks.manifest import manifest
+from selective_build.tasks.preflight import preflight_action, preflight_config, preflight_files
+from selective_build.tasks.runtimes import runtime_of
 
 
 def target_selection(target: Target, manifest_name: str, model_ops: list[Path]) -> Selection:

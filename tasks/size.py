@@ -23,13 +23,13 @@ from typing import Any
 
 from doit.tools import config_changed
 
-from codegen.plan.size import SizeStep, size_step
-from codegen.size.inputs import Linked, SizeInputs
-from codegen.writer import write_if_changed
-from tasks import layout
-from tasks.code_deps import action_code
-from tasks.engine.actions import reports_user_errors
-from tasks.target import TargetPlan
+from selective_build.codegen.plan.size import SizeStep, size_step
+from selective_build.codegen.size.inputs import Linked, SizeInputs
+from selective_build.codegen.writer import write_if_changed
+from selective_build.tasks import layout
+from selective_build.tasks.code_deps import action_code
+from selective_build.tasks.engine.actions import reports_user_errors
+from selective_build.tasks.target import TargetPlan
 
 
 def _code() -> list[Path]:
@@ -41,7 +41,7 @@ def _code() -> list[Path]:
 @reports_user_errors
 def measure(inputs: SizeInputs) -> bool:
     # Imported when the action runs: loading doit's tasks does not import the ELF code.
-    from codegen.size.stage import measure_size
+    from selective_build.codegen.size.stage import measure_size
 
     paths = layout.paths()
     name = inputs.target.name

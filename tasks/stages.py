@@ -19,15 +19,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from tasks.codegen import task_codegen
-from tasks.link import link_task
-from tasks.models import task_model_ops
-from tasks.package import package_task
-from tasks.selection import task_selection
-from tasks.size import size_task
-from tasks.summary import summary_task
-from tasks.target import TargetPlan
-from tasks.verify import verify_task
+from selective_build.tasks.codegen import task_codegen
+from selective_build.tasks.link import link_task
+from selective_build.tasks.models import task_model_ops
+from selective_build.tasks.package import package_task
+from selective_build.tasks.selection import task_selection
+from selective_build.tasks.size import size_task
+from selective_build.tasks.summary import summary_task
+from selective_build.tasks.target import TargetPlan
+from selective_build.tasks.verify import verify_task
 
 PerTarget = Callable[[TargetPlan], dict[str, Any]]
 
@@ -45,59 +45,59 @@ class Stage:
 STAGES = (
     Stage(
         "model_ops",
-        "tasks.models",
+        "selective_build.tasks.models",
         (),
         creator=task_model_ops,
     ),
     Stage(
         "selection",
-        "tasks.selection",
+        "selective_build.tasks.selection",
         ("model_ops",),
         creator=task_selection,
     ),
     Stage(
         "codegen",
-        "tasks.codegen",
+        "selective_build.tasks.codegen",
         ("selection",),
         creator=task_codegen,
     ),
     Stage(
         "compile",
-        "tasks.compile_action",
+        "selective_build.tasks.compile_action",
         ("codegen",),
         doc="Compile one translation unit (objects shared between targets where possible).",
     ),
     Stage(
         "link",
-        "tasks.link_action",
+        "selective_build.tasks.link_action",
         ("compile",),
         per_target=link_task,
         doc="Link a target's runner (a library-only target's size app) and strip it.",
     ),
     Stage(
         "size",
-        "tasks.size",
+        "selective_build.tasks.size",
         ("selection", "codegen", "compile", "link"),
         per_target=size_task,
         doc="Measure a target's runner (or what its library adds to an app); check budgets.",
     ),
     Stage(
         "verify",
-        "tasks.verify",
+        "selective_build.tasks.verify",
         ("link",),
         per_target=verify_task,
         doc="Run every model of a target on its runner and compare with its references.",
     ),
     Stage(
         "summary",
-        "tasks.summary",
+        "selective_build.tasks.summary",
         ("size", "verify"),
         per_target=summary_task,
         doc="Print a target's one-line summary.",
     ),
     Stage(
         "package",
-        "tasks.package",
+        "selective_build.tasks.package",
         ("codegen", "link"),
         per_target=package_task,
         doc="Write a target's C++ package: headers, static library, CMake, pkg-config.",

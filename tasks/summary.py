@@ -6,19 +6,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from codegen.manifest import OPTIMIZED
-from tasks import layout
-from tasks.code_deps import action_code
-from tasks.engine.actions import reports_user_errors
-from tasks.target import TargetPlan
+from selective_build.codegen.manifest import OPTIMIZED
+from selective_build.tasks import layout
+from selective_build.tasks.code_deps import action_code
+from selective_build.tasks.engine.actions import reports_user_errors
+from selective_build.tasks.target import TargetPlan
 
 
 @reports_user_errors
 def print_summary(size_json: Path, verify_json: Path, isa: str | None = None) -> None:
     # Imported here: loading doit's tasks does not import the size stage's modules.
-    from codegen.size.document import SizeDocument
-    from codegen.size.summary import digest, summary_line
-    from codegen.verification import Verification
+    from selective_build.codegen.size.document import SizeDocument
+    from selective_build.codegen.size.summary import digest, summary_line
+    from selective_build.codegen.verification import Verification
 
     size = SizeDocument.read(size_json)
     print(summary_line(size, Verification.read(verify_json), isa))

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from codegen.manifest import Manifest, Target
-from codegen.plan.runtime import TargetRuntime
-from codegen.plan.steps import CompileStep
+from selective_build.codegen.manifest import Manifest, Target
+from selective_build.codegen.plan.runtime import TargetRuntime
+from selective_build.codegen.plan.steps import CompileStep
 
 
 @dataclass(frozen=True)

@@ -18,13 +18,13 @@ from typing import Any
 from doit.task import clean_targets
 from doit.tools import config_changed
 
-from codegen.machine import elf_machine, runs_here
-from codegen.manifest import Model
-from codegen.plan.verify import VerifyStep, verify_step
-from codegen.pte.outputs import read_output_bytes
-from codegen.references import with_npy_files
-from codegen.units import format_size
-from codegen.verification import (
+from selective_build.codegen.machine import elf_machine, runs_here
+from selective_build.codegen.manifest import Model
+from selective_build.codegen.plan.verify import VerifyStep, verify_step
+from selective_build.codegen.pte.outputs import read_output_bytes
+from selective_build.codegen.references import with_npy_files
+from selective_build.codegen.units import format_size
+from selective_build.codegen.verification import (
     DEGENERATE,
     FAILED,
     LIBRARY_ONLY,
@@ -35,12 +35,17 @@ from codegen.verification import (
     OutputError,
     Verification,
 )
-from codegen.verify import check_output, degenerate_detail, runner_npy_problem, runner_ready_input
-from codegen.writer import write_if_changed
-from tasks import layout
-from tasks.code_deps import action_code
-from tasks.engine.actions import remove_folder, reports_user_errors
-from tasks.target import TargetPlan
+from selective_build.codegen.verify import (
+    check_output,
+    degenerate_detail,
+    runner_npy_problem,
+    runner_ready_input,
+)
+from selective_build.codegen.writer import write_if_changed
+from selective_build.tasks import layout
+from selective_build.tasks.code_deps import action_code
+from selective_build.tasks.engine.actions import remove_folder, reports_user_errors
+from selective_build.tasks.target import TargetPlan
 
 RUN_TIMEOUT_SECONDS = 120
 

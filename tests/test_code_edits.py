@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tasks.code_deps import code_closure
-from tasks.stages import STAGES, downstream
+from selective_build.tasks.code_deps import code_closure
+from selective_build.tasks.stages import STAGES, downstream
 from tests.workspace import ADD_MUL_MANIFEST as MANIFEST
 from tests.workspace import add_mul_workspace, doit, executed
 
@@ -34,7 +34,8 @@ DEEPER = {
     "summary": "codegen/size/summary.py",
 }
 EDITS = [
-    (name, DEEPER.get(name, code.replace(".", "/") + ".py")) for name, code in STAGE_CODE.items()
+    (name, DEEPER.get(name, code.removeprefix("selective_build.").replace(".", "/") + ".py"))
+    for name, code in STAGE_CODE.items()
 ]
 # Prints, per task of the manifest's build, its stage, file_dep, targets and task_dep (run in
 # the workspace, after a build, so that every target's tasks are made).
@@ -44,8 +45,8 @@ sys.path.insert(0, ".")
 from doit import doit_cmd
 doit_cmd.reset_vars()
 doit_cmd.set_var("manifest", sys.argv[1])
-from tasks.creators import CREATORS
-from tasks.engine.run import Run
+from selective_build.tasks.creators import CREATORS
+from selective_build.tasks.engine.run import Run
 run = Run()
 found = []
 for creator in CREATORS.values():

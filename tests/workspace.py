@@ -17,6 +17,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 COPIED = [
+    "selective_build",  # the package: links to the folders below (kept links in the copy)
     "codegen",
     "tasks",
     "runtime",
@@ -44,7 +45,7 @@ def copy_repository(destination: Path) -> Path:
     for name in COPIED:
         source = REPO / name
         if source.is_dir():
-            shutil.copytree(source, destination / name, ignore=_not_copied)
+            shutil.copytree(source, destination / name, symlinks=True, ignore=_not_copied)
         else:
             shutil.copy2(source, destination / name)
     return destination

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from codegen.executorch.install import ExecutorchInstall
+from selective_build.codegen.executorch.install import ExecutorchInstall
 
 # Relative to the runtime folder: our sources the kernels and the adapter call into.
 KERNEL_SUPPORT_SOURCES = (

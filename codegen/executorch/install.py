@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from codegen.errors import InputError
-from codegen.machine import elf_machine
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.machine import elf_machine
 
 SUPPORTED_VERSION = "1.5.1"
 INSTALL_HINT = "install it with: pip install torch==2.13.0 executorch==1.5.1"

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from codegen.executorch.install import BACKEND_LIBRARIES
+from selective_build.codegen.executorch.install import BACKEND_LIBRARIES
 
 NAME = "SelectiveKernels"  # CMake package; one imported target SelectiveKernels::<target>
 LIBRARY_FILE = "libselective_kernels.a"

@@ -18,10 +18,14 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from codegen.errors import InputError
-from codegen.model import OperatorName
-from codegen.render import registration_context, render_dtype_headers, render_template
-from codegen.resolution import Resolution
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.render import (
+    registration_context,
+    render_dtype_headers,
+    render_template,
+)
+from selective_build.codegen.resolution import Resolution
 
 # The kernels libexecutorch.so registers when it loads (ExecuTorch 1.5.1's
 # kernels/prim_ops/register_prim_ops.cpp; tests/codegen/test_executorch_registration.py

@@ -12,12 +12,12 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from codegen import isa
-from codegen.errors import InputError
-from codegen.manifest.arrays import reference_strings
-from codegen.manifest.build_key import KEY as BUILD_KEY
-from codegen.manifest.build_key import build_key
-from codegen.manifest.builtins import (
+from selective_build.codegen import isa
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.manifest.arrays import reference_strings
+from selective_build.codegen.manifest.build_key import KEY as BUILD_KEY
+from selective_build.codegen.manifest.build_key import build_key
+from selective_build.codegen.manifest.builtins import (
     BUILTIN_KERNELS,
     EIGEN_CANDIDATES,
     OPTIMIZED,
@@ -26,11 +26,11 @@ from codegen.manifest.builtins import (
     builtin_libraries,
     eigen_include,
 )
-from codegen.manifest.cmake_toolchain import KEY as CMAKE_TOOLCHAIN_FILE
-from codegen.manifest.cmake_toolchain import Probe, run_probe
-from codegen.manifest.cmake_toolchain import toolchain as cmake_toolchain
-from codegen.manifest.key_path_reader import MAX_NAME_LENGTH, KeyPathReader
-from codegen.manifest.model import (
+from selective_build.codegen.manifest.cmake_toolchain import KEY as CMAKE_TOOLCHAIN_FILE
+from selective_build.codegen.manifest.cmake_toolchain import Probe, run_probe
+from selective_build.codegen.manifest.cmake_toolchain import toolchain as cmake_toolchain
+from selective_build.codegen.manifest.key_path_reader import MAX_NAME_LENGTH, KeyPathReader
+from selective_build.codegen.manifest.model import (
     DEFAULT_OUTPUT_LIMIT,
     DEFAULT_TOOLCHAIN,
     EXECUTORCH,
@@ -45,9 +45,9 @@ from codegen.manifest.model import (
     all_operators_target,
     default_toolchain,
 )
-from codegen.manifest.references import check_references, with_builtins
-from codegen.manifest.target import MAX_THREADS, read_target
-from codegen.paths import not_a_regular_file
+from selective_build.codegen.manifest.references import check_references, with_builtins
+from selective_build.codegen.manifest.target import MAX_THREADS, read_target
+from selective_build.codegen.paths import not_a_regular_file
 
 __all__ = [
     "BUILTIN_KERNELS",

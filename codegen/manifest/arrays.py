@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from codegen.manifest.key_path_reader import KeyPathReader
+from selective_build.codegen.manifest.key_path_reader import KeyPathReader
 
 ARCHIVE_SUFFIX = ".npz"
 

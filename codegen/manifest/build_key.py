@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codegen.errors import InputError
+from selective_build.codegen.errors import InputError
 
 KEY = "build"
 

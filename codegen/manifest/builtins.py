@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codegen.manifest.model import Library
+from selective_build.codegen.manifest.model import Library
 
 # One folder each with its functions.yaml: a target names them without a [libraries.*]
 # table (a table of the same name overrides one).

@@ -30,9 +30,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from codegen.errors import InputError
-from codegen.manifest.model import Toolchain, default_toolchain
-from codegen.stage_file import dump_json
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.manifest.model import Toolchain, default_toolchain
+from selective_build.codegen.stage_file import dump_json
 
 KEY = "cmake_toolchain_file"
 # What the manifest parser calls to read a toolchain file: `run_probe`, or a cache of it.

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from codegen.errors import InputError
-from codegen.model import OperatorName
-from codegen.paths import not_a_regular_file
-from codegen.units import parse_size
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.paths import not_a_regular_file
+from selective_build.codegen.units import parse_size
 
 # Names become file names under build/: a short, portable character set.
 MAX_NAME_LENGTH = 64

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codegen.model import OperatorName
+from selective_build.codegen.model import OperatorName
 
 DEFAULT_TOOLCHAIN = "host"
 # The runtimes a target may build for (`runtime = "..."`; Note [Target runtime] in

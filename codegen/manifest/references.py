@@ -6,10 +6,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 # Through the module: the message names the folders eigen_include searched, as they are now.
-import codegen.manifest.builtins as shipped
-from codegen.hints import did_you_mean
-from codegen.manifest.key_path_reader import KeyPathReader
-from codegen.manifest.model import Library, Model, Target, Toolchain
+import selective_build.codegen.manifest.builtins as shipped
+from selective_build.codegen.hints import did_you_mean
+from selective_build.codegen.manifest.key_path_reader import KeyPathReader
+from selective_build.codegen.manifest.model import Library, Model, Target, Toolchain
 
 
 def with_builtins(

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-from codegen.manifest.key_path_reader import KeyPathReader, kind
-from codegen.manifest.model import DEFAULT_TOOLCHAIN, OURS, RUNTIMES, Target, all_operators_name
-from codegen.size_buckets import FIXED_BUCKETS, KERNEL_PREFIX, TOTALS, is_known_bucket
+from selective_build.codegen.manifest.key_path_reader import KeyPathReader, kind
+from selective_build.codegen.manifest.model import (
+    DEFAULT_TOOLCHAIN,
+    OURS,
+    RUNTIMES,
+    Target,
+    all_operators_name,
+)
+from selective_build.codegen.size_buckets import (
+    FIXED_BUCKETS,
+    KERNEL_PREFIX,
+    TOTALS,
+    is_known_bucket,
+)
 
 MAX_THREADS = 256
 _KEYS = {
@@ -113,7 +124,9 @@ def _size_budgets(reader: KeyPathReader, value: object, key: str) -> dict[str, i
 def _op_dtypes(reader: KeyPathReader, value: object, key: str) -> dict[str, tuple[str, ...]]:
     table = reader.typed(value, key, dict)
     entries = {op: reader.strings(items, f"{key}.{op!r}") for op, items in table.items()}
-    from codegen.selection import Selection  # only manifests with op_dtypes pay for it
+    from selective_build.codegen.selection import (
+        Selection,  # only manifests with op_dtypes pay for it
+    )
 
     for op, items in entries.items():
         try:

@@ -18,31 +18,31 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.backends import target_backends
-from codegen.executorch.build import RUNNER_SOURCES, link_flags, runtime_sources
-from codegen.executorch.install import (
+from selective_build.codegen.backends import target_backends
+from selective_build.codegen.executorch.build import RUNNER_SOURCES, link_flags, runtime_sources
+from selective_build.codegen.executorch.install import (
     ALL_KERNELS_LIBRARY,
     ExecutorchInstall,
     check_machine,
     find_executorch,
 )
-from codegen.executorch.package import (
+from selective_build.codegen.executorch.package import (
     LIBRARY_FILE,
     NAME,
     ExecutorchPackageInfo,
     package_files,
 )
-from codegen.executorch.registration import (
+from selective_build.codegen.executorch.registration import (
     GENERATED_FILES,
     REGISTRATION_FILE,
     render_executorch_sources,
 )
-from codegen.model_info import ModelInfo
-from codegen.package import PackageInfo, cmake_version
-from codegen.plan.objects import common_flags
-from codegen.plan.package import PackageStep
-from codegen.plan.runtime import Renderer, TargetContext
-from codegen.plan.steps import CompileStep
+from selective_build.codegen.model_info import ModelInfo
+from selective_build.codegen.package import PackageInfo, cmake_version
+from selective_build.codegen.plan.objects import common_flags
+from selective_build.codegen.plan.package import PackageStep
+from selective_build.codegen.plan.runtime import Renderer, TargetContext
+from selective_build.codegen.plan.steps import CompileStep
 
 WITH_LIBRARY_DEFINE = "-DSELECTIVE_WITH_LIBRARY"
 SIZE_APP = "executorch/size_app.cpp"

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from codegen.manifest import Target, Toolchain
-from codegen.plan.runtime import TargetRuntime
-from codegen.plan.steps import Archive, CompileStep, Link, LinkStep, Tools
+from selective_build.codegen.manifest import Target, Toolchain
+from selective_build.codegen.plan.runtime import TargetRuntime
+from selective_build.codegen.plan.steps import Archive, CompileStep, Link, LinkStep, Tools
 
 # GNU ld leaves 5 empty slots in .dynamic for tools that edit a linked file (prelink): 80 B
 # of RELRO, which grows a small runner's file in whole pages (Note [No PLT] in

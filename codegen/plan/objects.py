@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from codegen.isa import isa_flags
-from codegen.manifest import OPTIMIZED, Library, Target, Toolchain
-from codegen.plan.paths import BuildPaths
-from codegen.plan.runtime import TargetRuntime
-from codegen.plan.steps import CompileStep
-from codegen.render import per_source_dir
+from selective_build.codegen.isa import isa_flags
+from selective_build.codegen.manifest import OPTIMIZED, Library, Target, Toolchain
+from selective_build.codegen.plan.paths import BuildPaths
+from selective_build.codegen.plan.runtime import TargetRuntime
+from selective_build.codegen.plan.steps import CompileStep
+from selective_build.codegen.render import per_source_dir
 
 # The runtime is written for these: no exceptions, no RTTI, sections the linker can drop.
 BASE_CFLAGS = (

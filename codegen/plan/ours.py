@@ -11,15 +11,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.isa import isa_flags, needs_check
-from codegen.manifest import OPTIMIZED
-from codegen.plan.objects import common_flags
-from codegen.plan.package import PackageStep, package_step
-from codegen.plan.runtime import Renderer, TargetContext
-from codegen.plan.steps import CompileStep
-from codegen.render import GENERATED_FILES, render_sources
-from codegen.resolution_file import ResolutionFile
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.isa import isa_flags, needs_check
+from selective_build.codegen.manifest import OPTIMIZED
+from selective_build.codegen.plan.objects import common_flags
+from selective_build.codegen.plan.package import PackageStep, package_step
+from selective_build.codegen.plan.runtime import Renderer, TargetContext
+from selective_build.codegen.plan.steps import CompileStep
+from selective_build.codegen.render import GENERATED_FILES, render_sources
+from selective_build.codegen.resolution_file import ResolutionFile
+from selective_build.codegen.scalar_type import ScalarType
 
 # Note [Constant folding at load] (runtime/executor/fold.h) costs the smallest runner a page,
 # so only targets whose programs can prepare constant weights with a layout kernel (an

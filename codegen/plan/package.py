@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.package import GENERATED_INCLUDE, PackageInfo, package_files
-from codegen.plan.paths import BuildPaths
+from selective_build.codegen.package import GENERATED_INCLUDE, PackageInfo, package_files
+from selective_build.codegen.plan.paths import BuildPaths
 
 GENERATED_HEADERS = ("selected_op_variants.h", "selected_registry_size.h")
 

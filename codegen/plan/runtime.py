@@ -38,11 +38,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from codegen.manifest import Target, Toolchain
-from codegen.plan.package import PackageStep
-from codegen.plan.paths import BuildPaths
-from codegen.plan.steps import CompileStep
-from codegen.resolution import Resolution
+from selective_build.codegen.manifest import Target, Toolchain
+from selective_build.codegen.plan.package import PackageStep
+from selective_build.codegen.plan.paths import BuildPaths
+from selective_build.codegen.plan.steps import CompileStep
+from selective_build.codegen.resolution import Resolution
 
 # The codegen action's renderer: file name below gen/ -> text. A module-level function, so
 # the action's arguments stay plain data (doit may hand them to another process).

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from codegen.manifest import EXECUTORCH, OURS
-from codegen.plan.executorch import ExecutorchRuntime
-from codegen.plan.ours import OurRuntime
-from codegen.plan.runtime import TargetContext, TargetRuntime
+from selective_build.codegen.manifest import EXECUTORCH, OURS
+from selective_build.codegen.plan.executorch import ExecutorchRuntime
+from selective_build.codegen.plan.ours import OurRuntime
+from selective_build.codegen.plan.runtime import TargetContext, TargetRuntime
 
 # Every name of codegen/manifest/model.py's RUNTIMES, and no other.
 IMPLEMENTATIONS: dict[str, Callable[[TargetContext], TargetRuntime]] = {

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.plan.runtime import TargetRuntime
-from codegen.plan.steps import CompileStep
-from codegen.size.inputs import LinkedSource
+from selective_build.codegen.plan.runtime import TargetRuntime
+from selective_build.codegen.plan.steps import CompileStep
+from selective_build.codegen.size.inputs import LinkedSource
 
 
 @dataclass(frozen=True)

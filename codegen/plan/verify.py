@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.manifest import Model
-from codegen.plan.runtime import TargetRuntime
+from selective_build.codegen.manifest import Model
+from selective_build.codegen.plan.runtime import TargetRuntime
 
 
 @dataclass(frozen=True)

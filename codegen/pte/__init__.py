@@ -7,7 +7,7 @@ Reading: `read_model_ops` (`codegen.pte.reader`), re-exported here, is the one e
 model never loads (or depends on) the writing code.
 """
 
-from codegen.pte.reader import ModelOps, read_model_ops
-from codegen.pte.region import read_flatbuffer_region
+from selective_build.codegen.pte.reader import ModelOps, read_model_ops
+from selective_build.codegen.pte.region import read_flatbuffer_region
 
 __all__ = ["ModelOps", "read_flatbuffer_region", "read_model_ops"]

@@ -1,5 +1,5 @@
 # The C extension built from _keys.c (see codegen/pte/native.py).
-from codegen.pte.table import Readable
+from selective_build.codegen.pte.table import Readable
 
 def kernel_keys(
     buffer: Readable, plan: int, operators: int, work: int, budget: int, /

@@ -10,13 +10,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from codegen.pte.distinct import Array, distinct, distinct_rows
-from codegen.pte.native import CallKey
-from codegen.pte.slots import Chain, ExecutionPlan, Instruction, InstructionArguments, KernelCall
-from codegen.pte.table import Readable
-from codegen.pte.tables import Buffer, Tables
-from codegen.pte.values import Metas, Values
-from codegen.pte.work import Work
+from selective_build.codegen.pte.distinct import Array, distinct, distinct_rows
+from selective_build.codegen.pte.native import CallKey
+from selective_build.codegen.pte.slots import (
+    Chain,
+    ExecutionPlan,
+    Instruction,
+    InstructionArguments,
+    KernelCall,
+)
+from selective_build.codegen.pte.table import Readable
+from selective_build.codegen.pte.tables import Buffer, Tables
+from selective_build.codegen.pte.values import Metas, Values
+from selective_build.codegen.pte.work import Work
 
 # Instructions read at once: large enough that numpy's per-call cost vanishes, small enough
 # that the arrays of a slice stay a few megabytes.

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from codegen.model import TensorMeta
-from codegen.pte.table import Readable
-from codegen.pte.work import Work
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.model import TensorMeta
+from selective_build.codegen.pte.table import Readable
+from selective_build.codegen.pte.work import Work
+from selective_build.codegen.scalar_type import ScalarType
 
 MODULE: ModuleType | None
 try:
-    from codegen.pte import _keys as MODULE
+    from selective_build.codegen.pte import _keys as MODULE
 except ImportError:  # not built: the numpy reader serves
     MODULE = None
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from codegen.errors import InputError
-from codegen.pte.region import read_flatbuffer_region
-from codegen.pte.slots import EValue, ExecutionPlan, KernelTypes, Program, Tensor
-from codegen.pte.table import FlatbufferError, Table, root
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.pte.region import read_flatbuffer_region
+from selective_build.codegen.pte.slots import EValue, ExecutionPlan, KernelTypes, Program, Tensor
+from selective_build.codegen.pte.table import FlatbufferError, Table, root
+from selective_build.codegen.scalar_type import ScalarType
 
 
 def read_output_bytes(path: Path, method: str) -> tuple[int, ...] | None:

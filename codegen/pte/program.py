@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from codegen.model import OperatorName
-from codegen.pte import slots
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.pte import slots
+from selective_build.codegen.scalar_type import ScalarType
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.errors import InputError
-from codegen.model import KernelKey, OperatorName
-from codegen.pte import native
-from codegen.pte.native import CallKey
-from codegen.pte.region import read_flatbuffer_region
-from codegen.pte.slots import BackendDelegate, ExecutionPlan, Operator, Program
-from codegen.pte.table import FlatbufferError, Readable, Table, root
-from codegen.pte.work import Work
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.model import KernelKey, OperatorName
+from selective_build.codegen.pte import native
+from selective_build.codegen.pte.native import CallKey
+from selective_build.codegen.pte.region import read_flatbuffer_region
+from selective_build.codegen.pte.slots import BackendDelegate, ExecutionPlan, Operator, Program
+from selective_build.codegen.pte.table import FlatbufferError, Readable, Table, root
+from selective_build.codegen.pte.work import Work
 
 # Work charged per distinct execution plan (see `Work`): its fixed cost.
 _PLAN_WORK = 1024
@@ -106,6 +106,6 @@ def plan_kernel_keys(data: Readable, plan: int, operators: int, work: Work) -> s
     spends on 300,000 calls)."""
     if native.MODULE is not None:
         return native.plan_kernel_keys(native.MODULE, data, plan, operators, work)
-    from codegen.pte import batch
+    from selective_build.codegen.pte import batch
 
     return batch.plan_kernel_keys(data, plan, operators, work)

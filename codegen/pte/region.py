@@ -11,9 +11,9 @@ import os
 import struct
 from pathlib import Path
 
-from codegen.errors import InputError
-from codegen.paths import require_regular_file
-from codegen.pte.table import Readable
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.paths import require_regular_file
+from selective_build.codegen.pte.table import Readable
 
 FILE_IDENTIFIER = b"ET12"
 EXTENDED_HEADER_MAGIC = b"eh00"

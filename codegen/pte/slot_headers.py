@@ -5,9 +5,9 @@ written from it, committed beside its code: `runtime/loader/schema.h` (a namespa
 table: `rt::schema::execution_plan::kValues`, a union's tags in its table's namespace,
 `evalue::kTensor`, an enum field's values after the field's name,
 `extra_tensor_info::kLocationExternal`) and `codegen/pte/_slots.h` (one C enum,
-`PTE_EXECUTION_PLAN_VALUES`, `PTE_KERNEL_TYPES_TENSOR`). `python -m codegen.pte.slot_headers`
-rewrites both; tests/codegen/test_pte_slots.py fails while either differs from what this
-module writes.
+`PTE_EXECUTION_PLAN_VALUES`, `PTE_KERNEL_TYPES_TENSOR`).
+`python -m selective_build.codegen.pte.slot_headers` rewrites both;
+tests/codegen/test_pte_slots.py fails while either differs from what this module writes.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import re
 from enum import IntEnum
 from pathlib import Path
 
-from codegen.pte import slots
-from codegen.writer import write_committed
+from selective_build.codegen.pte import slots
+from selective_build.codegen.writer import write_committed
 
 SOURCE_ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_H = Path("runtime/loader/schema.h")

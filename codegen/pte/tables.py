@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from codegen.pte.distinct import Array, distinct
-from codegen.pte.table import FlatbufferError, Readable
-from codegen.pte.work import Work
+from selective_build.codegen.pte.distinct import Array, distinct
+from selective_build.codegen.pte.table import FlatbufferError, Readable
+from selective_build.codegen.pte.work import Work
 
 
 class Buffer:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from codegen.pte import slots
-from codegen.pte.flatbuffer_builder import FlatbufferBuilder
-from codegen.pte.program import (
+from selective_build.codegen.pte import slots
+from selective_build.codegen.pte.flatbuffer_builder import FlatbufferBuilder
+from selective_build.codegen.pte.program import (
     VALUE_TAGS,
     BoolList,
     DoubleList,

@@ -9,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from codegen.model import TensorMeta
-from codegen.pte.distinct import Array, distinct, distinct_rows_inverse
-from codegen.pte.slots import PAYLOAD, EValue, ExecutionPlan, KernelTypes, Tensor
-from codegen.pte.tables import Buffer, Tables
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.model import TensorMeta
+from selective_build.codegen.pte.distinct import Array, distinct, distinct_rows_inverse
+from selective_build.codegen.pte.slots import PAYLOAD, EValue, ExecutionPlan, KernelTypes, Tensor
+from selective_build.codegen.pte.tables import Buffer, Tables
+from selective_build.codegen.scalar_type import ScalarType
 
 # A value not decoded yet (decoded: a meta number, or -1 for no tensor).
 _UNDECODED = -2

@@ -8,7 +8,7 @@ and `codegen.pte.batch`) and the reader's own loops count against the same `Work
 
 from __future__ import annotations
 
-from codegen.pte.table import FlatbufferError
+from selective_build.codegen.pte.table import FlatbufferError
 
 # Elements read per byte of flatbuffer, plus a fixed allowance so that small programs with
 # many methods never meet the cap.

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import BinaryIO
 
-from codegen.model import OperatorName
-from codegen.pte import slots
-from codegen.pte.program import (
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.pte import slots
+from selective_build.codegen.pte.program import (
     INSTRUCTION_TAGS,
     BoolList,
     DelegateCall,
@@ -35,8 +35,8 @@ from codegen.pte.program import (
     TensorList,
     Value,
 )
-from codegen.pte.region import EXTENDED_HEADER_MAGIC, FILE_IDENTIFIER
-from codegen.pte.value_builder import TENSOR_ALIGNMENT, ValueBuilder, align
+from selective_build.codegen.pte.region import EXTENDED_HEADER_MAGIC, FILE_IDENTIFIER
+from selective_build.codegen.pte.value_builder import TENSOR_ALIGNMENT, ValueBuilder, align
 
 __all__ = [
     "BoolList",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from codegen.size.elf import Segment
+from selective_build.codegen.size.elf import Segment
 
 SMALL_PAGE = 4096
 FLAG = f"-Wl,-z,max-page-size={SMALL_PAGE}"

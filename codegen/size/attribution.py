@@ -21,9 +21,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codegen.size.dtypes import template_dtypes
-from codegen.size.elf import SHF_EXECINSTR, ObjectSymbols, Section, Symbol
-from codegen.size_buckets import (
+from selective_build.codegen.size.dtypes import template_dtypes
+from selective_build.codegen.size.elf import SHF_EXECINSTR, ObjectSymbols, Section, Symbol
+from selective_build.codegen.size_buckets import (
     KERNEL_PREFIX,
     OVERHEAD,
     SHARED_KERNELS,

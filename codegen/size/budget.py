@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from codegen.units import format_size
+from selective_build.codegen.units import format_size
 
 
 @dataclass(frozen=True)

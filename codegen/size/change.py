@@ -9,7 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from codegen.size.fields import JsonValue, integer, items, json_value, mapping, text, texts
+from selective_build.codegen.size.fields import (
+    JsonValue,
+    integer,
+    items,
+    json_value,
+    mapping,
+    text,
+    texts,
+)
 
 
 @dataclass(frozen=True)

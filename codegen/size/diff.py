@@ -3,10 +3,16 @@ the manifest change behind it (operators selected or dropped, and by whom; setti
 
 from __future__ import annotations
 
-from codegen.size.change import Moved, MovedBucket, Reselected, SettingChange, SizeChange
-from codegen.size.document import SizeDocument
-from codegen.size_buckets import TOTALS
-from codegen.units import format_size
+from selective_build.codegen.size.change import (
+    Moved,
+    MovedBucket,
+    Reselected,
+    SettingChange,
+    SizeChange,
+)
+from selective_build.codegen.size.document import SizeDocument
+from selective_build.codegen.size_buckets import TOTALS
+from selective_build.codegen.units import format_size
 
 
 def size_change(previous: SizeDocument, current: SizeDocument) -> SizeChange | None:

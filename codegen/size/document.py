@@ -14,12 +14,12 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
-from codegen.errors import InputError
-from codegen.size.budget import Breach
-from codegen.size.change import SizeChange
-from codegen.size.elf import Segment
-from codegen.size.estimate import Closeness
-from codegen.size.fields import (
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.size.budget import Breach
+from selective_build.codegen.size.change import SizeChange
+from selective_build.codegen.size.elf import Segment
+from selective_build.codegen.size.estimate import Closeness
+from selective_build.codegen.size.fields import (
     JsonValue,
     boolean,
     integer,
@@ -32,9 +32,9 @@ from codegen.size.fields import (
     text,
     texts,
 )
-from codegen.size.prebuilt import NonSelective
-from codegen.size.settings import TargetSettings
-from codegen.size.totals import LibraryFigures, SizeReport
+from selective_build.codegen.size.prebuilt import NonSelective
+from selective_build.codegen.size.settings import TargetSettings
+from selective_build.codegen.size.totals import LibraryFigures, SizeReport
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ symbol naming exactly one element type is attributed to it; anything else stays 
 
 from __future__ import annotations
 
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.scalar_type import ScalarType
 
 _BUILTIN = {
     "f": ScalarType.Float,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codegen.errors import InputError
+from selective_build.codegen.errors import InputError
 
 if TYPE_CHECKING:
     from elftools.elf.elffile import ELFFile

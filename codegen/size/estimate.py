@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from codegen.errors import InputError
-from codegen.size.fields import JsonValue, integer, mapping, number, texts
-from codegen.stage_file import dump_json, member, parse_json, read_json
-from codegen.yaml_io import expect, strings
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.size.fields import JsonValue, integer, mapping, number, texts
+from selective_build.codegen.stage_file import dump_json, member, parse_json, read_json
+from selective_build.codegen.yaml_io import expect, strings
 
 T = TypeVar("T")
 WHAT = "a size estimate"

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from codegen.scalar_type import ScalarType
-from codegen.size.document import BucketRow, SizeDocument
-from codegen.units import format_size
+from selective_build.codegen.scalar_type import ScalarType
+from selective_build.codegen.size.document import BucketRow, SizeDocument
+from selective_build.codegen.units import format_size
 
 
 def explain_operator(

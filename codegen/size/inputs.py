@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.manifest import Target
-from codegen.size.settings import TargetSettings
+from selective_build.codegen.manifest import Target
+from selective_build.codegen.size.settings import TargetSettings
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from codegen.size.attribution import Attribution
+from selective_build.codegen.size.attribution import Attribution
 
 
 def added(with_library: Attribution, without: Attribution) -> Attribution:

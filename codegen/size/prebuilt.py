@@ -17,10 +17,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.size.elf import read_sections
-from codegen.size.fields import integer, text
-from codegen.size.totals import berkeley_sizes
-from codegen.size_buckets import OVERHEAD, TOOLCHAIN, UNNAMED
+from selective_build.codegen.size.elf import read_sections
+from selective_build.codegen.size.fields import integer, text
+from selective_build.codegen.size.totals import berkeley_sizes
+from selective_build.codegen.size_buckets import OVERHEAD, TOOLCHAIN, UNNAMED
 
 # The runner's buckets that an app linking the target's library does not take from it.
 _NOT_ADDED = frozenset({"runner", TOOLCHAIN, UNNAMED, OVERHEAD})

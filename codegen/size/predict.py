@@ -7,11 +7,11 @@ import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
 
-from codegen.resolution import Resolution
-from codegen.size.document import SizeDocument, read_earlier
-from codegen.size.estimate import Estimate, KernelCost
-from codegen.size.settings import TargetSettings
-from codegen.size_buckets import KERNEL_PREFIX, REGISTRY_SLOT_BYTES, kernel_bucket
+from selective_build.codegen.resolution import Resolution
+from selective_build.codegen.size.document import SizeDocument, read_earlier
+from selective_build.codegen.size.estimate import Estimate, KernelCost
+from selective_build.codegen.size.settings import TargetSettings
+from selective_build.codegen.size_buckets import KERNEL_PREFIX, REGISTRY_SLOT_BYTES, kernel_bucket
 
 
 def estimate_target(

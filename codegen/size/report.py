@@ -11,17 +11,27 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from codegen.render import render_template
-from codegen.size.attribution import Attribution, Bucket
-from codegen.size.budget import Breach, Contributor, breaches
-from codegen.size.diff import change_lines
-from codegen.size.document import BaselineFigures, BucketRow, OperatorInfo, SizeDocument
-from codegen.size.elf import Segment
-from codegen.size.prebuilt import prebuilt_markdown
-from codegen.size.settings import TargetSettings
-from codegen.size.totals import SizeReport
-from codegen.size.view import LIBRARY_HEADLINE, STRIPPED_HEADLINE, report_view
-from codegen.size_buckets import BUCKET_DOC, KERNEL_PREFIX, REGISTRY_SLOT_BYTES, TOTALS
+from selective_build.codegen.render import render_template
+from selective_build.codegen.size.attribution import Attribution, Bucket
+from selective_build.codegen.size.budget import Breach, Contributor, breaches
+from selective_build.codegen.size.diff import change_lines
+from selective_build.codegen.size.document import (
+    BaselineFigures,
+    BucketRow,
+    OperatorInfo,
+    SizeDocument,
+)
+from selective_build.codegen.size.elf import Segment
+from selective_build.codegen.size.prebuilt import prebuilt_markdown
+from selective_build.codegen.size.settings import TargetSettings
+from selective_build.codegen.size.totals import SizeReport
+from selective_build.codegen.size.view import LIBRARY_HEADLINE, STRIPPED_HEADLINE, report_view
+from selective_build.codegen.size_buckets import (
+    BUCKET_DOC,
+    KERNEL_PREFIX,
+    REGISTRY_SLOT_BYTES,
+    TOTALS,
+)
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from codegen.manifest import Target
-from codegen.size.fields import JsonValue, boolean, mapping, text, texts
+from selective_build.codegen.manifest import Target
+from selective_build.codegen.size.fields import JsonValue, boolean, mapping, text, texts
 
 
 @dataclass(frozen=True)

@@ -14,28 +14,39 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from codegen.manifest import Target
-from codegen.provenance import Provenance
-from codegen.resolution_file import ResolutionFile, ResolvedKernel
-from codegen.size.alignment import alignment_note
-from codegen.size.attribution import Attribution, LinkedObject, attribute, bucket_of_source
-from codegen.size.budget import breach_message, target_budgets
-from codegen.size.diff import change_lines, size_change
-from codegen.size.document import (
+from selective_build.codegen.manifest import Target
+from selective_build.codegen.provenance import Provenance
+from selective_build.codegen.resolution_file import ResolutionFile, ResolvedKernel
+from selective_build.codegen.size.alignment import alignment_note
+from selective_build.codegen.size.attribution import (
+    Attribution,
+    LinkedObject,
+    attribute,
+    bucket_of_source,
+)
+from selective_build.codegen.size.budget import breach_message, target_budgets
+from selective_build.codegen.size.diff import change_lines, size_change
+from selective_build.codegen.size.document import (
     LibraryOnly,
     OperatorInfo,
     PrebuiltPart,
     SizeDocument,
     read_earlier,
 )
-from codegen.size.elf import Symbol, object_symbols, read_sections, read_segments, read_symbols
-from codegen.size.estimate import compare_estimate
-from codegen.size.inputs import Linked, SizeInputs
-from codegen.size.library import added
-from codegen.size.prebuilt import non_selective
-from codegen.size.report import Baseline, SizeAnalysis, size_document, size_pages
-from codegen.size.totals import SizeReport, archive_sizes, berkeley_sizes
-from codegen.size_buckets import kernel_bucket
+from selective_build.codegen.size.elf import (
+    Symbol,
+    object_symbols,
+    read_sections,
+    read_segments,
+    read_symbols,
+)
+from selective_build.codegen.size.estimate import compare_estimate
+from selective_build.codegen.size.inputs import Linked, SizeInputs
+from selective_build.codegen.size.library import added
+from selective_build.codegen.size.prebuilt import non_selective
+from selective_build.codegen.size.report import Baseline, SizeAnalysis, size_document, size_pages
+from selective_build.codegen.size.totals import SizeReport, archive_sizes, berkeley_sizes
+from selective_build.codegen.size_buckets import kernel_bucket
 
 # What the kernel table says selected a kernel of an include-all target no source named.
 INCLUDE_ALL = "include_all_operators"

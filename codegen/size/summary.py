@@ -5,11 +5,11 @@ the previous build and how close the estimate was."""
 
 from __future__ import annotations
 
-from codegen.size.diff import change_lines
-from codegen.size.document import SizeDocument
-from codegen.size.view import LIBRARY_HEADLINE, STRIPPED_HEADLINE, report_view
-from codegen.units import format_size
-from codegen.verification import Verification
+from selective_build.codegen.size.diff import change_lines
+from selective_build.codegen.size.document import SizeDocument
+from selective_build.codegen.size.view import LIBRARY_HEADLINE, STRIPPED_HEADLINE, report_view
+from selective_build.codegen.units import format_size
+from selective_build.codegen.verification import Verification
 
 DIGEST_LINES = 7
 

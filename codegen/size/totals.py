@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from codegen.errors import InputError
-from codegen.size.elf import SHF_WRITE, Section, sections_of
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.size.elf import SHF_WRITE, Section, sections_of
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
-from codegen.size.document import SizeDocument
-from codegen.size_buckets import KERNEL_PREFIX, SHARED_KERNELS, TOTALS
-from codegen.units import format_size
+from selective_build.codegen.size.document import SizeDocument
+from selective_build.codegen.size_buckets import KERNEL_PREFIX, SHARED_KERNELS, TOTALS
+from selective_build.codegen.units import format_size
 
 # size.md's headline, and what it says instead for a library-only target.
 STRIPPED_HEADLINE = "Stripped runner:"

@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import ParamSpec
 
-from codegen import writer
-from codegen.errors import InputError
-from tasks.engine import storage
-from tasks.engine.signals import stop_signals_held
+from selective_build.codegen import writer
+from selective_build.codegen.errors import InputError
+from selective_build.tasks.engine import storage
+from selective_build.tasks.engine.signals import stop_signals_held
 
 P = ParamSpec("P")
 

@@ -21,10 +21,10 @@ from typing import Any, Protocol
 
 from doit.dependency import MD5Checker
 
-from codegen.writer import write_if_changed
-from tasks import layout
-from tasks.engine import stat_key
-from tasks.engine.evidence import Evidence
+from selective_build.codegen.writer import write_if_changed
+from selective_build.tasks import layout
+from selective_build.tasks.engine import stat_key
+from selective_build.tasks.engine.evidence import Evidence
 
 _CHUNK = 1 << 20
 

@@ -30,11 +30,11 @@ from typing import Any
 
 from doit.cmd_clean import Clean
 
-from tasks import layout
-from tasks.engine import recovery
-from tasks.engine.database import BuildDatabase
-from tasks.engine.outputs import as_written, recorded_outputs
-from tasks.engine.run import Run
+from selective_build.tasks import layout
+from selective_build.tasks.engine import recovery
+from selective_build.tasks.engine.database import BuildDatabase
+from selective_build.tasks.engine.outputs import as_written, recorded_outputs
+from selective_build.tasks.engine.run import Run
 
 
 class LockedClean(Clean):  # type: ignore[misc]

@@ -17,7 +17,7 @@ from doit.cmd_info import Info
 from doit.cmd_run import Run
 from doit.exceptions import InvalidCommand
 
-from tasks.engine.stamp import NothingToDo
+from selective_build.tasks.engine.stamp import NothingToDo
 
 
 class BuildCommand(Run):  # type: ignore[misc]

@@ -24,7 +24,7 @@ from typing import Any
 
 from doit.dependency import DatabaseException, SqliteDB
 
-from tasks.engine import storage
+from selective_build.tasks.engine import storage
 
 # Its name as a doit.BACKEND plugin (pyproject.toml's [tool.doit.plugins.backend], and
 # tasks/engine/loader.py).
@@ -152,8 +152,8 @@ def _claim_build_folder(folder: str) -> None:
     first to write into a brand-new build folder: it records the owner as a build does
     (Note [Build folder] in tasks/layout.py), so the folder is not left to another manifest.
     Its ownership was checked when its tasks were made (tasks/engine/loader.py)."""
-    from tasks import layout  # only when a database file is first created
-    from tasks.engine.lock import record_build_folder_owner
+    from selective_build.tasks import layout  # only when a database file is first created
+    from selective_build.tasks.engine.lock import record_build_folder_owner
 
     if os.path.realpath(folder) == os.path.realpath(layout.build()):
         record_build_folder_owner()

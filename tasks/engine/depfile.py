@@ -16,9 +16,9 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from tasks.engine import stat_key
-from tasks.engine.run import Run
-from tasks.engine.uptodate import RunCheck
+from selective_build.tasks.engine import stat_key
+from selective_build.tasks.engine.run import Run
+from selective_build.tasks.engine.uptodate import RunCheck
 
 
 def depfile_headers(depfile: Path) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tasks.engine.stat_key import Key, key
+from selective_build.tasks.engine.stat_key import Key, key
 
 Stamp = Key | None  # the file's stat key (Note [Stat key]); None: missing
 

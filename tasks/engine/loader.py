@@ -27,15 +27,15 @@ from typing import Any
 from doit.cmd_base import DodoTaskLoader, TaskLoader2
 from doit.loader import get_module, load_tasks
 
-from tasks import layout
-from tasks.engine import stamp
-from tasks.engine.checker import CachedMD5Checker
-from tasks.engine.commands import BuildCommand
-from tasks.engine.database import BACKEND
-from tasks.engine.lock import check_build_folder_owner
-from tasks.engine.outputs import OutputsAsWritten
-from tasks.engine.reporter import BuildReporter
-from tasks.engine.run import Request, Run
+from selective_build.tasks import layout
+from selective_build.tasks.engine import stamp
+from selective_build.tasks.engine.checker import CachedMD5Checker
+from selective_build.tasks.engine.commands import BuildCommand
+from selective_build.tasks.engine.database import BACKEND
+from selective_build.tasks.engine.lock import check_build_folder_owner
+from selective_build.tasks.engine.outputs import OutputsAsWritten
+from selective_build.tasks.engine.reporter import BuildReporter
+from selective_build.tasks.engine.run import Request, Run
 
 # The options a plain build may be given on the command line (`-n N`): any other makes it
 # another command line, which the stamp neither answers nor records.

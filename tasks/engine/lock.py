@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from codegen.writer import write_if_changed
-from tasks import layout
-from tasks.config import manifest_path
-from tasks.engine import recovery, storage
-from tasks.engine.signals import interrupt_on_stop_signals
+from selective_build.codegen.writer import write_if_changed
+from selective_build.tasks import layout
+from selective_build.tasks.config import manifest_path
+from selective_build.tasks.engine import recovery, storage
+from selective_build.tasks.engine.signals import interrupt_on_stop_signals
 
 
 class BuildLock:

@@ -19,9 +19,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from tasks.engine import stat_key
-from tasks.engine.run import Run
-from tasks.engine.uptodate import RunCheck
+from selective_build.tasks.engine import stat_key
+from selective_build.tasks.engine.run import Run
+from selective_build.tasks.engine.uptodate import RunCheck
 
 
 def as_written(run: Run, target: str, record: Any) -> bool:

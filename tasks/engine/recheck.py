@@ -16,9 +16,9 @@ from typing import Any
 from doit.dependency import Dependency
 from doit.globals import Globals
 
-from tasks.engine import stamp
-from tasks.engine.checker import CachedMD5Checker
-from tasks.engine.run import Run
+from selective_build.tasks.engine import stamp
+from selective_build.tasks.engine.checker import CachedMD5Checker
+from selective_build.tasks.engine.run import Run
 
 
 def record_if_up_to_date(run: Run, tasks: dict[str, Any], names: list[str]) -> None:

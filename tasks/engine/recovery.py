@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import os
 
-from codegen.writer import TEMPORARY
-from tasks import layout
+from selective_build.codegen.writer import TEMPORARY
+from selective_build.tasks import layout
 
 
 def after_unfinished_run(started_ns: int) -> None:

@@ -21,8 +21,8 @@ from typing import Any, cast
 from doit.exceptions import BaseFail, TaskFailed, UnmetDependency
 from doit.reporter import ConsoleReporter
 
-from tasks.engine import recheck, stamp
-from tasks.engine.run import Run
+from selective_build.tasks.engine import recheck, stamp
+from selective_build.tasks.engine.run import Run
 
 # Note [Task output]
 # ~~~~~~~~~~~~~~~~~~

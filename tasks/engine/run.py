@@ -13,9 +13,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from tasks.engine.checker import DigestCache
-from tasks.engine.evidence import Evidence, Reads
-from tasks.engine.lock import BuildLock
+from selective_build.tasks.engine.checker import DigestCache
+from selective_build.tasks.engine.evidence import Evidence, Reads
+from selective_build.tasks.engine.lock import BuildLock
 
 
 @dataclass(frozen=True)

@@ -43,13 +43,13 @@ from typing import Any
 
 import doit
 
-from codegen.writer import write_if_changed
-from tasks import layout
-from tasks.config import manifest_path
-from tasks.engine import stat_key
-from tasks.engine.checker import hash_file
-from tasks.engine.evidence import Stamp, stamp_of, stat_or_none
-from tasks.engine.run import Run
+from selective_build.codegen.writer import write_if_changed
+from selective_build.tasks import layout
+from selective_build.tasks.config import manifest_path
+from selective_build.tasks.engine import stat_key
+from selective_build.tasks.engine.checker import hash_file
+from selective_build.tasks.engine.evidence import Stamp, stamp_of, stat_or_none
+from selective_build.tasks.engine.run import Run
 
 FORMAT = 2
 

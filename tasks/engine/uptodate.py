@@ -6,8 +6,8 @@ from typing import Any
 
 from doit.dependency import Dependency, UptodateCalculator
 
-from tasks.engine.checker import CachedMD5Checker
-from tasks.engine.run import Run
+from selective_build.tasks.engine.checker import CachedMD5Checker
+from selective_build.tasks.engine.run import Run
 
 
 class RunCheck(UptodateCalculator):  # type: ignore[misc]

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from tasks import stages as stage_table
-from tasks.code_deps import action_code, code_closure
-from tasks.compile_action import compile_object
-from tasks.link_action import archive, link
-from tasks.models import write_model_ops
+from selective_build.tasks import stages as stage_table
+from selective_build.tasks.code_deps import action_code, code_closure
+from selective_build.tasks.compile_action import compile_object
+from selective_build.tasks.link_action import archive, link
+from selective_build.tasks.models import write_model_ops
 
 ROOT = Path(__file__).resolve().parents[2]
 STAGES = [stage.code for stage in stage_table.STAGES]
@@ -38,13 +38,13 @@ def test_the_closure_holds_every_module_python_imports(module: str) -> None:
     closure = {path.resolve() for path in code_closure(module)}
     missing = imported_project_files(module) - closure
     assert not missing, sorted(str(m) for m in missing)
-    assert ROOT / (module.replace(".", "/") + ".py") in closure
+    assert ROOT / (module.removeprefix("selective_build.").replace(".", "/") + ".py") in closure
 
 
 def test_a_module_reached_only_through_another_is_in_the_closure() -> None:
     # tasks.models imports codegen.pte, whose __init__ imports codegen.pte.reader, which
     # imports codegen.pte.table; the writer is imported by none of them.
-    closure = {path.resolve() for path in code_closure("tasks.models")}
+    closure = {path.resolve() for path in code_closure("selective_build.tasks.models")}
     pte = ROOT / "codegen" / "pte"
     assert {pte / "__init__.py", pte / "reader.py", pte / "table.py"} <= closure
     assert ROOT / "tasks" / "models.py" in closure
@@ -55,15 +55,15 @@ def test_a_relative_import_is_refused(tmp_path: Path, monkeypatch: pytest.Monkey
     (tmp_path / "tasks").mkdir()
     (tmp_path / "tasks" / "__init__.py").write_text("")
     (tmp_path / "tasks" / "stage.py").write_text("from . import other\n")
-    monkeypatch.setattr("tasks.layout.source_root", lambda: tmp_path)
+    monkeypatch.setattr("selective_build.tasks.layout.source_root", lambda: tmp_path)
     with pytest.raises(ValueError, match="relative import"):
-        code_closure("tasks.stage")
+        code_closure("selective_build.tasks.stage")
 
 
 def test_an_action_s_code_is_the_closure_of_the_module_defining_it() -> None:
     # write_model_ops is wrapped (reports_user_errors): its module is still tasks.models.
-    assert action_code(write_model_ops) == code_closure("tasks.models")
-    assert action_code(link, archive) == code_closure("tasks.link_action")
+    assert action_code(write_model_ops) == code_closure("selective_build.tasks.models")
+    assert action_code(link, archive) == code_closure("selective_build.tasks.link_action")
 
 
 def test_a_compile_runs_only_the_code_that_starts_a_command() -> None:

@@ -3,12 +3,12 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from codegen.manifest import Library, Target, Toolchain
-from codegen.plan import objects as plan
-from codegen.plan.steps import CompileStep
-from tasks.compile_action import compile_object
-from tasks.engine.evidence import Evidence, Reads
-from tasks.runtimes import runtime_of
+from selective_build.codegen.manifest import Library, Target, Toolchain
+from selective_build.codegen.plan import objects as plan
+from selective_build.codegen.plan.steps import CompileStep
+from selective_build.tasks.compile_action import compile_object
+from selective_build.tasks.engine.evidence import Evidence, Reads
+from selective_build.tasks.runtimes import runtime_of
 
 HOST = Toolchain("host", "c++", None, ("-Os",), (), "strip")
 CACHED = Toolchain("host", "c++", "ccache", ("-Os",), (), "strip")
