@@ -27,15 +27,14 @@ STAGE_CODE = {stage.name: stage.code for stage in STAGES}
 DOWNSTREAM = downstream()
 # Per stage, a module it imports: its own action module, or one deeper that only it uses.
 DEEPER = {
-    "codegen": "codegen/render.py",
-    "size": "codegen/size/attribution.py",
-    "verify": "codegen/verify.py",
-    "package": "codegen/package.py",
-    "summary": "codegen/size/summary.py",
+    "codegen": "selective_build/codegen/render.py",
+    "size": "selective_build/codegen/size/attribution.py",
+    "verify": "selective_build/codegen/verify.py",
+    "package": "selective_build/codegen/package.py",
+    "summary": "selective_build/codegen/size/summary.py",
 }
 EDITS = [
-    (name, DEEPER.get(name, code.removeprefix("selective_build.").replace(".", "/") + ".py"))
-    for name, code in STAGE_CODE.items()
+    (name, DEEPER.get(name, code.replace(".", "/") + ".py")) for name, code in STAGE_CODE.items()
 ]
 # Prints, per task of the manifest's build, its stage, file_dep, targets and task_dep (run in
 # the workspace, after a build, so that every target's tasks are made).

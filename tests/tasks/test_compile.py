@@ -44,7 +44,7 @@ def objects(name: str, dtype_selective: bool, toolchain: Toolchain = HOST) -> di
 
 def test_runtime_is_shared_and_selective_kernels_are_not() -> None:
     a, b = objects("a", dtype_selective=True), objects("b", dtype_selective=False)
-    loader = "runtime/loader/program.cpp"
+    loader = "selective_build/runtime/loader/program.cpp"
     assert a[loader] == b[loader] and a[loader].parts[:2] == ("build", ".obj")
     assert a[str(KERNELS[0])].parts[:2] == ("build", "a")
     assert b[str(KERNELS[0])] == objects("c", dtype_selective=False)[str(KERNELS[0])]
