@@ -8,6 +8,6 @@ tasks/engine/loader.py), and it gives doit the configuration. Importing this fil
 effect: the lock, the signal handlers and build/ come with a run that builds.
 """
 
-from tasks.creators import CREATORS
+from selective_build.tasks.creators import CREATORS
 
 globals().update(CREATORS)

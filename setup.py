@@ -9,10 +9,10 @@ from setuptools import Extension, setup
 setup(
     ext_modules=[
         Extension(
-            "codegen.pte._keys",
-            ["codegen/pte/_keys.c"],
+            "selective_build.codegen.pte._keys",
+            ["selective_build/codegen/pte/_keys.c"],
             # Generated from codegen/pte/slots.py (codegen/pte/slot_headers.py).
-            depends=["codegen/pte/_slots.h"],
+            depends=["selective_build/codegen/pte/_slots.h"],
             optional=True,
         )
     ]

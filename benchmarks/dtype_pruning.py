@@ -20,12 +20,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from codegen.kernel_library import read_kernel_library  # noqa: E402
-from codegen.model import OperatorName  # noqa: E402
-from codegen.plan.objects import BASE_CFLAGS, DTYPE_SELECTIVE_DEFINE  # noqa: E402
-from codegen.render import render_op_dtypes  # noqa: E402
-from codegen.scalar_type import ScalarType  # noqa: E402
-from codegen.size.elf import read_sections  # noqa: E402
+from selective_build.codegen.kernel_library import read_kernel_library  # noqa: E402
+from selective_build.codegen.model import OperatorName  # noqa: E402
+from selective_build.codegen.plan.objects import BASE_CFLAGS, DTYPE_SELECTIVE_DEFINE  # noqa: E402
+from selective_build.codegen.render import render_op_dtypes  # noqa: E402
+from selective_build.codegen.scalar_type import ScalarType  # noqa: E402
+from selective_build.codegen.size.elf import read_sections  # noqa: E402
 
 PORTABLE = Path("kernels/portable")
 

@@ -4,11 +4,11 @@ Usage (from the repository root):
     python3 benchmarks/gen_oplist_speed.py --executorch-python /path/to/venv/bin/python
 
 Run it with the Python the project is installed in (the README's `.venv/bin/python`): ours
-runs as `sys.executable -m codegen.gen_oplist`. The other Python must have executorch 1.5.1
-installed. Programs are written with our `.pte` writer into build/bench/: a 512 MiB one (a
-Linear layer whose weight fills the constant segment), one with 12,000 kernel calls over a
-few tensors, and layered ones with 100,000 and 300,000 kernel calls (`--calls`), each call
-on its own tensors as in an exported model with that many layers.
+runs as `sys.executable -m selective_build.codegen.gen_oplist`. The other Python must have
+executorch 1.5.1 installed. Programs are written with our `.pte` writer into build/bench/: a
+512 MiB one (a Linear layer whose weight fills the constant segment), one with 12,000 kernel
+calls over a few tensors, and layered ones with 100,000 and 300,000 kernel calls
+(`--calls`), each call on its own tensors as in an exported model with that many layers.
 
 Three commands run on each file `--repeat` times, alternating: ours (the C reader), ours
 with the C reader hidden (the numpy fallback) and ExecuTorch's; wall time, CPU time and
@@ -30,21 +30,22 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from codegen.model import OperatorName  # noqa: E402
-from codegen.pte.writer import IntList, KernelCall, Method, Tensor, save_program  # noqa: E402
-from codegen.scalar_type import ScalarType  # noqa: E402
+from selective_build.codegen.model import OperatorName  # noqa: E402
+from selective_build.codegen.pte.writer import IntList, KernelCall, Method, Tensor, save_program  # noqa: E402
+from selective_build.codegen.scalar_type import ScalarType  # noqa: E402
 
 OUT = Path("build/bench")
 FLOAT = ScalarType.Float
 # Our gen_oplist with the C reader hidden: the numpy fallback a machine without a C
 # compiler gets.
 FALLBACK = (
-    "import sys; import codegen.pte.native as native; native.MODULE = None; "
-    "from codegen.gen_oplist import main; sys.exit(main(sys.argv[1:]))"
+    "import sys; import selective_build.codegen.pte.native as native; native.MODULE = None; "
+    "from selective_build.codegen.gen_oplist import main; sys.exit(main(sys.argv[1:]))"
 )
 # The model_ops task's action, timed around the call only (doit has imported it already).
 MODEL_OPS = (
-    "import sys, time; from pathlib import Path; from tasks.models import write_model_ops; "
+    "import sys, time; from pathlib import Path; "
+    "from selective_build.tasks.models import write_model_ops; "
     "model, out = Path(sys.argv[1]), Path(sys.argv[2]); "
     "wall, cpu = time.perf_counter(), time.process_time(); "
     "assert write_model_ops(model, out, out.with_suffix('.json')); "
@@ -168,7 +169,7 @@ def main() -> int:
         if not path.exists():  # slow to write (minutes at 300,000 calls): kept between runs
             make(path)
     tools = {
-        "ours": [sys.executable, "-m", "codegen.gen_oplist"],
+        "ours": [sys.executable, "-m", "selective_build.codegen.gen_oplist"],
         "ours, numpy fallback": [sys.executable, "-c", FALLBACK],
         "executorch": [args.executorch_python, "-m", "executorch.codegen.tools.gen_oplist"],
     }

@@ -24,9 +24,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from codegen.model import OperatorName  # noqa: E402
-from codegen.pte.writer import IntList, KernelCall, Method, Tensor, save_program  # noqa: E402
-from codegen.scalar_type import ScalarType  # noqa: E402
+from selective_build.codegen.model import OperatorName  # noqa: E402
+from selective_build.codegen.pte.writer import IntList, KernelCall, Method, Tensor, save_program  # noqa: E402
+from selective_build.codegen.scalar_type import ScalarType  # noqa: E402
 from tests.workspace import copy_repository, executed  # noqa: E402
 
 TARGETS, MODELS = 20, 50

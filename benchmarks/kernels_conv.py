@@ -43,7 +43,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(HERE))
 import latency  # noqa: E402
 
-from codegen.pte.writer import IntList, Method, save_program  # noqa: E402
+from selective_build.codegen.pte.writer import IntList, Method, save_program  # noqa: E402
 from tests.kernels.harness import In, KernelRunner, Out  # noqa: E402
 from tests.workspace import copy_repository, doit  # noqa: E402
 

@@ -368,7 +368,7 @@ def case_args(case: Case) -> tuple[list[object], list[Any]]:
     """Our call's arguments (harness form) and the input arrays, seeded per case."""
     import numpy as np
 
-    from codegen.pte.writer import IntList
+    from selective_build.codegen.pte.writer import IntList
     from tests.kernels.harness import In, InList, Out
 
     rng = np.random.default_rng(len(case.label))
@@ -446,7 +446,7 @@ def _run_min(command: list[str], iterations: int) -> float:
 
 
 def check_same(case: Case, got: list[Any], expected: list[Any]) -> None:
-    from codegen.tolerances import mismatches, tolerance
+    from selective_build.codegen.tolerances import mismatches, tolerance
 
     for a, b in zip(got, expected, strict=True):
         atol, rtol = tolerance(b.dtype.name)

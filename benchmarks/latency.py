@@ -63,7 +63,7 @@ from typing import Any, TextIO
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from codegen.verify import compare_output  # noqa: E402
+from selective_build.codegen.verify import compare_output  # noqa: E402
 from tests.executorch_install import executorch_installed  # noqa: E402
 from tests.workspace import copy_repository, doit  # noqa: E402
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from codegen.isa import best_level  # noqa: E402
+from selective_build.codegen.isa import best_level  # noqa: E402
 from tests.workspace import copy_repository, doit  # noqa: E402
 
 # Model groups of the examples, as the README's targets group them.

@@ -34,9 +34,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from codegen.model import OperatorName  # noqa: E402
-from codegen.pte.writer import KernelCall, Method, Tensor, save_program  # noqa: E402
-from codegen.scalar_type import ScalarType  # noqa: E402
+from selective_build.codegen.model import OperatorName  # noqa: E402
+from selective_build.codegen.pte.writer import KernelCall, Method, Tensor, save_program  # noqa: E402
+from selective_build.codegen.scalar_type import ScalarType  # noqa: E402
 
 OUT = Path("build/bench")
 ROWS, COLUMNS = 8192, 16384

@@ -45,9 +45,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from codegen.isa import LEVELS, best_level, isa_flags  # noqa: E402
-from codegen.manifest import OPTIMIZED_CFLAGS, eigen_include  # noqa: E402
-from codegen.plan.objects import BASE_CFLAGS  # noqa: E402
+from selective_build.codegen.isa import LEVELS, best_level, isa_flags  # noqa: E402
+from selective_build.codegen.manifest import OPTIMIZED_CFLAGS, eigen_include  # noqa: E402
+from selective_build.codegen.plan.objects import BASE_CFLAGS  # noqa: E402
 
 HOST_CFLAGS = ("-Os",)  # the host toolchain's, as the built-in ones have
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.executorch.install import ExecutorchInstall, find_executorch
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.executorch.install import ExecutorchInstall, find_executorch
 
 
 def executorch_installed() -> bool:

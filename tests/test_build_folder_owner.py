@@ -27,7 +27,7 @@ dtype_selective = true
 """
 
 # The installed command's entry point, run from the project folder as a user runs it.
-SELECTIVE_BUILD = "import sys; from tasks.command import main; sys.exit(main())"
+SELECTIVE_BUILD = "import sys; from selective_build.tasks.command import main; sys.exit(main())"
 
 
 def selective_build(project: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -13,7 +13,7 @@ import pytest
 from tests.workspace import ADD_MUL_MANIFEST, add_mul_workspace, build_add_mul, doit
 
 # The installed command's entry point, run in the copy as a user runs it.
-SELECTIVE_BUILD = "import sys; from tasks.command import main; sys.exit(main())"
+SELECTIVE_BUILD = "import sys; from selective_build.tasks.command import main; sys.exit(main())"
 
 
 def files_under(folder: Path) -> list[str]:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tasks.code_deps import code_closure
-from tasks.stages import STAGES, downstream
+from selective_build.tasks.code_deps import code_closure
+from selective_build.tasks.stages import STAGES, downstream
 from tests.workspace import ADD_MUL_MANIFEST as MANIFEST
 from tests.workspace import add_mul_workspace, doit, executed
 
@@ -27,11 +27,11 @@ STAGE_CODE = {stage.name: stage.code for stage in STAGES}
 DOWNSTREAM = downstream()
 # Per stage, a module it imports: its own action module, or one deeper that only it uses.
 DEEPER = {
-    "codegen": "codegen/render.py",
-    "size": "codegen/size/attribution.py",
-    "verify": "codegen/verify.py",
-    "package": "codegen/package.py",
-    "summary": "codegen/size/summary.py",
+    "codegen": "selective_build/codegen/render.py",
+    "size": "selective_build/codegen/size/attribution.py",
+    "verify": "selective_build/codegen/verify.py",
+    "package": "selective_build/codegen/package.py",
+    "summary": "selective_build/codegen/size/summary.py",
 }
 EDITS = [
     (name, DEEPER.get(name, code.replace(".", "/") + ".py")) for name, code in STAGE_CODE.items()
@@ -44,8 +44,8 @@ sys.path.insert(0, ".")
 from doit import doit_cmd
 doit_cmd.reset_vars()
 doit_cmd.set_var("manifest", sys.argv[1])
-from tasks.creators import CREATORS
-from tasks.engine.run import Run
+from selective_build.tasks.creators import CREATORS
+from selective_build.tasks.engine.run import Run
 run = Run()
 found = []
 for creator in CREATORS.values():

@@ -94,7 +94,11 @@ def test_an_unknown_name_is_one_line_for_every_command(workdir: Path, name: str)
 
 def test_the_installed_command_refuses_an_unknown_info_name_in_one_line(workdir: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-c", "import sys; from tasks.command import main; sys.exit(main())"]
+        [
+            sys.executable,
+            "-c",
+            "import sys; from selective_build.tasks.command import main; sys.exit(main())",
+        ]
         + [f"manifest={SMALL_MANIFEST}", "info", "nosuch"],
         cwd=workdir,
         capture_output=True,

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codegen.kernel_library import read_kernel_library
-from codegen.manifest import load_manifest
-from codegen.model import KernelKey, OperatorName
-from codegen.pte import read_model_ops
-from codegen.unboxing import unboxing
+from selective_build.codegen.kernel_library import read_kernel_library
+from selective_build.codegen.manifest import load_manifest
+from selective_build.codegen.model import KernelKey, OperatorName
+from selective_build.codegen.pte import read_model_ops
+from selective_build.codegen.unboxing import unboxing
 from tests.workspace import REPO, copy_repository, doit
 
 EXAMPLE = REPO / "examples" / "custom_ops"

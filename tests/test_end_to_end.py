@@ -11,10 +11,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from codegen.manifest import load_manifest
-from codegen.model import OperatorName
-from codegen.pte.writer import KernelCall, Method, Tensor, save_program
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.manifest import load_manifest
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.pte.writer import KernelCall, Method, Tensor, save_program
+from selective_build.codegen.scalar_type import ScalarType
 from tests.workspace import REPO, all_verified, copy_repository, doit, executed
 
 

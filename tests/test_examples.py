@@ -4,7 +4,7 @@ none does)."""
 
 from __future__ import annotations
 
-from codegen.manifest import load_manifest
+from selective_build.codegen.manifest import load_manifest
 from tests.workspace import REPO
 
 EXAMPLE_MODELS = REPO / "examples" / "models"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.executorch.install import ExecutorchInstall
+from selective_build.codegen.executorch.install import ExecutorchInstall
 from tests.executorch_install import executorch_install, require_aarch64_executorch
 from tests.workspace import all_verified, copy_repository, doit
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.executorch.install import ExecutorchInstall
+from selective_build.codegen.executorch.install import ExecutorchInstall
 from tests.executorch_install import executorch_install
 from tests.workspace import REPO, copy_repository, doit
 

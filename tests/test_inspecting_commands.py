@@ -16,13 +16,13 @@ import pytest
 from tests.workspace import copy_repository, doit
 
 # The installed command's entry point, run in the copy as a user runs it.
-SELECTIVE_BUILD = "import sys; from tasks.command import main; sys.exit(main())"
+SELECTIVE_BUILD = "import sys; from selective_build.tasks.command import main; sys.exit(main())"
 
 # A child process holding the build lock through the engine's own lock, as a build does,
 # until its stdin closes.
 HOLDER = """
 import sys
-from tasks.engine.lock import BuildLock
+from selective_build.tasks.engine.lock import BuildLock
 lock = BuildLock()
 lock.hold()
 print("held", flush=True)

@@ -44,20 +44,41 @@ def run(command: list[str], cwd: Path, timeout: float = 1800) -> subprocess.Comp
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh virtualenv with the project installed from a copy that is then deleted: its
-    selective-build command."""
+def installation(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A fresh virtualenv with the project installed from a copy that is then deleted, and
+    what pip printed (verbose: the build backend's warnings included)."""
     root = tmp_path_factory.mktemp("installed")
     source = copy_repository(root / "source")
     venv = root / "venv"
     created = run([sys.executable, "-m", "venv", str(venv)], root, timeout=600)
     assert created.returncode == 0, created.stderr
     # pip's cache makes this quick after the first time; never editable.
-    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(source)]
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--verbose", str(source)]
     result = run(pip, root)
     assert result.returncode == 0, result.stdout + result.stderr
     shutil.rmtree(source)  # the installed copy must need nothing from the checkout
-    return venv / "bin" / "selective-build"
+    return venv, result.stdout + result.stderr
+
+
+@pytest.fixture(scope="module")
+def installed(installation: tuple[Path, str]) -> Path:
+    """The installed selective-build command."""
+    return installation[0] / "bin" / "selective-build"
+
+
+def test_the_install_adds_one_top_level_package_and_warns_of_nothing(
+    installation: tuple[Path, str],
+) -> None:
+    venv, printed = installation
+    [record] = venv.glob("lib/python*/site-packages/selective_build-*.dist-info/RECORD")
+    tops = {line.split("/")[0] for line in record.read_text().splitlines()}
+    ours = {top for top in tops if not top.startswith(("selective_build-", "..", "__pycache__"))}
+    # `..` is the CMake module below the environment's prefix (share/cmake/SelectiveBuild).
+    assert ours == {"selective_build"}, sorted(tops)
+    # What setuptools says of a package's layout or data (pip's own index notes aside).
+    warnings = ("BuildBackendWarning", "SetuptoolsDeprecationWarning", "would be ignored")
+    assert not [warning for warning in warnings if warning in printed], printed
+    assert any(line.startswith("../../../share/cmake/") for line in record.read_text().split())
 
 
 # The app's own CMake project: it builds the target through the installed module.

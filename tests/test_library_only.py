@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.units import format_size
+from selective_build.codegen.units import format_size
 from tests.workspace import ADD_MUL_MODEL, PORTABLE_LIBRARY, copy_repository, doit
 
 TARGET = "addlib"

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError, printable
-from codegen.kernel_library import read_kernel_library, read_schema_operators
-from codegen.manifest import load_manifest
-from codegen.selection import read_selection
+from selective_build.codegen.errors import InputError, printable
+from selective_build.codegen.kernel_library import read_kernel_library, read_schema_operators
+from selective_build.codegen.manifest import load_manifest
+from selective_build.codegen.selection import read_selection
 from tests.workspace import copy_repository, doit
 
 BASE = """\

@@ -102,7 +102,7 @@ def test_project_outside_the_repository_builds_beside_its_manifest(
     # Each target compiled the shared kernel against its own dtype header.
     for target in ("add_mul", "int_ops"):
         objects = project / "build" / target / "obj"
-        if library_spelling == "builtin":  # the repository's, below the working folder
-            assert (objects / "kernels" / "portable" / "op_add.o").is_file()
+        if library_spelling == "builtin":  # the package's, below the working folder
+            assert (objects / "selective_build" / "kernels" / "portable" / "op_add.o").is_file()
         else:
             assert list((objects / ".ext").glob("mine-*/op_add.o"))

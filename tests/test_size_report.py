@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.size.elf import SHF_EXECINSTR, read_sections
+from selective_build.codegen.size.elf import SHF_EXECINSTR, read_sections
 from tests.workspace import copy_repository, doit
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 COPIED = [
+    "selective_build",  # the package; the four below are links into it, copied as links
     "codegen",
     "tasks",
     "runtime",
@@ -41,9 +42,12 @@ def _not_copied(folder: str, names: list[str]) -> set[str]:
 
 def copy_repository(destination: Path) -> Path:
     """Copy what a build reads into `destination` (which may already exist)."""
+    destination.mkdir(parents=True, exist_ok=True)
     for name in COPIED:
         source = REPO / name
-        if source.is_dir():
+        if source.is_symlink():
+            (destination / name).symlink_to(source.readlink())
+        elif source.is_dir():
             shutil.copytree(source, destination / name, ignore=_not_copied)
         else:
             shutil.copy2(source, destination / name)

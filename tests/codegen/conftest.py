@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-import codegen.pte.native
+from selective_build.codegen.pte import native
 
 
 @pytest.fixture(params=["native", "numpy"])
 def kernel_call_reader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     if request.param == "numpy":
-        monkeypatch.setattr(codegen.pte.native, "MODULE", None)
+        monkeypatch.setattr(native, "MODULE", None)
     else:
-        assert codegen.pte.native.MODULE is not None, "the C reader was not built"
+        assert native.MODULE is not None, "the C reader was not built"
     return str(request.param)

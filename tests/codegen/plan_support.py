@@ -8,14 +8,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codegen.manifest import Target, Toolchain
-from codegen.package import PackageInfo
-from codegen.plan.ours import OurRuntime
-from codegen.plan.package import PackageStep
-from codegen.plan.paths import BuildPaths
-from codegen.plan.runtime import Renderer, TargetContext
-from codegen.plan.steps import CompileStep
-from codegen.resolution import Resolution
+from selective_build.codegen.manifest import Target, Toolchain
+from selective_build.codegen.package import PackageInfo
+from selective_build.codegen.plan.ours import OurRuntime
+from selective_build.codegen.plan.package import PackageStep
+from selective_build.codegen.plan.paths import BuildPaths
+from selective_build.codegen.plan.runtime import Renderer, TargetContext
+from selective_build.codegen.plan.steps import CompileStep
+from selective_build.codegen.resolution import Resolution
 
 
 @dataclass(frozen=True)

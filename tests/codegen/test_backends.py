@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from codegen.backends import target_backends
-from codegen.errors import InputError
+from selective_build.codegen.backends import target_backends
+from selective_build.codegen.errors import InputError
 
 XNNPACK = "XnnpackBackend"
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.build_folder import check_build_folder, check_inputs_outside
-from codegen.errors import InputError
-from codegen.manifest import load_manifest
+from selective_build.codegen.build_folder import check_build_folder, check_inputs_outside
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.manifest import load_manifest
 
 MANIFEST = """
 [models.m]

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.manifest.cmake_toolchain import VARIABLES, run_probe, toolchain
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.manifest.cmake_toolchain import VARIABLES, run_probe, toolchain
 
 FILE = Path("cross.cmake")
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.executorch.install import (
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.executorch.install import (
     INSTALL_HINT,
     ExecutorchInstall,
     check_machine,

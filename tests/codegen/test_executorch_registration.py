@@ -9,19 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.executorch.install import ExecutorchInstall
-from codegen.executorch.registration import (
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.executorch.install import ExecutorchInstall
+from selective_build.codegen.executorch.registration import (
     EXECUTORCH_PRIM_OPS,
     REGISTRATION_FILE,
     render_executorch_sources,
 )
-from codegen.kernel_library import read_kernel_library
-from codegen.model import OperatorName
-from codegen.pte import read_model_ops
-from codegen.render import render_sources
-from codegen.resolution import resolve
-from codegen.selection import Selection, read_selection
+from selective_build.codegen.kernel_library import read_kernel_library
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.pte import read_model_ops
+from selective_build.codegen.render import render_sources
+from selective_build.codegen.resolution import resolve
+from selective_build.codegen.selection import Selection, read_selection
 from tests.conftest import example_pte
 from tests.executorch_install import executorch_install
 

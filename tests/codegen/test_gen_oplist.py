@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from codegen.gen_oplist import main
+from selective_build.codegen.gen_oplist import main
 from tests.conftest import REPO, example_pte
 
 DATA = Path(__file__).parent / "data" / "gen_oplist"
@@ -94,7 +94,7 @@ def test_bad_input_is_one_line_and_exit_code_2(
         [
             sys.executable,
             "-m",
-            "codegen.gen_oplist",
+            "selective_build.codegen.gen_oplist",
             "--output_path",
             str(tmp_path / "o.yaml"),
             *args,
@@ -116,7 +116,7 @@ def test_garbage_model_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
         [
             sys.executable,
             "-m",
-            "codegen.gen_oplist",
+            "selective_build.codegen.gen_oplist",
             "--output_path",
             str(tmp_path / "o.yaml"),
             "--model_file_path",
@@ -148,7 +148,7 @@ def test_output_path_equal_to_an_input_is_refused(tmp_path: Path) -> None:
             [
                 sys.executable,
                 "-m",
-                "codegen.gen_oplist",
+                "selective_build.codegen.gen_oplist",
                 "--output_path",
                 str(output),
                 "--model_file_path",
@@ -182,7 +182,7 @@ def test_inputs_that_are_not_regular_files_are_named(tmp_path: Path, kind: str) 
             [
                 sys.executable,
                 "-m",
-                "codegen.gen_oplist",
+                "selective_build.codegen.gen_oplist",
                 "--output_path",
                 str(tmp_path / "o.yaml"),
                 option,
@@ -205,7 +205,7 @@ def test_ops_dict_items_that_are_not_strings_are_refused(tmp_path: Path) -> None
             [
                 sys.executable,
                 "-m",
-                "codegen.gen_oplist",
+                "selective_build.codegen.gen_oplist",
                 "--output_path",
                 str(tmp_path / "o.yaml"),
                 "--ops_dict",

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from codegen.hints import closest, did_you_mean
+from selective_build.codegen.hints import closest, did_you_mean
 
 
 def test_a_typo_gets_the_closest_known_name() -> None:

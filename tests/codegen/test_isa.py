@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen import isa
+from selective_build.codegen import isa
 
 V2 = "cx16 lahf_lm popcnt pni sse4_1 sse4_2 ssse3"
 V3 = V2 + " abm avx avx2 bmi1 bmi2 f16c fma movbe xsave"

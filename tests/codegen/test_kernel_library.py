@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.kernel_library import read_kernel_library
-from codegen.model import KernelKey, OperatorName
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.kernel_library import read_kernel_library
+from selective_build.codegen.model import KernelKey, OperatorName
+from selective_build.codegen.scalar_type import ScalarType
 
 DATA = Path(__file__).parent / "data" / "kernels"
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.machine import elf_machine, host_machine, runs_here
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.machine import elf_machine, host_machine, runs_here
 
 
 def elf_header(machine: int, little: bool = True) -> bytes:

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from codegen import isa
-from codegen.errors import InputError
-from codegen.manifest import load_manifest
-from codegen.model import OperatorName
+from selective_build.codegen import isa
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.manifest import load_manifest
+from selective_build.codegen.model import OperatorName
 
 VALID = """
 [toolchains.host]

@@ -6,9 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.manifest import BUILTIN_KERNELS, builtin_libraries, eigen_include, load_manifest
-from codegen.manifest import builtins as builtin_libraries_module
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.manifest import (
+    BUILTIN_KERNELS,
+    builtin_libraries,
+    eigen_include,
+    load_manifest,
+)
+from selective_build.codegen.manifest import builtins as builtin_libraries_module
 
 TARGET = """
 [targets.tiny]

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.model_info import MethodSignature, ModelInfo
-from codegen.pte import read_model_ops
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.model_info import MethodSignature, ModelInfo
+from selective_build.codegen.pte import read_model_ops
 from tests.conftest import example_pte
 
 

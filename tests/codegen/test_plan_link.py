@@ -5,15 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from codegen.manifest import Model, Target, Toolchain
-from codegen.plan.link import link_step, linking_toolchain
-from codegen.plan.objects import target_objects
-from codegen.plan.ours import OurRuntime
-from codegen.plan.paths import BuildPaths
-from codegen.plan.size import size_step
-from codegen.plan.steps import Archive, CompileStep, Link
-from codegen.plan.verify import verify_step
-from codegen.size.inputs import LinkedSource
+from selective_build.codegen.manifest import Model, Target, Toolchain
+from selective_build.codegen.plan.link import link_step, linking_toolchain
+from selective_build.codegen.plan.objects import target_objects
+from selective_build.codegen.plan.ours import OurRuntime
+from selective_build.codegen.plan.paths import BuildPaths
+from selective_build.codegen.plan.size import size_step
+from selective_build.codegen.plan.steps import Archive, CompileStep, Link
+from selective_build.codegen.plan.verify import verify_step
+from selective_build.codegen.size.inputs import LinkedSource
 from tests.codegen.plan_support import ours
 
 PATHS = BuildPaths(Path("build"), Path("src"), Path("/work"))

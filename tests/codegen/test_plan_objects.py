@@ -6,19 +6,23 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from codegen.manifest import Library, Target, Toolchain
-from codegen.model import OperatorName
-from codegen.plan.objects import DTYPE_SELECTIVE_DEFINE, target_objects, unique_objects
-from codegen.plan.ours import (
+from selective_build.codegen.manifest import Library, Target, Toolchain
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.plan.objects import (
+    DTYPE_SELECTIVE_DEFINE,
+    target_objects,
+    unique_objects,
+)
+from selective_build.codegen.plan.ours import (
     FOLD_DEFINE,
     FUSE_DEFINE,
     PREPARE_DEFINE,
     runtime_sources,
 )
-from codegen.plan.paths import BuildPaths
-from codegen.plan.steps import CompileStep
-from codegen.resolution_file import ResolutionFile
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.plan.paths import BuildPaths
+from selective_build.codegen.plan.steps import CompileStep
+from selective_build.codegen.resolution_file import ResolutionFile
+from selective_build.codegen.scalar_type import ScalarType
 from tests.codegen.plan_support import ours
 
 PATHS = BuildPaths(Path("build"), Path("src"), Path("/work"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codegen.plan.paths import BuildPaths
+from selective_build.codegen.plan.paths import BuildPaths
 
 PATHS = BuildPaths(Path("build"), Path("."), Path("/work/repo"))
 

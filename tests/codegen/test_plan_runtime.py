@@ -8,15 +8,15 @@ import ast
 from dataclasses import replace
 from pathlib import Path
 
-from codegen.manifest import RUNTIMES, Model, Target, Toolchain
-from codegen.plan.link import link_step
-from codegen.plan.objects import target_objects
-from codegen.plan.ours import OurRuntime
-from codegen.plan.paths import BuildPaths
-from codegen.plan.runtime import TargetContext
-from codegen.plan.runtimes import IMPLEMENTATIONS, target_runtime
-from codegen.plan.size import size_step
-from codegen.plan.verify import verify_step
+from selective_build.codegen.manifest import RUNTIMES, Model, Target, Toolchain
+from selective_build.codegen.plan.link import link_step
+from selective_build.codegen.plan.objects import target_objects
+from selective_build.codegen.plan.ours import OurRuntime
+from selective_build.codegen.plan.paths import BuildPaths
+from selective_build.codegen.plan.runtime import TargetContext
+from selective_build.codegen.plan.runtimes import IMPLEMENTATIONS, target_runtime
+from selective_build.codegen.plan.size import size_step
+from selective_build.codegen.plan.verify import verify_step
 from tests.codegen.plan_support import (
     TOY_LIBRARIES,
     TOY_PREBUILT,
@@ -110,7 +110,7 @@ def _runtime_branches(path: Path, root: Path = REPO) -> list[str]:
         elif isinstance(node, ast.Match) and "runtime" in ast.unparse(node.subject):
             found.append(f"{where}: matches on a runtime")
         elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
-            "codegen.plan.ours"
+            "selective_build.codegen.plan.ours"
         ):
             found.append(f"{where}: imports the implementation of a runtime")
     return found
@@ -131,7 +131,7 @@ def test_no_stage_asks_which_runtime_it_builds_for() -> None:
 def test_the_check_finds_a_branch_on_the_runtime(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text(
-        "from codegen.plan.ours import OurRuntime\n"
+        "from selective_build.codegen.plan.ours import OurRuntime\n"
         "def flags(target, runtime):\n"
         "    if target.runtime == 'executorch':\n"
         "        return 1\n"

@@ -5,12 +5,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.errors import InputError
-from codegen.manifest.builtins import builtin_libraries
-from codegen.manifest.model import Model, Target
-from codegen.model import OperatorName
-from codegen.model_info import MethodSignature, ModelInfo
-from codegen.preflight import check_model_references, check_operator_names
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.manifest.builtins import builtin_libraries
+from selective_build.codegen.manifest.model import Model, Target
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.model_info import MethodSignature, ModelInfo
+from selective_build.codegen.preflight import check_model_references, check_operator_names
 from tests.workspace import REPO
 
 MANIFEST = Path("selective.toml")

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.model import KernelKey, OperatorName
-from codegen.provenance import Provenance
-from codegen.pte import read_model_ops
-from codegen.selection import Selection
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.model import KernelKey, OperatorName
+from selective_build.codegen.provenance import Provenance
+from selective_build.codegen.pte import read_model_ops
+from selective_build.codegen.selection import Selection
 from tests.conftest import example_pte
 
 ADD = OperatorName.parse("aten::add.out")

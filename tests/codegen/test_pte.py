@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.model import KernelKey, OperatorName
-from codegen.pte import read_flatbuffer_region, read_model_ops
-from codegen.selection import Selection
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.model import KernelKey, OperatorName
+from selective_build.codegen.pte import read_flatbuffer_region, read_model_ops
+from selective_build.codegen.selection import Selection
 from tests.conftest import EXAMPLE_MODELS, example_pte
 
 EXAMPLES = sorted(path.name for path in EXAMPLE_MODELS.iterdir() if path.is_dir())

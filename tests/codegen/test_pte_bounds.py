@@ -15,13 +15,17 @@ from pathlib import Path
 
 import pytest
 
-import codegen.pte.native
-import codegen.pte.table
-from codegen.errors import InputError
-from codegen.model import KernelKey, OperatorName
-from codegen.pte import read_model_ops
-from codegen.pte.writer import KernelCall, Method, Tensor, _ProgramBuilder, save_program
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.model import KernelKey, OperatorName
+from selective_build.codegen.pte import native, read_model_ops, table
+from selective_build.codegen.pte.writer import (
+    KernelCall,
+    Method,
+    Tensor,
+    _ProgramBuilder,
+    save_program,
+)
+from selective_build.codegen.scalar_type import ScalarType
 
 REPO = Path(__file__).resolve().parents[2]
 ADD = OperatorName.parse("aten::add.out")
@@ -78,14 +82,14 @@ def test_shared_sub_tables_are_visited_once(
     path = tmp_path / "shared.pte"
     path.write_bytes(shared_program(60, 60, 60))
     visits = 0
-    original = codegen.pte.table.Table.at.__func__  # type: ignore[attr-defined]
+    original = table.Table.at.__func__  # type: ignore[attr-defined]
 
     def counting(cls: type, data: bytes, position: int, what: object) -> object:
         nonlocal visits
         visits += 1
         return original(cls, data, position, what)
 
-    monkeypatch.setattr(codegen.pte.table.Table, "at", classmethod(counting))
+    monkeypatch.setattr(table.Table, "at", classmethod(counting))
     ops = read_model_ops(path)
     assert ops.methods == ("forward",) * 60
     assert ops.operators == {ADD: frozenset({KernelKey.parse("v1/6;0|6;0|6;0|6;0")})}
@@ -151,7 +155,7 @@ def test_a_huge_file_without_extended_header_costs_its_flatbuffer(tmp_path: Path
         f"""
         import resource, sys
         from pathlib import Path
-        from codegen.pte import read_model_ops
+        from selective_build.codegen.pte import read_model_ops
         ops = read_model_ops(Path({str(path)!r}))
         assert list(map(str, ops.operators)) == ["aten::add.out"], ops
         print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
@@ -172,7 +176,7 @@ def test_memory_error_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     def exhausted(*args: object) -> None:
         raise MemoryError
 
-    monkeypatch.setattr("codegen.pte.reader.plan_kernel_keys", exhausted)
+    monkeypatch.setattr("selective_build.codegen.pte.reader.plan_kernel_keys", exhausted)
     with pytest.raises(InputError, match="too large to read in the memory available$"):
         read_model_ops(path)
 
@@ -182,7 +186,7 @@ def test_programs_longer_than_one_slice_read_every_call(
 ) -> None:
     """The numpy reader reads calls in slices of instructions; a value used in several
     slices, and keys first seen in a later slice, come out the same as in one pass."""
-    monkeypatch.setattr(codegen.pte.native, "MODULE", None)
+    monkeypatch.setattr(native, "MODULE", None)
     values: list[object] = [1, Tensor(ScalarType.Float, (2,))]
     calls = []
     for index in range(50):
@@ -192,7 +196,7 @@ def test_programs_longer_than_one_slice_read_every_call(
     path = tmp_path / "sliced.pte"
     save_program([Method("forward", tuple(values), (1,), (1,), tuple(calls))], path)  # type: ignore[arg-type]
     whole = read_model_ops(path)
-    monkeypatch.setattr("codegen.pte.batch.SLICE", 3)
+    monkeypatch.setattr("selective_build.codegen.pte.batch.SLICE", 3)
     assert read_model_ops(path) == whole
     assert {str(key) for key in whole.operators[ADD]} == {
         "v1/6;0|6;0|6;0|6;0",

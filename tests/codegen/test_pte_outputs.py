@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.pte.outputs import read_output_bytes
-from codegen.pte.writer import Method, Tensor, save_program
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.pte.outputs import read_output_bytes
+from selective_build.codegen.pte.writer import Method, Tensor, save_program
+from selective_build.codegen.scalar_type import ScalarType
 from tests.conftest import example_pte
 
 

@@ -9,21 +9,20 @@ from pathlib import Path
 
 import pytest
 
-import codegen.pte.native
-from codegen.errors import InputError
-from codegen.pte import ModelOps, read_model_ops
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.pte import ModelOps, native, read_model_ops
 from tests.conftest import EXAMPLE_MODELS
 from tests.fuzz.harness import examples
 from tests.fuzz.mutate import mutate_program
 
-C_READER = codegen.pte.native.MODULE
+C_READER = native.MODULE
 
 
 def both(path: Path, monkeypatch: pytest.MonkeyPatch) -> list[ModelOps | str]:
     """The C reader's and the fallback's outcome: the result, or 'error' (one line)."""
     outcomes: list[ModelOps | str] = []
     for module in (C_READER, None):
-        monkeypatch.setattr(codegen.pte.native, "MODULE", module)
+        monkeypatch.setattr(native, "MODULE", module)
         try:
             outcomes.append(read_model_ops(path))
         except InputError as error:

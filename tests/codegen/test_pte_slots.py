@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from codegen.pte import slot_headers
-from codegen.pte import slots as pte_slots
+from selective_build.codegen.pte import slot_headers
+from selective_build.codegen.pte import slots as pte_slots
 from tests.workspace import REPO
 
 
 @pytest.mark.parametrize("path", sorted(slot_headers.generated()), ids=str)
 def test_the_committed_header_is_what_the_table_generates(path: Path) -> None:
     assert (REPO / path).read_text() == slot_headers.generated()[path], (
-        f"{path} is stale: run `python -m codegen.pte.slot_headers`"
+        f"{path} is stale: run `python -m selective_build.codegen.pte.slot_headers`"
     )
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.model import KernelKey, OperatorName
-from codegen.pte import read_model_ops
-from codegen.pte.writer import (
+from selective_build.codegen.model import KernelKey, OperatorName
+from selective_build.codegen.pte import read_model_ops
+from selective_build.codegen.pte.writer import (
     DelegateCall,
     IntList,
     KernelCall,
@@ -20,7 +20,7 @@ from codegen.pte.writer import (
     save_program,
     write_program,
 )
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.scalar_type import ScalarType
 
 ADD = OperatorName.parse("aten::add.out")
 CAT = OperatorName.parse("aten::cat.out")
@@ -119,7 +119,7 @@ def test_a_failed_save_leaves_no_partial_program(
         output.write(b"half a program")
         raise OSError("disk full")
 
-    monkeypatch.setattr("codegen.pte.writer.write_program", fail)
+    monkeypatch.setattr("selective_build.codegen.pte.writer.write_program", fail)
     with pytest.raises(OSError, match="disk full"):
         save_program([add_method(ScalarType.Float)], path)
     with pytest.raises(OSError, match="disk full"):

@@ -1,5 +1,6 @@
-"""`python -m codegen.gen_oplist` and the model reader start fast: neither numpy nor PyYAML
-is imported on their path (each costs more than reading a 100,000-call program in C)."""
+"""`python -m selective_build.codegen.gen_oplist` and the model reader start fast: neither
+numpy nor PyYAML is imported on their path (each costs more than reading a 100,000-call
+program in C)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import codegen.pte.native
+from selective_build.codegen.pte import native
 from tests.conftest import example_pte
 
 REPO = Path(__file__).resolve().parents[2]
@@ -23,14 +24,14 @@ def modules_after(code: str) -> set[str]:
 
 
 def test_gen_oplist_imports_neither_numpy_nor_yaml(tmp_path: Path) -> None:
-    assert codegen.pte.native.MODULE is not None, "the C reader was not built"
+    assert native.MODULE is not None, "the C reader was not built"
     output = tmp_path / "selected.yaml"
     modules = modules_after(
-        "from codegen.gen_oplist import main\n"
+        "from selective_build.codegen.gen_oplist import main\n"
         f"assert main(['--model_file_path', {str(example_pte('mlp'))!r}, "
         f"'--output_path', {str(output)!r}]) == 0"
     )
-    assert "codegen.pte._keys" in modules
+    assert "selective_build.codegen.pte._keys" in modules
     assert not {"numpy", "yaml"} & modules
     assert output.read_text().startswith("build_features: []\n")
 
@@ -40,9 +41,10 @@ def test_without_the_c_reader_numpy_reads_the_same(tmp_path: Path) -> None:
     outputs = []
     for hide in (False, True):
         output = tmp_path / f"{hide}.yaml"
-        prelude = "import codegen.pte.native as n; n.MODULE = None\n" if hide else ""
+        hidden = "import selective_build.codegen.pte.native as n; n.MODULE = None\n"
+        prelude = hidden if hide else ""
         modules = modules_after(
-            f"{prelude}from codegen.gen_oplist import main\n"
+            f"{prelude}from selective_build.codegen.gen_oplist import main\n"
             f"assert main(['--model_file_path', {str(example_pte('mlp'))!r}, "
             f"'--output_path', {str(output)!r}]) == 0"
         )

@@ -5,9 +5,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.errors import InputError
-from codegen.manifest.model import Model
-from codegen.references import Reference, load_all, references, with_npy_files
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.manifest.model import Model
+from selective_build.codegen.references import Reference, load_all, references, with_npy_files
 
 
 def test_npy_files_are_themselves(tmp_path: Path) -> None:

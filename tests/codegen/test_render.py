@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from codegen.kernel_library import read_kernel_library
-from codegen.model import KernelKey, OperatorName
-from codegen.pte import read_model_ops
-from codegen.render import GENERATED_FILES, render_declared_dtypes, render_sources
-from codegen.resolution import resolve
-from codegen.selection import Selection
+from selective_build.codegen.kernel_library import read_kernel_library
+from selective_build.codegen.model import KernelKey, OperatorName
+from selective_build.codegen.pte import read_model_ops
+from selective_build.codegen.render import GENERATED_FILES, render_declared_dtypes, render_sources
+from selective_build.codegen.resolution import resolve
+from selective_build.codegen.selection import Selection
 from tests.conftest import example_pte
 
 DATA = Path(__file__).parent / "data" / "kernels"

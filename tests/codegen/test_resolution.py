@@ -4,13 +4,13 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.kernel_library import KernelLibrary, read_kernel_library
-from codegen.model import KernelKey, OperatorName
-from codegen.render import render_sources
-from codegen.resolution import resolve
-from codegen.scalar_type import ScalarType
-from codegen.selection import SelectedOperator, Selection, read_selection
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.kernel_library import KernelLibrary, read_kernel_library
+from selective_build.codegen.model import KernelKey, OperatorName
+from selective_build.codegen.render import render_sources
+from selective_build.codegen.resolution import resolve
+from selective_build.codegen.scalar_type import ScalarType
+from selective_build.codegen.selection import SelectedOperator, Selection, read_selection
 from tests.workspace import REPO
 
 DATA = Path(__file__).parent / "data" / "kernels"

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.kernel_library import read_kernel_library
-from codegen.model import OperatorName
-from codegen.pte import read_model_ops
-from codegen.resolution import resolve
-from codegen.resolution_file import ResolutionFile
-from codegen.scalar_type import ScalarType
-from codegen.selection import Selection
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.kernel_library import read_kernel_library
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.pte import read_model_ops
+from selective_build.codegen.resolution import resolve
+from selective_build.codegen.resolution_file import ResolutionFile
+from selective_build.codegen.scalar_type import ScalarType
+from selective_build.codegen.selection import Selection
 from tests.conftest import example_pte
 from tests.workspace import REPO
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.scalar_type import ScalarType
 
 
 def test_lookup_by_number_and_name() -> None:

@@ -6,15 +6,15 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from codegen import scalar_type_header
-from codegen.scalar_type import ScalarType
+from selective_build.codegen import scalar_type_header
+from selective_build.codegen.scalar_type import ScalarType
 from tests.workspace import REPO
 
 
 def test_the_committed_header_is_what_the_table_generates() -> None:
     for path, text in scalar_type_header.generated().items():
         assert (REPO / path).read_text() == text, (
-            f"{path} is stale: run `python -m codegen.scalar_type_header`"
+            f"{path} is stale: run `python -m selective_build.codegen.scalar_type_header`"
         )
 
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from codegen.kernel_library import read_kernel_library
-from codegen.schema import Argument, SchemaType, parse_schema
+from selective_build.codegen.kernel_library import read_kernel_library
+from selective_build.codegen.schema import Argument, SchemaType, parse_schema
 
 ROOT = Path(__file__).parents[2]
 # Written by tools/executorch_schemas.py from torch 2.13 + ExecuTorch 1.5.1: every operator

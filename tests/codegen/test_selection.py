@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.model import KernelKey, OperatorName
-from codegen.pte import read_model_ops
-from codegen.scalar_type import ScalarType
-from codegen.selection import SelectedOperator, Selection, read_selection
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.model import KernelKey, OperatorName
+from selective_build.codegen.pte import read_model_ops
+from selective_build.codegen.scalar_type import ScalarType
+from selective_build.codegen.selection import SelectedOperator, Selection, read_selection
 from tests.conftest import example_pte
 
 ADD = OperatorName.parse("aten::add.out")

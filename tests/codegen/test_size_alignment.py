@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from codegen.size.alignment import FLAG, alignment_note, segment_padding
-from codegen.size.elf import Segment
+from selective_build.codegen.size.alignment import FLAG, alignment_note, segment_padding
+from selective_build.codegen.size.elf import Segment
 
 
 def test_padding_is_the_gaps_between_loadable_segments() -> None:

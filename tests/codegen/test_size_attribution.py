@@ -8,11 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from codegen.scalar_type import ScalarType
-from codegen.size.attribution import LinkedObject, attribute, bucket_of_source
-from codegen.size.dtypes import template_dtypes
-from codegen.size.elf import SHF_EXECINSTR, object_symbols, read_sections, read_symbols
-from codegen.size_buckets import OVERHEAD, SHARED_KERNELS, kernel_bucket
+from selective_build.codegen.scalar_type import ScalarType
+from selective_build.codegen.size.attribution import LinkedObject, attribute, bucket_of_source
+from selective_build.codegen.size.dtypes import template_dtypes
+from selective_build.codegen.size.elf import (
+    SHF_EXECINSTR,
+    object_symbols,
+    read_sections,
+    read_symbols,
+)
+from selective_build.codegen.size_buckets import OVERHEAD, SHARED_KERNELS, kernel_bucket
 
 SOURCES = {
     "runtime/core/core.cpp": "int core_value(int x) { return x * 3 + 1; }\n",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from codegen.size_buckets import FIXED_BUCKETS, KERNEL_PREFIX, is_known_bucket
+from selective_build.codegen.size_buckets import FIXED_BUCKETS, KERNEL_PREFIX, is_known_bucket
 
 
 def _modules_after_import(module: str) -> set[str]:
@@ -18,10 +18,14 @@ def _modules_after_import(module: str) -> set[str]:
 
 
 def test_importing_the_manifest_does_not_import_the_elf_code() -> None:
-    loaded = _modules_after_import("codegen.manifest")
-    assert "codegen.size_buckets" in loaded  # the check below is about the right import
+    loaded = _modules_after_import("selective_build.codegen.manifest")
+    # The check below is about the right import.
+    assert "selective_build.codegen.size_buckets" in loaded
     assert not any(name == "elftools" or name.startswith("elftools.") for name in loaded)
-    assert not any(name in loaded for name in ("codegen.size.elf", "codegen.size.attribution"))
+    assert not any(
+        name in loaded
+        for name in ("selective_build.codegen.size.elf", "selective_build.codegen.size.attribution")
+    )
 
 
 def test_known_buckets() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from codegen.size.budget import target_budgets
+from selective_build.codegen.size.budget import target_budgets
 
 
 def test_size_budget_is_the_budget_on_file() -> None:

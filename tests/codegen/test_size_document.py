@@ -8,10 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.size.budget import Breach
-from codegen.size.change import Moved, MovedBucket, Reselected, SettingChange, SizeChange
-from codegen.size.document import (
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.size.budget import Breach
+from selective_build.codegen.size.change import (
+    Moved,
+    MovedBucket,
+    Reselected,
+    SettingChange,
+    SizeChange,
+)
+from selective_build.codegen.size.document import (
     BaselineFigures,
     BucketRow,
     LibraryOnly,
@@ -20,9 +26,9 @@ from codegen.size.document import (
     SizeDocument,
     read_earlier,
 )
-from codegen.size.elf import Segment
-from codegen.size.estimate import Closeness
-from codegen.size.totals import LibraryFigures, SizeReport
+from selective_build.codegen.size.elf import Segment
+from selective_build.codegen.size.estimate import Closeness
+from selective_build.codegen.size.totals import LibraryFigures, SizeReport
 from tests.codegen.test_size_report import SETTINGS as REPORT_SETTINGS
 
 SETTINGS = replace(

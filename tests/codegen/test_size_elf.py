@@ -7,8 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.size.elf import object_symbols, read_sections, read_segments, read_symbols
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.size.elf import (
+    object_symbols,
+    read_sections,
+    read_segments,
+    read_symbols,
+)
 
 
 @pytest.mark.parametrize("reader", [read_sections, read_segments, read_symbols, object_symbols])

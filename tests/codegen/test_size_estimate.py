@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.size.estimate import Closeness, Estimate, KernelCost, compare_estimate
-from codegen.size.predict import estimate
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.size.estimate import Closeness, Estimate, KernelCost, compare_estimate
+from selective_build.codegen.size.predict import estimate
 from tests.codegen.test_size_predict import EVERY, SELECTIVE, report
 from tests.workspace import SMALL_MANIFEST, build_small, executed, small_workspace
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.size.elf import read_sections
-from codegen.size.totals import archive_sizes, berkeley_sizes
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.size.elf import read_sections
+from selective_build.codegen.size.totals import archive_sizes, berkeley_sizes
 
 
 def compile_object(directory: Path, name: str, code: str) -> Path:

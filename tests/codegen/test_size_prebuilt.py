@@ -3,8 +3,8 @@ alternative it is compared with."""
 
 from __future__ import annotations
 
-from codegen.executorch.install import ALL_KERNELS_LIBRARY, ExecutorchInstall
-from codegen.size.prebuilt import NonSelective, non_selective, prebuilt_markdown
+from selective_build.codegen.executorch.install import ALL_KERNELS_LIBRARY, ExecutorchInstall
+from selective_build.codegen.size.prebuilt import NonSelective, non_selective, prebuilt_markdown
 from tests.executorch_install import executorch_install
 
 __all__ = ["executorch_install"]

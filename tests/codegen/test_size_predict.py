@@ -5,16 +5,16 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from codegen.kernel_library import read_kernel_library
-from codegen.model import OperatorName
-from codegen.resolution import resolve
-from codegen.selection import Selection
-from codegen.size.document import BucketRow, SizeDocument
-from codegen.size.elf import Segment
-from codegen.size.predict import estimate, estimate_target, every_dtype_buckets
-from codegen.size.settings import TargetSettings
-from codegen.size.totals import SizeReport
-from codegen.size_buckets import REGISTRY_SLOT_BYTES
+from selective_build.codegen.kernel_library import read_kernel_library
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.resolution import resolve
+from selective_build.codegen.selection import Selection
+from selective_build.codegen.size.document import BucketRow, SizeDocument
+from selective_build.codegen.size.elf import Segment
+from selective_build.codegen.size.predict import estimate, estimate_target, every_dtype_buckets
+from selective_build.codegen.size.settings import TargetSettings
+from selective_build.codegen.size.totals import SizeReport
+from selective_build.codegen.size_buckets import REGISTRY_SLOT_BYTES
 from tests.codegen.test_size_report import SETTINGS
 
 PORTABLE = Path(__file__).resolve().parents[2] / "kernels" / "portable"

@@ -6,14 +6,19 @@ from dataclasses import replace
 
 import pytest
 
-from codegen.size.attribution import Attribution, Bucket
-from codegen.size.budget import breach_message
-from codegen.size.diff import change_lines, size_change
-from codegen.size.document import OperatorInfo
-from codegen.size.explain import explain_model, explain_operator
-from codegen.size.report import SizeAnalysis, render_html, render_markdown, size_document
-from codegen.size.settings import TargetSettings
-from codegen.size.totals import SizeReport
+from selective_build.codegen.size.attribution import Attribution, Bucket
+from selective_build.codegen.size.budget import breach_message
+from selective_build.codegen.size.diff import change_lines, size_change
+from selective_build.codegen.size.document import OperatorInfo
+from selective_build.codegen.size.explain import explain_model, explain_operator
+from selective_build.codegen.size.report import (
+    SizeAnalysis,
+    render_html,
+    render_markdown,
+    size_document,
+)
+from selective_build.codegen.size.settings import TargetSettings
+from selective_build.codegen.size.totals import SizeReport
 
 SETTINGS = TargetSettings(
     models=("add_mul", "mlp"),

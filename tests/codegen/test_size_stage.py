@@ -7,13 +7,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from codegen.manifest import load_manifest
-from codegen.model import KernelKey, OperatorName
-from codegen.provenance import Provenance
-from codegen.pte import read_model_ops
-from codegen.resolution_file import ResolvedKernel
-from codegen.selection import Selection
-from codegen.size.stage import selected_by
+from selective_build.codegen.manifest import load_manifest
+from selective_build.codegen.model import KernelKey, OperatorName
+from selective_build.codegen.provenance import Provenance
+from selective_build.codegen.pte import read_model_ops
+from selective_build.codegen.resolution_file import ResolvedKernel
+from selective_build.codegen.selection import Selection
+from selective_build.codegen.size.stage import selected_by
 from tests.conftest import example_pte
 
 MANIFEST = """

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from codegen.size.diff import size_change
-from codegen.size.document import BaselineFigures, LibraryOnly
-from codegen.size.estimate import Closeness
-from codegen.size.report import size_document
-from codegen.size.summary import digest, size_phrase, summary_line
-from codegen.verification import ModelResult, Verification
+from selective_build.codegen.size.diff import size_change
+from selective_build.codegen.size.document import BaselineFigures, LibraryOnly
+from selective_build.codegen.size.estimate import Closeness
+from selective_build.codegen.size.report import size_document
+from selective_build.codegen.size.summary import digest, size_phrase, summary_line
+from selective_build.codegen.verification import ModelResult, Verification
 from tests.codegen.test_size_report import analysis
 
 

@@ -6,8 +6,13 @@ from pathlib import Path
 
 import numpy as np
 
-from codegen.tolerances import TOLERANCES, compare_to_reference, mismatches, tolerance
-from codegen.verify import compare_output
+from selective_build.codegen.tolerances import (
+    TOLERANCES,
+    compare_to_reference,
+    mismatches,
+    tolerance,
+)
+from selective_build.codegen.verify import compare_output
 from tests.conformance.tolerances import compare
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from codegen.schema import parse_schema
-from codegen.unboxing import unboxing
+from selective_build.codegen.schema import parse_schema
+from selective_build.codegen.unboxing import unboxing
 
 
 def generated(schema: str, function: str) -> tuple[str, str, str]:

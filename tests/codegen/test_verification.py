@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.verification import ModelResult, OutputError, Verification
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.verification import ModelResult, OutputError, Verification
 
 
 def test_round_trip_in_the_verify_stages_form(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.verify import (
+from selective_build.codegen.verify import (
     check_output,
     compare_output,
     degenerate_detail,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.writer import temporary, write_if_changed
+from selective_build.codegen.writer import temporary, write_if_changed
 
 
 @pytest.fixture

@@ -7,9 +7,9 @@ import random
 import pytest
 import yaml
 
-from codegen.selection import Selection
-from codegen.yaml_emit import dump_plain
-from codegen.yaml_io import dump_yaml
+from selective_build.codegen.selection import Selection
+from selective_build.codegen.yaml_emit import dump_plain
+from selective_build.codegen.yaml_io import dump_yaml
 from tests.conftest import EXAMPLE_MODELS
 
 # Characters that change how PyYAML writes a string: indicators, spaces, digits (numbers,

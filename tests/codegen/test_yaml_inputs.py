@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
-from codegen.kernel_library import read_kernel_library, read_schema_operators
-from codegen.selection import read_selection
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.kernel_library import read_kernel_library, read_schema_operators
+from selective_build.codegen.selection import read_selection
 
 # The 726-byte shape: each level doubles the one before (2^30 items if expanded).
 ALIAS_BOMB = "a0: &a0 [x, x]\n" + "".join(

@@ -44,9 +44,9 @@ sys.path[:0] = [str(REPO), str(HERE)]
 from cases import CASES, DTYPES, YAML_NAMES, Case  # noqa: E402
 from executorch.exir import EdgeCompileConfig, to_edge  # noqa: E402
 
-from codegen.kernel_library import read_kernel_library  # noqa: E402
-from codegen.model import OperatorName  # noqa: E402
-from codegen.pte import read_model_ops  # noqa: E402
+from selective_build.codegen.kernel_library import read_kernel_library  # noqa: E402
+from selective_build.codegen.model import OperatorName  # noqa: E402
+from selective_build.codegen.pte import read_model_ops  # noqa: E402
 
 PROGRAMS = HERE / "programs"
 LIBRARIES = {

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from codegen.tolerances import mismatches, tolerance
+from selective_build.codegen.tolerances import mismatches, tolerance
 
 # Below this many values the statistics say too little to check.
 _MANY = 1000

@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from codegen.kernel_library import read_schema_operators
-from codegen.pte import read_model_ops
+from selective_build.codegen.kernel_library import read_schema_operators
+from selective_build.codegen.pte import read_model_ops
 from tests.conformance.properties import check_property
 from tests.conformance.tolerances import compare
 from tests.kernels.harness import KernelFailed, KernelRunner

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from codegen.tolerances import compare_to_reference
+from selective_build.codegen.tolerances import compare_to_reference
 
 
 def compare(

@@ -28,9 +28,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codegen.errors import InputError
-from codegen.pte import read_model_ops
-from codegen.selection import Selection
+from selective_build.codegen.errors import InputError
+from selective_build.codegen.pte import read_model_ops
+from selective_build.codegen.selection import Selection
 from tests.fuzz.kept import Keeper, KeptCase, key_shapes, message_class, read_index
 from tests.fuzz.mutate import mutate_array, mutate_program
 from tests.fuzz.sanitized import ALLOCATION_WARNING, ENVIRONMENT

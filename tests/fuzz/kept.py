@@ -27,8 +27,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codegen.model import KernelKey
-from codegen.pte.reader import ModelOps
+from selective_build.codegen.model import KernelKey
+from selective_build.codegen.pte.reader import ModelOps
 from tests.workspace import REPO
 
 CORPUS = REPO / "tests" / "fuzz" / "corpus"

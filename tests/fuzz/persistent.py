@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from codegen.plan.objects import BASE_CFLAGS
+from selective_build.codegen.plan.objects import BASE_CFLAGS
 from tests.fuzz.harness import (
     Finding,
     RunnerCase,

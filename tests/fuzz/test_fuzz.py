@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import InputError
+from selective_build.codegen.errors import InputError
 from tests.fuzz import harness, libfuzzer
 from tests.fuzz.harness import (
     RunnerCase,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.pte import read_model_ops
+from selective_build.codegen.pte import read_model_ops
 from tests.fuzz.harness import check_reader, examples, kept_runner_cases
 from tests.fuzz.kept import CORPUS, Keeper, KeptCase, key_shapes, message_class, read_index
 from tests.fuzz.persistent import build_driver, fuzz_runner_persistent

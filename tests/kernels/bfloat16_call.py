@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from codegen.model import OperatorName
-from codegen.pte.writer import (
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.pte.writer import (
     IntList,
     KernelCall,
     Method,
@@ -22,7 +22,7 @@ from codegen.pte.writer import (
     TensorList,
     Value,
 )
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.scalar_type import ScalarType
 from tests.kernels.harness import In, InOptionalList, KernelRunner, Out, scalar_type
 
 __all__ = ["assert_bfloat16_close", "bfloat16_inputs", "run_bfloat16", "to_bfloat16"]

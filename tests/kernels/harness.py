@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.model import OperatorName
-from codegen.pte.writer import (
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.pte.writer import (
     IntList,
     KernelCall,
     Method,
@@ -31,7 +31,7 @@ from codegen.pte.writer import (
     Value,
     save_program,
 )
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.scalar_type import ScalarType
 
 _BY_NUMPY = {t.numpy_name: t for t in ScalarType if t.numpy_name}
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from codegen.model import OperatorName
-from codegen.pte.writer import IntList, KernelCall, Method, Tensor, Value
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.pte.writer import IntList, KernelCall, Method, Tensor, Value
 from tests.kernels.harness import KernelRunner, scalar_type
 
 

@@ -13,9 +13,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.model import OperatorName
-from codegen.pte.writer import IntList, KernelCall, Method, Tensor, TensorList, Value
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.pte.writer import (
+    IntList,
+    KernelCall,
+    Method,
+    Tensor,
+    TensorList,
+    Value,
+)
+from selective_build.codegen.scalar_type import ScalarType
 from tests.kernels.harness import KernelFailed, KernelRunner
 
 # Exported by tools/export_call_layout.py with ExecuTorch 1.5.1: split_with_sizes_copy.out

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from codegen.kernel_library import read_kernel_library
-from codegen.render import render_declared_dtypes
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.kernel_library import read_kernel_library
+from selective_build.codegen.render import render_declared_dtypes
+from selective_build.codegen.scalar_type import ScalarType
 from tests.workspace import REPO
 
 PORTABLE = REPO / "kernels" / "portable"

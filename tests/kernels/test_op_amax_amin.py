@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from codegen.pte.writer import IntList
+from selective_build.codegen.pte.writer import IntList
 from tests.kernels.bfloat16_call import bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import ALL, In, KernelRunner, Out, assert_fails
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from codegen.pte.writer import IntList
+from selective_build.codegen.pte.writer import IntList
 from tests.kernels.harness import ALL, KernelRunner, Out, assert_fails
 
 OP = "aten::full.out"

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from codegen.model import OperatorName
-from codegen.pte.writer import KernelCall, Method, OptionalTensorList, Tensor
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.pte.writer import KernelCall, Method, OptionalTensorList, Tensor
+from selective_build.codegen.scalar_type import ScalarType
 from tests.kernels.harness import KernelFailed, KernelRunner, scalar_type
 
 OP = "aten::index_put_"

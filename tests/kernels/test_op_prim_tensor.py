@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.pte.writer import IntList, Tensor
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.pte.writer import IntList, Tensor
+from selective_build.codegen.scalar_type import ScalarType
 from tests.kernels.harness import ALL, KernelFailed
 from tests.kernels.prim_programs import run_program, tensor_to_scalar_op
 

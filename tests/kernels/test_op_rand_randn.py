@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from codegen.model import OperatorName
-from codegen.pte.writer import IntList, KernelCall, Method, Tensor
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.pte.writer import IntList, KernelCall, Method, Tensor
 from tests.kernels.bfloat16_call import run_bfloat16
 from tests.kernels.harness import FLOATING, KernelRunner, Out, assert_fails, scalar_type
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from codegen.pte.writer import DoubleList, IntList
+from selective_build.codegen.pte.writer import DoubleList, IntList
 from tests.kernels.bfloat16_call import bfloat16_inputs, run_bfloat16
 from tests.kernels.harness import In, KernelRunner, Out, assert_fails
 

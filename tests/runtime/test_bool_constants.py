@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.model import OperatorName
-from codegen.pte.writer import KernelCall, Method, Tensor, save_program
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.pte.writer import KernelCall, Method, Tensor, save_program
+from selective_build.codegen.scalar_type import ScalarType
 from tests.fuzz.sanitized import ENVIRONMENT, sanitized_runner
 
 

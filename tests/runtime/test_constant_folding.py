@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from codegen.pte.writer import IntList, JumpFalseCall, Method, Tensor, save_program
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.pte.writer import IntList, JumpFalseCall, Method, Tensor, save_program
+from selective_build.codegen.scalar_type import ScalarType
 from tests.runtime.timed_runs import call, reported_bytes, run_iterations
 from tests.workspace import REPO
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from codegen.pte.writer import DelegateCall, Method, Tensor, save_program
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.pte.writer import DelegateCall, Method, Tensor, save_program
+from selective_build.codegen.scalar_type import ScalarType
 from tests.workspace import REPO
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.executorch.install import ExecutorchInstall
+from selective_build.codegen.executorch.install import ExecutorchInstall
 from tests.conformance.tolerances import compare
 from tests.executorch_install import executorch_install
 from tests.kernels.harness import KernelRunner

@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.model import OperatorName
-from codegen.pte.writer import (
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.pte.writer import (
     Instruction,
     KernelCall,
     Method,
@@ -24,7 +24,7 @@ from codegen.pte.writer import (
     Value,
     save_program,
 )
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.scalar_type import ScalarType
 from tests.fuzz.sanitized import ENVIRONMENT, sanitized_runner
 
 ABS = OperatorName.parse("aten::abs.out")

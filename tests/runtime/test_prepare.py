@@ -18,9 +18,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.isa import best_level
-from codegen.pte.writer import IntList, Method, Tensor, save_program
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.isa import best_level
+from selective_build.codegen.pte.writer import IntList, Method, Tensor, save_program
+from selective_build.codegen.scalar_type import ScalarType
 from tests.kernels.conftest import all_runner, optimized_runner, threaded_runner
 from tests.runtime.timed_runs import call, reported_bytes, run_iterations
 from tests.workspace import REPO

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from codegen.model import OperatorName
-from codegen.pte.writer import IntList, KernelCall, Method, Tensor, save_program
-from codegen.scalar_type import ScalarType
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.pte.writer import IntList, KernelCall, Method, Tensor, save_program
+from selective_build.codegen.scalar_type import ScalarType
 from tests.workspace import REPO
 
 ELEMENTS = 1 << 20  # a 4 MiB float32 output

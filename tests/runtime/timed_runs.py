@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from codegen.model import OperatorName
-from codegen.pte.writer import KernelCall
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.pte.writer import KernelCall
 
 
 def run_iterations(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tasks.cli import enter_manifest_folder, find_manifest, main, version_text
+from selective_build.tasks.cli import enter_manifest_folder, find_manifest, main, version_text
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from doit.doit_cmd import reset_vars
 
-from codegen.manifest.cmake_toolchain import VARIABLES
-from tasks import cmake_probe
+from selective_build.codegen.manifest.cmake_toolchain import VARIABLES
+from selective_build.tasks import cmake_probe
 
 
 @pytest.fixture

@@ -3,12 +3,12 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from codegen.manifest import Library, Target, Toolchain
-from codegen.plan import objects as plan
-from codegen.plan.steps import CompileStep
-from tasks.compile_action import compile_object
-from tasks.engine.evidence import Evidence, Reads
-from tasks.runtimes import runtime_of
+from selective_build.codegen.manifest import Library, Target, Toolchain
+from selective_build.codegen.plan import objects as plan
+from selective_build.codegen.plan.steps import CompileStep
+from selective_build.tasks.compile_action import compile_object
+from selective_build.tasks.engine.evidence import Evidence, Reads
+from selective_build.tasks.runtimes import runtime_of
 
 HOST = Toolchain("host", "c++", None, ("-Os",), (), "strip")
 CACHED = Toolchain("host", "c++", "ccache", ("-Os",), (), "strip")
@@ -44,7 +44,7 @@ def objects(name: str, dtype_selective: bool, toolchain: Toolchain = HOST) -> di
 
 def test_runtime_is_shared_and_selective_kernels_are_not() -> None:
     a, b = objects("a", dtype_selective=True), objects("b", dtype_selective=False)
-    loader = "runtime/loader/program.cpp"
+    loader = "selective_build/runtime/loader/program.cpp"
     assert a[loader] == b[loader] and a[loader].parts[:2] == ("build", ".obj")
     assert a[str(KERNELS[0])].parts[:2] == ("build", "a")
     assert b[str(KERNELS[0])] == objects("c", dtype_selective=False)[str(KERNELS[0])]

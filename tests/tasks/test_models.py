@@ -3,9 +3,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from codegen.model_info import MethodSignature, ModelInfo
-from codegen.selection import read_selection
-from tasks.models import write_model_ops
+from selective_build.codegen.model_info import MethodSignature, ModelInfo
+from selective_build.codegen.selection import read_selection
+from selective_build.tasks.models import write_model_ops
 from tests.conftest import example_pte
 
 

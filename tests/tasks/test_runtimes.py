@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from codegen.manifest import Manifest, load_manifest
-from codegen.plan import runtimes
-from codegen.plan.objects import target_objects
-from tasks import codegen as codegen_stage
-from tasks.engine.evidence import Evidence, Reads
-from tasks.runtimes import runtime_of
-from tasks.stages import after_codegen
-from tasks.target import TargetPlan
+from selective_build.codegen.manifest import Manifest, load_manifest
+from selective_build.codegen.plan import runtimes
+from selective_build.codegen.plan.objects import target_objects
+from selective_build.tasks import codegen as codegen_stage
+from selective_build.tasks.engine.evidence import Evidence, Reads
+from selective_build.tasks.runtimes import runtime_of
+from selective_build.tasks.stages import after_codegen
+from selective_build.tasks.target import TargetPlan
 from tests.codegen.plan_support import (
     TOY_LIBRARIES,
     TOY_PREBUILT,

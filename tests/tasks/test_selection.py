@@ -3,13 +3,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from codegen.manifest import load_manifest
-from codegen.model import OperatorName
-from codegen.pte import read_model_ops
-from codegen.pte.writer import KernelCall, Method, Tensor, save_program
-from codegen.scalar_type import ScalarType
-from codegen.selection import Selection
-from tasks.selection import target_selection
+from selective_build.codegen.manifest import load_manifest
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.pte import read_model_ops
+from selective_build.codegen.pte.writer import KernelCall, Method, Tensor, save_program
+from selective_build.codegen.scalar_type import ScalarType
+from selective_build.codegen.selection import Selection
+from selective_build.tasks.selection import target_selection
 from tests.conftest import example_pte
 from tests.test_build_folder_owner import selective_build
 

@@ -13,12 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.manifest import Model
-from codegen.model import OperatorName
-from codegen.pte.writer import IntList, KernelCall, Method, Tensor, save_program
-from codegen.scalar_type import ScalarType
-from codegen.verification import DEGENERATE, FAILED, OK
-from tasks.verify import fresh_folder, run_model
+from selective_build.codegen.manifest import Model
+from selective_build.codegen.model import OperatorName
+from selective_build.codegen.pte.writer import IntList, KernelCall, Method, Tensor, save_program
+from selective_build.codegen.scalar_type import ScalarType
+from selective_build.codegen.verification import DEGENERATE, FAILED, OK
+from selective_build.tasks.verify import fresh_folder, run_model
 from tests.workspace import REPO
 
 ADD_MUL = REPO / "examples" / "models" / "add_mul"

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from codegen.tolerances import mismatches, tolerance
+from selective_build.codegen.tolerances import mismatches, tolerance
 from tests.kernels.harness import KernelRunner, assert_fails
 
 # Sizes around the loops' block of 16 and a SIMD width of 4 or 8: empty, shorter than a

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.tolerances import mismatches, tolerance
+from selective_build.codegen.tolerances import mismatches, tolerance
 from tests.kernels.conftest import (
     all_runner,
     optimized_only_runner,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from codegen.pte.writer import IntList
+from selective_build.codegen.pte.writer import IntList
 from tests.kernels.harness import In, Out, scalar_type
 from tests.kernels.optimized.compare import random
 

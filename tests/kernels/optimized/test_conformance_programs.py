@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.kernel_library import read_schema_operators
+from selective_build.codegen.kernel_library import read_schema_operators
 from tests.conformance.test_conformance import INDEX, PROGRAMS, REPO, _problem
 from tests.kernels.harness import KernelRunner
 

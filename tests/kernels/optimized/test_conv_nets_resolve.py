@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from codegen.kernel_library import read_kernel_library
-from codegen.resolution import resolve
-from codegen.selection import read_selection
+from selective_build.codegen.kernel_library import read_kernel_library
+from selective_build.codegen.resolution import resolve
+from selective_build.codegen.selection import read_selection
 from tests.workspace import REPO
 
 KERNELS = REPO / "kernels"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.isa import LEVELS, best_level, isa_flags
+from selective_build.codegen.isa import LEVELS, best_level, isa_flags
 from tests.workspace import REPO
 
 PROGRAM = r"""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from codegen.pte.writer import IntList
+from selective_build.codegen.pte.writer import IntList
 from tests.kernels.harness import In, Out, assert_fails
 from tests.kernels.optimized.conftest import Both
 from tests.kernels.optimized.pool_calls import random_input

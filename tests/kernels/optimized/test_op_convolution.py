@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from codegen.pte.writer import IntList
+from selective_build.codegen.pte.writer import IntList
 from tests.kernels.harness import In, Out, assert_fails
 from tests.kernels.optimized.conftest import Both, Runners
 

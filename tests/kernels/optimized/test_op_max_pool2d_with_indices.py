@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from codegen.pte.writer import IntList
+from selective_build.codegen.pte.writer import IntList
 from tests.kernels.harness import In, KernelRunner, Out, assert_fails
 from tests.kernels.optimized.compare import assert_matches
 from tests.kernels.optimized.conftest import Both

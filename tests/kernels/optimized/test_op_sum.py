@@ -3,7 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from codegen.pte.writer import IntList
+from selective_build.codegen.pte.writer import IntList
 from tests.kernels.harness import In, KernelRunner, Out
 from tests.kernels.optimized.compare import assert_both_fail, assert_matches, random
 from tests.kernels.optimized.reduce_cases import calls

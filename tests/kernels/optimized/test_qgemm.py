@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.isa import isa_flags
+from selective_build.codegen.isa import isa_flags
 from tests.kernels.optimized.test_gemm_packed import levels_here
 from tests.workspace import REPO
 

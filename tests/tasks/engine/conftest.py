@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tasks.engine import stat_key
+from selective_build.tasks.engine import stat_key
 
 Settle = Callable[[Path], os.stat_result]
 

@@ -14,7 +14,7 @@ from random import Random
 
 import pytest
 
-from tasks.engine.actions import run_to_temporaries, temporary
+from selective_build.tasks.engine.actions import run_to_temporaries, temporary
 from tests.workspace import REPO, interrupted_line
 
 
@@ -51,8 +51,8 @@ def test_a_missing_compiler_is_one_line(tmp_path: Path, capsys: pytest.CaptureFi
 INTERRUPTED = """
 import signal, sys, threading, time
 from pathlib import Path
-from tasks.engine.actions import run_to_temporaries, temporary
-from tasks.engine.signals import interrupt_on_stop_signals
+from selective_build.tasks.engine.actions import run_to_temporaries, temporary
+from selective_build.tasks.engine.signals import interrupt_on_stop_signals
 
 ctrl_c = {"default": signal.default_int_handler, "ignored": signal.SIG_IGN}[sys.argv[3]]
 signal.signal(signal.SIGINT, ctrl_c)
@@ -135,8 +135,8 @@ def test_an_interrupt_leaves_no_temporary_and_no_command_running(
 STEPPED = """
 import os, signal, sys
 from pathlib import Path
-from tasks.engine.actions import run_to_temporaries, temporary
-from tasks.engine.signals import interrupt_on_stop_signals
+from selective_build.tasks.engine.actions import run_to_temporaries, temporary
+from selective_build.tasks.engine.signals import interrupt_on_stop_signals
 
 signal.signal(signal.SIGINT, signal.default_int_handler)
 interrupt_on_stop_signals()

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tasks.engine import checker, stat_key
-from tasks.engine.checker import CachedMD5Checker, DigestCache
-from tasks.engine.run import Run
+from selective_build.tasks.engine import checker, stat_key
+from selective_build.tasks.engine.checker import CachedMD5Checker, DigestCache
+from selective_build.tasks.engine.run import Run
 from tests.tasks.engine.conftest import Settle
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from doit.dependency import JSONCodec
 
-from tasks.engine.database import BuildDatabase
+from selective_build.tasks.engine.database import BuildDatabase
 
 
 @pytest.fixture(autouse=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tasks.engine.evidence import Evidence, Reads
+from selective_build.tasks.engine.evidence import Evidence, Reads
 
 
 def test_a_file_seen_twice_unchanged_is_consistent_evidence(tmp_path: Path) -> None:

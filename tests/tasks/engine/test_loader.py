@@ -13,10 +13,10 @@ from doit import create_after
 from doit.cmd_run import Run as DoitRun
 from doit.cmdparse import DefaultUpdate
 
-from tasks.engine.commands import BuildCommand
-from tasks.engine.evidence import Reads, stamp_of
-from tasks.engine.loader import BuildLoader
-from tasks.engine.run import Request
+from selective_build.tasks.engine.commands import BuildCommand
+from selective_build.tasks.engine.evidence import Reads, stamp_of
+from selective_build.tasks.engine.loader import BuildLoader
+from selective_build.tasks.engine.run import Request
 
 
 class Command:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from doit.task import Task
 
-from tasks.engine.outputs import OutputsAsWritten
-from tasks.engine.run import Run
+from selective_build.tasks.engine.outputs import OutputsAsWritten
+from selective_build.tasks.engine.run import Run
 from tests.tasks.engine.conftest import Settle
 
 

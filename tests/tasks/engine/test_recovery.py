@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tasks.engine.lock import BuildLock
+from selective_build.tasks.engine.lock import BuildLock
 
 
 @pytest.fixture(autouse=True)
@@ -62,7 +62,8 @@ def test_a_lock_removed_while_waited_on_is_taken_afresh(tmp_path: Path) -> None:
         [
             sys.executable,
             "-c",
-            "import sys; from tasks.engine.lock import BuildLock; from tasks import layout\n"
+            "import sys; from selective_build.tasks.engine.lock import BuildLock\n"
+            "from selective_build.tasks import layout\n"
             "lock = BuildLock(); lock.hold(); print('held', flush=True); sys.stdin.readline()\n"
             "layout.lock_file().unlink(); lock.release()",
         ],
@@ -78,7 +79,8 @@ def test_a_lock_removed_while_waited_on_is_taken_afresh(tmp_path: Path) -> None:
         [
             sys.executable,
             "-c",
-            "from tasks.engine.lock import BuildLock; from tasks import layout; import os\n"
+            "from selective_build.tasks.engine.lock import BuildLock; import os\n"
+            "from selective_build.tasks import layout\n"
             "lock = BuildLock(); lock.hold()\n"
             "print(os.path.exists(layout.lock_file()))",
         ],

@@ -11,8 +11,8 @@ import pytest
 from doit.exceptions import TaskFailed, UnmetDependency
 from doit.task import Stream, Task
 
-from tasks.engine.reporter import BuildReporter
-from tasks.engine.run import Run
+from selective_build.tasks.engine.reporter import BuildReporter
+from selective_build.tasks.engine.run import Run
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,7 @@ import os
 import shutil
 from pathlib import Path
 
-from tasks.engine import stat_key
+from selective_build.tasks.engine import stat_key
 from tests.tasks.engine.conftest import Settle
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import errno
 import os
 
-from tasks.engine import storage
+from selective_build.tasks.engine import storage
 
 
 def refused(code: int, name: str) -> OSError:
