@@ -217,7 +217,12 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
       if (bias != nullptr && l.bias_stride == 1) epilogue.shift = bias + r0;
       if (one_by_one) {
         const opt::Matrix<const float> columns{xg + p0, k, width, l.x_c, 1};
-        if (!opt::gemm(weight, weight_packed, columns, nullptr, out, epilogue)) ok = false;
+        if (weight_packed != nullptr) {
+          // The input's rows are b's panels as they are (Note [Packed GEMM]): no copy.
+          opt::gemm_packed(k, weight_packed, opt::PanelsB::row_major(columns), out, epilogue);
+        } else if (!opt::gemm(weight, nullptr, columns, nullptr, out, epilogue)) {
+          ok = false;
+        }
       } else {
         if (columns_of != tile_item) im2col_panels(l, xg, p0, width, panels);
         columns_of = tile_item;

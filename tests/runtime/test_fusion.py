@@ -84,6 +84,24 @@ def test_fused_chains_match_eager_and_every_thread_count(
     np.testing.assert_allclose(out, expected(name)[0], rtol=1e-5, atol=1e-5)
 
 
+def test_depthwise_chains_fuse_each_epilogue_and_match_eager(
+    optimized_runner: Path, threaded_runner: Path, tmp_path: Path
+) -> None:
+    # Note [Direct depthwise]: relu, SiLU, relu6 and a sigmoid gate applied in registers,
+    # 3x3 and 5x5 at strides 1 and 2, interior and border chunks, planes of 3 rows (six
+    # chains); and two 1x1 convolutions -> relu reading their input in place, with a narrow
+    # last panel.
+    (tmp_path / "one").mkdir()
+    (tmp_path / "three").mkdir()
+    fused, (out,) = run(optimized_runner, "depthwise_chains", tmp_path / "one")
+    threaded_fused, (threaded,) = run(threaded_runner, "depthwise_chains", tmp_path / "three")
+    assert fused == threaded_fused
+    assert fused is not None and fused[0] == 8
+    assert out.shape == (1, 40, 3, 5)
+    assert out.tobytes() == threaded.tobytes()
+    np.testing.assert_allclose(out, expected("depthwise_chains")[0], rtol=1e-5, atol=1e-5)
+
+
 def test_a_runner_without_the_optimized_convolution_fuses_nothing(
     all_runner: Path, tmp_path: Path
 ) -> None:
