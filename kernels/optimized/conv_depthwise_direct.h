@@ -126,20 +126,23 @@ inline Vec tap(const float* row, int64_t ix, const Mask* masks, int kx) {
   }
 }
 
-// x through `kKind` as its own kernel computes it (kernels/optimized/epilogue.h), on the
-// vectors of that code, whose width divides ours.
+// The first n lanes of x through `kKind` as its own kernel computes it
+// (kernels/optimized/epilogue.h), on the vectors of that code, whose width divides ours (the
+// lanes past n, never stored, are left as they are). Out of line: one copy serves every
+// chunk.
 template <rt::EpilogueKind kKind>
-inline Vec activated_as(Vec x) {
+__attribute__((noinline)) Vec activated_as(Vec x, int64_t n) {
   alignas(64) float lanes[kLanes];
   opt::sgemm::store(lanes, x);
-  for (int64_t h = 0; h < kLanes; h += optimized::kLanes)
+  for (int64_t h = 0; h < n; h += optimized::kLanes)
     optimized::store(lanes + h, activate<kKind>(optimized::load(lanes + h), 0.0f, 0.0f));
   return opt::sgemm::load(lanes);
 }
 
-// The fused epilogue (Note [Fused epilogue]) in registers: relu and clamp as the GEMM's
-// store computes them (sgemm::finish_in_registers), the others as their kernels do.
-inline Vec activated(Vec x, const rt::Epilogue& e) {
+// The fused epilogue (Note [Fused epilogue]) of the first n lanes in registers: relu and
+// clamp as the GEMM's store computes them (sgemm::finish_in_registers), the others as their
+// kernels do.
+inline Vec activated(Vec x, const rt::Epilogue& e, int64_t n) {
   using Kind = rt::EpilogueKind;
   switch (e.kind) {
     case Kind::None:
@@ -151,11 +154,11 @@ inline Vec activated(Vec x, const rt::Epilogue& e) {
       return low > splat(e.hi) ? splat(e.hi) : low;
     }
     case Kind::Hardswish:
-      return activated_as<Kind::Hardswish>(x);
+      return activated_as<Kind::Hardswish>(x, n);
     case Kind::Sigmoid:
-      return activated_as<Kind::Sigmoid>(x);
+      return activated_as<Kind::Sigmoid>(x, n);
     case Kind::Silu:
-      return activated_as<Kind::Silu>(x);
+      return activated_as<Kind::Silu>(x, n);
   }
   return x;
 }
@@ -201,7 +204,7 @@ inline void chunk(const Layer& l, const float* plane, int64_t oy0, int64_t ox, c
 #pragma GCC unroll 4
   for (int r = 0; r < R; ++r) {
     float* out = y + (oy0 + r) * l.out_w + ox;
-    const Vec x = activated(acc[r], e);
+    const Vec x = activated(acc[r], e, n);
     if (n == kLanes) {
       opt::sgemm::store(out, x);
     } else {
