@@ -117,7 +117,8 @@ def test_depthwise(both: Both, multiplier: int, stride: int, padding: int, dilat
 # Note [Direct depthwise]: outputs 16 columns (an AVX-512 vector; two of AVX2's) by 4 rows at a
 # time. Widths: a plane narrower than a vector (7), one vector and a partial one (14, 23),
 # rows with interior chunks between two border ones (40, 71, 100); heights: fewer rows than a
-# block (2, 3), a last block overlapping the one before (7, 9), whole blocks (8).
+# block (2, 3: the padded path's), a last block overlapping the one before (7, 9), whole
+# blocks (8).
 DIRECT_PLANES = [(2, 5), (3, 40), (7, 7), (9, 14), (8, 23), (7, 71), (5, 100)]
 
 
