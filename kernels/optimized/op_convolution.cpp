@@ -104,6 +104,25 @@ inline void copy_piece(float* dst, const float* src, int64_t n) {
 #endif
 }
 
+// dst[j] = src[2 j] for j in [0, n), n <= kNR: a stride-2 row's piece (the stems of ResNet
+// and MobileNetV2). Reads src[0] to src[2 (n - 1)] only.
+inline void take_even_piece(const float* src, int64_t n, float* dst) {
+#if defined(__AVX512F__)
+  const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  for (; n > 0; n -= 16, src += 32, dst += 16) {
+    const int64_t reads = std::min<int64_t>(32, 2 * n - 1);  // floats this step may read
+    const auto low = static_cast<__mmask16>(reads >= 16 ? 0xffff : (1u << reads) - 1);
+    const auto high = static_cast<__mmask16>(reads <= 16 ? 0 : (1u << (reads - 16)) - 1);
+    const __m512 v = _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(low, src), evens,
+                                            _mm512_maskz_loadu_ps(high, src + 16));
+    const auto out = static_cast<__mmask16>(n >= 16 ? 0xffff : (1u << n) - 1);
+    _mm512_mask_storeu_ps(dst, out, v);
+  }
+#else
+  conv::take_even(src, n, dst);
+#endif
+}
+
 inline void zero_piece(float* dst, int64_t n) {
 #if defined(__AVX512F__)
   for (; n >= 16; n -= 16, dst += 16) _mm512_storeu_ps(dst, _mm512_setzero_ps());
@@ -148,7 +167,7 @@ void im2col_panels(const Layer& l, const float* x, int64_t p0, int64_t width, fl
                          [&](float* dst, int64_t i, int64_t n) { copy_piece(dst, in + i, n); });
             } else if (l.stride_w == 2) {
               for_pieces(row, depth, at, b - a, [&](float* dst, int64_t i, int64_t n) {
-                conv::take_even(in + 2 * i, n, dst);
+                take_even_piece(in + 2 * i, n, dst);
               });
             } else {
               for_pieces(row, depth, at, b - a, [&](float* dst, int64_t i, int64_t n) {
