@@ -108,7 +108,8 @@ inline void copy_piece(float* dst, const float* src, int64_t n) {
 // and MobileNetV2). Reads src[0] to src[2 (n - 1)] only.
 inline void take_even_piece(const float* src, int64_t n, float* dst) {
 #if defined(__AVX512F__)
-  const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i evens =
+      _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
   for (; n > 0; n -= 16, src += 32, dst += 16) {
     const int64_t reads = std::min<int64_t>(32, 2 * n - 1);  // floats this step may read
     const auto low = static_cast<__mmask16>(reads >= 16 ? 0xffff : (1u << reads) - 1);
@@ -192,16 +193,16 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
                const opt::PreparedGemm* packed, const rt::Epilogue& e, float* y) {
   const int64_t k = l.k(), pixels = l.pixels();
   // The k x k path's tiles are whole panels (Note [Implicit GEMM]).
-  const int64_t tile = one_by_one ? kDirectTileWidth
-                                  : opt::panels(std::max(kMinTileWidth, kTileFloats / k), opt::kNR) *
-                                        opt::kNR;
+  const int64_t tile =
+      one_by_one ? kDirectTileWidth
+                 : opt::panels(std::max(kMinTileWidth, kTileFloats / k), opt::kNR) * opt::kNR;
   const int64_t tiles = (pixels + tile - 1) / tile;
   // Note [Convolution work items]: blocks of output rows too when there are few tiles.
   const int64_t row_block = l.batch * l.groups * tiles >= kFewItems ? l.cout_g : kRowBlock;
   const int64_t row_blocks = (l.cout_g + row_block - 1) / row_block;
   bool ok = true;
   opt::parallel_for(l.batch * l.groups * tiles * row_blocks, 1, [&](int64_t begin, int64_t end) {
-    float* panels = nullptr;  // the tile's columns as b's panels
+    float* panels = nullptr;         // the tile's columns as b's panels
     float* weight_panels = nullptr;  // a weight not prepared at load, packed per work item
     if (!one_by_one) {
       const int64_t b_floats = opt::packed_b_floats(k, std::min(tile, pixels));

@@ -137,7 +137,8 @@ class Preparer {
     Tensor& weight = const_cast<EValue*>(value)->to_tensor();
     if (weight.data() == nullptr || call.args.size() < 3) return;
     EValue* bytes = call.args[call.args.size() - 3];
-    if (bytes->tag() != Tag::Int || bytes->to_int() < static_cast<int64_t>(weight.capacity())) return;
+    if (bytes->tag() != Tag::Int || bytes->to_int() < static_cast<int64_t>(weight.capacity()))
+      return;
     *bytes = EValue::from_int(bytes->to_int() - static_cast<int64_t>(weight.capacity()));
     arena_.release(weight.data());
     weight.set_data(nullptr);
