@@ -96,8 +96,8 @@ def test_depthwise_chains_fuse_each_epilogue_and_match_eager(
 ) -> None:
     # Note [Direct depthwise]: relu, SiLU, relu6 and a sigmoid gate applied in registers,
     # 3x3 and 5x5 at strides 1 and 2, interior and border chunks, a plane of 3 rows (on
-    # the padded path: six chains); and two 1x1 convolutions -> relu reading their input in place, with a narrow
-    # last panel.
+    # the padded path: six chains); and two 1x1 convolutions -> relu reading their input
+    # in place, with a narrow last panel.
     (tmp_path / "one").mkdir()
     (tmp_path / "three").mkdir()
     fused, (out,) = run(optimized_runner, "depthwise_chains", tmp_path / "one")
