@@ -226,7 +226,9 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
                     rows = std::min(row_block, l.cout_g - rb * row_block);
       const float* xg = x + n * l.x_n + g * l.cin_g * l.x_c;
       float* yr = y + n * l.y_n + r0 * l.y_c + p0;
-      const opt::Matrix<const float> weight{w + r0 * l.w_row, rows, k, l.w_row, 1};
+      // w is null once a folded weight was packed and released (prepare.cpp, release_fused).
+      const opt::Matrix<const float> weight{w != nullptr ? w + r0 * l.w_row : nullptr, rows, k,
+                                            l.w_row, 1};
       const float* weight_packed =
           packed == nullptr ? nullptr
                             : packed->matrix(g) + rb * row_block * k;  // whole panels before
