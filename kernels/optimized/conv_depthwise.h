@@ -127,8 +127,9 @@ inline void depthwise_plane(const Layer& l, const DepthwisePlan& p, const float*
                 static_cast<size_t>(l.out_w) * sizeof(float));
 }
 
-// Every plane of every image, split over the pool's threads (Note [Padded depthwise]).
-// False when the scratch cannot be had.
+// Every plane of every image, split over the pool's threads: straight over the input
+// where Note [Direct depthwise] covers the layer, else through padded phases (Note [Padded
+// depthwise]). False when the scratch cannot be had.
 inline bool depthwise(const Layer& l, const float* x, const float* w, const float* bias,
                       const rt::Epilogue& e, float* y) {
   const int64_t channels = l.groups * l.cout_g;
