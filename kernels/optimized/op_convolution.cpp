@@ -133,16 +133,58 @@ inline void zero_piece(float* dst, int64_t n) {
 #endif
 }
 
+// Whether the layer's output rows are as wide as its input's at stride 1 ("same" padding
+// across): then tap (ky, kx) reads, for every output pixel p = oy * W + ox whose input row
+// is inside, the input's flat pixel p + dy * W + dx, one run for all its rows.
+bool same_width(const Layer& l) {
+  return l.stride_h == 1 && l.stride_w == 1 && l.dil_w == 1 && l.in_w == l.out_w;
+}
+
+// Row `row` of the panels for tap (dy, dx) of a same_width layer: the flat run copied, the
+// columns whose input lies in the next or previous input row (dx past the row's edge) and
+// the rows outside the input zeroed.
+void same_width_row(const Layer& l, const float* plane, int64_t dy, int64_t dx, int64_t p0,
+                    int64_t width, float* row) {
+  const int64_t depth = l.k(), w = l.out_w, size = l.in_h * l.in_w;
+  auto zeros = [](float* dst, int64_t, int64_t n) { zero_piece(dst, n); };
+  // Outputs whose input row is inside: oy in [max(0, -dy), in_h - dy).
+  const int64_t lo = std::min(p0 + width, std::max(p0, std::max<int64_t>(0, -dy) * w));
+  const int64_t hi = std::max(lo, std::min(p0 + width, std::min(l.out_h, l.in_h - dy) * w));
+  for_pieces(row, depth, 0, lo - p0, zeros);
+  for_pieces(row, depth, hi - p0, p0 + width - hi, zeros);
+  // The run's flat input [f0, f1), of which [0, size) is read; the rest lies in columns
+  // zeroed below.
+  const int64_t f0 = lo + dy * w + dx, f1 = hi + dy * w + dx;
+  const int64_t a = std::min(f1, std::max<int64_t>(f0, 0)), b = std::max(a, std::min(f1, size));
+  for_pieces(row, depth, lo - p0, a - f0, zeros);
+  for_pieces(row, depth, lo - p0 + (a - f0), b - a,
+             [&](float* dst, int64_t i, int64_t n) { copy_piece(dst, plane + a + i, n); });
+  for_pieces(row, depth, lo - p0 + (b - f0), f1 - b, zeros);
+  if (dx == 0 || lo == hi) return;
+  // Columns ox < -dx (dx < 0) or ox >= w - dx (dx > 0) of each output row in [lo, hi).
+  const int64_t first = dx < 0 ? 0 : w - dx, count = dx < 0 ? -dx : dx;
+  for (int64_t start = lo / w * w + first; start < hi; start += w) {
+    const int64_t from = std::max(start, lo), to = std::min(start + count, hi);
+    if (from < to) for_pieces(row, depth, from - p0, to - from, zeros);
+  }
+}
+
 void im2col_panels(const Layer& l, const float* x, int64_t p0, int64_t width, float* panels) {
   const int64_t depth = l.k();
   const int64_t oy0 = p0 / l.out_w, first0 = p0 % l.out_w;  // the tile's first output
   const int64_t padded = opt::panels(width, opt::kNR) * opt::kNR;
   auto zeros = [](float* dst, int64_t, int64_t n) { zero_piece(dst, n); };
+  const bool same = same_width(l);
   for (int64_t ic = 0; ic < l.cin_g; ++ic) {
     const float* plane = x + ic * l.x_c;
     for (int64_t ky = 0; ky < l.k_h; ++ky) {
       for (int64_t kx = 0; kx < l.k_w; ++kx) {
         float* row = panels + ((ic * l.k_h + ky) * l.k_w + kx) * opt::kNR;
+        if (same) {
+          same_width_row(l, plane, ky * l.dil_h - l.pad_h, kx - l.pad_w, p0, width, row);
+          for_pieces(row, depth, width, padded - width, zeros);
+          continue;
+        }
         const int64_t offset = kx * l.dil_w - l.pad_w;
         int64_t lo, hi;
         opt::valid_outputs(offset, l.stride_w, l.in_w, l.out_w, &lo, &hi);

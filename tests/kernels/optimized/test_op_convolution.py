@@ -76,6 +76,17 @@ def test_implicit_gemm_piece_ends_in_the_left_padding(both: Both) -> None:
     _conv(both, (1, 70, 9, 9), (4, 70, 7, 7), padding=(3, 3))
 
 
+def test_implicit_gemm_same_width_runs(both: Both) -> None:
+    # Output rows as wide as the input's at stride 1: each tap's panel row is one run over
+    # the input, its wrapped columns and the rows outside the input zeroed (Note [Implicit
+    # GEMM]): a dilated height, a 1-d layer, padding wider than the input, and a tile of 64
+    # columns over 33-wide rows (K = 80 * 25) ending one column into a row.
+    _conv(both, (2, 3, 11, 13), (4, 3, 3, 3), padding=(2, 1), dilation=(2, 1))
+    _conv(both, (1, 4, 40), (6, 4, 11), padding=(5,), seed=1)
+    _conv(both, (1, 2, 2, 3), (3, 2, 5, 3), padding=(2, 1), seed=2)
+    _conv(both, (1, 80, 4, 33), (3, 80, 5, 5), padding=(2, 2), seed=3)
+
+
 def test_im2col_stride_padding_dilation(both: Both) -> None:
     _conv(both, (1, 4, 11, 9), (6, 4, 3, 2), stride=(2, 3), padding=(2, 1), dilation=(2, 3))
     # Padding larger than the input: whole rows and columns of every patch are zeros.
