@@ -73,7 +73,11 @@ constexpr int64_t kRowBlock = (32 + opt::kMR - 1) / opt::kMR * opt::kMR;
 // microkernel's panels (Note [Packed GEMM]: kNR columns each, depth-major), so the im2col
 // copy and the panel packing are one pass, and the tile's GEMM reads them as they are.
 // Panel q of the tile starts at panels + q * kNR * depth; row kk of it at + kk * kNR.
-// Columns past `width` in the last panel are zeros (computed, never stored).
+// Columns past `width` in the last panel are zeros (computed, never stored). A row is
+// written an output row at a time (zeros for the padding, then the input's run), except
+// where the output rows are as wide as the input's at stride 1 (3x3 pad 1, ResNet's and
+// SqueezeNet's layers; 1-d "same" layers): there a tap's row is one run over the input for
+// the whole tile, its few wrapped columns zeroed after (same_width_row).
 
 // Calls put(dst, i, n) for the pieces of columns [c, c + count) of row `row` (its slot in
 // panel 0) that lie in one panel each: dst the slot of column c + i, n <= kNR columns.
