@@ -36,6 +36,12 @@ FUSING_KERNELS = frozenset({"op_convolution.cpp", "op_mm.cpp", "op_addmm.cpp"})
 # analysis of folding it needs, only where the optimized library's kernels that prepare
 # their weights are linked.
 PREPARE_DEFINE = "-DRT_PREPARE"
+# Note [Quantized calls at load] (runtime/executor/quantize_calls.h): where the quantized
+# library's quantize and the optimized library's quantized layers (in its matrix products'
+# and convolution's sources, kernels/optimized/quantized_calls.h) are both linked.
+QUANT_DEFINE = "-DRT_QUANT_CALLS"
+QUANT_KERNELS = frozenset({"op_addmm.cpp", "op_convolution.cpp", "op_mm.cpp"})
+QUANT_ANCHOR = "op_quantize_per_tensor.cpp"
 PREPARING_KERNELS = frozenset(
     {"op_addmm.cpp", "op_bmm.cpp", "op_convolution.cpp", "op_linear.cpp", "op_mm.cpp"}
 )
@@ -43,6 +49,7 @@ FOLDING_SOURCES = (
     "executor/instructions.cpp",
     "executor/method.cpp",
     "executor/fuse.cpp",
+    "executor/quantize_calls.cpp",
     "runner/main.cpp",
 )
 # Compiles the minimal app's calls into the runtime (runtime/size_app/minimal_app.cpp).
@@ -132,8 +139,15 @@ class OurRuntime:
         prepares = any(
             s.name in PREPARING_KERNELS and s.parent == optimized for s in kernel_sources
         )
+        quantizes = any(
+            s.name in QUANT_KERNELS and s.parent == optimized for s in kernel_sources
+        ) and any(s.name == QUANT_ANCHOR for s in kernel_sources)
         folds = fuses or prepares or any(s.name in FOLDING_KERNELS for s in kernel_sources)
-        defines = ((FUSE_DEFINE,) if fuses else ()) + ((PREPARE_DEFINE,) if prepares else ())
+        defines = (
+            ((FUSE_DEFINE,) if fuses else ())
+            + ((PREPARE_DEFINE,) if prepares else ())
+            + ((QUANT_DEFINE,) if quantizes else ())
+        )
         folding = (*common, FOLD_DEFINE, *defines)
         folding_dir = paths.shared_object_dir(toolchain.name, driver + folding)
         bool_source = bool_constants_source(self.context)

@@ -4,6 +4,7 @@
 #include "kernels/optimized/epilogue.h"
 #include "kernels/optimized/gemm.h"
 #include "kernels/optimized/matmul.h"
+#include "kernels/optimized/quantized_calls.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
 #include "runtime/kernel/epilogue.h"

@@ -10,6 +10,7 @@
 #include "kernels/optimized/gemm_packed.h"
 #include "kernels/optimized/parallel.h"
 #include "kernels/optimized/prepared_gemm.h"
+#include "kernels/optimized/quantized_calls.h"
 #include "kernels/optimized/scratch.h"
 #include "kernels/optimized/window.h"
 #include "kernels/portable/util/nn_conv.h"

@@ -1,5 +1,6 @@
 #include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/matmul.h"
+#include "kernels/optimized/quantized_calls.h"
 #include "runtime/kernel/dtype_selection.h"
 #include "runtime/kernel/epilogue.h"
 #include "runtime/kernel/kernel.h"

@@ -5,6 +5,9 @@
 #ifdef RT_PREPARE
 #include "runtime/executor/prepare.h"
 #endif
+#ifdef RT_QUANT_CALLS
+#include "runtime/executor/quantize_calls.h"
+#endif
 
 #include "runtime/loader/schema.h"
 #include "runtime/loader/value_list.h"
@@ -34,7 +37,7 @@ Status Method::load(const Program& program, const char* name, const KernelRegist
   outputs_ = resolve_values(reader, outputs, false, false, values_, arena_);
   // After a failure it reads nothing (chain 0 reads as empty).
   instructions_ = decode_instructions(reader, plan, values_, registry, arena_, message_);
-#ifdef RT_PREPARE
+#if defined(RT_PREPARE) || defined(RT_QUANT_CALLS)
   // Note [Prepared weights]: before any kernel runs (folding runs some).
   context_.end_preparing();
   context_.set_prepared(nullptr);
@@ -42,6 +45,11 @@ Status Method::load(const Program& program, const char* name, const KernelRegist
 #ifdef RT_FOLD_CONSTANTS
   ConstantValues constants;
   Status status = reader.status();
+#ifdef RT_QUANT_CALLS
+  // First: the float chains it replaces are then no-ops to the passes below.
+  if (status.ok())
+    status = quantize_calls(instructions_, values_, inputs_, outputs_, program, registry, arena_);
+#endif
   if (status.ok())
     status = fold_constants(instructions_, values_, inputs_, program, arena_, context_, &constants);
 #ifdef RT_FUSE_CALLS
@@ -93,7 +101,7 @@ Status Method::execute() {
   for (size_t pc = 0; pc < instructions_.size();) {
     const Instruction& instruction = instructions_[pc++];
     if (instruction.kind == Instruction::Kind::Kernel) {
-#ifdef RT_PREPARE
+#if defined(RT_PREPARE) || defined(RT_QUANT_CALLS)
       context_.set_prepared(instruction.prepared);  // Note [Prepared weights]
 #endif
       instruction.fn(context_, instruction.args);

@@ -12,6 +12,7 @@
 #include "runtime/executor/fuse.h"
 #include "runtime/executor/instructions.h"
 #include "runtime/executor/prepare.h"
+#include "runtime/executor/quantize_calls.h"
 #include "runtime/kernel/kernel_context.h"
 #include "runtime/kernel/registry.h"
 #include "runtime/loader/memory_plan.h"
@@ -52,6 +53,10 @@ class Method {
 
   // The calls fused at load and the memory they took (Note [Fusion at load] in fuse.h).
   FusionStats fusion() const { return rt::fusion_stats(instructions_); }
+
+  // The calls quantized at load and the memory they took (Note [Quantized calls at load] in
+  // quantize_calls.h).
+  QuantizedStats quantized() const { return rt::quantized_stats(instructions_); }
 
   // Runs chain 0 once.
   Status execute();

@@ -216,7 +216,10 @@ Status prepare_calls(Span<Instruction> instructions, Span<EValue> values, BoxedL
 size_t prepared_bytes(Span<Instruction> instructions) {
   size_t bytes = 0;
   for (const Instruction& call : instructions) {
-    if (call.prepared != nullptr) bytes += KernelContext::prepared_size(call.prepared);
+    // Only what prepare_calls made: a quantized call's plan (Note [Quantized calls at load],
+    // quantize_calls.h) is counted in its own report.
+    if (call.may_prepare && call.prepared != nullptr)
+      bytes += KernelContext::prepared_size(call.prepared);
   }
   return bytes;
 }

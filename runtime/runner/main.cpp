@@ -160,6 +160,11 @@ int run(int argc, char** argv, Options& options, rt::Program& program) {
     // Note [Fusion at load] (runtime/executor/fuse.h): the calls fused and their memory.
     printf("calls fused at load: %zu, %zu B\n", method.fusion().chains, method.fusion().bytes);
 #endif
+#ifdef RT_QUANT_CALLS
+    // Note [Quantized calls at load] (runtime/executor/quantize_calls.h).
+    printf("calls quantized at load: %zu, %zu B\n", method.quantized().calls,
+           method.quantized().bytes);
+#endif
 #ifdef RT_PREPARE
     // The memory Note [Prepared weights] (runtime/kernel/kernel_context.h) took.
     printf("weights prepared at load: %zu B\n", method.prepared_bytes());

@@ -213,19 +213,6 @@ def test_a_grouped_convolution_packs_each_group_s_weight(
     np.testing.assert_array_equal(fast, np.load(tmp_path / "output0.npy"))
 
 
-def test_quantized_linear_weights_are_dequantized_once(
-    optimized_runner: Path, tmp_path: Path
-) -> None:
-    # PT2E's Linear: an int8 weight dequantized per channel, then transposed, on every run.
-    # Note [Preparing through constant producers]: both run once at load and are skipped.
-    model = REPO / "examples" / "models" / "quant_linear"
-    prepared, (out,) = run(
-        optimized_runner, tmp_path, model / "quant_linear.pte", [np.load(model / "in0.npy")], 1
-    )
-    assert prepared == packed_b(64, 256) + packed_b(256, 64) + packed_b(64, 10)
-    np.testing.assert_allclose(out, np.load(model / "out0.npy"), rtol=1e-4, atol=1e-5)
-
-
 def test_a_weight_made_from_constants_is_made_once(optimized_runner: Path, tmp_path: Path) -> None:
     # y = bias + x @ (dequantize(Wq) as float)^T, as PT2E writes a Linear; Wq's values
     # times the scale are exact, so y is numpy's to the bit.

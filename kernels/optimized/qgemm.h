@@ -1,0 +1,313 @@
+#pragma once
+
+// The optimized library's int8 GEMM: c = requantize(a @ b) with 8-bit activations a (rows x
+// depth, Char or Byte), 8-bit weights b (depth x cols, Char, zero point 0), int32 sums, for
+// the quantized calls of Note [Quantized calls at load] (runtime/executor/quantize_calls.h).
+//
+// Note [int8 GEMM]
+// b is packed once, at load, into panels of kQNR columns: for each group of 4 depth steps,
+// the panel's kQNR columns' 4 weights side by side (zeros past the matrix's edge), with each
+// column's weight sum. a is packed per call into this thread's scratch, kQK-padded rows of
+// the microkernel's operand type. The microkernel keeps kQMR x kQNR int32 sums in registers
+// over the whole depth, by instruction set (the toolchain's choice, as Note [sgemm
+// microkernel]):
+//   AVX-512 VNNI: vpdpbusd (u8 x s8, 4 products summed into each int32 lane), kQMR 8 x kQNR 16;
+//     a is stored as u8 (a Char value + 128, corrected by 128 x the column's weight sum);
+//   AVX-512 without VNNI: a widened to s16, vpmaddwd on the panel's bytes widened to s16 (2
+//     products summed per lane, no saturation), kQMR 8 x kQNR 16;
+//   AVX2: the same on 256 bits, kQMR 4 x kQNR 8;
+//   anything else: the same sums in plain C++, kQMR 4 x kQNR 8.
+// Every path computes sum_p (a[i][p] - a_zero) * b[p][j] exactly in int32 (|sum| < 2^31 for
+// depth < 2^16), so all three give the same integers.
+//
+// Note [Requantization]
+// The epilogue turns a sum into the quantized out as the exported program's float chain
+// (dequantize, the float product plus bias, an optional relu, quantize) would:
+//   y = float(sum) * (a_scale * b_scale[j]) + bias[j],
+//   q = clamp(zero_point + nearbyint(y * (1 / out_scale)), lo, hi)
+// with Note [Quantized rounding]'s order and rounding (kernels/quantized/quant_util.h), [lo,
+// hi] the out's range narrowed by an activation (Note [Quantized calls at load]). It differs
+// from the float chain only where that chain's float sum, rounded in another order than the
+// exact integer one, lands on the other side of a rounding boundary: then q is one step away
+// (what XNNPACK's integer requantization also gives). The rounding is (v + 1.5 * 2^23) -
+// 1.5 * 2^23 on v clamped to the out's range first (a clamp to integer bounds commutes with
+// rounding): nearbyint's half-to-even for |v| < 2^22, and a loop the compiler vectorizes.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/optimized/scratch.h"
+
+#if defined(__AVX512BW__) || defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+namespace opt {
+namespace qgemm {
+
+#if defined(__AVX512VNNI__) && defined(__AVX512BW__)
+constexpr int kQMR = 8, kQNR = 16;
+using AValue = uint8_t;  // a Char value is stored + 128
+#elif defined(__AVX512BW__)
+constexpr int kQMR = 8, kQNR = 16;
+using AValue = int16_t;
+#else
+constexpr int kQMR = 4, kQNR = 8;
+using AValue = int16_t;
+#endif
+constexpr int kQK = 4;  // depth steps per group
+
+inline int64_t round_up(int64_t n, int64_t to) { return (n + to - 1) / to * to; }
+
+// What pack_a adds to a value of `In` (int8_t or uint8_t) to store it as an AValue.
+template <typename In>
+constexpr int32_t stored_offset() {
+  return static_cast<In>(-1) < 0 && static_cast<AValue>(-1) > 0 ? 128 : 0;
+}
+
+// How the sums become the out: Note [Requantization].
+struct Requantize {
+  const float* multiplier;  // a_scale * b_scale[j], per column
+  const float* bias;        // per column
+  float inv_scale;          // 1.0f / float(out_scale)
+  float zero_point;
+  float lo, hi;  // the clamp, relative to the zero point: quant_min - zero_point, ...
+};
+
+// b packed once: Note [int8 GEMM].
+struct PackedB {
+  int64_t depth, cols, padded_depth;
+  const int8_t* panels;  // panels(cols) x padded_depth x kQNR bytes
+  const int32_t* sums;   // per column (padded to whole panels), sum_p b[p][j]
+};
+
+inline int64_t packed_b_bytes(int64_t depth, int64_t cols) {
+  return round_up(cols, kQNR) * round_up(depth, kQK);
+}
+
+// Packs w (cols x depth, row-major: a Linear's weight, a convolution's [out][in * kh * kw])
+// as b = w transposed into `panels` (packed_b_bytes) and `sums` (round_up(cols, kQNR)).
+inline void pack_b(const int8_t* w, int64_t depth, int64_t cols, int8_t* panels, int32_t* sums) {
+  const int64_t padded = round_up(depth, kQK);
+  for (int64_t j0 = 0; j0 < cols; j0 += kQNR) {
+    int8_t* panel = panels + j0 * padded;
+    for (int64_t j = 0; j < kQNR; ++j) {
+      int32_t sum = 0;
+      for (int64_t p = 0; p < padded; ++p) {
+        const int8_t v = j0 + j < cols && p < depth ? w[(j0 + j) * depth + p] : 0;
+        panel[(p / kQK) * kQNR * kQK + j * kQK + p % kQK] = v;
+        sum += v;
+      }
+      sums[j0 + j] = sum;
+    }
+  }
+}
+
+// One tile: sums[i][j] over the padded depth of a's kQMR rows (kQK-padded, `a_stride` apart)
+// and one panel of b.
+inline void microkernel(int64_t groups, const AValue* a, int64_t a_stride, const int8_t* b,
+                        int32_t (&sums)[kQMR][kQNR]) {
+#if defined(__AVX512VNNI__) && defined(__AVX512BW__)
+  __m512i acc[kQMR];
+  for (int i = 0; i < kQMR; ++i) acc[i] = _mm512_setzero_si512();
+  for (int64_t g = 0; g < groups; ++g) {
+    const __m512i bv = _mm512_loadu_si512(b + g * kQNR * kQK);
+#pragma GCC unroll 8
+    for (int i = 0; i < kQMR; ++i) {
+      int32_t four;
+      std::memcpy(&four, a + i * a_stride + g * kQK, 4);
+      acc[i] = _mm512_dpbusd_epi32(acc[i], _mm512_set1_epi32(four), bv);
+    }
+  }
+  for (int i = 0; i < kQMR; ++i) _mm512_storeu_si512(sums[i], acc[i]);
+#elif defined(__AVX512BW__)
+  // Lanes of lo: columns 0-7's (p 0-1, p 2-3) pairs; of hi: columns 8-15's.
+  __m512i lo[kQMR], hi[kQMR];
+  for (int i = 0; i < kQMR; ++i) lo[i] = hi[i] = _mm512_setzero_si512();
+  for (int64_t g = 0; g < groups; ++g) {
+    const __m512i bytes = _mm512_loadu_si512(b + g * kQNR * kQK);
+    const __m512i b_lo = _mm512_cvtepi8_epi16(_mm512_castsi512_si256(bytes));
+    const __m512i b_hi = _mm512_cvtepi8_epi16(_mm512_extracti64x4_epi64(bytes, 1));
+#pragma GCC unroll 8
+    for (int i = 0; i < kQMR; ++i) {
+      int64_t four;
+      std::memcpy(&four, a + i * a_stride + g * kQK, 8);
+      const __m512i av = _mm512_set1_epi64(four);
+      lo[i] = _mm512_add_epi32(lo[i], _mm512_madd_epi16(b_lo, av));
+      hi[i] = _mm512_add_epi32(hi[i], _mm512_madd_epi16(b_hi, av));
+    }
+  }
+  for (int i = 0; i < kQMR; ++i) {
+    // Each pair summed into its low lane, then the low lanes in order.
+    const __m512i lo_pairs = _mm512_add_epi32(lo[i], _mm512_srli_epi64(lo[i], 32));
+    const __m512i hi_pairs = _mm512_add_epi32(hi[i], _mm512_srli_epi64(hi[i], 32));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums[i]), _mm512_cvtepi64_epi32(lo_pairs));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums[i] + 8), _mm512_cvtepi64_epi32(hi_pairs));
+  }
+#elif defined(__AVX2__)
+  // Lanes of lo: columns 0-3's (p 0-1, p 2-3) pairs; of hi: columns 4-7's.
+  __m256i lo[kQMR], hi[kQMR];
+  for (int i = 0; i < kQMR; ++i) lo[i] = hi[i] = _mm256_setzero_si256();
+  for (int64_t g = 0; g < groups; ++g) {
+    const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + g * 32));
+    const __m256i b_lo = _mm256_cvtepi8_epi16(_mm256_castsi256_si128(bytes));
+    const __m256i b_hi = _mm256_cvtepi8_epi16(_mm256_extracti128_si256(bytes, 1));
+#pragma GCC unroll 4
+    for (int i = 0; i < kQMR; ++i) {
+      int64_t four;
+      std::memcpy(&four, a + i * a_stride + g * kQK, 8);
+      const __m256i av = _mm256_set1_epi64x(four);
+      lo[i] = _mm256_add_epi32(lo[i], _mm256_madd_epi16(b_lo, av));
+      hi[i] = _mm256_add_epi32(hi[i], _mm256_madd_epi16(b_hi, av));
+    }
+  }
+  for (int i = 0; i < kQMR; ++i) {
+    // hadd: [c0 c1 c4 c5 | c2 c3 c6 c7]; the permute puts the columns in order.
+    const __m256i pairs = _mm256_hadd_epi32(lo[i], hi[i]);
+    const __m256i ordered = _mm256_permute4x64_epi64(pairs, 0xD8);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums[i]), ordered);
+  }
+#else
+  for (int i = 0; i < kQMR; ++i) {
+    for (int j = 0; j < kQNR; ++j) sums[i][j] = 0;
+  }
+  for (int64_t g = 0; g < groups; ++g) {
+    const int8_t* panel = b + g * kQNR * kQK;
+    for (int i = 0; i < kQMR; ++i) {
+      const AValue* row = a + i * a_stride + g * kQK;
+      for (int j = 0; j < kQNR; ++j) {
+        int32_t sum = 0;
+        for (int q = 0; q < kQK; ++q) sum += int32_t(row[q]) * panel[j * kQK + q];
+        sums[i][j] += sum;
+      }
+    }
+  }
+#endif
+}
+
+// Packs `rows` rows of a (8-bit values, row i at a + i * row_stride, step p at p * col_stride)
+// into `packed` (kQMR-padded rows of padded_depth values): Note [int8 GEMM].
+template <typename In>
+void pack_a(const In* a, int64_t rows, int64_t depth, int64_t row_stride, int64_t col_stride,
+            int64_t padded_depth, AValue* packed) {
+  const int64_t padded_rows = round_up(rows, kQMR);
+  for (int64_t i = 0; i < padded_rows; ++i) {
+    AValue* to = packed + i * padded_depth;
+    if (i >= rows) {
+      std::memset(to, 0, sizeof(AValue) * padded_depth);
+      continue;
+    }
+    const In* from = a + i * row_stride;
+    for (int64_t p = 0; p < depth; ++p)
+      to[p] = static_cast<AValue>(int32_t(from[p * col_stride]) + stored_offset<In>());
+    for (int64_t p = depth; p < padded_depth; ++p) to[p] = 0;
+  }
+}
+
+// Makes `v` opaque to the optimizer, so that a product is rounded before the addition after
+// it (as Note [No contraction], kernels/quantized/quant_loops.h, for a vector of any width:
+// in a register where one holds it, else in memory). By reference: a vector wider than the
+// baseline's registers passed by value would change the call ABI.
+template <typename V>
+inline void keep_rounded(V& v) {
+#if defined(__AVX512F__)
+  __asm__("" : "+v"(v));
+#elif defined(__AVX__)
+  __asm__("" : "+x"(v));
+#else
+  __asm__("" : "+m"(v));
+#endif
+}
+
+// Out (i, j) of a tile from its sums: Note [Requantization], a row of kQNR at a time in the
+// compiler's vector extensions. `a_zero` is the zero point of a as stored (its own plus
+// stored_offset).
+template <typename Out>
+void finish_tile(const int32_t (&sums)[kQMR][kQNR], int64_t rows, int64_t cols, int64_t j0,
+                 const int32_t* col_sums, int32_t a_zero, const Requantize& r, Out* out,
+                 int64_t row_stride, int64_t col_stride) {
+  typedef float Floats __attribute__((vector_size(4 * kQNR)));
+  typedef int32_t Ints __attribute__((vector_size(4 * kQNR)));
+  Ints correction;
+  Floats multiplier, bias;
+  std::memcpy(&correction, col_sums + j0, sizeof correction);
+  std::memcpy(&multiplier, r.multiplier + j0, sizeof multiplier);
+  std::memcpy(&bias, r.bias + j0, sizeof bias);
+  correction = correction * a_zero;
+  const Floats lo = Floats{} + r.lo, hi = Floats{} + r.hi, magic = Floats{} + 12582912.0f;
+  for (int64_t i = 0; i < rows; ++i) {
+    Ints sum;
+    std::memcpy(&sum, sums[i], sizeof sum);
+    // Each product rounded before its sum (keep_rounded).
+    Floats y = __builtin_convertvector(sum - correction, Floats) * multiplier;
+    keep_rounded(y);
+    y = y + bias;
+    Floats v = r.inv_scale * y;
+    keep_rounded(v);
+    v = v < lo ? lo : v;
+    v = v > hi ? hi : v;
+    // Note [Rounding without nearbyint] (kernels/quantized/quant_loops.h); in range, so the conversion is exact.
+    const Ints q = __builtin_convertvector((v + magic) - magic + r.zero_point, Ints);
+    Out* row = out + i * row_stride;
+    if (col_stride == 1 && cols == kQNR) {
+      Out bytes[kQNR];
+      for (int j = 0; j < kQNR; ++j) bytes[j] = static_cast<Out>(q[j]);
+      std::memcpy(row, bytes, sizeof bytes);
+    } else {
+      for (int64_t j = 0; j < cols; ++j) row[j * col_stride] = static_cast<Out>(q[j]);
+    }
+  }
+}
+
+// out[0:count] from `sums` (room for count rounded up to kQNR) of one channel: Note
+// [Requantization] with that channel's multiplier and bias, kQNR values at a time as
+// finish_tile computes them.
+template <typename Out>
+void requantize_channel(const int32_t* sums, int64_t count, float multiplier, float bias,
+                        const Requantize& r, Out* out) {
+  typedef float Floats __attribute__((vector_size(4 * kQNR)));
+  typedef int32_t Ints __attribute__((vector_size(4 * kQNR)));
+  const Floats lo = Floats{} + r.lo, hi = Floats{} + r.hi, magic = Floats{} + 12582912.0f;
+  for (int64_t j0 = 0; j0 < count; j0 += kQNR) {
+    Ints sum;
+    std::memcpy(&sum, sums + j0, sizeof sum);
+    Floats y = __builtin_convertvector(sum, Floats) * multiplier;
+    keep_rounded(y);
+    y = y + bias;
+    Floats v = r.inv_scale * y;
+    keep_rounded(v);
+    v = v < lo ? lo : v;
+    v = v > hi ? hi : v;
+    const Ints q = __builtin_convertvector((v + magic) - magic + r.zero_point, Ints);
+    const int64_t n = count - j0 < kQNR ? count - j0 : kQNR;
+    for (int64_t j = 0; j < n; ++j) out[j0 + j] = static_cast<Out>(q[j]);
+  }
+}
+
+// c (rows x cols, element (i, j) at c + i * c_row + j * c_col) = requantize(a @ b), a already
+// packed (pack_a; `a_zero` its zero point as stored), b packed at load. The multipliers and biases have round_up(cols, kQNR)
+// entries.
+template <typename Out>
+void gemm(const AValue* a, int64_t rows, const PackedB& b, int32_t a_zero, const Requantize& r,
+          Out* c, int64_t c_row, int64_t c_col) {
+  const int64_t groups = b.padded_depth / kQK;
+  int32_t sums[kQMR][kQNR];
+  // Blocks of a's rows that stay in L1/L2 while every panel of b passes over them.
+  constexpr int64_t kRowBlock = 16 * kQMR;
+  for (int64_t i0 = 0; i0 < rows; i0 += kRowBlock) {
+    const int64_t i_end = i0 + kRowBlock < rows ? i0 + kRowBlock : rows;
+    for (int64_t j0 = 0; j0 < b.cols; j0 += kQNR) {
+      const int8_t* panel = b.panels + j0 * b.padded_depth;
+      const int64_t cols = b.cols - j0 < kQNR ? b.cols - j0 : kQNR;
+      for (int64_t i = i0; i < i_end; i += kQMR) {
+        microkernel(groups, a + i * b.padded_depth, b.padded_depth, panel, sums);
+        finish_tile(sums, i_end - i < kQMR ? i_end - i : kQMR, cols, j0, b.sums, a_zero, r,
+                    c + i * c_row + j0 * c_col, c_row, c_col);
+      }
+    }
+  }
+}
+
+}  // namespace qgemm
+}  // namespace opt

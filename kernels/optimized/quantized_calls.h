@@ -1,0 +1,438 @@
+#pragma once
+
+// The quantized Linear and convolution of Note [Quantized calls at load]
+// (runtime/executor/quantize_calls.h) on the int8 GEMM (qgemm.h). Their entries are defined
+// here, weak (as declared in runtime/kernel/quantized_calls.h), and this header is included
+// by the matrix products' and the convolution's sources: a runner that links any of them has
+// the entries once, one that links none has none; a runner without Note [Quantized calls at
+// load] compiled in refers to none, and the linker drops them (--gc-sections).
+//
+// A convolution is one GEMM per image and group: a = its im2col (rows the output pixels,
+// depth the window's [kh][kw][in / groups], the input's zero point where the window leaves
+// the image, which is a float 0), b = the group's weight reordered to that depth at load,
+// c the group's channels of out (NCHW: row i of c is pixel i, column j channel j, HW apart). A convolution with fewer than
+// kMinGroupChannels output channels per group (a depthwise one) is left to the float path:
+// its columns would be mostly the panel's padding.
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <new>
+
+#include "kernels/optimized/qgemm.h"
+#include "runtime/kernel/kernel_args.h"
+#include "runtime/kernel/quantized_calls.h"
+
+namespace optimized {
+namespace quantized_calls {
+
+constexpr const char* kOp = "quantized layer (a dequantize, linear or convolution, quantize chain)";
+constexpr int64_t kMinGroupChannels = 4;
+
+// What prepare makes, followed by `groups` PackedB and Requantize, then the packed weights
+// and the per-column constants.
+struct alignas(64) Plan {
+  rt::quantized_calls::Prepared prepared;  // first, as the runtime reads it
+  int64_t groups, cols;                    // cols: per group
+  int64_t kernel[2], stride[2], padding[2], dilation[2];
+  int32_t input_zero_point;
+  bool depthwise;  // groups == channels, one input channel each
+  const opt::qgemm::PackedB* b;
+  const opt::qgemm::Requantize* requantize;
+};
+
+inline bool eight_bit(int64_t low, int64_t high) { return low >= -128 && high <= 255; }
+
+// The stored zero point of `x` (Note [int8 GEMM]).
+inline int32_t stored_zero(const Plan& plan, bool byte_in) {
+  namespace q = opt::qgemm;
+  return plan.input_zero_point +
+         (byte_in ? q::stored_offset<uint8_t>() : q::stored_offset<int8_t>());
+}
+
+// c = requantize(a @ b) into out of the dtype of `out`.
+inline void product(const Plan& plan, int64_t g, const opt::qgemm::AValue* a, int64_t rows,
+                    int32_t a_zero, rt::Tensor& out, int64_t offset, int64_t c_row, int64_t c_col) {
+  if (out.dtype() == rt::ScalarType::Byte) {
+    opt::qgemm::gemm(a, rows, plan.b[g], a_zero, plan.requantize[g],
+                     out.data_as<uint8_t>() + offset, c_row, c_col);
+  } else {
+    opt::qgemm::gemm(a, rows, plan.b[g], a_zero, plan.requantize[g], out.data_as<int8_t>() + offset,
+                     c_row, c_col);
+  }
+}
+
+// `bytes` (a multiple of 8) from `from` to `to`, 8 at a time: the copies are a few dozen
+// bytes, where a call of memcpy costs more than the copy.
+inline void copy_words(void* to, const void* from, size_t bytes) {
+  for (size_t k = 0; k < bytes; k += 8) {
+    uint64_t word;
+    std::memcpy(&word, static_cast<const char*>(from) + k, 8);
+    std::memcpy(static_cast<char*>(to) + k, &word, 8);
+  }
+}
+
+// Bytes of slack after the scratch's buffers: copy_words rounds a copy up to 8 bytes.
+constexpr size_t kSlack = 8;
+
+// One image's group of x (channels, h, w), stored (Note [int8 GEMM]) channels-last into
+// `pixels` (h * w rows of `channels`), then as a's rows, one per output pixel: for each
+// (u, v) of the window, the pixel's channels (one copy) or the zero point off the image.
+// A 1x1 window of stride 1 without padding has a = pixels: written there directly.
+template <typename In>
+void im2col(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t w, int64_t oh,
+            int64_t ow, opt::qgemm::AValue* pixels, opt::qgemm::AValue* a) {
+  namespace q = opt::qgemm;
+  const int64_t padded = plan.b[0].padded_depth, kh = plan.kernel[0], kw = plan.kernel[1];
+  const int64_t rows = oh * ow;
+  const bool pointwise = kh == 1 && kw == 1 && plan.stride[0] == 1 && plan.stride[1] == 1 &&
+                         plan.padding[0] == 0 && plan.padding[1] == 0;
+  const int64_t pixel_stride = pointwise ? padded : channels;
+  q::AValue* to_pixels = pointwise ? a : pixels;
+  // In tiles of 16 pixels: a run of 16 bytes read per channel, the tile's rows in L1.
+  const int64_t plane = h * w;
+  for (int64_t i0 = 0; i0 < plane; i0 += 16) {
+    const int64_t end = i0 + 16 < plane ? i0 + 16 : plane;
+    for (int64_t c = 0; c < channels; ++c) {
+      const In* from = x + c * plane;
+      for (int64_t i = i0; i < end; ++i)
+        to_pixels[i * pixel_stride + c] =
+            static_cast<q::AValue>(int32_t(from[i]) + q::stored_offset<In>());
+    }
+  }
+  if (pointwise) {
+    for (int64_t i = 0; i < q::round_up(rows, q::kQMR); ++i) {
+      const int64_t from = i < rows ? channels : 0;
+      std::memset(a + i * padded + from, 0, sizeof(q::AValue) * (padded - from));
+    }
+    return;
+  }
+  const q::AValue zero = static_cast<q::AValue>(plan.input_zero_point + q::stored_offset<In>());
+  const size_t bytes = (sizeof(q::AValue) * channels + 7) / 8 * 8;
+  for (int64_t i = 0; i < q::round_up(rows, q::kQMR); ++i) {
+    q::AValue* row = a + i * padded;
+    if (i >= rows) {
+      std::memset(row, 0, sizeof(q::AValue) * padded);
+      continue;
+    }
+    const int64_t y0 = (i / ow) * plan.stride[0] - plan.padding[0];
+    const int64_t x0 = (i % ow) * plan.stride[1] - plan.padding[1];
+    q::AValue* to = row;
+    for (int64_t u = 0; u < kh; ++u) {
+      const int64_t y = y0 + u * plan.dilation[0];
+      for (int64_t v = 0; v < kw; ++v, to += channels) {
+        const int64_t xx = x0 + v * plan.dilation[1];
+        if (y < 0 || y >= h || xx < 0 || xx >= w) {
+          for (int64_t c = 0; c < channels; ++c) to[c] = zero;
+        } else {
+          copy_words(to, pixels + (y * w + xx) * channels, bytes);  // the rest is overwritten
+        }
+      }
+    }
+    for (q::AValue* end = row + padded; to < end; ++to) *to = 0;
+  }
+}
+
+// row[j] += weight * (line[offset + j * s] - zero) for j in [first, last), the line `w`
+// values long: 8 at a time in the compiler's vector extensions where a stride of 1 or 2
+// allows (the compiler does not vectorize the loop at -O2), the rest one by one.
+template <typename In>
+__attribute__((always_inline)) inline void tap(const In* line, int64_t offset, int64_t s, int64_t w,
+                                               int64_t first, int64_t last, int32_t weight,
+                                               int32_t zero, int32_t* row) {
+  typedef In Bytes8 __attribute__((vector_size(8)));
+  typedef In Bytes16 __attribute__((vector_size(16)));
+  typedef int32_t Ints8 __attribute__((vector_size(32)));
+  int64_t j = first;
+  if (s == 1 || s == 2) {
+    // The 8 sums from j read 8 * s values from offset + j * s: on the line while j < fits.
+    const int64_t fits = w - offset - 8 * s < 0 ? 0 : (w - offset - 8 * s) / s + 1;
+    for (; j < fits && j + 8 <= last; j += 8) {
+      Bytes8 bytes;
+      if (s == 1) {
+        std::memcpy(&bytes, line + offset + j, 8);
+      } else {
+        Bytes16 both;
+        std::memcpy(&both, line + offset + 2 * j, 16);
+        bytes = __builtin_shufflevector(both, both, 0, 2, 4, 6, 8, 10, 12, 14);
+      }
+      Ints8 sums;
+      std::memcpy(&sums, row + j, sizeof sums);
+      sums += weight * (__builtin_convertvector(bytes, Ints8) - zero);
+      std::memcpy(row + j, &sums, sizeof sums);
+    }
+  }
+  for (; j < last; ++j) row[j] += weight * (int32_t(line[offset + j * s]) - zero);
+}
+
+// One image of a depthwise convolution: x (channels, h, w) -> out (channels, oh, ow), `plane`
+// room for oh * ow rounded up to kQNR int32 sums. Per channel: each tap adds to every output
+// row, then the plane is requantized in one pass.
+template <typename In, typename Out>
+void depthwise(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t w, int64_t oh,
+               int64_t ow, int32_t* plane, Out* out) {
+  namespace q = opt::qgemm;
+  const int64_t kh = plan.kernel[0], kw = plan.kernel[1], s = plan.stride[1];
+  const int32_t zero = plan.input_zero_point;
+  const int64_t count = oh * ow;
+  for (int64_t c = 0; c < channels; ++c) {
+    const q::PackedB& b = plan.b[c];
+    const q::Requantize& r = plan.requantize[c];
+    const In* image = x + c * h * w;
+    std::memset(plane, 0, sizeof(int32_t) * static_cast<size_t>(q::round_up(count, q::kQNR)));
+    for (int64_t u = 0; u < kh; ++u) {
+      for (int64_t v = 0; v < kw; ++v) {
+        const int64_t p = u * kw + v;  // the tap's weight, column 0 of b's one panel
+        const int32_t weight = b.panels[(p / q::kQK) * q::kQNR * q::kQK + p % q::kQK];
+        const int64_t offset = v * plan.dilation[1] - plan.padding[1];
+        // The pixels j with 0 <= offset + j * s < w.
+        const int64_t first = offset >= 0 ? 0 : (-offset + s - 1) / s;
+        const int64_t end_at = w - offset <= 0 ? 0 : (w - offset - 1) / s + 1;
+        const int64_t last = end_at < ow ? end_at : ow;
+        for (int64_t i = 0; i < oh; ++i) {
+          const int64_t y = i * plan.stride[0] - plan.padding[0] + u * plan.dilation[0];
+          if (y < 0 || y >= h) continue;
+          tap(image + y * w, offset, s, w, first, last, weight, zero, plane + i * ow);
+        }
+      }
+    }
+    q::requantize_channel(plane, count, r.multiplier[0], r.bias[0], r, out + c * count);
+  }
+}
+
+// Every image of a depthwise convolution, x read from a copy when out shares its memory (x
+// was dead after its dequantize: the planner may have given out its bytes).
+inline void depthwise_images(const Plan& plan, const rt::OpContext& in, const rt::Tensor& x,
+                             rt::Tensor& out, const int64_t (&size)[2]) {
+  namespace q = opt::qgemm;
+  const int64_t channels = x.size(1), h = x.size(2), w = x.size(3);
+  const size_t sums_bytes =
+      sizeof(int32_t) * static_cast<size_t>(q::round_up(size[0] * size[1], q::kQNR));
+  const char* x_at = static_cast<const char*>(x.data());
+  const char* out_at = static_cast<const char*>(out.data());
+  const bool shared = x_at < out_at + out.nbytes() && out_at < x_at + x.nbytes();
+  char* scratch =
+      static_cast<char*>(opt::thread_scratch().get(sums_bytes + (shared ? x.nbytes() : 0)));
+  if (scratch == nullptr) return in.fail("out of memory for the depthwise sums");
+  int32_t* sums = reinterpret_cast<int32_t*>(scratch);
+  if (shared) {
+    std::memcpy(scratch + sums_bytes, x_at, x.nbytes());
+    x_at = scratch + sums_bytes;
+  }
+  const int64_t per_image = channels * h * w, out_image = channels * size[0] * size[1];
+  for (int64_t n = 0; n < x.size(0); ++n) {
+    const bool byte_in = x.dtype() == rt::ScalarType::Byte;
+    const bool byte_out = out.dtype() == rt::ScalarType::Byte;
+    const int64_t at = n * per_image, to = n * out_image;
+    if (byte_in && byte_out) {
+      depthwise(plan, reinterpret_cast<const uint8_t*>(x_at) + at, channels, h, w, size[0], size[1],
+                sums, out.data_as<uint8_t>() + to);
+    } else if (byte_in) {
+      depthwise(plan, reinterpret_cast<const uint8_t*>(x_at) + at, channels, h, w, size[0], size[1],
+                sums, out.data_as<int8_t>() + to);
+    } else if (byte_out) {
+      depthwise(plan, reinterpret_cast<const int8_t*>(x_at) + at, channels, h, w, size[0], size[1],
+                sums, out.data_as<uint8_t>() + to);
+    } else {
+      depthwise(plan, reinterpret_cast<const int8_t*>(x_at) + at, channels, h, w, size[0], size[1],
+                sums, out.data_as<int8_t>() + to);
+    }
+  }
+}
+
+}  // namespace quantized_calls
+}  // namespace optimized
+
+// Note [int8 GEMM]: each group's weight packed as b, with multipliers a_scale * b_scale[j]
+// and the bias, padded to whole panels.
+__attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::QuantizedLayer& layer,
+                                                               rt::Arena& arena, size_t* bytes) {
+  using optimized::quantized_calls::Plan;
+  namespace q = opt::qgemm;
+  *bytes = 0;
+  const rt::Tensor& w = *layer.weight;
+  const int dims = layer.convolution ? 4 : 2;
+  if (w.dtype() != rt::ScalarType::Char || w.dim() != dims || !w.is_contiguous()) return nullptr;
+  const int64_t groups = layer.convolution ? layer.groups : 1;
+  if (groups < 1 || w.size(0) % groups != 0) return nullptr;
+  const int64_t channels = w.size(0), cols = channels / groups;
+  const int64_t depth = w.numel() / (channels > 0 ? channels : 1);
+  const float out_scale = static_cast<float>(layer.out_scale);
+  // Exact int32 sums (Note [int8 GEMM]), 8-bit outs, a positive out scale (so that the range
+  // is a clamp of the rounded value), and a GEMM worth its panels.
+  if (depth >= (int64_t{1} << 16) || cols == 0 || depth == 0 ||
+      (layer.convolution && cols < optimized::quantized_calls::kMinGroupChannels &&
+       !(cols == 1 && w.size(1) == 1)) ||
+      !optimized::quantized_calls::eight_bit(layer.out_min, layer.out_max) ||
+      layer.out_min > layer.out_max || !(out_scale > 0.0f) || std::isinf(1.0f / out_scale) ||
+      layer.input_zero_point < -128 || layer.input_zero_point > 255)
+    return nullptr;
+  if (layer.convolution) {
+    for (int d = 0; d < 2; ++d) {
+      if (layer.stride[d] < 1 || layer.padding[d] < 0 || layer.dilation[d] < 1) return nullptr;
+    }
+  }
+  if (layer.bias != nullptr && (layer.bias->dtype() != rt::ScalarType::Float ||
+                                layer.bias->numel() != channels || !layer.bias->is_contiguous()))
+    return nullptr;
+  const int64_t padded_cols = q::round_up(cols, q::kQNR);
+  const int64_t packed = q::packed_b_bytes(depth, cols);
+  const size_t per_group = sizeof(q::PackedB) + sizeof(q::Requantize) + packed +
+                           static_cast<size_t>(padded_cols) * (sizeof(int32_t) + 2 * sizeof(float));
+  const size_t size = sizeof(Plan) + static_cast<size_t>(groups) * (per_group + 8);
+  *bytes = size;
+  char* memory = static_cast<char*>(arena.allocate(size + 63));
+  if (memory == nullptr) return nullptr;
+  memory += (64 - reinterpret_cast<uintptr_t>(memory) % 64) % 64;
+  Plan* plan = new (memory) Plan();
+  q::PackedB* b = reinterpret_cast<q::PackedB*>(plan + 1);
+  q::Requantize* requantize = reinterpret_cast<q::Requantize*>(b + groups);
+  char* next = reinterpret_cast<char*>(requantize + groups);
+  const float input_scale = static_cast<float>(layer.input_scale);
+  const float zero = static_cast<float>(layer.out_zero_point);
+  const float low = static_cast<float>(layer.out_min);
+  // A convolution's weight [out][in][kh][kw] as [out][kh][kw][in], the depth order of im2col.
+  const int64_t window = layer.convolution ? w.size(2) * w.size(3) : 1, in = depth / window;
+  int8_t* reordered = static_cast<int8_t*>(arena.allocate(static_cast<size_t>(w.numel())));
+  if (reordered == nullptr) return nullptr;
+  const int8_t* from = w.data_as<const int8_t>();
+  for (int64_t o = 0; o < channels; ++o) {
+    for (int64_t c = 0; c < in; ++c) {
+      for (int64_t k = 0; k < window; ++k)
+        reordered[(o * window + k) * in + c] = from[(o * in + c) * window + k];
+    }
+  }
+  for (int64_t g = 0; g < groups; ++g) {
+    int8_t* panels = reinterpret_cast<int8_t*>(next);
+    next += packed;
+    next += (8 - reinterpret_cast<uintptr_t>(next) % 8) % 8;
+    int32_t* sums = reinterpret_cast<int32_t*>(next);
+    float* multiplier = reinterpret_cast<float*>(sums + padded_cols);
+    float* bias = multiplier + padded_cols;  // zero-filled by the arena past cols
+    next = reinterpret_cast<char*>(bias + padded_cols);
+    q::pack_b(reordered + g * cols * depth, depth, cols, panels, sums);
+    for (int64_t j = 0; j < cols; ++j) {
+      const int64_t channel = g * cols + j;
+      multiplier[j] = input_scale * layer.weight_scales[layer.per_channel ? channel : 0];
+      if (layer.bias != nullptr) bias[j] = layer.bias->data_as<const float>()[channel];
+    }
+    b[g] = q::PackedB{depth, cols, q::round_up(depth, q::kQK), panels, sums};
+    requantize[g] = q::Requantize{multiplier, bias,       1.0f / out_scale,
+                                  zero,       low - zero, static_cast<float>(layer.out_max) - zero};
+  }
+  arena.release(reordered);
+  plan->prepared.bytes = size;
+  plan->groups = groups;
+  plan->cols = cols;
+  for (int d = 0; d < 2; ++d) {
+    plan->kernel[d] = layer.convolution ? w.size(2 + d) : 1;
+    plan->stride[d] = layer.stride[d];
+    plan->padding[d] = layer.padding[d];
+    plan->dilation[d] = layer.dilation[d];
+  }
+  plan->input_zero_point = static_cast<int32_t>(layer.input_zero_point);
+  plan->depthwise = layer.convolution && cols == 1 && w.size(1) == 1;
+  plan->b = b;
+  plan->requantize = requantize;
+  return plan;
+}
+
+// [input, out, out]: out = requantize(input @ weight^T), Note [Requantization].
+__attribute__((weak)) void rt::quantized_calls::linear(rt::KernelContext& context,
+                                                       rt::Span<rt::EValue* const> args) {
+  using optimized::quantized_calls::Plan;
+  namespace q = opt::qgemm;
+  const rt::OpContext in(context, optimized::quantized_calls::kOp);
+  const Plan* plan = static_cast<const Plan*>(context.prepared());
+  const rt::Tensor& x = args[0]->to_tensor();
+  rt::Tensor& out = args[2]->to_tensor();
+  const bool byte_in = x.dtype() == rt::ScalarType::Byte;
+  if (plan == nullptr || (!byte_in && x.dtype() != rt::ScalarType::Char) || x.dim() != 2 ||
+      x.size(1) != plan->b[0].depth || !x.is_contiguous())
+    return in.fail("input must be a contiguous Char or Byte matrix of the weight's depth");
+  if ((out.dtype() != rt::ScalarType::Char && out.dtype() != rt::ScalarType::Byte) ||
+      !out.is_contiguous())
+    return in.fail("out must be a contiguous Char or Byte tensor");
+  const int32_t sizes[2] = {x.size(0), static_cast<int32_t>(plan->cols)};
+  if (!rt::resize_out(in, out, sizes, 2)) return;
+  const int64_t rows = x.size(0), depth = plan->b[0].depth, padded = plan->b[0].padded_depth;
+  if (rows == 0) return;
+  // All of the input is packed before out is written: the two may share planned memory.
+  q::AValue* a = static_cast<q::AValue*>(
+      opt::thread_scratch().get(sizeof(q::AValue) * q::round_up(rows, q::kQMR) * padded));
+  if (a == nullptr) return in.fail("out of memory for the packed input");
+  if (byte_in) {
+    q::pack_a(x.data_as<const uint8_t>(), rows, depth, depth, 1, padded, a);
+  } else {
+    q::pack_a(x.data_as<const int8_t>(), rows, depth, depth, 1, padded, a);
+  }
+  optimized::quantized_calls::product(*plan, 0, a, rows,
+                                      optimized::quantized_calls::stored_zero(*plan, byte_in), out,
+                                      0, plan->cols, 1);
+}
+
+// [input, out, out]: out = requantize(conv(input, weight)), NCHW.
+__attribute__((weak)) void rt::quantized_calls::convolution(rt::KernelContext& context,
+                                                            rt::Span<rt::EValue* const> args) {
+  using optimized::quantized_calls::Plan;
+  namespace q = opt::qgemm;
+  const rt::OpContext in(context, optimized::quantized_calls::kOp);
+  const Plan* plan = static_cast<const Plan*>(context.prepared());
+  const rt::Tensor& x = args[0]->to_tensor();
+  rt::Tensor& out = args[2]->to_tensor();
+  const bool byte_in = x.dtype() == rt::ScalarType::Byte;
+  if (plan == nullptr || (!byte_in && x.dtype() != rt::ScalarType::Char) || x.dim() != 4 ||
+      !x.is_contiguous() ||
+      x.size(1) * plan->kernel[0] * plan->kernel[1] != plan->groups * plan->b[0].depth)
+    return in.fail("input must be a contiguous Char or Byte NCHW tensor of the weight's channels");
+  if ((out.dtype() != rt::ScalarType::Char && out.dtype() != rt::ScalarType::Byte) ||
+      !out.is_contiguous())
+    return in.fail("out must be a contiguous Char or Byte tensor");
+  const int64_t h = x.size(2), w = x.size(3);
+  int64_t size[2];
+  for (int d = 0; d < 2; ++d) {
+    const int64_t extent = d == 0 ? h : w;
+    const int64_t span = plan->dilation[d] * (plan->kernel[d] - 1) + 1;
+    size[d] = extent + 2 * plan->padding[d] < span
+                  ? 0
+                  : (extent + 2 * plan->padding[d] - span) / plan->stride[d] + 1;
+  }
+  if (size[0] == 0 || size[1] == 0) return in.fail("the kernel is larger than the padded input");
+  const int64_t images = x.size(0), groups = plan->groups, cols = plan->cols;
+  const int32_t sizes[4] = {x.size(0), static_cast<int32_t>(groups * cols),
+                            static_cast<int32_t>(size[0]), static_cast<int32_t>(size[1])};
+  if (!rt::resize_out(in, out, sizes, 4)) return;
+  if (plan->depthwise) return optimized::quantized_calls::depthwise_images(*plan, in, x, out, size);
+  const int64_t rows = size[0] * size[1], padded = plan->b[0].padded_depth;
+  const int64_t one = q::round_up(rows, q::kQMR) * padded, channels = x.size(1) / groups;
+  if (images == 0) return;
+  // Every image's and group's a is made before out is written: the two may share planned
+  // memory (x was dead after its dequantize).
+  const int64_t pixels = h * w * channels;
+  q::AValue* a = static_cast<q::AValue*>(opt::thread_scratch().get(
+      sizeof(q::AValue) * static_cast<size_t>(images * groups * one + pixels) +
+      optimized::quantized_calls::kSlack));
+  if (a == nullptr) return in.fail("out of memory for the input's columns");
+  q::AValue* channels_last = a + images * groups * one;
+  for (int64_t n = 0; n < images; ++n) {
+    for (int64_t g = 0; g < groups; ++g) {
+      const int64_t at = (n * x.size(1) + g * channels) * h * w;
+      q::AValue* to = a + (n * groups + g) * one;
+      if (byte_in) {
+        optimized::quantized_calls::im2col(*plan, x.data_as<const uint8_t>() + at, channels, h, w,
+                                           size[0], size[1], channels_last, to);
+      } else {
+        optimized::quantized_calls::im2col(*plan, x.data_as<const int8_t>() + at, channels, h, w,
+                                           size[0], size[1], channels_last, to);
+      }
+    }
+  }
+  const int32_t a_zero = optimized::quantized_calls::stored_zero(*plan, byte_in);
+  for (int64_t n = 0; n < images; ++n) {
+    for (int64_t g = 0; g < groups; ++g) {
+      optimized::quantized_calls::product(*plan, g, a + (n * groups + g) * one, rows, a_zero, out,
+                                          (n * groups + g) * cols * rows, 1, rows);
+    }
+  }
+}

@@ -1,0 +1,246 @@
+"""Quantized calls at load (Note [Quantized calls at load], runtime/executor/quantize_calls.h,
+and the optimized library's side, kernels/optimized/quantized_calls.h): on the committed
+real PT2E exports, every dequantize -> Linear/convolution [-> relu] -> quantize chain becomes
+one int8 GEMM call (the runner's line `calls quantized at load: N, B B`) and the outputs are
+the references ExecuTorch's runtime computed, to the bit; on written programs, a chain that
+breaks a condition runs as exported.
+
+The optimized-first include-all runner links the quantized library's quantize and the
+optimized matrix products and convolution, so it is built with the rewrite. Its toolchain's
+isa is this machine's best level (no level has VNNI): the GEMM's panels are 16 columns wide
+with AVX-512, else 8 (Note [int8 GEMM]).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from codegen.isa import best_level
+from codegen.pte.writer import IntList, Method, Tensor, save_program
+from codegen.scalar_type import ScalarType
+from tests.kernels.conftest import all_runner, optimized_runner
+from tests.runtime.timed_runs import call, reported_bytes, run_iterations
+from tests.workspace import REPO
+
+__all__ = ["all_runner", "optimized_runner"]
+
+F, C = ScalarType.Float, ScalarType.Char
+NR = 16 if best_level() == "x86-64-v4" else 8
+# Per layer: the plan (128 bytes), then per group its PackedB (40) and Requantize (32) and 8
+# bytes of alignment, the packed weight and 12 bytes per padded column (sums, multipliers,
+# bias).
+PLAN, PER_GROUP = 128, 80
+
+
+def layer_bytes(cols: int, depth: int, groups: int = 1) -> int:
+    padded_cols, padded_depth = -(-cols // NR) * NR, -(-depth // 4) * 4
+    return PLAN + groups * (PER_GROUP + padded_cols * padded_depth + 12 * padded_cols)
+
+
+def quantized(stdout: str) -> tuple[int, int]:
+    found = re.search(r"^calls quantized at load: (\d+), (\d+) B$", stdout, re.MULTILINE)
+    assert found is not None, stdout
+    return int(found.group(1)), int(found.group(2))
+
+
+@pytest.mark.parametrize(
+    ("name", "layers"),
+    [
+        # Three Linear layers 64 -> 256 -> 64 -> 10 (weights per channel).
+        ("quant_linear", [(256, 64), (64, 256), (10, 64)]),
+        # Two 3x3 convolutions 3 -> 8 -> 16 (per-tensor weights), a Linear head.
+        ("quant_conv", None),
+        # 3x3 stride 2, 3x3, 1x1, a grouped 3x3 (two groups of 24), a Linear head.
+        ("quant_convs", [(16, 27), (32, 144), (48, 32), (24, 216, 2), (10, 3072)]),
+    ],
+)
+def test_real_pt2e_chains_become_int8_calls_with_the_references_bits(
+    optimized_runner: Path, tmp_path: Path, name: str, layers: list[tuple[int, ...]] | None
+) -> None:
+    model = REPO / "examples" / "models" / name
+    stdout, (out,) = run_iterations(
+        optimized_runner, model / f"{name}.pte", [np.load(model / "in0.npy")], 1, tmp_path
+    )
+    calls, memory = quantized(stdout)
+    if layers is not None:
+        assert (calls, memory) == (len(layers), sum(layer_bytes(*layer) for layer in layers))
+    else:
+        assert calls == 3
+    assert "calls fused at load: 0, 0 B" in stdout  # the float chains are gone
+    assert reported_bytes(stdout, "weights prepared at load") == 0  # counted above alone
+    np.testing.assert_array_equal(out, np.load(model / "out0.npy"))
+
+
+def linear_chain(
+    outputs: tuple[int, ...], inputs: tuple[int, ...], constant_weight: bool, bias: bool = True
+) -> Method:
+    """q = quantize(relu(bias + dequantize(x) @ dequantize(w)^T)), as PT2E writes a Linear
+    (addmm), or without the bias (mm)."""
+    rng = np.random.default_rng(21)
+    wq = rng.integers(-127, 128, (12, 20)).astype(np.int8)
+    row = rng.standard_normal(12).astype(np.float32)
+    values = (
+        Tensor(C, (3, 20)),  # 0: x
+        0.02,  # 1: its scale
+        3,  # 2: its zero point
+        -128,  # 3
+        127,  # 4
+        C.number,  # 5
+        None,  # 6: out_dtype
+        Tensor(F, (3, 20)),  # 7: x dequantized
+        Tensor(C, (12, 20), constant=wq.tobytes() if constant_weight else None),  # 8: w
+        0.05,  # 9: its scale
+        0,  # 10: its zero point
+        -127,  # 11
+        127,  # 12
+        Tensor(F, (12, 20)),  # 13: w dequantized
+        IntList((15, 16)),  # 14: dims [1, 0]
+        1,  # 15
+        0,  # 16
+        Tensor(F, (20, 12)),  # 17: its transpose
+        Tensor(F, (12,), constant=row.tobytes()),  # 18: the bias
+        Tensor(F, (3, 12)),  # 19: the product
+        Tensor(F, (3, 12)),  # 20: relu
+        0.1,  # 21: out scale
+        -5,  # 22: out zero point
+        Tensor(C, (3, 12)),  # 23: q
+    )
+    calls = (
+        call("quantized_decomposed::dequantize_per_tensor.out", 0, 1, 2, 3, 4, 5, 6, 7, 7),
+        call("quantized_decomposed::dequantize_per_tensor.out", 8, 9, 10, 11, 12, 5, 6, 13, 13),
+        call("aten::permute_copy.out", 13, 14, 17, 17),
+        call("aten::addmm.out", 18, 7, 17, 15, 15, 19, 19)
+        if bias
+        else call("aten::mm.out", 7, 17, 19, 19),
+        call("aten::relu.out", 19, 20, 20),
+        call("quantized_decomposed::quantize_per_tensor.out", 20, 21, 22, 3, 4, 5, 23, 23),
+    )
+    return Method("forward", values, inputs, outputs, calls)
+
+
+@pytest.mark.parametrize(
+    ("case", "outputs", "inputs", "constant_weight", "bias", "rewritten"),
+    [
+        ("the chain as PT2E writes it", (23,), (0,), True, True, 1),
+        ("a Linear without bias (mm)", (23,), (0,), True, False, 1),
+        ("x's dequantized value with a second user", (23, 7), (0,), True, True, 0),
+        ("a weight the caller sets", (23,), (0, 8), False, True, 0),
+    ],
+)
+def test_a_chain_is_rewritten_only_when_every_piece_matches(
+    optimized_runner: Path,
+    all_runner: Path,
+    tmp_path: Path,
+    case: str,
+    outputs: tuple[int, ...],
+    inputs: tuple[int, ...],
+    constant_weight: bool,
+    bias: bool,
+    rewritten: int,
+) -> None:
+    program = tmp_path / "program.pte"
+    save_program([linear_chain(outputs, inputs, constant_weight, bias)], program)
+    rng = np.random.default_rng(22)
+    arrays = [rng.integers(-128, 128, (3, 20)).astype(np.int8)]
+    if not constant_weight:
+        arrays.append(rng.integers(-127, 128, (12, 20)).astype(np.int8))
+    (fast := tmp_path / "fast").mkdir()
+    stdout, got = run_iterations(optimized_runner, program, arrays, len(outputs), fast)
+    assert quantized(stdout)[0] == rewritten, case
+    # The float chain on the portable kernels (no rewrite there).
+    command = [str(all_runner), str(program), "--output-dir", str(tmp_path)]
+    for index in range(len(arrays)):
+        command += ["--input", str(fast / f"in{index}.npy")]
+    subprocess.run(command, check=True, timeout=120)
+    want = [np.load(tmp_path / f"output{i}.npy") for i in range(len(outputs))]
+    q, reference = got[0].astype(np.int32), want[0].astype(np.int32)
+    # Note [Requantization]: at most one step where the float sum rounds the other way.
+    assert np.abs(q - reference).max() <= 1, case
+    assert np.count_nonzero(q != reference) <= 1, case
+    assert q.min() >= -5  # the relu: nothing below the out's zero point
+    for a, b in zip(got[1:], want[1:], strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def convolution_chain(groups: int, stride: int) -> Method:
+    """q2 = quantize(hardtanh(dequantize(quantize(conv(dequantize(x), dequantize(w)))))), as
+    PT2E writes a convolution and the relu6 after it (8 channels, 3x3, padding 1)."""
+    rng = np.random.default_rng(23 + groups + stride)
+    w = rng.integers(-127, 128, (8, 8 // groups, 3, 3)).astype(np.int8)
+    scales = (rng.random(8) * 0.02 + 0.005).astype(np.float32)
+    bias = rng.standard_normal(8).astype(np.float32)
+    side = (9 + 2 - 3) // stride + 1
+    out = (1, 8, side, side)
+    values = (
+        Tensor(C, (1, 8, 9, 9)),  # 0: x
+        0.03,  # 1
+        5,  # 2
+        -128,  # 3
+        127,  # 4
+        C.number,  # 5
+        None,  # 6
+        Tensor(F, (1, 8, 9, 9)),  # 7: x dequantized
+        Tensor(C, w.shape, constant=w.tobytes()),  # 8: w
+        Tensor(F, (8,), constant=scales.tobytes()),  # 9: its scales
+        Tensor(ScalarType.Long, (8,), constant=np.zeros(8, np.int64).tobytes()),  # 10
+        0,  # 11: axis
+        -127,  # 12
+        127,  # 13
+        Tensor(F, w.shape),  # 14: w dequantized
+        Tensor(F, (8,), constant=bias.tobytes()),  # 15
+        stride,  # 16
+        1,  # 17
+        0,  # 18
+        IntList((16, 16)),  # 19: stride
+        IntList((17, 17)),  # 20: padding
+        IntList((17, 17)),  # 21: dilation
+        False,  # 22: transposed
+        IntList((18, 18)),  # 23: output padding
+        groups,  # 24
+        Tensor(F, out),  # 25: the convolution
+        0.05,  # 26: out scale
+        -10,  # 27: out zero point
+        Tensor(C, out),  # 28: q
+        Tensor(F, out),  # 29: q dequantized
+        0.0,  # 30
+        6.0,  # 31
+        Tensor(F, out),  # 32: hardtanh
+        Tensor(C, out),  # 33: q2
+    )
+    calls = (
+        call(
+            "quantized_decomposed::dequantize_per_channel.out", 8, 9, 10, 11, 12, 13, 5, 6, 14, 14
+        ),
+        call("quantized_decomposed::dequantize_per_tensor.out", 0, 1, 2, 3, 4, 5, 6, 7, 7),
+        call("aten::convolution.out", 7, 14, 15, 19, 20, 21, 22, 23, 24, 25, 25),
+        call("quantized_decomposed::quantize_per_tensor.out", 25, 26, 27, 3, 4, 5, 28, 28),
+        call("quantized_decomposed::dequantize_per_tensor.out", 28, 26, 27, 3, 4, 5, 6, 29, 29),
+        call("aten::hardtanh.out", 29, 30, 31, 32, 32),
+        call("quantized_decomposed::quantize_per_tensor.out", 32, 26, 27, 3, 4, 5, 33, 33),
+    )
+    return Method("forward", values, (0,), (33,), calls)
+
+
+@pytest.mark.parametrize(("groups", "stride"), [(1, 1), (1, 2), (8, 1), (8, 2)])
+def test_a_convolution_and_the_relu6_after_it_become_one_int8_call(
+    optimized_runner: Path, all_runner: Path, tmp_path: Path, groups: int, stride: int
+) -> None:
+    # groups 1: im2col and the GEMM; groups 8 (depthwise): the direct taps.
+    program = tmp_path / "program.pte"
+    save_program([convolution_chain(groups, stride)], program)
+    x = np.random.default_rng(24).integers(-128, 128, (1, 8, 9, 9)).astype(np.int8)
+    (fast := tmp_path / "fast").mkdir()
+    stdout, (got,) = run_iterations(optimized_runner, program, [x], 1, fast)
+    assert quantized(stdout)[0] == 1
+    command = [str(all_runner), str(program), "--input", str(fast / "in0.npy")]
+    subprocess.run([*command, "--output-dir", str(tmp_path)], check=True, timeout=120)
+    q, reference = got.astype(np.int32), np.load(tmp_path / "output0.npy").astype(np.int32)
+    assert np.abs(q - reference).max() <= 1  # Note [Requantization]
+    assert np.count_nonzero(q != reference) <= q.size // 100
+    # The relu6: from the zero point to 6 quantized (-10 + 6 / 0.05).
+    assert q.min() >= -10 and q.max() <= 110 and np.count_nonzero(q == -10) > 0
