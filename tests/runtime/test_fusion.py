@@ -32,11 +32,18 @@ CHAINS_FUSED = 7
 # plus the two outs whose planned memory the exporter shares with their convolution's input
 # (free once it ran), moved to memory of their own: the stem's 1x8x16x16 and the
 # depthwise's 1x8x8x8.
-CHAINS_BYTES = 4 * ((216 + 8) + (72 + 8) + (128 + 16) + (2304 + 16)) + 4 * (2048 + 512)
+OWN_OUTS = 4 * (2048 + 512)
+FOLDED_BIASES = 4 * (8 + 8 + 16 + 16)
+FOLDED_WEIGHTS = 4 * (216 + 72 + 128 + 2304)
 # Note [Prepared weights] runs after fusion: the folded weights above are packed (or, the
-# depthwise one, copied) at load, each into at least its own bytes. Channels-last tensors
-# run portable's loops, which prepare nothing.
-PREPARED_AT_LEAST = {"conv_chains": 4 * (216 + 72 + 128 + 2304), "conv_chains_channels_last": 0}
+# depthwise one, copied) at load, each into at least its own bytes, and then released
+# (prepare.cpp's release_fused): the fused calls keep their biases alone. Channels-last
+# tensors run portable's loops, which prepare nothing and keep every folded weight.
+CHAINS_BYTES = {
+    "conv_chains": FOLDED_BIASES + OWN_OUTS,
+    "conv_chains_channels_last": FOLDED_WEIGHTS + FOLDED_BIASES + OWN_OUTS,
+}
+PREPARED_AT_LEAST = {"conv_chains": FOLDED_WEIGHTS, "conv_chains_channels_last": 0}
 
 
 def run(runner: Path, name: str, tmp_path: Path) -> tuple[tuple[int, int] | None, list[np.ndarray]]:
@@ -76,12 +83,30 @@ def test_fused_chains_match_eager_and_every_thread_count(
     fused, (out,) = run(optimized_runner, name, tmp_path / "one")
     threaded_fused, (threaded,) = run(threaded_runner, name, tmp_path / "three")
     assert fused == threaded_fused
-    assert fused == (CHAINS_FUSED, CHAINS_BYTES)
+    assert fused == (CHAINS_FUSED, CHAINS_BYTES[name])
     assert prepared_bytes(tmp_path / "one") >= PREPARED_AT_LEAST[name]
     assert prepared_bytes(tmp_path / "one") == prepared_bytes(tmp_path / "three")
     assert out.tobytes() == threaded.tobytes()
     # The batch norm fold reorders a product: float rounding, no more.
     np.testing.assert_allclose(out, expected(name)[0], rtol=1e-5, atol=1e-5)
+
+
+def test_depthwise_chains_fuse_each_epilogue_and_match_eager(
+    optimized_runner: Path, threaded_runner: Path, tmp_path: Path
+) -> None:
+    # Note [Direct depthwise]: relu, SiLU, relu6 and a sigmoid gate applied in registers,
+    # 3x3 and 5x5 at strides 1 and 2, interior and border chunks, a plane of 3 rows (on
+    # the padded path: six chains); and two 1x1 convolutions -> relu reading their input
+    # in place, with a narrow last panel.
+    (tmp_path / "one").mkdir()
+    (tmp_path / "three").mkdir()
+    fused, (out,) = run(optimized_runner, "depthwise_chains", tmp_path / "one")
+    threaded_fused, (threaded,) = run(threaded_runner, "depthwise_chains", tmp_path / "three")
+    assert fused == threaded_fused
+    assert fused is not None and fused[0] == 8
+    assert out.shape == (1, 40, 3, 5)
+    assert out.tobytes() == threaded.tobytes()
+    np.testing.assert_allclose(out, expected("depthwise_chains")[0], rtol=1e-5, atol=1e-5)
 
 
 def test_a_runner_without_the_optimized_convolution_fuses_nothing(

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/optimized/conv_depthwise_direct.h"
 #include "kernels/optimized/conv_layer.h"
 #include "kernels/optimized/epilogue.h"
 #include "kernels/optimized/parallel.h"
@@ -126,11 +127,23 @@ inline void depthwise_plane(const Layer& l, const DepthwisePlan& p, const float*
                 static_cast<size_t>(l.out_w) * sizeof(float));
 }
 
-// Every plane of every image, split over the pool's threads (Note [Padded depthwise]).
-// False when the scratch cannot be had.
+// Every plane of every image, split over the pool's threads: straight over the input
+// where Note [Direct depthwise] covers the layer, else through padded phases (Note [Padded
+// depthwise]). False when the scratch cannot be had.
 inline bool depthwise(const Layer& l, const float* x, const float* w, const float* bias,
                       const rt::Epilogue& e, float* y) {
   const int64_t channels = l.groups * l.cout_g;
+  if (const DirectPlane direct = direct_depthwise(l)) {
+    // Note [Direct depthwise]: no scratch, so nothing can fail.
+    opt::parallel_for(l.batch * channels, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t item = begin; item < end; ++item) {
+        const int64_t n = item / channels, oc = item % channels;
+        direct(l, x + n * l.x_n + oc / l.cout_g * l.x_c, w + oc * l.w_row,
+               bias != nullptr ? bias[oc * l.bias_stride] : 0.0f, e, y + n * l.y_n + oc * l.y_c);
+      }
+    });
+    return true;
+  }
   const DepthwisePlan plan(l);
   bool ok = true;
   opt::parallel_for(l.batch * channels, 1, [&](int64_t begin, int64_t end) {

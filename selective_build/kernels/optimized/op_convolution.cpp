@@ -22,12 +22,14 @@
 
 // Float convolution in three fast shapes, each over NCHW-like tensors whose pixels are dense
 // (any batch and channel strides, as a contiguous tensor or a channel slice has):
-// - depthwise (one input channel per group): per plane, a padded copy of the input and one
-//   vectorised run over the output with no bounds test (Note [Padded depthwise],
-//   conv_depthwise.h);
+// - depthwise (one input channel per group): 3x3 and 5x5 at stride 1 or 2 straight over the
+//   input plane (Note [Direct depthwise], conv_depthwise_direct.h), other shapes over a
+//   padded copy of it (Note [Padded depthwise], conv_depthwise.h);
 // - 1x1, stride 1, no padding: per batch and group, out[Cout, H*W] = weight[Cout, Cin] x
-//   input[Cin, H*W], one GEMM read straight from the tensors;
-// - everything else: im2col into a per-thread scratch tile, then one GEMM per tile.
+//   input[Cin, H*W], one GEMM read straight from the tensors (the input's rows are b's
+//   panels in place when the weight was packed at load);
+// - everything else: per tile of output pixels, the input packed straight into the GEMM's
+//   panels (Note [Implicit GEMM]), then one GEMM on them.
 // The GEMMs are the packed GEMM's (gemm_packed.h), the bias their epilogue, a constant
 // weight packed once at load (Note [Prepared GEMM operand]).
 // What none of them covers (transposed convolution, pixels not dense, a permuted weight)
@@ -45,7 +47,7 @@ constexpr const char* kOp = "aten::convolution.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
 using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected.bits()>;
 
-// im2col tiles hold at most this many floats (256 KiB, about an L2) unless a tile of the
+// Packed column tiles hold at most this many floats (256 KiB, about an L2) unless a tile of the
 // minimum width needs more; the tile width depends only on the layer, never on the thread
 // count, so every tile's GEMM (and its rounding) is the same however tiles are shared out.
 constexpr int64_t kTileFloats = 64 * 1024;
@@ -61,19 +63,133 @@ constexpr int64_t kDirectTileWidth = 512;
 // thread count, and each output is one FMA chain whatever its block (Note [Packed GEMM]),
 // so the bits are the same for any number of threads (Note [Threads]). A block starts on a
 // panel of the packed weight (a multiple of kMR rows, about 32). A thread's consecutive row
-// blocks of one tile share its im2col columns.
+// blocks of one tile share its packed columns.
 constexpr int64_t kFewItems = 8;
 constexpr int64_t kRowBlock = (32 + opt::kMR - 1) / opt::kMR * opt::kMR;
 
-// Columns [p0, p0 + width) of the im2col matrix of one batch and group: row k = (ic, ky,
-// kx) holds the input pixel each output pixel multiplies with that weight (0 in padding).
-void im2col(const Layer& l, const float* x, int64_t p0, int64_t width, float* col) {
+// Note [Implicit GEMM]
+// The k x k path packs the GEMM's b operand straight from the input: columns [p0, p0 +
+// width) of the im2col matrix of one batch and group (row kk = (ic, ky, kx) holds the input
+// pixel each output pixel multiplies with that weight, 0 in padding) are written into the
+// microkernel's panels (Note [Packed GEMM]: kNR columns each, depth-major), so the im2col
+// copy and the panel packing are one pass, and the tile's GEMM reads them as they are.
+// Panel q of the tile starts at panels + q * kNR * depth; row kk of it at + kk * kNR.
+// Columns past `width` in the last panel are zeros (computed, never stored). A row is
+// written an output row at a time (zeros for the padding, then the input's run), except
+// where the output rows are as wide as the input's at stride 1 (3x3 pad 1, ResNet's and
+// SqueezeNet's layers; 1-d "same" layers): there a tap's row is one run over the input for
+// the whole tile, its few wrapped columns zeroed after (same_width_row).
+
+// Calls put(dst, i, n) for the pieces of columns [c, c + count) of row `row` (its slot in
+// panel 0) that lie in one panel each: dst the slot of column c + i, n <= kNR columns.
+template <class Put>
+inline void for_pieces(float* row, int64_t depth, int64_t c, int64_t count, Put&& put) {
+  const int64_t panel_floats = opt::kNR * depth;
+  int64_t q = c / opt::kNR, j = c % opt::kNR;
+  for (int64_t i = 0; i < count; ++q, j = 0) {
+    const int64_t n = std::min(count - i, opt::kNR - j);
+    put(row + q * panel_floats + j, i, n);
+    i += n;
+  }
+}
+
+// dst[0, n) = src[0, n), and dst[0, n) = 0, for a piece of a panel row (n <= kNR) with
+// vector moves, masked at the end where the instruction set can: a row of a 7x7 or 14x14
+// layer is a few short pieces, and GCC makes a short memcpy of unknown size a `rep movsq`,
+// whose start-up cost was most of ResNet's time in this pass.
+inline void copy_piece(float* dst, const float* src, int64_t n) {
+#if defined(__AVX512F__)
+  for (; n >= 16; n -= 16, dst += 16, src += 16) _mm512_storeu_ps(dst, _mm512_loadu_ps(src));
+  const auto mask = static_cast<__mmask16>((1u << n) - 1);
+  if (n > 0) _mm512_mask_storeu_ps(dst, mask, _mm512_maskz_loadu_ps(mask, src));
+#else
+  int64_t j = 0;
+  for (; j + 8 <= n; j += 8) conv::store8(dst + j, conv::load8(src + j));
+  for (; j < n; ++j) dst[j] = src[j];
+#endif
+}
+
+// dst[j] = src[2 j] for j in [0, n), n <= kNR: a stride-2 row's piece (the stems of ResNet
+// and MobileNetV2). Reads src[0] to src[2 (n - 1)] only.
+inline void take_even_piece(const float* src, int64_t n, float* dst) {
+#if defined(__AVX512F__)
+  const __m512i evens =
+      _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  for (; n > 0; n -= 16, src += 32, dst += 16) {
+    const int64_t reads = std::min<int64_t>(32, 2 * n - 1);  // floats this step may read
+    const auto low = static_cast<__mmask16>(reads >= 16 ? 0xffff : (1u << reads) - 1);
+    const auto high = static_cast<__mmask16>(reads <= 16 ? 0 : (1u << (reads - 16)) - 1);
+    const __m512 v = _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(low, src), evens,
+                                            _mm512_maskz_loadu_ps(high, src + 16));
+    const auto out = static_cast<__mmask16>(n >= 16 ? 0xffff : (1u << n) - 1);
+    _mm512_mask_storeu_ps(dst, out, v);
+  }
+#else
+  conv::take_even(src, n, dst);
+#endif
+}
+
+inline void zero_piece(float* dst, int64_t n) {
+#if defined(__AVX512F__)
+  for (; n >= 16; n -= 16, dst += 16) _mm512_storeu_ps(dst, _mm512_setzero_ps());
+  if (n > 0) _mm512_mask_storeu_ps(dst, static_cast<__mmask16>((1u << n) - 1), _mm512_setzero_ps());
+#else
+  fill(dst, n, 0.0f);
+#endif
+}
+
+// Whether the layer's output rows are as wide as its input's at stride 1 ("same" padding
+// across): then tap (ky, kx) reads, for every output pixel p = oy * W + ox whose input row
+// is inside, the input's flat pixel p + dy * W + dx, one run for all its rows.
+bool same_width(const Layer& l) {
+  return l.stride_h == 1 && l.stride_w == 1 && l.dil_w == 1 && l.in_w == l.out_w;
+}
+
+// Row `row` of the panels for tap (dy, dx) of a same_width layer: the flat run copied, the
+// columns whose input lies in the next or previous input row (dx past the row's edge) and
+// the rows outside the input zeroed.
+void same_width_row(const Layer& l, const float* plane, int64_t dy, int64_t dx, int64_t p0,
+                    int64_t width, float* row) {
+  const int64_t depth = l.k(), w = l.out_w, size = l.in_h * l.in_w;
+  auto zeros = [](float* dst, int64_t, int64_t n) { zero_piece(dst, n); };
+  // Outputs whose input row is inside: oy in [max(0, -dy), in_h - dy).
+  const int64_t lo = std::min(p0 + width, std::max(p0, std::max<int64_t>(0, -dy) * w));
+  const int64_t hi = std::max(lo, std::min(p0 + width, std::min(l.out_h, l.in_h - dy) * w));
+  for_pieces(row, depth, 0, lo - p0, zeros);
+  for_pieces(row, depth, hi - p0, p0 + width - hi, zeros);
+  // The run's flat input [f0, f1), of which [0, size) is read; the rest lies in columns
+  // zeroed below.
+  const int64_t f0 = lo + dy * w + dx, f1 = hi + dy * w + dx;
+  const int64_t a = std::min(f1, std::max<int64_t>(f0, 0)), b = std::max(a, std::min(f1, size));
+  for_pieces(row, depth, lo - p0, a - f0, zeros);
+  for_pieces(row, depth, lo - p0 + (a - f0), b - a,
+             [&](float* dst, int64_t i, int64_t n) { copy_piece(dst, plane + a + i, n); });
+  for_pieces(row, depth, lo - p0 + (b - f0), f1 - b, zeros);
+  if (dx == 0 || lo == hi) return;
+  // Columns ox < -dx (dx < 0) or ox >= w - dx (dx > 0) of each output row in [lo, hi).
+  const int64_t first = dx < 0 ? 0 : w - dx, count = dx < 0 ? -dx : dx;
+  for (int64_t start = lo / w * w + first; start < hi; start += w) {
+    const int64_t from = std::max(start, lo), to = std::min(start + count, hi);
+    if (from < to) for_pieces(row, depth, from - p0, to - from, zeros);
+  }
+}
+
+void im2col_panels(const Layer& l, const float* x, int64_t p0, int64_t width, float* panels) {
+  const int64_t depth = l.k();
   const int64_t oy0 = p0 / l.out_w, first0 = p0 % l.out_w;  // the tile's first output
+  const int64_t padded = opt::panels(width, opt::kNR) * opt::kNR;
+  auto zeros = [](float* dst, int64_t, int64_t n) { zero_piece(dst, n); };
+  const bool same = same_width(l);
   for (int64_t ic = 0; ic < l.cin_g; ++ic) {
     const float* plane = x + ic * l.x_c;
     for (int64_t ky = 0; ky < l.k_h; ++ky) {
       for (int64_t kx = 0; kx < l.k_w; ++kx) {
-        float* dst = col + ((ic * l.k_h + ky) * l.k_w + kx) * width;
+        float* row = panels + ((ic * l.k_h + ky) * l.k_w + kx) * opt::kNR;
+        if (same) {
+          same_width_row(l, plane, ky * l.dil_h - l.pad_h, kx - l.pad_w, p0, width, row);
+          for_pieces(row, depth, width, padded - width, zeros);
+          continue;
+        }
         const int64_t offset = kx * l.dil_w - l.pad_w;
         int64_t lo, hi;
         opt::valid_outputs(offset, l.stride_w, l.in_w, l.out_w, &lo, &hi);
@@ -81,28 +197,36 @@ void im2col(const Layer& l, const float* x, int64_t p0, int64_t width, float* co
         int64_t oy = oy0, first = first0;
         for (int64_t p = p0; p < p0 + width; ++oy, first = 0) {
           const int64_t last = std::min(l.out_w, first + (p0 + width - p));
-          float* out = dst + (p - p0);  // out[i] is column ox = first + i
+          const int64_t c = p - p0;  // column of output (oy, first)
           const int64_t count = last - first;
           const int64_t iy = oy * l.stride_h - l.pad_h + ky * l.dil_h;
           if (iy < 0 || iy >= l.in_h) {
-            fill(out, count, 0.0f);
+            for_pieces(row, depth, c, count, zeros);
           } else {
-            const int64_t a = std::max(first, lo), b = std::max(a, std::min(last, hi));
-            fill(out, a - first, 0.0f);
+            // a <= last also when a tile's piece of a row ends inside the left padding.
+            const int64_t a = std::min(last, std::max(first, lo));
+            const int64_t b = std::max(a, std::min(last, hi));
+            for_pieces(row, depth, c, a - first, zeros);
             // Input column of ox: ox * stride + offset, inside the row for ox in [a, b).
-            const float* in_row = plane + iy * l.in_w;
+            const float* in = plane + iy * l.in_w + a * l.stride_w + offset;
+            const int64_t at = c + (a - first);
             if (l.stride_w == 1) {
-              std::memcpy(out + (a - first), in_row + (a + offset),
-                          static_cast<size_t>(b - a) * sizeof(float));
+              for_pieces(row, depth, at, b - a,
+                         [&](float* dst, int64_t i, int64_t n) { copy_piece(dst, in + i, n); });
             } else if (l.stride_w == 2) {
-              conv::take_even(in_row + (2 * a + offset), b - a, out + (a - first));
+              for_pieces(row, depth, at, b - a, [&](float* dst, int64_t i, int64_t n) {
+                take_even_piece(in + 2 * i, n, dst);
+              });
             } else {
-              for (int64_t ox = a; ox < b; ++ox) out[ox - first] = in_row[ox * l.stride_w + offset];
+              for_pieces(row, depth, at, b - a, [&](float* dst, int64_t i, int64_t n) {
+                for (int64_t j = 0; j < n; ++j) dst[j] = in[(i + j) * l.stride_w];
+              });
             }
-            fill(out + (b - first), count - (b - first), 0.0f);
+            for_pieces(row, depth, c + (b - first), last - b, zeros);
           }
           p += count;
         }
+        for_pieces(row, depth, width, padded - width, zeros);
       }
     }
   }
@@ -115,23 +239,31 @@ void im2col(const Layer& l, const float* x, int64_t p0, int64_t width, float* co
 bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, const float* bias,
                const opt::PreparedGemm* packed, const rt::Epilogue& e, float* y) {
   const int64_t k = l.k(), pixels = l.pixels();
-  const int64_t tile = one_by_one ? kDirectTileWidth : std::max(kMinTileWidth, kTileFloats / k);
+  // The k x k path's tiles are whole panels (Note [Implicit GEMM]).
+  const int64_t tile =
+      one_by_one ? kDirectTileWidth
+                 : opt::panels(std::max(kMinTileWidth, kTileFloats / k), opt::kNR) * opt::kNR;
   const int64_t tiles = (pixels + tile - 1) / tile;
   // Note [Convolution work items]: blocks of output rows too when there are few tiles.
   const int64_t row_block = l.batch * l.groups * tiles >= kFewItems ? l.cout_g : kRowBlock;
   const int64_t row_blocks = (l.cout_g + row_block - 1) / row_block;
   bool ok = true;
   opt::parallel_for(l.batch * l.groups * tiles * row_blocks, 1, [&](int64_t begin, int64_t end) {
-    float* col = nullptr;
+    float* panels = nullptr;         // the tile's columns as b's panels
+    float* weight_panels = nullptr;  // a weight not prepared at load, packed per work item
     if (!one_by_one) {
-      const size_t bytes = static_cast<size_t>(k * std::min(tile, pixels)) * sizeof(float);
-      col = static_cast<float*>(opt::thread_scratch().get(bytes));
-      if (col == nullptr) {
+      const int64_t b_floats = opt::packed_b_floats(k, std::min(tile, pixels));
+      const int64_t a_floats =
+          packed == nullptr ? opt::packed_a_floats(std::min(row_block, l.cout_g), k) : 0;
+      const size_t bytes = static_cast<size_t>(b_floats + a_floats) * sizeof(float);
+      panels = static_cast<float*>(opt::thread_scratch().get(bytes));
+      if (panels == nullptr) {
         ok = false;  // every writer stores false: no ordering needed
         return;
       }
+      weight_panels = panels + b_floats;
     }
-    int64_t columns_of = -1;  // the (batch, group, tile) whose columns `col` holds
+    int64_t columns_of = -1;  // the (batch, group, tile) whose columns `panels` holds
     for (int64_t item = begin; item < end; ++item) {
       const int64_t rb = item % row_blocks, tile_item = item / row_blocks;
       const int64_t t = tile_item % tiles, g = tile_item / tiles % l.groups;
@@ -141,7 +273,9 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
                     rows = std::min(row_block, l.cout_g - rb * row_block);
       const float* xg = x + n * l.x_n + g * l.cin_g * l.x_c;
       float* yr = y + n * l.y_n + r0 * l.y_c + p0;
-      const opt::Matrix<const float> weight{w + r0 * l.w_row, rows, k, l.w_row, 1};
+      // w is null once a folded weight was packed and released (prepare.cpp, release_fused).
+      const opt::Matrix<const float> weight{w != nullptr ? w + r0 * l.w_row : nullptr, rows, k,
+                                            l.w_row, 1};
       const float* weight_packed =
           packed == nullptr ? nullptr
                             : packed->matrix(g) + rb * row_block * k;  // whole panels before
@@ -151,13 +285,23 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
       const bool in_gemm = bias == nullptr || l.bias_stride == 1;
       if (in_gemm) epilogue.active = e;
       if (bias != nullptr && l.bias_stride == 1) epilogue.shift = bias + r0;
-      opt::Matrix<const float> columns{xg + p0, k, width, l.x_c, 1};
-      if (!one_by_one) {
-        if (columns_of != tile_item) im2col(l, xg, p0, width, col);
+      if (one_by_one) {
+        const opt::Matrix<const float> columns{xg + p0, k, width, l.x_c, 1};
+        if (weight_packed != nullptr) {
+          // The input's rows are b's panels as they are (Note [Packed GEMM]): no copy.
+          opt::gemm_packed(k, weight_packed, opt::PanelsB::row_major(columns), out, epilogue);
+        } else if (!opt::gemm(weight, nullptr, columns, nullptr, out, epilogue)) {
+          ok = false;
+        }
+      } else {
+        if (columns_of != tile_item) im2col_panels(l, xg, p0, width, panels);
         columns_of = tile_item;
-        columns = opt::Matrix<const float>{col, k, width, width, 1};
+        if (weight_packed == nullptr) {
+          opt::pack_a(weight, weight_panels);
+          weight_packed = weight_panels;
+        }
+        opt::gemm_packed(k, weight_packed, opt::PanelsB::packed(panels, k), out, epilogue);
       }
-      if (!opt::gemm(weight, weight_packed, columns, nullptr, out, epilogue)) ok = false;
       // A bias with a stride: added after the product, then the activation.
       if (!in_gemm)
         finish_rows(yr, rows, width, l.y_c, bias + r0 * l.bias_stride, l.bias_stride, e);
@@ -233,7 +377,7 @@ void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float*
   const opt::PreparedGemm* packed =
       opt::prepared_operand(in.context(), opt::GemmSide::A, l.groups, l.cout_g, l.k());
   if (!gemm_conv(l, one_by_one, x, w, bias, packed, e, y))
-    in.fail("out of memory for the im2col scratch");
+    in.fail("out of memory for the convolution's column panels");
 }
 
 void convolution(rt::KernelContext& context, const rt::Tensor& input, const rt::Tensor& weight,

@@ -127,6 +127,23 @@ class Preparer {
     instructions_[pc].kind = Instruction::Kind::Free;
   }
 
+  // A weight fusion made at load (not one of the method's values: a batch norm folded into
+  // it, Note [Fusion at load] in fuse.h) that `call`, its one reader, has prepared: the call
+  // never reads its data again (Note [Prepared weights]), so its memory goes, and the fused
+  // call's bytes (the last of its epilogue values, runtime/kernel/epilogue.h) no longer
+  // count it.
+  void release_fused(Instruction& call, const EValue* value) {
+    if (owns(uses_.values, value) || !value->is_tensor()) return;
+    Tensor& weight = const_cast<EValue*>(value)->to_tensor();
+    if (weight.data() == nullptr || call.args.size() < 3) return;
+    EValue* bytes = call.args[call.args.size() - 3];
+    if (bytes->tag() != Tag::Int || bytes->to_int() < static_cast<int64_t>(weight.capacity()))
+      return;
+    *bytes = EValue::from_int(bytes->to_int() - static_cast<int64_t>(weight.capacity()));
+    arena_.release(weight.data());
+    weight.set_data(nullptr);
+  }
+
   Status prepare(Instruction& call) {
     uint64_t mask = 0;
     Chain chains[2];  // at most two arguments made at load per call (a and b of a product)
@@ -162,6 +179,7 @@ class Preparer {
     if (!status.ok()) return status;
     call.prepared = context_.prepared();
     if (prepared) release_folded(call.args[preparing.arg]);
+    if (prepared) release_fused(call, call.args[preparing.arg]);
     return Status();
   }
 

@@ -1,6 +1,7 @@
-"""optimized::convolution_out against portable's, on every path of the kernel: depthwise,
-1x1 as one GEMM, im2col + GEMM (tiles ending mid-row, padding wider than the input),
-grouped, 1-d, and the layouts it leaves to portable's loops (channels-last, transposed)."""
+"""optimized::convolution_out against portable's, on every path of the kernel: depthwise
+(direct and padded), 1x1 as one GEMM, implicit GEMM (tiles ending mid-row, padding wider
+than the input), grouped, 1-d, and the layouts it leaves to portable's loops (channels-last,
+transposed)."""
 
 from __future__ import annotations
 
@@ -68,6 +69,24 @@ def test_im2col_tiles_end_mid_row(both: Both) -> None:
     _conv(both, (2, 3, 13, 10), (5, 3, 3, 3), stride=(2, 2), padding=(1, 1))
 
 
+def test_implicit_gemm_piece_ends_in_the_left_padding(both: Both) -> None:
+    # K = 70 * 49: tiles of 64 columns over 9-wide rows, so a tile ends one column into a
+    # row, inside the 3 columns the 7x7 kernel's first taps see as padding (Note [Implicit
+    # GEMM]: the piece stops at the tile's end).
+    _conv(both, (1, 70, 9, 9), (4, 70, 7, 7), padding=(3, 3))
+
+
+def test_implicit_gemm_same_width_runs(both: Both) -> None:
+    # Output rows as wide as the input's at stride 1: each tap's panel row is one run over
+    # the input, its wrapped columns and the rows outside the input zeroed (Note [Implicit
+    # GEMM]): a dilated height, a 1-d layer, padding wider than the input, and a tile of 64
+    # columns over 33-wide rows (K = 80 * 25) ending one column into a row.
+    _conv(both, (2, 3, 11, 13), (4, 3, 3, 3), padding=(2, 1), dilation=(2, 1))
+    _conv(both, (1, 4, 40), (6, 4, 11), padding=(5,), seed=1)
+    _conv(both, (1, 2, 2, 3), (3, 2, 5, 3), padding=(2, 1), seed=2)
+    _conv(both, (1, 80, 4, 33), (3, 80, 5, 5), padding=(2, 2), seed=3)
+
+
 def test_im2col_stride_padding_dilation(both: Both) -> None:
     _conv(both, (1, 4, 11, 9), (6, 4, 3, 2), stride=(2, 3), padding=(2, 1), dilation=(2, 3))
     # Padding larger than the input: whole rows and columns of every patch are zeros.
@@ -104,6 +123,41 @@ def test_depthwise(both: Both, multiplier: int, stride: int, padding: int, dilat
         dilation=(dilation, dilation),
         groups=5,
     )
+
+
+# Note [Direct depthwise]: outputs 16 columns (an AVX-512 vector; two of AVX2's) by 4 rows at a
+# time. Widths: a plane narrower than a vector (7), one vector and a partial one (14, 23),
+# rows with interior chunks between two border ones (40, 71, 100); heights: fewer rows than a
+# block (2, 3: the padded path's), a last block overlapping the one before (7, 9), whole
+# blocks (8).
+DIRECT_PLANES = [(2, 5), (3, 40), (7, 7), (9, 14), (8, 23), (7, 71), (5, 100)]
+
+
+@pytest.mark.parametrize("k", [3, 5])
+@pytest.mark.parametrize("stride", [1, 2])
+@pytest.mark.parametrize("padding", [0, 1, 2])
+def test_direct_depthwise(both: Both, k: int, stride: int, padding: int) -> None:
+    for seed, (height, width) in enumerate(DIRECT_PLANES):
+        if height + 2 * padding < k or width + 2 * padding < k:
+            continue
+        _conv(
+            both,
+            (2, 3, height, width),
+            (3, 1, k, k),
+            stride=(stride, stride),
+            padding=(padding, padding),
+            groups=3,
+            bias=seed % 2 == 0,
+            seed=seed,
+        )
+
+
+def test_direct_depthwise_channel_multiplier_and_padding_past_the_kernel(both: Both) -> None:
+    # Two outputs per input plane; padding wider than the kernel's reach: whole rows and
+    # columns of outputs see only zeros and the bias.
+    _conv(both, (1, 2, 9, 37), (4, 1, 3, 3), padding=(1, 1), groups=2)
+    _conv(both, (1, 2, 6, 20), (2, 1, 3, 3), padding=(4, 5), groups=2, seed=1)
+    _conv(both, (1, 2, 6, 20), (2, 1, 5, 5), stride=(2, 2), padding=(6, 3), groups=2, seed=2)
 
 
 def test_depthwise_kernel_wider_than_input(both: Both) -> None:
@@ -192,6 +246,8 @@ THREADED = [
     ((2, 3, 20, 37), (8, 3, 7, 7), {"stride": (2, 2), "padding": (3, 3)}),
     ((3, 8, 9, 70), (16, 8, 1, 1), {}),
     ((2, 6, 8, 9), (9, 2, 3, 3), {"padding": (1, 1), "groups": 3}),
+    ((1, 6, 13, 45), (6, 1, 5, 5), {"stride": (2, 2), "padding": (2, 2), "groups": 6}),
+    ((2, 5, 7, 40), (5, 1, 3, 3), {"padding": (1, 1), "groups": 5}),
 ]
 
 

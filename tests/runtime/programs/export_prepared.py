@@ -1,6 +1,6 @@
 """Export the programs of tests/runtime/test_fusion.py with ExecuTorch's own exporter.
 
-    .venv/bin/python tests/runtime/programs/export_prepared.py
+    .venv/bin/python tests/runtime/programs/export_prepared.py [NAME ...]
 
 Needs torch 2.13 and ExecuTorch 1.5.1 (docs/conformance.md); the tests only
 read what this writes beside it: ``<name>.pte`` and ``<name>.npz`` (``in0``, ``out0``...:
@@ -13,6 +13,11 @@ the inputs and PyTorch eager's outputs, which ExecuTorch's runtime is checked to
 - ``conv_chains_channels_last``: the same net with a channels-last input and weights
   (checked against eager alone: ExecuTorch 1.5.1's portable batch norm refuses a
   channels-last input).
+- ``depthwise_chains``: depthwise convolutions -> batch norm -> relu / SiLU / relu6 / a
+  sigmoid gate, 3x3 and 5x5 at stride 1 and 2 over a 1x8x20x40 image down to 3x5 planes:
+  each epilogue of Note [Direct depthwise], on rows with interior and border chunks and on
+  planes of fewer rows than a block; and two 1x1 convolutions -> relu whose input is read in
+  place as the GEMM's panels, over 200 pixels (a narrow last panel) and 15 (only one).
 - ``max_pool_ceil``: ceil_mode 3x3/2 max pools (with and without padding, SqueezeNet's and
   ResNet's), a 3x3/1 one, with indices returned: Note [Max pool in registers].
 """
@@ -33,6 +38,18 @@ HERE = Path(__file__).resolve().parent
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
 
+def _randomize_norms(net: nn.Module) -> None:
+    """Batch norms with statistics and affine values far from the identity."""
+    with torch.no_grad():
+        for module in net.modules():
+            if isinstance(module, nn.BatchNorm2d):
+                count = module.num_features
+                module.running_mean.copy_(0.5 * torch.randn(count))
+                module.running_var.copy_(0.5 + torch.rand(count))
+                module.weight.copy_(1.0 + 0.3 * torch.randn(count))
+                module.bias.copy_(0.3 * torch.randn(count))
+
+
 class ConvChains(nn.Module):
     def __init__(self) -> None:
         super().__init__()
@@ -51,14 +68,7 @@ class ConvChains(nn.Module):
         self.silu_norm = nn.BatchNorm2d(16)
         self.gate_conv = nn.Conv2d(16, 16, 1)
         self.residual_conv = nn.Conv2d(16, 16, 3, padding=1)
-        with torch.no_grad():
-            for module in self.modules():
-                if isinstance(module, nn.BatchNorm2d):
-                    count = module.num_features
-                    module.running_mean.copy_(0.5 * torch.randn(count))
-                    module.running_var.copy_(0.5 + torch.rand(count))
-                    module.weight.copy_(1.0 + 0.3 * torch.randn(count))
-                    module.bias.copy_(0.3 * torch.randn(count))
+        _randomize_norms(self)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = self.project(self.depthwise(self.stem(x)))
@@ -68,6 +78,36 @@ class ConvChains(nn.Module):
         x = x * torch.sigmoid(self.gate_conv(x))
         y = self.residual_conv(x)
         return torch.relu(y) + y
+
+
+def _depthwise(channels: int, k: int, stride: int) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(channels, channels, k, stride, k // 2, groups=channels, bias=False),
+        nn.BatchNorm2d(channels),
+    )
+
+
+class DepthwiseChains(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.relu = _depthwise(8, 3, 1)
+        self.silu = _depthwise(8, 5, 1)
+        self.relu6 = _depthwise(8, 3, 2)
+        self.gate = nn.Conv2d(8, 8, 5, 1, 2, groups=8)
+        self.mix = nn.Conv2d(8, 8, 1)
+        self.narrow = _depthwise(8, 5, 2)
+        self.small = _depthwise(8, 3, 2)
+        self.project = nn.Conv2d(8, 40, 1)
+        _randomize_norms(self)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = torch.relu(self.relu(x))
+        x = functional.silu(self.silu(x))
+        x = functional.relu6(self.relu6(x))
+        x = x * torch.sigmoid(self.gate(x))
+        x = torch.relu(self.mix(x))
+        x = torch.relu(self.small(torch.relu(self.narrow(x))))
+        return torch.relu(self.project(x))
 
 
 class MaxPools(nn.Module):
@@ -85,6 +125,8 @@ def _inputs(name: str) -> tuple[torch.Tensor, ...]:
         x = torch.randn(1, 4, 27, 29)
         x[0, 1, 3:6, 4:9] = 0.25  # ties: the first maximum wins
         return (x,)
+    if name == "depthwise_chains":
+        return (torch.randn(1, 8, 20, 40),)
     x = torch.randn(1, 3, 16, 16)
     if name.endswith("channels_last"):
         x = x.to(memory_format=torch.channels_last)
@@ -95,6 +137,8 @@ def _module(name: str) -> nn.Module:
     torch.manual_seed(0)
     if name == "max_pool_ceil":
         return MaxPools().eval()
+    if name == "depthwise_chains":
+        return DepthwiseChains().eval()
     module = ConvChains().eval()
     if name.endswith("channels_last"):
         module = module.to(memory_format=torch.channels_last)
@@ -136,9 +180,12 @@ def _save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
             archive.writestr(zipfile.ZipInfo(f"{key}.npy", _ZIP_DATE), buffer.getvalue())
 
 
+NAMES = ("conv_chains", "conv_chains_channels_last", "depthwise_chains", "max_pool_ceil")
+
+
 def main() -> int:
     torch.set_num_threads(1)
-    for name in ("conv_chains", "conv_chains_channels_last", "max_pool_ceil"):
+    for name in sys.argv[1:] or NAMES:
         export(name)
     return 0
 
