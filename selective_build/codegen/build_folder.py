@@ -3,7 +3,7 @@ parsed whole, and what may not lie in it (Note [Build folder apart from its sour
 
 The build folder holds the no-op stamp and doit's database, which are looked at before any
 task module is imported (tasks/engine/stamp.py), so the key is read here on its own, with
-the parser's own function (codegen/manifest/build_key.py).
+the parser's own function (codegen/build_key.py).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from selective_build.codegen.build_key import KEY, build_key
 from selective_build.codegen.errors import InputError
-from selective_build.codegen.manifest.build_key import KEY, build_key
 from selective_build.codegen.paths import not_a_regular_file
 
 if TYPE_CHECKING:  # the no-op stamp reads the key before any manifest is parsed

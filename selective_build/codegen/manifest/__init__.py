@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from selective_build.codegen import isa
+from selective_build.codegen.build_key import KEY as BUILD_KEY
+from selective_build.codegen.build_key import build_key
 from selective_build.codegen.errors import InputError
 from selective_build.codegen.manifest.arrays import reference_strings
-from selective_build.codegen.manifest.build_key import KEY as BUILD_KEY
-from selective_build.codegen.manifest.build_key import build_key
 from selective_build.codegen.manifest.builtins import (
     BUILTIN_KERNELS,
     EIGEN_CANDIDATES,

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from selective_build.codegen.errors import InputError
 from selective_build.codegen.model import OperatorName
 from selective_build.codegen.paths import not_a_regular_file
+from selective_build.codegen.toml_kind import kind
 from selective_build.codegen.units import parse_size
 
 # Names become file names under build/: a short, portable character set.
@@ -113,16 +114,3 @@ class KeyPathReader:
 
 def join(prefix: str, name: str) -> str:
     return f"{prefix}.{name}" if prefix else name
-
-
-def kind(value: object) -> str:
-    """How a message names the TOML type of `value`."""
-    names = {
-        dict: "a table",
-        list: "an array",
-        str: "a string",
-        bool: "a boolean",
-        int: "an integer",
-        float: "a float",
-    }
-    return names.get(type(value), type(value).__name__)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from selective_build.codegen.manifest.key_path_reader import KeyPathReader, kind
+from selective_build.codegen.manifest.key_path_reader import KeyPathReader
 from selective_build.codegen.manifest.model import (
     DEFAULT_TOOLCHAIN,
     OURS,
@@ -16,6 +16,7 @@ from selective_build.codegen.size_buckets import (
     TOTALS,
     is_known_bucket,
 )
+from selective_build.codegen.toml_kind import kind
 
 MAX_THREADS = 256
 _KEYS = {
