@@ -245,7 +245,7 @@ void finish_tile(const int32_t (&sums)[kQMR][kQNR], int64_t rows, int64_t cols, 
     y = y + bias;
     Floats v = r.inv_scale * y;
     keep_rounded(v);
-    v = v < lo ? lo : v;
+    v = v >= lo ? v : lo;  // a NaN (from a NaN bias) clamps to lo, as quantize does
     v = v > hi ? hi : v;
     // Note [Rounding without nearbyint] (kernels/quantized/quant_loops.h); in range, so the conversion is exact.
     const Ints q = __builtin_convertvector((v + magic) - magic + r.zero_point, Ints);
@@ -277,7 +277,7 @@ void requantize_channel(const int32_t* sums, int64_t count, float multiplier, fl
     y = y + bias;
     Floats v = r.inv_scale * y;
     keep_rounded(v);
-    v = v < lo ? lo : v;
+    v = v >= lo ? v : lo;  // a NaN (from a NaN bias) clamps to lo, as quantize does
     v = v > hi ? hi : v;
     const Ints q = __builtin_convertvector((v + magic) - magic + r.zero_point, Ints);
     const int64_t n = count - j0 < kQNR ? count - j0 : kQNR;

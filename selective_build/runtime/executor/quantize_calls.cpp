@@ -127,6 +127,13 @@ bool is_one(const EValue* value) {
 }
 bool is_8bit(ScalarType dtype) { return dtype == ScalarType::Char || dtype == ScalarType::Byte; }
 
+// Whether `zero_point` is a value of `dtype` (Char or Byte): |x - zero_point| then stays
+// within 255, which keeps the int32 sums exact at the depths Note [int8 GEMM] allows.
+bool zero_point_fits(int64_t zero_point, ScalarType dtype) {
+  return dtype == ScalarType::Char ? zero_point >= -128 && zero_point <= 127
+                                   : zero_point >= 0 && zero_point <= 255;
+}
+
 // Scalars of a per-tensor (de)quantize call: Double scale, Int zero point, range, dtype.
 bool scalar_qparams(Span<EValue* const> args) {
   return args[1]->tag() == Tag::Double && args[2]->tag() == Tag::Int &&
@@ -219,7 +226,8 @@ bool match_layer(const Chain& chain, uint32_t q, QuantizedLayer* layer, float* o
   const Span<EValue* const> da = chain.calls[dequantize].args;
   if (!scalar_qparams(da) || !da[0]->is_tensor() || !is_8bit(da[0]->to_tensor().dtype()) ||
       da[0]->to_tensor().dim() != (layer->convolution ? 4 : 2) ||
-      !(da[6]->is_none() || is_int(da[6], 6)) || chain.program.holds(da[0]->to_tensor().data()))
+      !(da[6]->is_none() || is_int(da[6], 6)) || chain.program.holds(da[0]->to_tensor().data()) ||
+      !zero_point_fits(da[2]->to_int(), da[0]->to_tensor().dtype()))
     return false;
   // A Linear's weight is transposed (permute_copy, dims [1, 0]); a convolution's is not.
   uint32_t permute = kNone;
@@ -302,13 +310,17 @@ uint32_t activation_after(const Chain& chain, uint32_t q, QuantizedLayer* layer,
   const Instruction& dq = chain.calls[d];
   const Instruction& act = chain.calls[h];
   const Instruction& last = chain.calls[q2];
-  if (chain.single_producer(dq.args[0], kQuantize, qa[7]->to_tensor().dtype()) != q ||
-      chain.op[d] != kDequantize || dq.args.size() != kArgs[kDequantize] ||
+  // Each instruction's kind and arity first: a Move or a call of another operator has
+  // no args[0] to look at.
+  const bool shapes = chain.op[d] == kDequantize && dq.args.size() == kArgs[kDequantize] &&
+                      (chain.op[h] == kRelu || chain.op[h] == kHardtanh) &&
+                      act.args.size() == kArgs[chain.op[h]] && chain.op[q2] == kQuantize &&
+                      last.args.size() == kArgs[kQuantize];
+  if (!shapes || chain.single_producer(dq.args[0], kQuantize, qa[7]->to_tensor().dtype()) != q ||
       !same_qparams(qa, dq.args) || !(dq.args[6]->is_none() || is_int(dq.args[6], 6)))
     return q;
   if (chain.single_producer(act.args[0], kDequantize, ScalarType::Float) != d ||
       chain.single_producer(last.args[0], static_cast<Op>(chain.op[h]), ScalarType::Float) != h ||
-      chain.op[q2] != kQuantize || last.args.size() != kArgs[kQuantize] ||
       !same_qparams(qa, last.args) || last.args[6] != last.args[7] || !last.args[7]->is_tensor() ||
       last.args[7]->to_tensor().dtype() != qa[7]->to_tensor().dtype())
     return q;
@@ -320,8 +332,6 @@ uint32_t activation_after(const Chain& chain, uint32_t q, QuantizedLayer* layer,
       (k == 1 ? low : high) =
           bound->tag() == Tag::Int ? static_cast<double>(bound->to_int()) : bound->to_double();
     }
-  } else if (chain.op[h] != kRelu) {
-    return q;
   }
   const double scale = qa[1]->to_double();
   const int64_t zero = qa[2]->to_int(), qmin = qa[3]->to_int(), qmax = qa[4]->to_int();
@@ -351,9 +361,8 @@ Status quantize_calls(Span<Instruction> instructions, Span<EValue> values, Boxed
   if (marks == nullptr || producer == nullptr) return out_of_memory();
   for (size_t i = 0; i < n; ++i) producer[i] = kNone;
   Chain chain{instructions, values, program, marks + 2 * n, marks, marks + n, producer};
-  Status status;
   if (chain.count(registry, inputs, outputs)) {
-    for (uint32_t pc = 0; pc < m && status.ok(); ++pc) {
+    for (uint32_t pc = 0; pc < m; ++pc) {
       if (instructions[pc].kind != Instruction::Kind::Kernel || chain.op[pc] != kQuantize) continue;
       QuantizedLayer layer{};
       uint32_t freed[5];
@@ -376,6 +385,7 @@ Status quantize_calls(Span<Instruction> instructions, Span<EValue> values, Boxed
       call.fn = layer.convolution ? quantized_calls::convolution : quantized_calls::linear;
       call.args = Span<EValue* const>(args, 3);
       call.prepared = plan;
+      call.pure_out = false;  // never run by constant folding: only with its plan
       for (uint32_t f : after) {
         if (f != kNone) instructions[f].kind = Instruction::Kind::Free;
       }
@@ -386,7 +396,7 @@ Status quantize_calls(Span<Instruction> instructions, Span<EValue> values, Boxed
   }
   arena.release(marks);
   arena.release(producer);
-  return status;
+  return Status();
 }
 
 QuantizedStats quantized_stats(Span<Instruction> instructions) {

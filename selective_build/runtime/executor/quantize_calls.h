@@ -48,7 +48,7 @@ namespace rt {
 //    dequantize before and quantize after;
 //  - between x's dequantize and the quantize, only the chain's own calls (and no-ops) run:
 //    so nothing else writes x before the rewritten call reads it at the quantize's place;
-//  - the kernel accepts it (prepare_linear: 8-bit outs, depth below 2^16, a positive scale).
+//  - the kernel accepts it (quantized_calls::prepare: 8-bit outs, depth below 2^16, a positive scale).
 // The rewritten call packs all of x before it writes q: the planner may give the two the
 // same memory, as x was dead after its dequantize.
 // The memory it takes (each weight packed, its column sums, multipliers and bias) is
