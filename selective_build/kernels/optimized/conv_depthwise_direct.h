@@ -128,16 +128,14 @@ inline Vec tap(const float* row, int64_t ix, const Mask* masks, int kx) {
   }
 }
 
-// The first n lanes of x through `kKind` as its own kernel computes it
-// (kernels/optimized/epilogue.h), on the vectors of that code, whose width divides ours (the
-// lanes past n, never stored, are left as they are). Out of line: one copy serves every
-// chunk.
-template <rt::EpilogueKind kKind>
-__attribute__((noinline)) Vec activated_as(Vec x, int64_t n) {
+// The first n lanes of x through the epilogue as its own kernel computes it (finish_rows,
+// kernels/optimized/epilogue.h, whose vectors may be wider or narrower than ours: it loads
+// and stores the tail partially); the lanes past n, never stored, are left as they are. Out
+// of line: one copy serves every chunk.
+__attribute__((noinline)) inline Vec activated_by_kernel(Vec x, int64_t n, const rt::Epilogue& e) {
   alignas(64) float lanes[kLanes];
   opt::sgemm::store(lanes, x);
-  for (int64_t h = 0; h < n; h += optimized::kLanes)
-    optimized::store(lanes + h, activate<kKind>(optimized::load(lanes + h), 0.0f, 0.0f));
+  optimized::finish_rows(lanes, 1, n, 0, nullptr, 0, e);
   return opt::sgemm::load(lanes);
 }
 
@@ -156,11 +154,9 @@ inline Vec activated(Vec x, const rt::Epilogue& e, int64_t n) {
       return low > splat(e.hi) ? splat(e.hi) : low;
     }
     case Kind::Hardswish:
-      return activated_as<Kind::Hardswish>(x, n);
     case Kind::Sigmoid:
-      return activated_as<Kind::Sigmoid>(x, n);
     case Kind::Silu:
-      return activated_as<Kind::Silu>(x, n);
+      return activated_by_kernel(x, n, e);
   }
   return x;
 }
