@@ -37,6 +37,27 @@ def test_best_level_from_cpuinfo(
     assert isa.best_level() == level
 
 
+@pytest.mark.parametrize(
+    ("flags", "best"),
+    [
+        (V4, "x86-64-v4"),
+        (V4 + " avx512_vnni", "x86-64-v4+avx512vnni"),  # Zen 4, Ice Lake: the int8 GEMM's
+        (V3 + " avx512_vnni avx512f", "x86-64-v3"),  # VNNI only after a whole v4
+        ("fpu sse sse2", "x86-64"),
+    ],
+)
+def test_best_adds_the_extensions_a_kernel_uses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flags: str, best: str
+) -> None:
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text(f"processor\t: 0\nflags\t\t: {flags}\n")
+    monkeypatch.setattr(isa, "CPUINFO", cpuinfo)
+    monkeypatch.setattr(isa, "host_machine", lambda: "x86_64")
+    assert isa.best() == best
+    monkeypatch.setattr(isa, "host_machine", lambda: "aarch64")
+    assert isa.best() == "none"
+
+
 def test_best_level_without_cpuinfo_or_on_another_processor(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -50,6 +71,14 @@ def test_best_level_without_cpuinfo_or_on_another_processor(
 def test_flags_and_checks() -> None:
     assert isa.isa_flags("x86-64-v3") == ("-march=x86-64-v3",)
     assert isa.isa_flags("native") == ("-march=native",)
+    assert isa.isa_flags("x86-64-v4+avx512vnni") == ("-march=x86-64-v4", "-mavx512vnni")
+    assert isa.needs_check("x86-64-v4+avx512vnni")
+    assert [isa.unknown_part(i) for i in ("best", "x86-64-v4+avx512vnni", "v4", "x86-64-v4+")] == [
+        None,
+        None,
+        "v4",
+        "",
+    ]
     assert isa.isa_flags(None) == isa.isa_flags("none") == ()
     assert [isa.needs_check(i) for i in ("x86-64", "x86-64-v2", "native", None)] == [
         False,

@@ -71,7 +71,7 @@ def test_default_toolchain_when_none_is_declared(tmp_path: Path) -> None:
 def test_instruction_sets_of_toolchains(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Note [Instruction sets]: host takes the build machine's best unless it names one;
     # x86-64-v3, x86-64-v4 and native are built in; another toolchain adds no flag.
-    monkeypatch.setattr(isa, "best_level", lambda: "x86-64-v3")
+    monkeypatch.setattr(isa, "best", lambda: "x86-64-v3")
     text = VALID + '[toolchains.arm]\ncompiler = "aarch64-linux-gnu-g++"\n'
     toolchains = load_manifest(write_manifest(tmp_path, text)).toolchains
     assert (toolchains["host"].isa, toolchains["host"].isa_from_machine) == ("x86-64-v3", True)
@@ -83,6 +83,9 @@ def test_instruction_sets_of_toolchains(tmp_path: Path, monkeypatch: pytest.Monk
     pinned = VALID.replace('cflags = ["-Os"]', 'cflags = ["-Os"]\nisa = "x86-64-v4"')
     host = load_manifest(write_manifest(tmp_path, pinned)).toolchains["host"]
     assert (host.isa, host.isa_from_machine) == ("x86-64-v4", False)
+    vnni = VALID.replace('cflags = ["-Os"]', 'cflags = ["-Os"]\nisa = "x86-64-v4+avx512vnni"')
+    host = load_manifest(write_manifest(tmp_path, vnni)).toolchains["host"]
+    assert (host.isa, host.isa_phrase()) == ("x86-64-v4+avx512vnni", "isa x86-64-v4+avx512vnni")
     unpinned = VALID.replace('cflags = ["-Os"]', 'cflags = ["-Os"]\nisa = "none"')
     assert load_manifest(write_manifest(tmp_path, unpinned)).toolchains["host"].isa is None
 
@@ -179,7 +182,17 @@ def test_instruction_sets_of_toolchains(tmp_path: Path, monkeypatch: pytest.Monk
         (
             ('cflags = ["-Os"]', 'cflags = ["-Os"]\nisa = "avx512"'),
             "toolchains.host.isa: unknown instruction set 'avx512' (known: x86-64, x86-64-v2, "
-            "x86-64-v3, x86-64-v4, native, best, none)",
+            "x86-64-v3, x86-64-v4, native, best, none, or a level followed by +avx512vnni)",
+        ),
+        (
+            ('cflags = ["-Os"]', 'cflags = ["-Os"]\nisa = "x86-64-v3+avx512vnni"'),
+            "toolchains.host.isa: 'x86-64-v3+avx512vnni': no extension 'avx512vnni' there "
+            "(known: avx512vnni after x86-64-v4 or above)",
+        ),
+        (
+            ('cflags = ["-Os"]', 'cflags = ["-Os"]\nisa = "x86-64-v4+sse5"'),
+            "toolchains.host.isa: 'x86-64-v4+sse5': no extension 'sse5' there "
+            "(known: avx512vnni after x86-64-v4 or above)",
         ),
         (
             ("[targets.tiny]", "[targets.'bad name']\nlibraries = []\n[targets.tiny]"),

@@ -7,8 +7,8 @@ breaks a condition runs as exported.
 
 The optimized-first include-all runner links the quantized library's quantize and the
 optimized matrix products and convolution, so it is built with the rewrite. Its toolchain's
-isa is this machine's best level (no level has VNNI): the GEMM's panels are 16 columns wide
-with AVX-512, else 8 (Note [int8 GEMM]).
+isa is this machine's best (`x86-64-v4+avx512vnni` where it has VNNI): the GEMM's panels are
+16 columns wide with AVX-512, VNNI or not, else 8 (Note [int8 GEMM]).
 """
 
 from __future__ import annotations

@@ -154,12 +154,21 @@ class _Parser(KeyPathReader):
         default = default_toolchain()
         launcher = table.get("launcher")
         requested = self.typed(table.get("isa", default_isa(name)), f"{key}.isa", str)
-        if requested not in isa.CHOICES:
+        unknown = isa.unknown_part(requested)
+        if unknown == requested:
             raise self.fail(
                 f"{key}.isa",
-                f"unknown instruction set {requested!r} (known: {', '.join(isa.CHOICES)})",
+                f"unknown instruction set {requested!r} (known: {', '.join(isa.CHOICES)},"
+                f" or a level followed by +{' +'.join(isa.EXTENSIONS)})",
             )
-        level = isa.best_level() if requested == isa.BEST else requested
+        if unknown is not None:
+            known = ", ".join(
+                f"{name} after {low} or above" for name, (_, low) in isa.EXTENSIONS.items()
+            )
+            raise self.fail(
+                f"{key}.isa", f"{requested!r}: no extension {unknown!r} there (known: {known})"
+            )
+        level = isa.best() if requested == isa.BEST else requested
         given = Toolchain(
             name=name,
             compiler=self.typed(table.get("compiler", default.compiler), f"{key}.compiler", str),
