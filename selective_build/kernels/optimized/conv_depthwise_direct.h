@@ -128,21 +128,16 @@ inline Vec tap(const float* row, int64_t ix, const Mask* masks, int kx) {
   }
 }
 
-// The first n lanes of x through the epilogue as its own kernel computes it (finish_rows,
-// kernels/optimized/epilogue.h, whose vectors may be wider or narrower than ours: it loads
-// and stores the tail partially); the lanes past n, never stored, are left as they are. Out
-// of line: one copy serves every chunk.
-__attribute__((noinline)) inline Vec activated_by_kernel(Vec x, int64_t n, const rt::Epilogue& e) {
-  alignas(64) float lanes[kLanes];
-  opt::sgemm::store(lanes, x);
-  optimized::finish_rows(lanes, 1, n, 0, nullptr, 0, e);
-  return opt::sgemm::load(lanes);
+// The fused epilogue (Note [Fused epilogue]) in registers: relu and clamp as the GEMM's
+// store computes them (sgemm::finish_in_registers), hardswish, sigmoid and SiLU by
+// activated_out_of_line.
+__attribute__((noinline)) inline Vec activated_out_of_line(Vec x, const rt::Epilogue& e) {
+  // optimized::activated on this vector: each lane computed as the activation's own kernel
+  // computes it (the same operations lane by lane). Out of line: one copy serves every chunk.
+  return optimized::activated(x, e);
 }
 
-// The fused epilogue (Note [Fused epilogue]) of the first n lanes in registers: relu and
-// clamp as the GEMM's store computes them (sgemm::finish_in_registers), the others as their
-// kernels do.
-inline Vec activated(Vec x, const rt::Epilogue& e, int64_t n) {
+inline Vec activated(Vec x, const rt::Epilogue& e) {
   using Kind = rt::EpilogueKind;
   switch (e.kind) {
     case Kind::None:
@@ -156,7 +151,7 @@ inline Vec activated(Vec x, const rt::Epilogue& e, int64_t n) {
     case Kind::Hardswish:
     case Kind::Sigmoid:
     case Kind::Silu:
-      return activated_by_kernel(x, n, e);
+      return activated_out_of_line(x, e);
   }
   return x;
 }
@@ -202,7 +197,7 @@ inline void chunk(const Layer& l, const float* plane, int64_t oy0, int64_t ox, c
 #pragma GCC unroll 4
   for (int r = 0; r < R; ++r) {
     float* out = y + (oy0 + r) * l.out_w + ox;
-    const Vec x = activated(acc[r], e, n);
+    const Vec x = activated(acc[r], e);
     if (n == kLanes) {
       opt::sgemm::store(out, x);
     } else {

@@ -13,9 +13,11 @@
 // fusing changes no bit of it.
 namespace optimized {
 
-template <rt::EpilogueKind kKind>
-inline Vec activate(Vec x, float lo, float hi) {
-  if constexpr (kKind == rt::EpilogueKind::Relu) return x <= 0.0f ? splat(0.0f) : x;
+// V: optimized::Vec, or the GEMM's wider vector (opt::sgemm::Vec) for an epilogue finished in
+// its registers; lane by lane the same operations, so the same bits.
+template <rt::EpilogueKind kKind, typename V>
+inline V activate(V x, float lo, float hi) {
+  if constexpr (kKind == rt::EpilogueKind::Relu) return x <= 0.0f ? V{} : x;
   if constexpr (kKind == rt::EpilogueKind::Clamp) return clamp_vec(x, lo, hi);
   if constexpr (kKind == rt::EpilogueKind::Hardswish)
     return x * clamp_vec(x + 3.0f, 0.0f, 6.0f) / 6.0f;
@@ -24,11 +26,32 @@ inline Vec activate(Vec x, float lo, float hi) {
   return x;
 }
 
+// x through the epilogue's activation, in registers, for any vector type activate takes.
+template <typename V>
+inline V activated(V x, const rt::Epilogue& e) {
+  using K = rt::EpilogueKind;
+  switch (e.kind) {
+    case K::None:
+      return x;
+    case K::Relu:
+      return activate<K::Relu>(x, 0, 0);
+    case K::Clamp:
+      return activate<K::Clamp>(x, e.lo, e.hi);
+    case K::Hardswish:
+      return activate<K::Hardswish>(x, 0, 0);
+    case K::Sigmoid:
+      return activate<K::Sigmoid>(x, 0, 0);
+    case K::Silu:
+      return activate<K::Silu>(x, 0, 0);
+  }
+  return x;
+}
+
 // y[i] = activation(y[i] + bias) for i in [0, count); no addition without kBias (it would
 // turn -0 into +0).
 template <rt::EpilogueKind kKind, bool kBias>
 inline void finish_run(float* y, int64_t count, float bias, float lo, float hi) {
-  auto f = [&](Vec x) { return activate<kKind>(kBias ? x + bias : x, lo, hi); };
+  auto f = [&](Vec x) { return activate<kKind, Vec>(kBias ? x + bias : x, lo, hi); };
   int64_t i = 0;
   for (; i + kLanes <= count; i += kLanes) store(y + i, f(load(y + i)));
   if (i < count) store_partial(y + i, f(load_partial(y + i, count - i, 0.0f)), count - i);

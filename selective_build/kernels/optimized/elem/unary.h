@@ -25,9 +25,10 @@ void unary_kernel(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& o
 
 // min(max(x, lo), hi) as portable's UnaryClamp computes it: NaN stays NaN,
 // hi wins when lo > hi. A missing bound is +-infinity.
-inline Vec clamp_vec(Vec x, float lo, float hi) {
-  const Vec low = x < lo ? splat(lo) : x;
-  return low > hi ? splat(hi) : low;
+template <typename V>
+inline V clamp_vec(V x, float lo, float hi) {
+  const V low = x < lo ? V{} + lo : x;
+  return low > hi ? V{} + hi : low;
 }
 
 }  // namespace optimized

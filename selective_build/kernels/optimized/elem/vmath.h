@@ -77,23 +77,35 @@ inline Vec vsqrt(Vec x) {
 }
 inline Vec vabs(Vec x) { return x < 0.0f ? -x : x; }
 
+// The integer vector of V's width (the exponent's bits of exp_approx).
+template <typename V>
+struct IntLanes {
+  typedef int32_t type __attribute__((vector_size(sizeof(V))));
+};
+
 // e^x: x = n ln2 + r with |r| <= ln2 / 2, e^r by its Taylor series to r^7
 // (truncation below 1e-8 relative), 2^n put into the exponent bits. n is
 // rounded by adding 1.5 * 2^23, which leaves n in the low mantissa bits.
-inline Vec exp_approx(Vec x) {
+// A template over the vector type: the GEMM's store (opt::sgemm, 16 lanes with
+// AVX-512) computes the same lanes with the same operations, so each lane's bits
+// are those of an 8-lane Vec (Note [Fused epilogue]).
+template <typename V>
+inline V exp_approx(V x) {
+  using VI = typename IntLanes<V>::type;
   constexpr float kHigh = 88.37f;  // n stays <= 127: 2^n a normal float
   constexpr float kLow = -87.33f;  // n stays >= -126
   constexpr float kLog2e = 1.44269504088896341f;
   constexpr float kLn2High = 0.693145751953125f;  // ln 2 split so n * kLn2High is exact
   constexpr float kLn2Low = 1.428606765330187e-06f;
   constexpr float kRound = 12582912.0f;  // 1.5 * 2^23
-  Vec clamped = x > kHigh ? splat(kHigh) : x;
-  clamped = clamped < kLow ? splat(kLow) : clamped;
-  const Vec shifted = clamped * kLog2e + kRound;
-  const Vec n = shifted - kRound;
-  const VecInt exponent = (VecInt)shifted - 0x4B400000;  // minus kRound's bits
-  const Vec r = (clamped - n * kLn2High) - n * kLn2Low;
-  Vec p = splat(1.0f / 5040.0f);
+  const V zero{};
+  V clamped = x > kHigh ? zero + kHigh : x;
+  clamped = clamped < kLow ? zero + kLow : clamped;
+  const V shifted = clamped * kLog2e + kRound;
+  const V n = shifted - kRound;
+  const VI exponent = (VI)shifted - 0x4B400000;  // minus kRound's bits
+  const V r = (clamped - n * kLn2High) - n * kLn2Low;
+  V p = zero + 1.0f / 5040.0f;
   p = p * r + 1.0f / 720.0f;
   p = p * r + 1.0f / 120.0f;
   p = p * r + 1.0f / 24.0f;
@@ -101,15 +113,18 @@ inline Vec exp_approx(Vec x) {
   p = p * r + 0.5f;
   p = p * r + 1.0f;
   p = p * r + 1.0f;
-  const VecInt scale_bits = (exponent + 127) << 23;
-  const Vec scaled = p * (Vec)scale_bits;
+  const VI scale_bits = (exponent + 127) << 23;
+  const V scaled = p * (V)scale_bits;
   // Past the clamps the exact result is beyond float's normal range.
-  const Vec result = x > kHigh ? splat(__builtin_inff()) : scaled;
-  return x < kLow ? splat(0.0f) : result;
+  const V result = x > kHigh ? zero + __builtin_inff() : scaled;
+  return x < kLow ? zero : result;
 }
 
 // 1 / (1 + e^-x): 0 and 1 in the limits.
-inline Vec sigmoid_approx(Vec x) { return 1.0f / (1.0f + exp_approx(-x)); }
+template <typename V>
+inline V sigmoid_approx(V x) {
+  return 1.0f / (1.0f + exp_approx(-x));
+}
 
 // tanh: an odd Taylor polynomial near 0 (where 1 - 2 / (e^2x + 1) would
 // cancel), that expression beyond 0.4.
