@@ -174,6 +174,18 @@ inline void gemm_block(int64_t depth, int64_t p0, const float* a, const PanelsB&
   const int64_t last_col_panel = panels(c.cols, kNR) - 1;
   const int64_t block = depth - p0 < kDepthBlock ? depth - p0 : kDepthBlock;
   const bool last = p0 + kDepthBlock >= depth;
+  const int64_t narrow_cols = c.cols - last_col_panel * kNR;
+  const bool narrow_tail = b.in_place && narrow_cols < kNR && col0 + cols == c.cols;
+  if (narrow_tail) {
+    // The narrow last panel, packed for this block once for all its row panels (Note
+    // [Packed GEMM]); a copy loop, not a libc call per row of a few floats.
+    const float* from = b.data + (last_col_panel - b.first) * b.panel_step + p0 * b.k_step;
+    for (int64_t p = 0; p < block; ++p) {
+      float* to = tail_panel + p * kNR;
+      for (int64_t j = 0; j < narrow_cols; ++j) to[j] = from[p * b.k_step + j];
+      for (int64_t j = narrow_cols; j < kNR; ++j) to[j] = 0.0f;
+    }
+  }
   for (int64_t i = row0; i < row0 + rows; i += kMR) {
     const float* a_panel = a + (i / kMR) * kMR * depth + p0 * kMR;
     const int64_t tile_rows = c.rows - i < kMR ? c.rows - i : kMR;
@@ -182,12 +194,7 @@ inline void gemm_block(int64_t depth, int64_t p0, const float* a, const PanelsB&
       const float* b_panel = b.data + (q - b.first) * b.panel_step + p0 * b.k_step;
       int64_t k_step = b.k_step;
       const int64_t tile_cols = c.cols - j < kNR ? c.cols - j : kNR;
-      if (b.in_place && q == last_col_panel && tile_cols < kNR) {
-        // The narrow last panel, packed for this block (Note [Packed GEMM]).
-        for (int64_t p = 0; p < block; ++p) {
-          std::memcpy(tail_panel + p * kNR, b_panel + p * b.k_step, sizeof(float) * tile_cols);
-          std::memset(tail_panel + p * kNR + tile_cols, 0, sizeof(float) * (kNR - tile_cols));
-        }
+      if (narrow_tail && q == last_col_panel) {
         b_panel = tail_panel;
         k_step = kNR;
       }
