@@ -8,6 +8,13 @@ from tests.kernels.optimized.conftest import Runners, small_integers
 
 OP = "aten::mm.out"
 
+
+@pytest.fixture
+def runners(runners_at_level: Runners) -> Runners:
+    """The GEMM's tests at every instruction set level this machine runs (conftest.py)."""
+    return runners_at_level
+
+
 # Odd sizes, sizes off the SIMD width and Eigen's register blocks, one row (a batch of one),
 # one column, wider than tall (tiles of columns) and taller than wide (tiles of rows),
 # several tiles with a short last one; a few rows by a large b, streamed (Note [Streaming
