@@ -217,6 +217,8 @@ int run(int argc, char** argv, Options& options, rt::Program& program) {
 #ifdef RT_FOLD_CONSTANTS
     // The memory Note [Constant folding at load] (runtime/executor/fold.h) took.
     printf("constants folded at load: %zu B\n", method.folded_bytes());
+    // What the rewrites at load (folded, fused, quantized) left each run to call.
+    printf("kernel calls per run: %zu\n", method.kernel_calls());
 #endif
 #ifdef RT_FUSE_CALLS
     // Note [Fusion at load] (runtime/executor/fuse.h): the calls fused and their memory.
