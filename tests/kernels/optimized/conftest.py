@@ -133,9 +133,7 @@ class Runners:
         return got
 
 
-def _runners(
-    all_runner: Path, optimized: Path, threaded: Path | None, tmp_path: Path
-) -> Runners:
+def _runners(all_runner: Path, optimized: Path, threaded: Path | None, tmp_path: Path) -> Runners:
     folders = [tmp_path / name for name in ("portable", "optimized", "threaded")]
     for folder in folders:
         folder.mkdir()
