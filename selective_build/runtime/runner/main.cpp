@@ -118,10 +118,10 @@ class KeptInputs {
   }
 
   // Input `k`'s room, null when there is none (out of memory: read per run instead).
-  Input* room(size_t k) const { return items_ != nullptr ? items_ + k : nullptr; }
+  Input* room(size_t k) { return items_ != nullptr ? items_ + k : nullptr; }
 
-  // Sets the method's inputs from the files kept: as they were set for the first run, so
-  // without fail.
+  // Sets the method's inputs from the files kept, as they were set for the first run (a
+  // failure then stopped the runner before any later run).
   Status set(rt::Method& method) const {
     Status status;
     for (size_t k = 0; k < count_ && status.ok(); ++k)
@@ -145,7 +145,7 @@ struct Options {
 // Reads the command line into `options`. Given the loaded method, it also
 // reads and sets the inputs, in order (a later pass), keeping them in `kept`
 // when given. Returns 0 or the exit code.
-int parse(int argc, char** argv, Options* options, rt::Method* method, const KeptInputs* kept) {
+int parse(int argc, char** argv, Options* options, rt::Method* method, KeptInputs* kept) {
   options->num_inputs = 0;
   for (int i = 1; i < argc; ++i) {
     const char* arg = argv[i];
@@ -189,10 +189,10 @@ int run(int argc, char** argv, Options& options, rt::Program& program) {
   if (!status.ok()) return report(options.model, status);
   const long runs = options.iterations > 0 ? options.iterations : 1;
 #ifdef RT_FOLD_CONSTANTS
-  const KeptInputs inputs(options.num_inputs);  // Note [Inputs read once]
-  const KeptInputs* kept = inputs.room(0) != nullptr ? &inputs : nullptr;
+  KeptInputs inputs(options.num_inputs);  // Note [Inputs read once]
+  KeptInputs* kept = inputs.room(0) != nullptr ? &inputs : nullptr;
 #else
-  const KeptInputs* kept = nullptr;
+  KeptInputs* kept = nullptr;
 #endif
   int64_t total = 0, fastest = INT64_MAX;
   for (long i = 0; i < runs; ++i) {
