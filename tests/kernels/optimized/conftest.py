@@ -43,6 +43,34 @@ def lower_levels() -> list[str]:
 # tests/runtime/test_fusion.py's programs. A manifest of its own, so a kernel test session
 # that does not ask for them builds none.
 MM_DTYPES = ["Float", "Double", "Long"]
+# And the optimized kernels alone (the `optimized` fixture's runner at each level) of the
+# elementwise operators, whose vector math is 4 lanes wide at the baseline and 8 with AVX
+# (kernels/optimized/elem/vmath.h), and of max pool.
+ALONE_OPS = [
+    f"aten::{name}"
+    for name in (
+        "add.out",
+        "add.Scalar_out",
+        "sub.out",
+        "sub.Scalar_out",
+        "mul.out",
+        "mul.Scalar_out",
+        "div.out",
+        "div.Scalar_out",
+        "pow.Tensor_Scalar_out",
+        "relu.out",
+        "hardtanh.out",
+        "clamp.out",
+        "hardswish.out",
+        "hardsigmoid.out",
+        "sigmoid.out",
+        "tanh.out",
+        "gelu.out",
+        "rsqrt.out",
+        "neg.out",
+        "max_pool2d_with_indices.out",
+    )
+]
 LEVEL_OPS = [
     "aten::convolution.out",
     "aten::_native_batch_norm_legit_no_training.out",
@@ -72,24 +100,41 @@ libraries = ["optimized", "portable", "prim"]
 extra_ops = {json.dumps(LEVEL_OPS)}
 op_dtypes = {{ "aten::mm.out" = {json.dumps(MM_DTYPES)} }}
 toolchain = "{level}"
+
+[targets.optimized_alone_{level}]
+libraries = ["optimized"]
+extra_ops = {json.dumps(ALONE_OPS)}
+toolchain = "{level}"
 """
         for level in lower_levels()
     )
 )
 
-# The levels a test parametrized by `level` runs at: "best" is the include-all runners'.
+# The levels the tests of a module that sets EVERY_LEVEL = True run at: "best" is the
+# include-all runners', the others LEVEL_MANIFEST's.
 TESTED_LEVELS = ["best", *lower_levels()]
 
 
-@pytest.fixture(params=TESTED_LEVELS)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Each test of a module with EVERY_LEVEL = True once per level of TESTED_LEVELS: its
+    `both`, `runners` and `optimized` are then the runners built at that level."""
+    if getattr(metafunc.module, "EVERY_LEVEL", False) and "level" in metafunc.fixturenames:
+        metafunc.parametrize("level", TESTED_LEVELS, indirect=True)
+
+
+@pytest.fixture
 def level(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
+    """The instruction set level of the optimized runners: "best" unless the module asks
+    for every level (pytest_generate_tests)."""
+    return str(getattr(request, "param", "best"))
 
 
 @functools.cache
-def level_runner(level: str) -> Path:
-    """The optimized-first runner at a lower `level`, built once per session."""
-    return build_in_repository("kernel-level-tests.toml", LEVEL_MANIFEST, f"optimized_{level}")
+def level_runner(level: str, alone: bool = False) -> Path:
+    """The optimized-first runner at a lower `level`, or the optimized kernels `alone`,
+    built once per session."""
+    target = f"optimized_alone_{level}" if alone else f"optimized_{level}"
+    return build_in_repository("kernel-level-tests.toml", LEVEL_MANIFEST, target)
 
 
 @pytest.fixture
@@ -146,22 +191,10 @@ def _runners(all_runner: Path, optimized: Path, threaded: Path | None, tmp_path:
 
 @pytest.fixture
 def runners(
-    all_runner: Path, optimized_runner: Path, threaded_runner: Path, tmp_path: Path
+    level: str, all_runner: Path, optimized_at_level: Path, threaded_runner: Path, tmp_path: Path
 ) -> Runners:
-    """Portable's runner and the optimized ones on one and three threads."""
-    return _runners(all_runner, optimized_runner, threaded_runner, tmp_path)
-
-
-@pytest.fixture
-def runners_at_level(
-    level: str,
-    all_runner: Path,
-    optimized_at_level: Path,
-    threaded_runner: Path,
-    tmp_path: Path,
-) -> Runners:
-    """Portable's runner and the optimized one at every tested level (on three threads too
-    at the best level)."""
+    """Portable's runner and the optimized one at `level`, on three threads too at the best
+    level (the threaded runner is built at that level only)."""
     threaded = threaded_runner if level == "best" else None
     return _runners(all_runner, optimized_at_level, threaded, tmp_path)
 
@@ -198,8 +231,9 @@ class Both:
 
 
 @pytest.fixture
-def optimized(optimized_only_runner: Path, tmp_path: Path) -> KernelRunner:
-    """The optimized kernels alone, at the library's own flags (-O2)."""
+def optimized(level: str, optimized_only_runner: Path, tmp_path: Path) -> KernelRunner:
+    """The optimized kernels alone, at the library's own flags (-O2), at `level`."""
     scratch = tmp_path / "optimized"
     scratch.mkdir()
-    return KernelRunner(optimized_only_runner, scratch)
+    runner = optimized_only_runner if level == "best" else level_runner(level, alone=True)
+    return KernelRunner(runner, scratch)
