@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from tests.kernels.conftest import all_runner, optimized_runner, threaded_runner
-from tests.runtime.timed_runs import reported_bytes, run_iterations
+from tests.kernels.optimized.conftest import level_runner, lower_levels
+from tests.runtime.timed_runs import kernel_calls, reported_bytes, run_iterations
 from tests.workspace import REPO
 
 __all__ = ["all_runner", "optimized_runner", "threaded_runner"]
@@ -44,6 +45,10 @@ CHAINS_BYTES = {
     "conv_chains_channels_last": FOLDED_WEIGHTS + FOLDED_BIASES + OWN_OUTS,
 }
 PREPARED_AT_LEAST = {"conv_chains": FOLDED_WEIGHTS, "conv_chains_channels_last": 0}
+# The kernel calls each run makes once the chains are fused (the runner's `kernel calls per
+# run`), of 28 and 23 as exported: a chain's activation applied in its epilogue gives the
+# bits of its own kernel, so the count is what tells that it was fused.
+KERNEL_CALLS = {"conv_chains": 18, "conv_chains_channels_last": 18, "depthwise_chains": 9}
 
 
 def run(runner: Path, name: str, tmp_path: Path) -> tuple[tuple[int, int] | None, list[np.ndarray]]:
@@ -84,6 +89,7 @@ def test_fused_chains_match_eager_and_every_thread_count(
     threaded_fused, (threaded,) = run(threaded_runner, name, tmp_path / "three")
     assert fused == threaded_fused
     assert fused == (CHAINS_FUSED, CHAINS_BYTES[name])
+    assert kernel_calls((tmp_path / "one" / "stdout.txt").read_text()) == KERNEL_CALLS[name]
     assert prepared_bytes(tmp_path / "one") >= PREPARED_AT_LEAST[name]
     assert prepared_bytes(tmp_path / "one") == prepared_bytes(tmp_path / "three")
     assert out.tobytes() == threaded.tobytes()
@@ -104,9 +110,23 @@ def test_depthwise_chains_fuse_each_epilogue_and_match_eager(
     threaded_fused, (threaded,) = run(threaded_runner, "depthwise_chains", tmp_path / "three")
     assert fused == threaded_fused
     assert fused is not None and fused[0] == 8
+    calls = kernel_calls((tmp_path / "one" / "stdout.txt").read_text())
+    assert calls == KERNEL_CALLS["depthwise_chains"]
     assert out.shape == (1, 40, 3, 5)
     assert out.tobytes() == threaded.tobytes()
     np.testing.assert_allclose(out, expected("depthwise_chains")[0], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("level", lower_levels())
+@pytest.mark.parametrize("name", ["conv_chains", "depthwise_chains"])
+def test_fused_epilogues_at_the_lower_levels(name: str, level: str, tmp_path: Path) -> None:
+    # The AVX2 and baseline branches of the fused epilogues (the GEMM's store, the direct
+    # depthwise's registers, the activations' vector code): the same chains fused, the
+    # same kernel calls left, eager's values.
+    fused, (out,) = run(level_runner(level), name, tmp_path)
+    assert fused is not None and fused[0] == {"conv_chains": 7, "depthwise_chains": 8}[name]
+    assert kernel_calls((tmp_path / "stdout.txt").read_text()) == KERNEL_CALLS[name]
+    np.testing.assert_allclose(out, expected(name)[0], rtol=1e-5, atol=1e-5)
 
 
 def test_a_runner_without_the_optimized_convolution_fuses_nothing(
@@ -116,6 +136,7 @@ def test_a_runner_without_the_optimized_convolution_fuses_nothing(
     # and the runner reports no fusion line.
     fused, (out,) = run(all_runner, "conv_chains", tmp_path)
     assert fused is None
+    assert kernel_calls((tmp_path / "stdout.txt").read_text()) == 28
     np.testing.assert_allclose(out, expected("conv_chains")[0], rtol=1e-5, atol=1e-5)
 
 

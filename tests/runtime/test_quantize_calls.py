@@ -24,7 +24,7 @@ from selective_build.codegen.isa import best_level
 from selective_build.codegen.pte.writer import IntList, Method, Tensor, save_program
 from selective_build.codegen.scalar_type import ScalarType
 from tests.kernels.conftest import all_runner, optimized_runner
-from tests.runtime.timed_runs import call, reported_bytes, run_iterations
+from tests.runtime.timed_runs import call, kernel_calls, reported_bytes, run_iterations
 from tests.workspace import REPO
 
 __all__ = ["all_runner", "optimized_runner"]
@@ -237,6 +237,9 @@ def test_a_convolution_and_the_relu6_after_it_become_one_int8_call(
     (fast := tmp_path / "fast").mkdir()
     stdout, (got,) = run_iterations(optimized_runner, program, [x], 1, fast)
     assert quantized(stdout)[0] == 1
+    # The relu6 folded into the int8 call: its dequantize, hardtanh and quantize, which
+    # would give the same bits, are no longer called (7 calls as exported).
+    assert kernel_calls(stdout) == 1
     command = [str(all_runner), str(program), "--input", str(fast / "in0.npy")]
     subprocess.run([*command, "--output-dir", str(tmp_path)], check=True, timeout=120)
     q, reference = got.astype(np.int32), np.load(tmp_path / "output0.npy").astype(np.int32)

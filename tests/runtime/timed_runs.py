@@ -1,5 +1,6 @@
 """A runner's `--iterations` report of a program: what the load-time Notes (constant folding,
-weights prepared, calls fused) print beside the times, and the outputs of the last run."""
+weights prepared, calls fused, the kernel calls left) print beside the times, and the
+outputs of the last run."""
 
 from __future__ import annotations
 
@@ -30,6 +31,15 @@ def run_iterations(
 def reported_bytes(stdout: str, line: str) -> int:
     """The bytes of the report's line `<line>: N B`, which must be there."""
     found = re.search(rf"^{re.escape(line)}: (\d+) B$", stdout, re.MULTILINE)
+    assert found is not None, stdout
+    return int(found.group(1))
+
+
+def kernel_calls(stdout: str) -> int:
+    """The report's `kernel calls per run: N` (a runner built with constant folding): what
+    the rewrites at load left to call, so a test can tell a rewrite was made even where it
+    gives the same bits as the calls it replaces."""
+    found = re.search(r"^kernel calls per run: (\d+)$", stdout, re.MULTILINE)
     assert found is not None, stdout
     return int(found.group(1))
 

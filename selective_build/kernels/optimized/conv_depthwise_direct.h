@@ -8,6 +8,7 @@
 #include "kernels/optimized/conv_layer.h"
 #include "kernels/optimized/epilogue.h"
 #include "kernels/optimized/sgemm_kernel.h"
+#include "kernels/optimized/window.h"
 #include "runtime/kernel/epilogue.h"
 
 // Note [Direct depthwise]
@@ -63,8 +64,8 @@ struct Mask {
 #endif
 
 inline Mask window_mask(int64_t start, int64_t width) {
-  const int64_t lo = std::min<int64_t>(kLanes, std::max<int64_t>(0, -start));
-  const int64_t hi = std::max(lo, std::min<int64_t>(kLanes, width - start));
+  int64_t lo, hi;  // lo <= hi <= kLanes
+  opt::valid_outputs(start, 1, width, kLanes, &lo, &hi);
 #if defined(__AVX512F__)
   return static_cast<__mmask16>(((1u << hi) - 1) & ~((1u << lo) - 1));
 #elif defined(__AVX2__) && defined(__FMA__)

@@ -115,14 +115,18 @@ inline void take_even_piece(const float* src, int64_t n, float* dst) {
 #if defined(__AVX512F__)
   const __m512i evens =
       _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-  for (; n > 0; n -= 16, src += 32, dst += 16) {
-    const int64_t reads = std::min<int64_t>(32, 2 * n - 1);  // floats this step may read
+  // By index: a pointer stepped past the row's last read would lie outside the input.
+  for (int64_t j = 0; j < n; j += 16) {
+    const int64_t left = n - j;
+    const int64_t reads = std::min<int64_t>(32, 2 * left - 1);  // floats this step may read
     const auto low = static_cast<__mmask16>(reads >= 16 ? 0xffff : (1u << reads) - 1);
     const auto high = static_cast<__mmask16>(reads <= 16 ? 0 : (1u << (reads - 16)) - 1);
-    const __m512 v = _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(low, src), evens,
-                                            _mm512_maskz_loadu_ps(high, src + 16));
-    const auto out = static_cast<__mmask16>(n >= 16 ? 0xffff : (1u << n) - 1);
-    _mm512_mask_storeu_ps(dst, out, v);
+    const float* at = src + 2 * j;
+    const float* upper = reads > 16 ? at + 16 : at;  // no read past 16: no pointer past it
+    const __m512 v = _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(low, at), evens,
+                                            _mm512_maskz_loadu_ps(high, upper));
+    const auto out = static_cast<__mmask16>(left >= 16 ? 0xffff : (1u << left) - 1);
+    _mm512_mask_storeu_ps(dst + j, out, v);
   }
 #else
   conv::take_even(src, n, dst);
@@ -207,20 +211,23 @@ void im2col_panels(const Layer& l, const float* x, int64_t p0, int64_t width, fl
             const int64_t a = std::min(last, std::max(first, lo));
             const int64_t b = std::max(a, std::min(last, hi));
             for_pieces(row, depth, c, a - first, zeros);
-            // Input column of ox: ox * stride + offset, inside the row for ox in [a, b).
-            const float* in = plane + iy * l.in_w + a * l.stride_w + offset;
-            const int64_t at = c + (a - first);
-            if (l.stride_w == 1) {
-              for_pieces(row, depth, at, b - a,
-                         [&](float* dst, int64_t i, int64_t n) { copy_piece(dst, in + i, n); });
-            } else if (l.stride_w == 2) {
-              for_pieces(row, depth, at, b - a, [&](float* dst, int64_t i, int64_t n) {
-                take_even_piece(in + 2 * i, n, dst);
-              });
-            } else {
-              for_pieces(row, depth, at, b - a, [&](float* dst, int64_t i, int64_t n) {
-                for (int64_t j = 0; j < n; ++j) dst[j] = in[(i + j) * l.stride_w];
-              });
+            if (a < b) {
+              // Input column of ox: ox * stride + offset, inside the row for ox in [a, b)
+              // (for an empty piece the pointer would lie outside the input: not formed).
+              const float* in = plane + iy * l.in_w + a * l.stride_w + offset;
+              const int64_t at = c + (a - first);
+              if (l.stride_w == 1) {
+                for_pieces(row, depth, at, b - a,
+                           [&](float* dst, int64_t i, int64_t n) { copy_piece(dst, in + i, n); });
+              } else if (l.stride_w == 2) {
+                for_pieces(row, depth, at, b - a, [&](float* dst, int64_t i, int64_t n) {
+                  take_even_piece(in + 2 * i, n, dst);
+                });
+              } else {
+                for_pieces(row, depth, at, b - a, [&](float* dst, int64_t i, int64_t n) {
+                  for (int64_t j = 0; j < n; ++j) dst[j] = in[(i + j) * l.stride_w];
+                });
+              }
             }
             for_pieces(row, depth, c + (b - first), last - b, zeros);
           }
@@ -321,10 +328,21 @@ void finish_strided(const portable::View4& v, const rt::Epilogue& e, float* y) {
                       1, 0, nullptr, 0, e);
 }
 
-// Whether the layer runs on the GEMM paths: not transposed, dense pixels, not depthwise.
-bool on_gemm(const portable::ConvCall& c, const Layer& l) {
-  return !c.transposed && l.k() > 0 && conv::dense_from(c.x, 2) && conv::dense_from(c.y, 2) &&
-         conv::dense_from(c.w, 1) && !(l.groups > 1 && l.cin_g == 1);
+// Note [Convolution path]
+// Which of the paths above a layer takes. prepare() packs (or copies) a constant weight for
+// it at load, and runtime/executor/prepare.cpp's release_fused then frees a folded weight's
+// own data: convolve() must take the path the weight was prepared for, so both ask this one
+// function.
+enum class Path { Reference, Depthwise, OneByOne, ImplicitGemm };
+
+Path path_of(const portable::ConvCall& c, const Layer& l) {
+  if (c.transposed || l.k() <= 0 || !conv::dense_from(c.x, 2) || !conv::dense_from(c.y, 2) ||
+      !conv::dense_from(c.w, 1))
+    return Path::Reference;
+  if (l.groups > 1 && l.cin_g == 1) return Path::Depthwise;
+  const bool one_by_one = l.k_h == 1 && l.k_w == 1 && l.stride_h == 1 && l.stride_w == 1 &&
+                          l.pad_h == 0 && l.pad_w == 0;
+  return one_by_one ? Path::OneByOne : Path::ImplicitGemm;
 }
 
 // The floats a depthwise layer reads of its weight (rows w_row apart).
@@ -338,14 +356,12 @@ int64_t depthwise_weight_floats(const Layer& l) {
 void prepare(const rt::OpContext& in, const portable::ConvCall& c, const rt::Tensor& weight) {
   const Layer l = conv::layer_of(c);
   if (!in.context().constant_arg(1)) return;
-  const bool depthwise = !c.transposed && l.k() > 0 && conv::dense_from(c.x, 2) &&
-                         conv::dense_from(c.y, 2) && conv::dense_from(c.w, 1) && l.groups > 1 &&
-                         l.cin_g == 1;
+  const Path path = path_of(c, l);
   bool ok = true;
-  if (depthwise) {
+  if (path == Path::Depthwise) {
     ok = opt::prepare_copy(in.context(), 1, weight.data_as<const float>(),
                            depthwise_weight_floats(l));
-  } else if (on_gemm(c, l)) {
+  } else if (path != Path::Reference) {
     const opt::Matrix<const float> w{weight.data_as<const float>(), l.cout_g, l.k(), l.w_row, 1};
     ok = opt::prepare_operand(in.context(), 1, opt::GemmSide::A, l.groups, w, l.cout_g * l.w_row);
   }
@@ -355,9 +371,8 @@ void prepare(const rt::OpContext& in, const portable::ConvCall& c, const rt::Ten
 void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float* x, const float* w,
               const float* bias, const rt::Epilogue& e, float* y) {
   const Layer l = conv::layer_of(c);
-  const bool fast = !c.transposed && l.k() > 0 && conv::dense_from(c.x, 2) &&
-                    conv::dense_from(c.y, 2) && conv::dense_from(c.w, 1);
-  if (!fast) {
+  const Path path = path_of(c, l);
+  if (path == Path::Reference) {
     if (c.transposed) {
       portable::transposed_convolution<float>(c, x, w, bias, y);
     } else {
@@ -366,17 +381,15 @@ void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float*
     finish_strided(c.y, e, y);
     return;
   }
-  if (l.groups > 1 && l.cin_g == 1) {
+  if (path == Path::Depthwise) {
     const float* copy = opt::prepared_copy(in.context(), depthwise_weight_floats(l));
     if (!conv::depthwise(l, x, copy != nullptr ? copy : w, bias, e, y))
       in.fail("out of memory for the depthwise scratch");
     return;
   }
-  const bool one_by_one = l.k_h == 1 && l.k_w == 1 && l.stride_h == 1 && l.stride_w == 1 &&
-                          l.pad_h == 0 && l.pad_w == 0;
   const opt::PreparedGemm* packed =
       opt::prepared_operand(in.context(), opt::GemmSide::A, l.groups, l.cout_g, l.k());
-  if (!gemm_conv(l, one_by_one, x, w, bias, packed, e, y))
+  if (!gemm_conv(l, path == Path::OneByOne, x, w, bias, packed, e, y))
     in.fail("out of memory for the convolution's column panels");
 }
 

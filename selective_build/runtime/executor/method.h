@@ -58,6 +58,15 @@ class Method {
   // quantize_calls.h).
   QuantizedStats quantized() const { return rt::quantized_stats(instructions_); }
 
+  // The kernel calls each run makes: what the load-time rewrites (calls folded, fused or
+  // quantized, each an instruction that runs no more) left to run.
+  size_t kernel_calls() const {
+    size_t calls = 0;
+    for (const Instruction& instruction : instructions_)
+      calls += instruction.kind == Instruction::Kind::Kernel ? 1 : 0;
+    return calls;
+  }
+
   // Runs chain 0 once.
   Status execute();
 

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <new>
 
 #include "runtime/core/evalue.h"
 #include "runtime/core/no_plt.h"
@@ -75,17 +76,63 @@ long parse_iterations(const char* text) {
   return value;
 }
 
-// Maps an .npy file and sets it as input `index` (set_input copies it, then it is unmapped).
-// Out of line: inlined, its cleanup was made twice over, and the smallest runner's code
-// segment has no bytes to spare (docs/runner.md).
-__attribute__((noinline)) Status set_input(rt::Method& method, size_t index, const char* path) {
+// Note [Inputs read once]
+// With --iterations N every run gets its inputs afresh (the plan may reuse their bytes).
+// Runners of real models (compiled with Note [Constant folding at load],
+// runtime/executor/fold.h) map and parse each input file once, keep the mappings and set
+// the inputs of the later runs from them: one copy per input and run (Method::set_input),
+// no file opened, mapped or parsed again, which the benchmarks' CPU time would count. The
+// smallest runners read the files again before each run: keeping them costs add_mul's
+// runner a page of code (docs/runner.md), and their inputs are a few bytes.
+
+// One --input file, mapped and parsed: its tensor's data lie in the mapping.
+struct Input {
   rt::FileData file;
-  Status status = file.open(path);
-  rt::Tensor array;  // parse_npy initializes it
-  if (status.ok()) status = rt::parse_npy(file.bytes(), file.size(), &array);
-  if (status.ok()) status = method.set_input(index, array);
+  rt::Tensor tensor;
+};
+
+// Maps and parses an .npy file into `input` and sets it as input `index` (set_input copies
+// it). Out of line: inlined, its cleanup was made twice over, and the smallest runner's code
+// segment has no bytes to spare (docs/runner.md).
+__attribute__((noinline)) Status set_input(rt::Method& method, size_t index, const char* path,
+                                           Input& input) {
+  Status status = input.file.open(path);
+  if (status.ok()) status = rt::parse_npy(input.file.bytes(), input.file.size(), &input.tensor);
+  if (status.ok()) status = method.set_input(index, input.tensor);
   return status;
 }
+
+// The inputs kept for the runs after the first (Note [Inputs read once]), in malloc'd
+// memory: the runtime has no operator new.
+class KeptInputs {
+ public:
+  explicit KeptInputs(size_t count)
+      : items_(static_cast<Input*>(malloc((count + 1) * sizeof(Input)))), count_(count) {
+    for (size_t k = 0; items_ != nullptr && k < count_; ++k) new (items_ + k) Input();
+  }
+  KeptInputs(const KeptInputs&) = delete;
+  KeptInputs& operator=(const KeptInputs&) = delete;
+  ~KeptInputs() {
+    for (size_t k = 0; items_ != nullptr && k < count_; ++k) items_[k].~Input();
+    free(items_);
+  }
+
+  // Input `k`'s room, null when there is none (out of memory: read per run instead).
+  Input* room(size_t k) { return items_ != nullptr ? items_ + k : nullptr; }
+
+  // Sets the method's inputs from the files kept, as they were set for the first run (a
+  // failure then stopped the runner before any later run).
+  Status set(rt::Method& method) const {
+    Status status;
+    for (size_t k = 0; k < count_ && status.ok(); ++k)
+      status = method.set_input(k, items_[k].tensor);
+    return status;
+  }
+
+ private:
+  Input* items_;
+  size_t count_;
+};
 
 struct Options {
   const char* model = nullptr;
@@ -96,8 +143,9 @@ struct Options {
 };
 
 // Reads the command line into `options`. Given the loaded method, it also
-// sets the inputs, in order (a later pass). Returns 0 or the exit code.
-int parse(int argc, char** argv, Options* options, rt::Method* method) {
+// reads and sets the inputs, in order (a later pass), keeping them in `kept`
+// when given. Returns 0 or the exit code.
+int parse(int argc, char** argv, Options* options, rt::Method* method, KeptInputs* kept) {
   options->num_inputs = 0;
   for (int i = 1; i < argc; ++i) {
     const char* arg = argv[i];
@@ -108,7 +156,11 @@ int parse(int argc, char** argv, Options* options, rt::Method* method) {
     const char* value = argv[++i];  // argv[argc] is null
     Status status;
     if (value != nullptr && strcmp(arg, "--input") == 0) {
-      if (method != nullptr) status = set_input(*method, options->num_inputs, value);
+      if (method != nullptr) {
+        Input read;  // unmapped at the end of this block unless kept
+        Input* room = kept != nullptr ? kept->room(options->num_inputs) : nullptr;
+        status = set_input(*method, options->num_inputs, value, room != nullptr ? *room : read);
+      }
       arg = value;
       ++options->num_inputs;
     } else if (value != nullptr && strcmp(arg, "--method") == 0) {
@@ -136,13 +188,23 @@ int run(int argc, char** argv, Options& options, rt::Program& program) {
   }
   if (!status.ok()) return report(options.model, status);
   const long runs = options.iterations > 0 ? options.iterations : 1;
+#ifdef RT_FOLD_CONSTANTS
+  KeptInputs inputs(options.num_inputs);  // Note [Inputs read once]
+  KeptInputs* kept = inputs.room(0) != nullptr ? &inputs : nullptr;
+#else
+  KeptInputs* kept = nullptr;
+#endif
   int64_t total = 0, fastest = INT64_MAX;
   for (long i = 0; i < runs; ++i) {
     // Every run sees its inputs afresh (the plan may reuse their bytes); only
     // execute() is timed.
-    if (const int code = parse(argc, argv, &options, &method)) return code;
+    if (i > 0 && kept != nullptr) {
+      status = kept->set(method);
+    } else if (const int code = parse(argc, argv, &options, &method, kept)) {
+      return code;
+    }
     const int64_t start = now_ns();
-    status = method.execute();
+    if (status.ok()) status = method.execute();
     const int64_t took = now_ns() - start;
     if (!status.ok()) return report(options.model, status);
     total += took;
@@ -155,6 +217,8 @@ int run(int argc, char** argv, Options& options, rt::Program& program) {
 #ifdef RT_FOLD_CONSTANTS
     // The memory Note [Constant folding at load] (runtime/executor/fold.h) took.
     printf("constants folded at load: %zu B\n", method.folded_bytes());
+    // What the rewrites at load (folded, fused, quantized) left each run to call.
+    printf("kernel calls per run: %zu\n", method.kernel_calls());
 #endif
 #ifdef RT_FUSE_CALLS
     // Note [Fusion at load] (runtime/executor/fuse.h): the calls fused and their memory.
@@ -192,7 +256,7 @@ int run(int argc, char** argv, Options& options, rt::Program& program) {
 int main(int argc, char** argv) {
   if (argc == 2 && strcmp(argv[1], "--help") == 0) return puts(RT_USAGE), 0;
   Options options;
-  if (const int code = parse(argc, argv, &options, nullptr)) return code;
+  if (const int code = parse(argc, argv, &options, nullptr, nullptr)) return code;
   rt::FileData file;
   Status status = file.open(options.model);
   rt::Program program;

@@ -11,6 +11,8 @@ from tests.kernels.harness import In, Out, assert_fails
 from tests.kernels.optimized.conftest import Both
 from tests.kernels.optimized.pool_calls import random_input
 
+EVERY_LEVEL = True  # conftest.py: at each instruction set level this machine runs
+
 OP = "aten::_adaptive_avg_pool2d.out"
 
 

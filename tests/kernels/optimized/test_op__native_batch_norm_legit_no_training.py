@@ -10,6 +10,8 @@ import pytest
 from tests.kernels.harness import In, Out, assert_fails
 from tests.kernels.optimized.conftest import Both
 
+EVERY_LEVEL = True  # conftest.py: at each instruction set level this machine runs
+
 OP = "aten::_native_batch_norm_legit_no_training.out"
 
 

@@ -14,6 +14,8 @@ from tests.kernels.optimized.binary_cases import (
 )
 from tests.kernels.optimized.compare import assert_both_fail, assert_matches, random
 
+EVERY_LEVEL = True  # conftest.py: at each instruction set level this machine runs
+
 OP = "aten::add.out"
 SCALAR_OP = "aten::add.Scalar_out"
 

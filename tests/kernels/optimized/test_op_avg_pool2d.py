@@ -12,6 +12,8 @@ from tests.kernels.optimized.conftest import Both
 from tests.kernels.optimized.pool_calls import random_input
 from tests.kernels.pool_cases import pooled_size
 
+EVERY_LEVEL = True  # conftest.py: at each instruction set level this machine runs
+
 OP = "aten::avg_pool2d.out"
 
 

@@ -14,6 +14,8 @@ from selective_build.codegen.pte.writer import IntList
 from tests.kernels.harness import In, Out, assert_fails
 from tests.kernels.optimized.conftest import Both, Runners
 
+EVERY_LEVEL = True  # conftest.py: at each instruction set level this machine runs
+
 OP = "aten::convolution.out"
 
 

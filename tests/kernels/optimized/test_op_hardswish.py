@@ -8,6 +8,8 @@ from tests.kernels.harness import In, KernelRunner, Out
 from tests.kernels.optimized.compare import LENGTHS, assert_both_fail, random
 from tests.kernels.optimized.unary_cases import calls
 
+EVERY_LEVEL = True  # conftest.py: at each instruction set level this machine runs
+
 OP = HARDSWISH
 
 

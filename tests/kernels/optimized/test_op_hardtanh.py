@@ -7,6 +7,8 @@ from tests.kernels.harness import In, KernelRunner, Out
 from tests.kernels.optimized.compare import assert_both_fail, assert_matches
 from tests.kernels.optimized.unary_cases import calls
 
+EVERY_LEVEL = True  # conftest.py: at each instruction set level this machine runs
+
 OP = "aten::hardtanh.out"
 
 # relu6 (hardtanh(0, 6)), the default (-1, 1), integer bounds, and min above max (max wins).

@@ -14,6 +14,8 @@ from tests.kernels.optimized.conftest import Both
 from tests.kernels.optimized.pool_calls import random_input
 from tests.kernels.pool_cases import pooled_size
 
+EVERY_LEVEL = True  # conftest.py: at each instruction set level this machine runs
+
 OP = "aten::max_pool2d_with_indices.out"
 
 

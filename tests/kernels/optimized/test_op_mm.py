@@ -7,6 +7,7 @@ from tests.kernels.harness import In, Out, assert_fails
 from tests.kernels.optimized.conftest import Runners, small_integers
 
 OP = "aten::mm.out"
+EVERY_LEVEL = True  # conftest.py: the GEMM's AVX-512, AVX2 and baseline microkernels
 
 # Odd sizes, sizes off the SIMD width and Eigen's register blocks, one row (a batch of one),
 # one column, wider than tall (tiles of columns) and taller than wide (tiles of rows),

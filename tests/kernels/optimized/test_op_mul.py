@@ -7,6 +7,8 @@ from tests.kernels.harness import In, KernelRunner, Out
 from tests.kernels.optimized.binary_cases import EXTREMES, SHAPES, channels_last, operands, out_for
 from tests.kernels.optimized.compare import assert_both_fail, assert_matches, random
 
+EVERY_LEVEL = True  # conftest.py: at each instruction set level this machine runs
+
 OP = "aten::mul.out"
 SCALAR_OP = "aten::mul.Scalar_out"
 

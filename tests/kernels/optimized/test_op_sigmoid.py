@@ -7,6 +7,8 @@ from tests.kernels.harness import In, KernelRunner, Out
 from tests.kernels.optimized.compare import assert_both_fail, assert_matches
 from tests.kernels.optimized.unary_cases import calls
 
+EVERY_LEVEL = True  # conftest.py: at each instruction set level this machine runs
+
 OP = "aten::sigmoid.out"
 
 
