@@ -14,6 +14,7 @@
 // kMinGroupChannels output channels per group (a depthwise one) is left to the float path:
 // its columns would be mostly the panel's padding.
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +22,7 @@
 #include <new>
 
 #include "kernels/optimized/qgemm.h"
+#include "kernels/optimized/window.h"
 #include "runtime/kernel/kernel_args.h"
 #include "runtime/kernel/quantized_calls.h"
 
@@ -29,6 +31,7 @@ namespace quantized_calls {
 
 constexpr const char* kOp = "quantized layer (a dequantize, linear or convolution, quantize chain)";
 constexpr int64_t kMinGroupChannels = 4;
+constexpr int64_t kMaxTaps = 16;  // a depthwise window's columns (Note [int8 depthwise])
 
 // What prepare makes, followed by `groups` PackedB and Requantize, then the packed weights
 // and the per-column constants.
@@ -37,9 +40,11 @@ struct alignas(64) Plan {
   int64_t groups, cols;                    // cols: per group
   int64_t kernel[2], stride[2], padding[2], dilation[2];
   int32_t input_zero_point;
-  bool depthwise;  // groups == channels, one input channel each
-  const opt::qgemm::PackedB* b;
-  const opt::qgemm::Requantize* requantize;
+  bool depthwise;  // groups == channels, one input channel each: Note [int8 depthwise]
+  int64_t depth;   // per group: the weight's values per output channel
+  const opt::qgemm::PackedB* b;              // per group; none for a depthwise layer
+  const opt::qgemm::Requantize* requantize;  // per group; one for a depthwise layer
+  const int8_t* taps;                        // a depthwise layer's weight, [channel][kh][kw]
 };
 
 inline bool eight_bit(int64_t low, int64_t high) { return low >= -128 && high <= 255; }
@@ -134,70 +139,96 @@ void im2col(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t 
   }
 }
 
-// row[j] += weight * (line[offset + j * s] - zero) for j in [first, last), the line `w`
-// values long: 8 at a time in the compiler's vector extensions where a stride of 1 or 2
-// allows (the compiler does not vectorize the loop at -O2), the rest one by one.
+// Note [int8 depthwise]
+// A depthwise layer (one input channel per output channel) is no GEMM: each output is the
+// sum of its window's kh * kw taps. Per output row, kQNR outputs at a time keep their int32
+// sums in registers over all the taps (each input row loaded as the vector of the pixels the
+// tap reads: one run at stride 1, every other value of two runs at stride 2), where every
+// tap's pixels lie on the image and the loads stay in the row; the borders sum one output
+// at a time. The row's sums are then requantized as the GEMM's (requantize_channel), so the
+// out is the same bits as any order of the exact integer sums. The plan keeps the taps as
+// bytes, [channel][kh][kw], and one multiplier and bias per channel: 10 bytes a 3x3 channel.
+
+// The sums of `count` outputs from `j` of output row `i` (ranges valid for all taps), into row.
 template <typename In>
-__attribute__((always_inline)) inline void tap(const In* line, int64_t offset, int64_t s, int64_t w,
-                                               int64_t first, int64_t last, int32_t weight,
-                                               int32_t zero, int32_t* row) {
-  typedef In Bytes8 __attribute__((vector_size(8)));
-  typedef In Bytes16 __attribute__((vector_size(16)));
-  typedef int32_t Ints8 __attribute__((vector_size(32)));
-  int64_t j = first;
-  if (s == 1 || s == 2) {
-    // The 8 sums from j read 8 * s values from offset + j * s: on the line while j < fits.
-    const int64_t fits = w - offset - 8 * s < 0 ? 0 : (w - offset - 8 * s) / s + 1;
-    for (; j < fits && j + 8 <= last; j += 8) {
-      Bytes8 bytes;
+__attribute__((always_inline)) inline void depthwise_vector(
+    const In* image, const int8_t* taps, const int64_t* offsets, int64_t kw, int64_t w, int64_t s,
+    int64_t u0, int64_t u1, int64_t y0, int64_t dilation, int32_t zero, int64_t j, int32_t* row) {
+  namespace q = opt::qgemm;
+  typedef In Bytes __attribute__((vector_size(q::kQNR)));
+  typedef In Bytes2 __attribute__((vector_size(2 * q::kQNR)));
+  typedef int32_t Ints __attribute__((vector_size(4 * q::kQNR)));
+  Ints sums = Ints{};
+  for (int64_t u = u0; u < u1; ++u) {
+    const In* line = image + (y0 + u * dilation) * w;
+    for (int64_t v = 0; v < kw; ++v) {
+      Bytes bytes;
+      const In* at = line + offsets[v] + j * s;
       if (s == 1) {
-        std::memcpy(&bytes, line + offset + j, 8);
+        std::memcpy(&bytes, at, sizeof bytes);
       } else {
-        Bytes16 both;
-        std::memcpy(&both, line + offset + 2 * j, 16);
+        Bytes2 both;
+        std::memcpy(&both, at, sizeof both);
+#if defined(__AVX512BW__)
+        bytes = __builtin_shufflevector(both, both, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24,
+                                        26, 28, 30);
+#else
         bytes = __builtin_shufflevector(both, both, 0, 2, 4, 6, 8, 10, 12, 14);
+#endif
       }
-      Ints8 sums;
-      std::memcpy(&sums, row + j, sizeof sums);
-      sums += weight * (__builtin_convertvector(bytes, Ints8) - zero);
-      std::memcpy(row + j, &sums, sizeof sums);
+      sums += int32_t(taps[u * kw + v]) * (__builtin_convertvector(bytes, Ints) - zero);
     }
   }
-  for (; j < last; ++j) row[j] += weight * (int32_t(line[offset + j * s]) - zero);
+  std::memcpy(row + j, &sums, sizeof sums);
 }
 
-// One image of a depthwise convolution: x (channels, h, w) -> out (channels, oh, ow), `plane`
-// room for oh * ow rounded up to kQNR int32 sums. Per channel: each tap adds to every output
-// row, then the plane is requantized in one pass.
+// One image of a depthwise convolution: x (channels, h, w) -> out (channels, oh, ow), `row`
+// room for ow rounded up to kQNR int32 sums (Note [int8 depthwise]).
 template <typename In, typename Out>
 void depthwise(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t w, int64_t oh,
-               int64_t ow, int32_t* plane, Out* out) {
+               int64_t ow, int32_t* row, Out* out) {
   namespace q = opt::qgemm;
   const int64_t kh = plan.kernel[0], kw = plan.kernel[1], s = plan.stride[1];
+  const int64_t dilation[2] = {plan.dilation[0], plan.dilation[1]};
   const int32_t zero = plan.input_zero_point;
-  const int64_t count = oh * ow;
+  const q::Requantize& r = plan.requantize[0];
+  // Per tap column v: its input column offset; the outputs whose pixel it reads lie on the
+  // image for [first, last); all taps' vector loads fit the row for j in [inner, vectors).
+  int64_t offsets[kMaxTaps], firsts[kMaxTaps], lasts[kMaxTaps];
+  int64_t inner = 0, vectors = s <= 2 ? ow : -1;  // depthwise_vector reads strides 1 and 2
+  for (int64_t v = 0; v < kw; ++v) {
+    offsets[v] = v * dilation[1] - plan.padding[1];
+    opt::valid_outputs(offsets[v], s, w, ow, &firsts[v], &lasts[v]);
+    inner = std::max(inner, firsts[v]);
+    // A vector from j loads values [offset + j * s, offset + (j + kQNR) * s).
+    const int64_t room = w - offsets[v] - q::kQNR * s;
+    vectors = std::min(vectors, room < 0 ? -1 : room / s);
+  }
   for (int64_t c = 0; c < channels; ++c) {
-    const q::PackedB& b = plan.b[c];
-    const q::Requantize& r = plan.requantize[c];
     const In* image = x + c * h * w;
-    std::memset(plane, 0, sizeof(int32_t) * static_cast<size_t>(q::round_up(count, q::kQNR)));
-    for (int64_t u = 0; u < kh; ++u) {
-      for (int64_t v = 0; v < kw; ++v) {
-        const int64_t p = u * kw + v;  // the tap's weight, column 0 of b's one panel
-        const int32_t weight = b.panels[(p / q::kQK) * q::kQNR * q::kQK + p % q::kQK];
-        const int64_t offset = v * plan.dilation[1] - plan.padding[1];
-        // The pixels j with 0 <= offset + j * s < w.
-        const int64_t first = offset >= 0 ? 0 : (-offset + s - 1) / s;
-        const int64_t end_at = w - offset <= 0 ? 0 : (w - offset - 1) / s + 1;
-        const int64_t last = end_at < ow ? end_at : ow;
-        for (int64_t i = 0; i < oh; ++i) {
-          const int64_t y = i * plan.stride[0] - plan.padding[0] + u * plan.dilation[0];
-          if (y < 0 || y >= h) continue;
-          tap(image + y * w, offset, s, w, first, last, weight, zero, plane + i * ow);
+    const int8_t* taps = plan.taps + c * kh * kw;
+    for (int64_t i = 0; i < oh; ++i) {
+      const int64_t y0 = i * plan.stride[0] - plan.padding[0];
+      int64_t u0 = 0, u1 = 0;  // the taps' rows on the image
+      opt::valid_outputs(y0, dilation[0], h, kh, &u0, &u1);
+      for (int64_t j = 0; j < ow;) {
+        if (j >= inner && j <= vectors) {
+          depthwise_vector(image, taps, offsets, kw, w, s, u0, u1, y0, dilation[0], zero, j, row);
+          j += q::kQNR;
+          continue;
         }
+        int32_t sum = 0;
+        for (int64_t u = u0; u < u1; ++u) {
+          const In* line = image + (y0 + u * dilation[0]) * w;
+          for (int64_t v = 0; v < kw; ++v) {
+            if (j >= firsts[v] && j < lasts[v])
+              sum += int32_t(taps[u * kw + v]) * (int32_t(line[offsets[v] + j * s]) - zero);
+          }
+        }
+        row[j++] = sum;
       }
+      q::requantize_channel(row, ow, r.multiplier[c], r.bias[c], r, out + (c * oh + i) * ow);
     }
-    q::requantize_channel(plane, count, r.multiplier[0], r.bias[0], r, out + c * count);
   }
 }
 
@@ -207,8 +238,8 @@ inline void depthwise_images(const Plan& plan, const rt::OpContext& in, const rt
                              rt::Tensor& out, const int64_t (&size)[2]) {
   namespace q = opt::qgemm;
   const int64_t channels = x.size(1), h = x.size(2), w = x.size(3);
-  const size_t sums_bytes =
-      sizeof(int32_t) * static_cast<size_t>(q::round_up(size[0] * size[1], q::kQNR));
+  // One output row's sums, and room for a vector past its end (Note [int8 depthwise]).
+  const size_t sums_bytes = sizeof(int32_t) * static_cast<size_t>(size[1] + q::kQNR);
   const char* x_at = static_cast<const char*>(x.data());
   const char* out_at = static_cast<const char*>(out.data());
   const bool shared = x_at < out_at + out.nbytes() && out_at < x_at + x.nbytes();
@@ -216,6 +247,7 @@ inline void depthwise_images(const Plan& plan, const rt::OpContext& in, const rt
       static_cast<char*>(opt::thread_scratch().get(sums_bytes + (shared ? x.nbytes() : 0)));
   if (scratch == nullptr) return in.fail("out of memory for the depthwise sums");
   int32_t* sums = reinterpret_cast<int32_t*>(scratch);
+  std::memset(sums, 0, sums_bytes);  // requantize_channel reads whole vectors
   if (shared) {
     std::memcpy(scratch + sums_bytes, x_at, x.nbytes());
     x_at = scratch + sums_bytes;
@@ -239,6 +271,61 @@ inline void depthwise_images(const Plan& plan, const rt::OpContext& in, const rt
                 sums, out.data_as<int8_t>() + to);
     }
   }
+}
+
+// The plan's size and the layer's shape: `groups` of `cols` outputs, `depth` weights each.
+inline void describe(const rt::QuantizedLayer& layer, size_t size, int64_t groups, int64_t cols,
+                     int64_t depth, Plan* plan) {
+  plan->prepared.bytes = size;
+  plan->groups = groups;
+  plan->cols = cols;
+  for (int d = 0; d < 2; ++d) {
+    plan->kernel[d] = layer.convolution ? layer.weight->size(2 + d) : 1;
+    plan->stride[d] = layer.stride[d];
+    plan->padding[d] = layer.padding[d];
+    plan->dilation[d] = layer.dilation[d];
+  }
+  plan->input_zero_point = static_cast<int32_t>(layer.input_zero_point);
+  plan->depth = depth;
+}
+
+// prepare's plan of a depthwise layer (checked by prepare): Note [int8 depthwise].
+inline const void* prepare_depthwise(const rt::QuantizedLayer& layer, rt::Arena& arena,
+                                     size_t* bytes) {
+  namespace q = opt::qgemm;
+  const rt::Tensor& w = *layer.weight;
+  const int64_t channels = w.size(0), window = w.size(2) * w.size(3);
+  if (w.size(3) > kMaxTaps) return nullptr;
+  const size_t taps = static_cast<size_t>(q::round_up(channels * window, 8));
+  const size_t size = sizeof(Plan) + sizeof(q::Requantize) + taps +
+                      2 * sizeof(float) * static_cast<size_t>(channels);
+  *bytes = size;
+  char* memory = static_cast<char*>(arena.allocate(size + 63));
+  if (memory == nullptr) return nullptr;
+  memory += (64 - reinterpret_cast<uintptr_t>(memory) % 64) % 64;
+  Plan* plan = new (memory) Plan();
+  q::Requantize* requantize = reinterpret_cast<q::Requantize*>(plan + 1);
+  int8_t* weights = reinterpret_cast<int8_t*>(requantize + 1);
+  float* multiplier = reinterpret_cast<float*>(weights + taps);
+  float* bias = multiplier + channels;  // zero-filled by the arena without a bias
+  std::memcpy(weights, w.data(), static_cast<size_t>(channels * window));
+  const float input_scale = static_cast<float>(layer.input_scale);
+  for (int64_t c = 0; c < channels; ++c) {
+    multiplier[c] = input_scale * layer.weight_scales[layer.per_channel ? c : 0];
+    if (layer.bias != nullptr) bias[c] = layer.bias->data_as<const float>()[c];
+  }
+  const float zero = static_cast<float>(layer.out_zero_point);
+  *requantize = q::Requantize{multiplier,
+                              bias,
+                              1.0f / static_cast<float>(layer.out_scale),
+                              zero,
+                              static_cast<float>(layer.out_min) - zero,
+                              static_cast<float>(layer.out_max) - zero};
+  describe(layer, size, channels, 1, window, plan);
+  plan->depthwise = true;
+  plan->requantize = requantize;
+  plan->taps = weights;
+  return plan;
 }
 
 }  // namespace quantized_calls
@@ -276,6 +363,8 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
   if (layer.bias != nullptr && (layer.bias->dtype() != rt::ScalarType::Float ||
                                 layer.bias->numel() != channels || !layer.bias->is_contiguous()))
     return nullptr;
+  if (layer.convolution && cols == 1 && w.size(1) == 1)
+    return optimized::quantized_calls::prepare_depthwise(layer, arena, bytes);
   const int64_t padded_cols = q::round_up(cols, q::kQNR);
   const int64_t packed = q::packed_b_bytes(depth, cols);
   const size_t per_group = sizeof(q::PackedB) + sizeof(q::Requantize) + packed +
@@ -322,17 +411,7 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
                                   zero,       low - zero, static_cast<float>(layer.out_max) - zero};
   }
   arena.release(reordered);
-  plan->prepared.bytes = size;
-  plan->groups = groups;
-  plan->cols = cols;
-  for (int d = 0; d < 2; ++d) {
-    plan->kernel[d] = layer.convolution ? w.size(2 + d) : 1;
-    plan->stride[d] = layer.stride[d];
-    plan->padding[d] = layer.padding[d];
-    plan->dilation[d] = layer.dilation[d];
-  }
-  plan->input_zero_point = static_cast<int32_t>(layer.input_zero_point);
-  plan->depthwise = layer.convolution && cols == 1 && w.size(1) == 1;
+  optimized::quantized_calls::describe(layer, size, groups, cols, depth, plan);
   plan->b = b;
   plan->requantize = requantize;
   return plan;
@@ -384,7 +463,7 @@ __attribute__((weak)) void rt::quantized_calls::convolution(rt::KernelContext& c
   const bool byte_in = x.dtype() == rt::ScalarType::Byte;
   if (plan == nullptr || (!byte_in && x.dtype() != rt::ScalarType::Char) || x.dim() != 4 ||
       !x.is_contiguous() ||
-      x.size(1) * plan->kernel[0] * plan->kernel[1] != plan->groups * plan->b[0].depth)
+      x.size(1) * plan->kernel[0] * plan->kernel[1] != plan->groups * plan->depth)
     return in.fail("input must be a contiguous Char or Byte NCHW tensor of the weight's channels");
   if ((out.dtype() != rt::ScalarType::Char && out.dtype() != rt::ScalarType::Byte) ||
       !out.is_contiguous())
@@ -407,31 +486,36 @@ __attribute__((weak)) void rt::quantized_calls::convolution(rt::KernelContext& c
   const int64_t rows = size[0] * size[1], padded = plan->b[0].padded_depth;
   const int64_t one = q::round_up(rows, q::kQMR) * padded, channels = x.size(1) / groups;
   if (images == 0) return;
-  // Every image's and group's a is made before out is written: the two may share planned
-  // memory (x was dead after its dequantize).
+  // One image's group at a time: a is made, then its product written. x is read from a copy
+  // when out shares its memory (x was dead after its dequantize: the planner may have given
+  // out its bytes).
   const int64_t pixels = h * w * channels;
-  q::AValue* a = static_cast<q::AValue*>(opt::thread_scratch().get(
-      sizeof(q::AValue) * static_cast<size_t>(images * groups * one + pixels) +
-      optimized::quantized_calls::kSlack));
-  if (a == nullptr) return in.fail("out of memory for the input's columns");
-  q::AValue* channels_last = a + images * groups * one;
-  for (int64_t n = 0; n < images; ++n) {
-    for (int64_t g = 0; g < groups; ++g) {
-      const int64_t at = (n * x.size(1) + g * channels) * h * w;
-      q::AValue* to = a + (n * groups + g) * one;
-      if (byte_in) {
-        optimized::quantized_calls::im2col(*plan, x.data_as<const uint8_t>() + at, channels, h, w,
-                                           size[0], size[1], channels_last, to);
-      } else {
-        optimized::quantized_calls::im2col(*plan, x.data_as<const int8_t>() + at, channels, h, w,
-                                           size[0], size[1], channels_last, to);
-      }
-    }
+  const char* x_at = static_cast<const char*>(x.data());
+  const char* out_at = static_cast<const char*>(out.data());
+  const bool shared = x_at < out_at + out.nbytes() && out_at < x_at + x.nbytes();
+  const size_t a_bytes =
+      sizeof(q::AValue) * static_cast<size_t>(one + pixels) + optimized::quantized_calls::kSlack;
+  char* scratch =
+      static_cast<char*>(opt::thread_scratch().get(a_bytes + (shared ? x.nbytes() : 0)));
+  if (scratch == nullptr) return in.fail("out of memory for the input's columns");
+  if (shared) {
+    std::memcpy(scratch + a_bytes, x_at, x.nbytes());
+    x_at = scratch + a_bytes;
   }
+  q::AValue* a = reinterpret_cast<q::AValue*>(scratch);
+  q::AValue* channels_last = a + one;
   const int32_t a_zero = optimized::quantized_calls::stored_zero(*plan, byte_in);
   for (int64_t n = 0; n < images; ++n) {
     for (int64_t g = 0; g < groups; ++g) {
-      optimized::quantized_calls::product(*plan, g, a + (n * groups + g) * one, rows, a_zero, out,
+      const int64_t at = (n * x.size(1) + g * channels) * h * w;
+      if (byte_in) {
+        optimized::quantized_calls::im2col(*plan, reinterpret_cast<const uint8_t*>(x_at) + at,
+                                           channels, h, w, size[0], size[1], channels_last, a);
+      } else {
+        optimized::quantized_calls::im2col(*plan, reinterpret_cast<const int8_t*>(x_at) + at,
+                                           channels, h, w, size[0], size[1], channels_last, a);
+      }
+      optimized::quantized_calls::product(*plan, g, a, rows, a_zero, out,
                                           (n * groups + g) * cols * rows, 1, rows);
     }
   }
