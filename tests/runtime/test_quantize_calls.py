@@ -246,9 +246,9 @@ def convolution_chain(groups: int, stride: int, size: int) -> Method:
 def test_a_convolution_and_the_relu6_after_it_become_one_int8_call(
     optimized_runner: Path, all_runner: Path, tmp_path: Path, groups: int, stride: int, size: int
 ) -> None:
-    # groups 1: im2col and the GEMM; groups 8 (depthwise): the direct taps (Note [int8
-    # depthwise]), one output at a time on rows narrower than a vector, by vectors between
-    # the borders of 45-wide rows.
+    # groups 1: im2col and the GEMM; groups 8 (depthwise): the taps over a padded plane,
+    # a vector of outputs at a time (Note [int8 depthwise]): rows of one part vector, and
+    # 45-wide rows of whole vectors and a part one.
     program = tmp_path / "program.pte"
     save_program([convolution_chain(groups, stride, size)], program)
     x = np.random.default_rng(24).integers(-128, 128, (1, 8, size, size)).astype(np.int8)

@@ -38,6 +38,7 @@
 #include <cstring>
 
 #include "kernels/optimized/scratch.h"
+#include "kernels/quantized/quant_loops.h"
 
 #if defined(__AVX512BW__) || defined(__AVX2__)
 #include <immintrin.h>
@@ -205,21 +206,6 @@ void pack_a(const In* a, int64_t rows, int64_t depth, int64_t row_stride, int64_
   }
 }
 
-// Makes `v` opaque to the optimizer, so that a product is rounded before the addition after
-// it (as Note [No contraction], kernels/quantized/quant_loops.h, for a vector of any width:
-// in a register where one holds it, else in memory). By reference: a vector wider than the
-// baseline's registers passed by value would change the call ABI.
-template <typename V>
-inline void keep_rounded(V& v) {
-#if defined(__AVX512F__)
-  __asm__("" : "+v"(v));
-#elif defined(__AVX__)
-  __asm__("" : "+x"(v));
-#else
-  __asm__("" : "+m"(v));
-#endif
-}
-
 // Out (i, j) of a tile from its sums: Note [Requantization], a row of kQNR at a time in the
 // compiler's vector extensions. `a_zero` is the zero point of a as stored (its own plus
 // stored_offset).
@@ -239,12 +225,12 @@ void finish_tile(const int32_t (&sums)[kQMR][kQNR], int64_t rows, int64_t cols, 
   for (int64_t i = 0; i < rows; ++i) {
     Ints sum;
     std::memcpy(&sum, sums[i], sizeof sum);
-    // Each product rounded before its sum (keep_rounded).
+    // Each product rounded before its sum (Note [No contraction], kernels/quantized/quant_loops.h).
     Floats y = __builtin_convertvector(sum - correction, Floats) * multiplier;
-    keep_rounded(y);
+    quantized::keep_rounded(y);
     y = y + bias;
     Floats v = r.inv_scale * y;
-    keep_rounded(v);
+    quantized::keep_rounded(v);
     v = v >= lo ? v : lo;  // a NaN (from a NaN bias) clamps to lo, as quantize does
     v = v > hi ? hi : v;
     // Note [Rounding without nearbyint] (kernels/quantized/quant_loops.h); in range, so the conversion is exact.
@@ -273,10 +259,10 @@ void requantize_channel(const int32_t* sums, int64_t count, float multiplier, fl
     Ints sum;
     std::memcpy(&sum, sums + j0, sizeof sum);
     Floats y = __builtin_convertvector(sum, Floats) * multiplier;
-    keep_rounded(y);
+    quantized::keep_rounded(y);
     y = y + bias;
     Floats v = r.inv_scale * y;
-    keep_rounded(v);
+    quantized::keep_rounded(v);
     v = v >= lo ? v : lo;  // a NaN (from a NaN bias) clamps to lo, as quantize does
     v = v > hi ? hi : v;
     const Ints q = __builtin_convertvector((v + magic) - magic + r.zero_point, Ints);

@@ -22,7 +22,6 @@
 #include <new>
 
 #include "kernels/optimized/qgemm.h"
-#include "kernels/optimized/window.h"
 #include "runtime/kernel/kernel_args.h"
 #include "runtime/kernel/quantized_calls.h"
 
@@ -31,7 +30,6 @@ namespace quantized_calls {
 
 constexpr const char* kOp = "quantized layer (a dequantize, linear or convolution, quantize chain)";
 constexpr int64_t kMinGroupChannels = 4;
-constexpr int64_t kMaxTaps = 16;  // a depthwise window's columns (Note [int8 depthwise])
 
 // What prepare makes, followed by `groups` PackedB and Requantize, then the packed weights
 // and the per-column constants.
@@ -141,29 +139,63 @@ void im2col(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t 
 
 // Note [int8 depthwise]
 // A depthwise layer (one input channel per output channel) is no GEMM: each output is the
-// sum of its window's kh * kw taps. Per output row, kQNR outputs at a time keep their int32
-// sums in registers over all the taps (each input row loaded as the vector of the pixels the
-// tap reads: one run at stride 1, every other value of two runs at stride 2), where every
-// tap's pixels lie on the image and the loads stay in the row; the borders sum one output
-// at a time. The row's sums are then requantized as the GEMM's (requantize_channel), so the
-// out is the same bits as any order of the exact integer sums. The plan keeps the taps as
-// bytes, [channel][kh][kw], and one multiplier and bias per channel: 10 bytes a 3x3 channel.
+// sum of its window's kh * kw taps. Each channel's plane is first copied into a padded one
+// (the input's zero point around it, so that a tap off the image adds 0, as the float
+// chain's zero padding; rows wide enough for a vector's loads past the last output). Then,
+// per output row, kQNR outputs at a time keep their int32 sums in registers over all the
+// taps, each tap one vector load (one run at stride 1, every other value of two runs at
+// stride 2; other strides one output at a time), with no bounds to test. The plane's sums
+// are requantized as the GEMM's (requantize_channel), so the out is the same bits as any
+// order of the exact integer sums. The plan keeps the taps as bytes, [channel][kh][kw], and
+// one multiplier and bias per channel: 17 bytes a 3x3 channel.
 
-// The sums of `count` outputs from `j` of output row `i` (ranges valid for all taps), into row.
+// The padded plane's row pitch and its bytes, for x (h, w) and the output width ow.
+inline int64_t padded_pitch(const Plan& plan, int64_t w, int64_t ow) {
+  namespace q = opt::qgemm;
+  const int64_t loads = q::round_up(ow, q::kQNR) * plan.stride[1] +
+                        (plan.kernel[1] - 1) * plan.dilation[1] + q::kQNR * plan.stride[1];
+  return std::max(loads, w + 2 * plan.padding[1]);
+}
+inline int64_t padded_bytes(const Plan& plan, int64_t h, int64_t w, int64_t ow) {
+  return (h + 2 * plan.padding[0]) * padded_pitch(plan, w, ow);
+}
+
+// image (h, w) into `padded` (h + 2 * ph rows of `pitch`), `zero` around it.
 template <typename In>
-__attribute__((always_inline)) inline void depthwise_vector(
-    const In* image, const int8_t* taps, const int64_t* offsets, int64_t kw, int64_t w, int64_t s,
-    int64_t u0, int64_t u1, int64_t y0, int64_t dilation, int32_t zero, int64_t j, int32_t* row) {
+void pad_plane(const In* image, int64_t h, int64_t w, int64_t ph, int64_t pw, int64_t pitch,
+               In zero, In* padded) {
+  for (int64_t r = 0; r < h + 2 * ph; ++r) {
+    In* line = padded + r * pitch;
+    const int64_t y = r - ph;
+    if (y < 0 || y >= h) {
+      std::memset(line, static_cast<unsigned char>(zero), static_cast<size_t>(pitch));
+      continue;
+    }
+    std::memset(line, static_cast<unsigned char>(zero), static_cast<size_t>(pw));
+    std::memcpy(line + pw, image + y * w, static_cast<size_t>(w));
+    std::memset(line + pw + w, static_cast<unsigned char>(zero),
+                static_cast<size_t>(pitch - pw - w));
+  }
+}
+
+// The sums of the kQNR outputs from j of the output row whose window starts at padded row
+// `top`, into sums[0, kQNR).
+template <typename In>
+__attribute__((always_inline)) inline void depthwise_vector(const Plan& plan, const In* padded,
+                                                            int64_t pitch, int64_t top, int64_t j,
+                                                            const int8_t* taps, int32_t zero,
+                                                            int32_t* sums) {
   namespace q = opt::qgemm;
   typedef In Bytes __attribute__((vector_size(q::kQNR)));
   typedef In Bytes2 __attribute__((vector_size(2 * q::kQNR)));
   typedef int32_t Ints __attribute__((vector_size(4 * q::kQNR)));
-  Ints sums = Ints{};
-  for (int64_t u = u0; u < u1; ++u) {
-    const In* line = image + (y0 + u * dilation) * w;
+  const int64_t kh = plan.kernel[0], kw = plan.kernel[1], s = plan.stride[1];
+  Ints acc = Ints{};
+  for (int64_t u = 0; u < kh; ++u) {
+    const In* line = padded + (top + u * plan.dilation[0]) * pitch + j * s;
     for (int64_t v = 0; v < kw; ++v) {
+      const In* at = line + v * plan.dilation[1];
       Bytes bytes;
-      const In* at = line + offsets[v] + j * s;
       if (s == 1) {
         std::memcpy(&bytes, at, sizeof bytes);
       } else {
@@ -176,59 +208,45 @@ __attribute__((always_inline)) inline void depthwise_vector(
         bytes = __builtin_shufflevector(both, both, 0, 2, 4, 6, 8, 10, 12, 14);
 #endif
       }
-      sums += int32_t(taps[u * kw + v]) * (__builtin_convertvector(bytes, Ints) - zero);
+      acc += int32_t(taps[u * kw + v]) * (__builtin_convertvector(bytes, Ints) - zero);
     }
   }
-  std::memcpy(row + j, &sums, sizeof sums);
+  std::memcpy(sums, &acc, sizeof acc);
 }
 
-// One image of a depthwise convolution: x (channels, h, w) -> out (channels, oh, ow), `row`
-// room for ow rounded up to kQNR int32 sums (Note [int8 depthwise]).
+// One image of a depthwise convolution: x (channels, h, w) -> out (channels, oh, ow);
+// `padded` room for padded_bytes, `plane` for oh * ow + kQNR int32 sums.
 template <typename In, typename Out>
 void depthwise(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t w, int64_t oh,
-               int64_t ow, int32_t* row, Out* out) {
+               int64_t ow, In* padded, int32_t* plane, Out* out) {
   namespace q = opt::qgemm;
   const int64_t kh = plan.kernel[0], kw = plan.kernel[1], s = plan.stride[1];
-  const int64_t dilation[2] = {plan.dilation[0], plan.dilation[1]};
+  const int64_t pitch = padded_pitch(plan, w, ow);
   const int32_t zero = plan.input_zero_point;
   const q::Requantize& r = plan.requantize[0];
-  // Per tap column v: its input column offset; the outputs whose pixel it reads lie on the
-  // image for [first, last); all taps' vector loads fit the row for j in [inner, vectors).
-  int64_t offsets[kMaxTaps], firsts[kMaxTaps], lasts[kMaxTaps];
-  int64_t inner = 0, vectors = s <= 2 ? ow : -1;  // depthwise_vector reads strides 1 and 2
-  for (int64_t v = 0; v < kw; ++v) {
-    offsets[v] = v * dilation[1] - plan.padding[1];
-    opt::valid_outputs(offsets[v], s, w, ow, &firsts[v], &lasts[v]);
-    inner = std::max(inner, firsts[v]);
-    // A vector from j loads values [offset + j * s, offset + (j + kQNR) * s).
-    const int64_t room = w - offsets[v] - q::kQNR * s;
-    vectors = std::min(vectors, room < 0 ? -1 : room / s);
-  }
   for (int64_t c = 0; c < channels; ++c) {
-    const In* image = x + c * h * w;
+    pad_plane(x + c * h * w, h, w, plan.padding[0], plan.padding[1], pitch, static_cast<In>(zero),
+              padded);
     const int8_t* taps = plan.taps + c * kh * kw;
     for (int64_t i = 0; i < oh; ++i) {
-      const int64_t y0 = i * plan.stride[0] - plan.padding[0];
-      int64_t u0 = 0, u1 = 0;  // the taps' rows on the image
-      opt::valid_outputs(y0, dilation[0], h, kh, &u0, &u1);
-      for (int64_t j = 0; j < ow;) {
-        if (j >= inner && j <= vectors) {
-          depthwise_vector(image, taps, offsets, kw, w, s, u0, u1, y0, dilation[0], zero, j, row);
-          j += q::kQNR;
-          continue;
-        }
-        int32_t sum = 0;
-        for (int64_t u = u0; u < u1; ++u) {
-          const In* line = image + (y0 + u * dilation[0]) * w;
-          for (int64_t v = 0; v < kw; ++v) {
-            if (j >= firsts[v] && j < lasts[v])
-              sum += int32_t(taps[u * kw + v]) * (int32_t(line[offsets[v] + j * s]) - zero);
-          }
-        }
-        row[j++] = sum;
+      const int64_t top = i * plan.stride[0];
+      int32_t* row = plane + i * ow;  // a vector past the row's end is the next row's start
+      if (s <= 2) {
+        for (int64_t j = 0; j < ow; j += q::kQNR)
+          depthwise_vector(plan, padded, pitch, top, j, taps, zero, row + j);
+        continue;
       }
-      q::requantize_channel(row, ow, r.multiplier[c], r.bias[c], r, out + (c * oh + i) * ow);
+      for (int64_t j = 0; j < ow; ++j) {
+        int32_t sum = 0;
+        for (int64_t u = 0; u < kh; ++u) {
+          const In* line = padded + (top + u * plan.dilation[0]) * pitch + j * s;
+          for (int64_t v = 0; v < kw; ++v)
+            sum += int32_t(taps[u * kw + v]) * (int32_t(line[v * plan.dilation[1]]) - zero);
+        }
+        row[j] = sum;
+      }
     }
+    q::requantize_channel(plane, oh * ow, r.multiplier[c], r.bias[c], r, out + c * oh * ow);
   }
 }
 
@@ -238,37 +256,38 @@ inline void depthwise_images(const Plan& plan, const rt::OpContext& in, const rt
                              rt::Tensor& out, const int64_t (&size)[2]) {
   namespace q = opt::qgemm;
   const int64_t channels = x.size(1), h = x.size(2), w = x.size(3);
-  // One output row's sums, and room for a vector past its end (Note [int8 depthwise]).
-  const size_t sums_bytes = sizeof(int32_t) * static_cast<size_t>(size[1] + q::kQNR);
+  const size_t sums_bytes = sizeof(int32_t) * static_cast<size_t>(size[0] * size[1] + q::kQNR);
+  const size_t pad_bytes = static_cast<size_t>(padded_bytes(plan, h, w, size[1]) + 8) / 8 * 8;
   const char* x_at = static_cast<const char*>(x.data());
   const char* out_at = static_cast<const char*>(out.data());
   const bool shared = x_at < out_at + out.nbytes() && out_at < x_at + x.nbytes();
-  char* scratch =
-      static_cast<char*>(opt::thread_scratch().get(sums_bytes + (shared ? x.nbytes() : 0)));
+  char* scratch = static_cast<char*>(
+      opt::thread_scratch().get(sums_bytes + pad_bytes + (shared ? x.nbytes() : 0)));
   if (scratch == nullptr) return in.fail("out of memory for the depthwise sums");
   int32_t* sums = reinterpret_cast<int32_t*>(scratch);
   std::memset(sums, 0, sums_bytes);  // requantize_channel reads whole vectors
+  char* padded = scratch + sums_bytes;
   if (shared) {
-    std::memcpy(scratch + sums_bytes, x_at, x.nbytes());
-    x_at = scratch + sums_bytes;
+    std::memcpy(padded + pad_bytes, x_at, x.nbytes());
+    x_at = padded + pad_bytes;
   }
   const int64_t per_image = channels * h * w, out_image = channels * size[0] * size[1];
+  const bool byte_in = x.dtype() == rt::ScalarType::Byte;
+  const bool byte_out = out.dtype() == rt::ScalarType::Byte;
   for (int64_t n = 0; n < x.size(0); ++n) {
-    const bool byte_in = x.dtype() == rt::ScalarType::Byte;
-    const bool byte_out = out.dtype() == rt::ScalarType::Byte;
     const int64_t at = n * per_image, to = n * out_image;
     if (byte_in && byte_out) {
       depthwise(plan, reinterpret_cast<const uint8_t*>(x_at) + at, channels, h, w, size[0], size[1],
-                sums, out.data_as<uint8_t>() + to);
+                reinterpret_cast<uint8_t*>(padded), sums, out.data_as<uint8_t>() + to);
     } else if (byte_in) {
       depthwise(plan, reinterpret_cast<const uint8_t*>(x_at) + at, channels, h, w, size[0], size[1],
-                sums, out.data_as<int8_t>() + to);
+                reinterpret_cast<uint8_t*>(padded), sums, out.data_as<int8_t>() + to);
     } else if (byte_out) {
       depthwise(plan, reinterpret_cast<const int8_t*>(x_at) + at, channels, h, w, size[0], size[1],
-                sums, out.data_as<uint8_t>() + to);
+                reinterpret_cast<int8_t*>(padded), sums, out.data_as<uint8_t>() + to);
     } else {
       depthwise(plan, reinterpret_cast<const int8_t*>(x_at) + at, channels, h, w, size[0], size[1],
-                sums, out.data_as<int8_t>() + to);
+                reinterpret_cast<int8_t*>(padded), sums, out.data_as<int8_t>() + to);
     }
   }
 }
@@ -295,7 +314,6 @@ inline const void* prepare_depthwise(const rt::QuantizedLayer& layer, rt::Arena&
   namespace q = opt::qgemm;
   const rt::Tensor& w = *layer.weight;
   const int64_t channels = w.size(0), window = w.size(2) * w.size(3);
-  if (w.size(3) > kMaxTaps) return nullptr;
   const size_t taps = static_cast<size_t>(q::round_up(channels * window, 8));
   const size_t size = sizeof(Plan) + sizeof(q::Requantize) + taps +
                       2 * sizeof(float) * static_cast<size_t>(channels);
