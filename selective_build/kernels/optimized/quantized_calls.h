@@ -105,10 +105,13 @@ void im2col(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t 
     }
   }
   if (pointwise) {
-    for (int64_t i = 0; i < q::round_up(rows, q::kQMR); ++i) {
-      const int64_t from = i < rows ? channels : 0;
-      std::memset(a + i * padded + from, 0, sizeof(q::AValue) * (padded - from));
+    // The depth's padding (none where the channels are a multiple of kQK), then the rows
+    // past the last up to a whole tile.
+    for (int64_t i = 0; channels < padded && i < rows; ++i) {
+      for (int64_t p = channels; p < padded; ++p) a[i * padded + p] = 0;
     }
+    std::memset(a + rows * padded, 0,
+                sizeof(q::AValue) * (q::round_up(rows, q::kQMR) - rows) * padded);
     return;
   }
   const q::AValue zero = static_cast<q::AValue>(plan.input_zero_point + q::stored_offset<In>());
@@ -160,22 +163,18 @@ inline int64_t padded_bytes(const Plan& plan, int64_t h, int64_t w, int64_t ow) 
   return (h + 2 * plan.padding[0]) * padded_pitch(plan, w, ow);
 }
 
-// image (h, w) into `padded` (h + 2 * ph rows of `pitch`), `zero` around it.
+// image (h, w) into the interior of `padded` (h + 2 * ph rows of `pitch`), whose border
+// fill_border wrote: only the interior changes from channel to channel.
 template <typename In>
 void pad_plane(const In* image, int64_t h, int64_t w, int64_t ph, int64_t pw, int64_t pitch,
-               In zero, In* padded) {
-  for (int64_t r = 0; r < h + 2 * ph; ++r) {
-    In* line = padded + r * pitch;
-    const int64_t y = r - ph;
-    if (y < 0 || y >= h) {
-      std::memset(line, static_cast<unsigned char>(zero), static_cast<size_t>(pitch));
-      continue;
-    }
-    std::memset(line, static_cast<unsigned char>(zero), static_cast<size_t>(pw));
-    std::memcpy(line + pw, image + y * w, static_cast<size_t>(w));
-    std::memset(line + pw + w, static_cast<unsigned char>(zero),
-                static_cast<size_t>(pitch - pw - w));
-  }
+               In* padded) {
+  for (int64_t y = 0; y < h; ++y)
+    std::memcpy(padded + (y + ph) * pitch + pw, image + y * w, static_cast<size_t>(w));
+}
+
+template <typename In>
+void fill_border(int64_t h, int64_t ph, int64_t pitch, In zero, In* padded) {
+  std::memset(padded, static_cast<unsigned char>(zero), static_cast<size_t>((h + 2 * ph) * pitch));
 }
 
 // The sums of the kQNR outputs from j of the output row whose window starts at padded row
@@ -224,9 +223,9 @@ void depthwise(const Plan& plan, const In* x, int64_t channels, int64_t h, int64
   const int64_t pitch = padded_pitch(plan, w, ow);
   const int32_t zero = plan.input_zero_point;
   const q::Requantize& r = plan.requantize[0];
+  fill_border(h, plan.padding[0], pitch, static_cast<In>(zero), padded);
   for (int64_t c = 0; c < channels; ++c) {
-    pad_plane(x + c * h * w, h, w, plan.padding[0], plan.padding[1], pitch, static_cast<In>(zero),
-              padded);
+    pad_plane(x + c * h * w, h, w, plan.padding[0], plan.padding[1], pitch, padded);
     const int8_t* taps = plan.taps + c * kh * kw;
     for (int64_t i = 0; i < oh; ++i) {
       const int64_t top = i * plan.stride[0];
