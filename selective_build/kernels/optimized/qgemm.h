@@ -267,6 +267,12 @@ void requantize_channel(const int32_t* sums, int64_t count, float multiplier, fl
     v = v > hi ? hi : v;
     const Ints q = __builtin_convertvector((v + magic) - magic + r.zero_point, Ints);
     const int64_t n = count - j0 < kQNR ? count - j0 : kQNR;
+    if (n == kQNR) {  // in range: narrowing keeps each value; one store
+      typedef Out Outs __attribute__((vector_size(kQNR * sizeof(Out))));
+      const Outs narrow = __builtin_convertvector(q, Outs);
+      std::memcpy(out + j0, &narrow, sizeof narrow);
+      continue;
+    }
     for (int64_t j = 0; j < n; ++j) out[j0 + j] = static_cast<Out>(q[j]);
   }
 }
