@@ -206,6 +206,43 @@ void pack_a(const In* a, int64_t rows, int64_t depth, int64_t row_stride, int64_
   }
 }
 
+// A tile of 8 rows of 16 bytes stored transposed: column j's 8 bytes at out + j * col_stride
+// for j < cols, by the SSE2 byte, word and dword interleaves (a transpose of two 8 x 8 byte
+// blocks), not 128 single-byte stores.
+#if defined(__AVX512BW__)
+constexpr bool kTransposedStores = kQMR == 8 && kQNR == 16;
+template <typename Out>
+inline void store_transposed(const Out (&tile)[kQMR][kQNR], int64_t cols, Out* out,
+                             int64_t col_stride) {
+  __m128i rows[8];
+  for (int i = 0; i < 8; ++i) rows[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(tile[i]));
+  for (int half = 0; half < 2; ++half) {
+    __m128i t[4], u[4];
+    for (int k = 0; k < 4; ++k) {
+      t[k] = half == 0 ? _mm_unpacklo_epi8(rows[2 * k], rows[2 * k + 1])
+                       : _mm_unpackhi_epi8(rows[2 * k], rows[2 * k + 1]);
+    }
+    u[0] = _mm_unpacklo_epi16(t[0], t[1]);  // columns 0-3 of rows 0-3
+    u[1] = _mm_unpackhi_epi16(t[0], t[1]);  // columns 4-7 of rows 0-3
+    u[2] = _mm_unpacklo_epi16(t[2], t[3]);  // columns 0-3 of rows 4-7
+    u[3] = _mm_unpackhi_epi16(t[2], t[3]);
+    const __m128i columns[4] = {_mm_unpacklo_epi32(u[0], u[2]), _mm_unpackhi_epi32(u[0], u[2]),
+                                _mm_unpacklo_epi32(u[1], u[3]), _mm_unpackhi_epi32(u[1], u[3])};
+    for (int k = 0; k < 8; ++k) {
+      const int64_t j = half * 8 + k;
+      if (j >= cols) return;
+      const __m128i pair = columns[k / 2];
+      const __m128i column = k % 2 == 0 ? pair : _mm_unpackhi_epi64(pair, pair);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(out + j * col_stride), column);
+    }
+  }
+}
+#else
+constexpr bool kTransposedStores = false;
+template <typename Out>
+inline void store_transposed(const Out (&)[kQMR][kQNR], int64_t, Out*, int64_t) {}
+#endif
+
 // Out (i, j) of a tile from its sums: Note [Requantization], a row of kQNR at a time in the
 // compiler's vector extensions. `a_zero` is the zero point of a as stored (its own plus
 // stored_offset).
@@ -222,6 +259,11 @@ void finish_tile(const int32_t (&sums)[kQMR][kQNR], int64_t rows, int64_t cols, 
   std::memcpy(&bias, r.bias + j0, sizeof bias);
   correction = correction * a_zero;
   const Floats lo = Floats{} + r.lo, hi = Floats{} + r.hi, magic = Floats{} + 12582912.0f;
+  typedef Out Outs __attribute__((vector_size(kQNR * sizeof(Out))));
+  // A convolution's out is the tile transposed (NCHW: a row of c is a pixel, a column a
+  // channel's plane): the rows gathered, then stored a column at a time.
+  const bool transposed = kTransposedStores && row_stride == 1 && col_stride != 1 && rows == kQMR;
+  Out tile[kQMR][kQNR];
   for (int64_t i = 0; i < rows; ++i) {
     Ints sum;
     std::memcpy(&sum, sums[i], sizeof sum);
@@ -235,15 +277,18 @@ void finish_tile(const int32_t (&sums)[kQMR][kQNR], int64_t rows, int64_t cols, 
     v = v > hi ? hi : v;
     // Note [Rounding without nearbyint] (kernels/quantized/quant_loops.h); in range, so the conversion is exact.
     const Ints q = __builtin_convertvector((v + magic) - magic + r.zero_point, Ints);
+    // In range: narrowing keeps each value.
+    const Outs narrow = __builtin_convertvector(q, Outs);
     Out* row = out + i * row_stride;
-    if (col_stride == 1 && cols == kQNR) {
-      Out bytes[kQNR];
-      for (int j = 0; j < kQNR; ++j) bytes[j] = static_cast<Out>(q[j]);
-      std::memcpy(row, bytes, sizeof bytes);
+    if (transposed) {
+      std::memcpy(tile[i], &narrow, sizeof narrow);
+    } else if (col_stride == 1 && cols == kQNR) {
+      std::memcpy(row, &narrow, sizeof narrow);
     } else {
-      for (int64_t j = 0; j < cols; ++j) row[j * col_stride] = static_cast<Out>(q[j]);
+      for (int64_t j = 0; j < cols; ++j) row[j * col_stride] = narrow[j];
     }
   }
+  if (transposed) store_transposed(tile, cols, out, col_stride);
 }
 
 // out[0:count] from `sums` (room for count rounded up to kQNR) of one channel: Note
