@@ -40,7 +40,7 @@
 #include "kernels/optimized/scratch.h"
 #include "kernels/quantized/quant_loops.h"
 
-#if defined(__AVX512BW__) || defined(__AVX2__)
+#if defined(__SSE4_1__)
 #include <immintrin.h>
 #endif
 
@@ -206,36 +206,46 @@ void pack_a(const In* a, int64_t rows, int64_t depth, int64_t row_stride, int64_
   }
 }
 
-// A tile of 8 rows of 16 bytes stored transposed: column j's 8 bytes at out + j * col_stride
-// for j < cols, by the SSE2 byte, word and dword interleaves (a transpose of two 8 x 8 byte
-// blocks), not 128 single-byte stores.
-#if defined(__AVX512BW__)
-constexpr bool kTransposedStores = kQMR == 8 && kQNR == 16;
-template <typename Out>
-inline void store_transposed(const Out (&tile)[kQMR][kQNR], int64_t cols, Out* out,
-                             int64_t col_stride) {
-  __m128i rows[8];
-  for (int i = 0; i < 8; ++i) rows[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(tile[i]));
+#if defined(__SSE4_1__)
+// 8 rows of 16 bytes transposed by the SSE2 byte, word and dword interleaves (two 8 x 8
+// byte blocks): columns[k] holds column 2k in its low 8 bytes, 2k + 1 in its high ones.
+inline void transpose_8x16(const __m128i (&rows)[8], __m128i (&columns)[8]) {
   for (int half = 0; half < 2; ++half) {
-    __m128i t[4], u[4];
+    __m128i t[4];
     for (int k = 0; k < 4; ++k) {
       t[k] = half == 0 ? _mm_unpacklo_epi8(rows[2 * k], rows[2 * k + 1])
                        : _mm_unpackhi_epi8(rows[2 * k], rows[2 * k + 1]);
     }
-    u[0] = _mm_unpacklo_epi16(t[0], t[1]);  // columns 0-3 of rows 0-3
-    u[1] = _mm_unpackhi_epi16(t[0], t[1]);  // columns 4-7 of rows 0-3
-    u[2] = _mm_unpacklo_epi16(t[2], t[3]);  // columns 0-3 of rows 4-7
-    u[3] = _mm_unpackhi_epi16(t[2], t[3]);
-    const __m128i columns[4] = {_mm_unpacklo_epi32(u[0], u[2]), _mm_unpackhi_epi32(u[0], u[2]),
-                                _mm_unpacklo_epi32(u[1], u[3]), _mm_unpackhi_epi32(u[1], u[3])};
-    for (int k = 0; k < 8; ++k) {
-      const int64_t j = half * 8 + k;
-      if (j >= cols) return;
-      const __m128i pair = columns[k / 2];
-      const __m128i column = k % 2 == 0 ? pair : _mm_unpackhi_epi64(pair, pair);
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(out + j * col_stride), column);
-    }
+    const __m128i u0 = _mm_unpacklo_epi16(t[0], t[1]);  // columns 0-3 of rows 0-3
+    const __m128i u1 = _mm_unpackhi_epi16(t[0], t[1]);  // columns 4-7 of rows 0-3
+    const __m128i u2 = _mm_unpacklo_epi16(t[2], t[3]);  // columns 0-3 of rows 4-7
+    const __m128i u3 = _mm_unpackhi_epi16(t[2], t[3]);
+    columns[4 * half + 0] = _mm_unpacklo_epi32(u0, u2);
+    columns[4 * half + 1] = _mm_unpackhi_epi32(u0, u2);
+    columns[4 * half + 2] = _mm_unpacklo_epi32(u1, u3);
+    columns[4 * half + 3] = _mm_unpackhi_epi32(u1, u3);
   }
+}
+
+// Column j (< 16) of transpose_8x16's result, in the low 8 bytes.
+inline __m128i column_of(const __m128i (&columns)[8], int j) {
+  const __m128i pair = columns[j / 2];
+  return j % 2 == 0 ? pair : _mm_unpackhi_epi64(pair, pair);
+}
+#endif
+
+// A tile of 8 rows of 16 bytes stored transposed: column j's 8 bytes at out + j * col_stride
+// for j < cols, one store each, not 128 single-byte stores.
+#if defined(__SSE4_1__) && defined(__AVX512BW__)
+constexpr bool kTransposedStores = kQMR == 8 && kQNR == 16;
+template <typename Out>
+inline void store_transposed(const Out (&tile)[kQMR][kQNR], int64_t cols, Out* out,
+                             int64_t col_stride) {
+  __m128i rows[8], columns[8];
+  for (int i = 0; i < 8; ++i) rows[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(tile[i]));
+  transpose_8x16(rows, columns);
+  for (int j = 0; j < cols; ++j)
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + j * col_stride), column_of(columns, j));
 }
 #else
 constexpr bool kTransposedStores = false;

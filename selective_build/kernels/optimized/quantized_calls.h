@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstring>
 #include <new>
+#include <type_traits>
 
 #include "kernels/optimized/qgemm.h"
 #include "runtime/kernel/kernel_args.h"
@@ -79,6 +80,23 @@ inline void copy_words(void* to, const void* from, size_t bytes) {
 // Bytes of slack after the scratch's buffers: copy_words rounds a copy up to 8 bytes.
 constexpr size_t kSlack = 8;
 
+#if defined(__SSE4_1__)
+// 8 values of In (the low bytes of `bytes`) stored as AValues (Note [int8 GEMM]) at `to`.
+template <typename In>
+inline void store_pixel(__m128i bytes, opt::qgemm::AValue* to) {
+  namespace q = opt::qgemm;
+  if constexpr (sizeof(q::AValue) == 2) {  // widened: the value itself
+    const __m128i wide =
+        std::is_signed<In>::value ? _mm_cvtepi8_epi16(bytes) : _mm_cvtepu8_epi16(bytes);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to), wide);
+  } else {  // u8: a Char value + 128 flips its top bit
+    const __m128i stored =
+        q::stored_offset<In>() == 128 ? _mm_xor_si128(bytes, _mm_set1_epi8(-128)) : bytes;
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(to), stored);
+  }
+}
+#endif
+
 // One image's group of x (channels, h, w), stored (Note [int8 GEMM]) channels-last into
 // `pixels` (h * w rows of `channels`), then as a's rows, one per output pixel: for each
 // (u, v) of the window, the pixel's channels (one copy) or the zero point off the image.
@@ -97,7 +115,19 @@ void im2col(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t 
   const int64_t plane = h * w;
   for (int64_t i0 = 0; i0 < plane; i0 += 16) {
     const int64_t end = i0 + 16 < plane ? i0 + 16 : plane;
-    for (int64_t c = 0; c < channels; ++c) {
+    int64_t c = 0;
+#if defined(__SSE4_1__)
+    // 8 channels' 16 pixels transposed at once (opt::qgemm::transpose_8x16).
+    for (; end - i0 == 16 && c + 8 <= channels; c += 8) {
+      __m128i rows[8], columns[8];
+      for (int k = 0; k < 8; ++k)
+        rows[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + (c + k) * plane + i0));
+      q::transpose_8x16(rows, columns);
+      for (int k = 0; k < 16; ++k)
+        store_pixel<In>(q::column_of(columns, k), to_pixels + (i0 + k) * pixel_stride + c);
+    }
+#endif
+    for (; c < channels; ++c) {
       const In* from = x + c * plane;
       for (int64_t i = i0; i < end; ++i)
         to_pixels[i * pixel_stride + c] =
