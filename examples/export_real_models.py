@@ -14,6 +14,8 @@ For every model this writes, under ``examples/models/<name>/``, the same files a
                      program calls quantized_decomposed quantize/dequantize kernels;
 * ``quant_linear``   three Linear layers quantized the same way, weights per channel;
 * ``quant_convs``    strided, 1x1 and grouped convolutions and a Linear head, likewise.
+* ``quant_residual`` two residual blocks (1x1, ReLU6, depthwise 3x3, added to the block's
+  input: PT2E's dequantize, float add, quantize) and a Linear head, likewise.
 
 The outputs are PyTorch eager's, checked against ExecuTorch's Python runtime; for
 the quantized models the references are ExecuTorch's runtime outputs (its quantize kernels may
@@ -303,6 +305,29 @@ class QuantConvStack(nn.Module):
         return self.head(torch.flatten(self.features(image), 1))
 
 
+class QuantResidualNet(nn.Module):
+    """A stem, two MobileNetV2-style residual blocks (1x1, ReLU6, depthwise 3x3, the out added
+    to the block's input) and a Linear head: PT2E's int8 residual add. 10 channels of 7x7,
+    so the add's 490 values end in a part vector."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 10, 3, padding=1), nn.ReLU())
+        self.blocks = nn.ModuleList(
+            nn.Sequential(
+                nn.Conv2d(10, 10, 1), nn.ReLU6(), nn.Conv2d(10, 10, 3, padding=1, groups=10)
+            )
+            for _ in range(2)
+        )
+        self.head = nn.Linear(10 * 7 * 7, 10)
+
+    def forward(self, image: torch.Tensor) -> torch.Tensor:
+        x = self.stem(image)
+        for block in self.blocks:
+            x = x + block(x)
+        return self.head(torch.flatten(x, 1))
+
+
 # --------------------------------------------------------------------------- registry
 
 
@@ -343,6 +368,9 @@ REAL_MODELS: dict[str, RealModel] = {
     "quant_linear": RealModel(QuantMlp, lambda: (_randn(4, 64),), quantize=True, per_channel=True),
     "quant_convs": RealModel(
         QuantConvStack, lambda: (_randn(1, 3, 32, 32),), quantize=True, per_channel=True
+    ),
+    "quant_residual": RealModel(
+        QuantResidualNet, lambda: (_randn(1, 3, 7, 7),), quantize=True, per_channel=True
     ),
 }
 

@@ -35,9 +35,15 @@ NR = 16 if best_level() == "x86-64-v4" else 8
 # bytes of alignment, the packed weight and 12 bytes per padded column (sums, multipliers,
 # bias).
 PLAN, PER_GROUP = 128, 80
+# An int8 residual add's plan: its scales, zero points and range.
+ADD_PLAN = 56
 
 
 def layer_bytes(cols: int, depth: int, groups: int = 1) -> int:
+    if cols == 1 and groups > 1:
+        # Depthwise (Note [int8 depthwise]): the plan, one Requantize (32), the taps as bytes
+        # (8-byte aligned), a multiplier and a bias per channel.
+        return PLAN + 32 + -(-groups * depth // 8) * 8 + 8 * groups
     padded_cols, padded_depth = -(-cols // NR) * NR, -(-depth // 4) * 4
     return PLAN + groups * (PER_GROUP + padded_cols * padded_depth + 12 * padded_cols)
 
@@ -57,6 +63,10 @@ def quantized(stdout: str) -> tuple[int, int]:
         ("quant_conv", None),
         # 3x3 stride 2, 3x3, 1x1, a grouped 3x3 (two groups of 24), a Linear head.
         ("quant_convs", [(16, 27), (32, 144), (48, 32), (24, 216, 2), (10, 3072)]),
+        # A 3x3 stem, two residual blocks (1x1, depthwise 3x3, then the int8 add of the
+        # block's input: each reads one operand from a copy kept at its dequantize, as the
+        # planner gave its memory to a later tensor), a Linear head.
+        ("quant_residual", [(10, 27), (10, 10), (1, 9, 10), (10, 10), (1, 9, 10), (10, 490)]),
     ],
 )
 def test_real_pt2e_chains_become_int8_calls_with_the_references_bits(
@@ -68,7 +78,9 @@ def test_real_pt2e_chains_become_int8_calls_with_the_references_bits(
     )
     calls, memory = quantized(stdout)
     if layers is not None:
-        assert (calls, memory) == (len(layers), sum(layer_bytes(*layer) for layer in layers))
+        adds = 2 if name == "quant_residual" else 0
+        want = sum(layer_bytes(*layer) for layer in layers) + adds * ADD_PLAN
+        assert (calls, memory) == (len(layers) + adds, want)
     else:
         assert calls == 3
     assert "calls fused at load: 0, 0 B" in stdout  # the float chains are gone
@@ -167,24 +179,25 @@ def test_a_chain_is_rewritten_only_when_every_piece_matches(
         np.testing.assert_array_equal(a, b)
 
 
-def convolution_chain(groups: int, stride: int) -> Method:
+def convolution_chain(groups: int, stride: int, size: int) -> Method:
     """q2 = quantize(hardtanh(dequantize(quantize(conv(dequantize(x), dequantize(w)))))), as
-    PT2E writes a convolution and the relu6 after it (8 channels, 3x3, padding 1)."""
+    PT2E writes a convolution and the relu6 after it (8 channels of size x size, 3x3,
+    padding 1)."""
     rng = np.random.default_rng(23 + groups + stride)
     w = rng.integers(-127, 128, (8, 8 // groups, 3, 3)).astype(np.int8)
     scales = (rng.random(8) * 0.02 + 0.005).astype(np.float32)
     bias = rng.standard_normal(8).astype(np.float32)
-    side = (9 + 2 - 3) // stride + 1
+    side = (size + 2 - 3) // stride + 1
     out = (1, 8, side, side)
     values = (
-        Tensor(C, (1, 8, 9, 9)),  # 0: x
+        Tensor(C, (1, 8, size, size)),  # 0: x
         0.03,  # 1
         5,  # 2
         -128,  # 3
         127,  # 4
         C.number,  # 5
         None,  # 6
-        Tensor(F, (1, 8, 9, 9)),  # 7: x dequantized
+        Tensor(F, (1, 8, size, size)),  # 7: x dequantized
         Tensor(C, w.shape, constant=w.tobytes()),  # 8: w
         Tensor(F, (8,), constant=scales.tobytes()),  # 9: its scales
         Tensor(ScalarType.Long, (8,), constant=np.zeros(8, np.int64).tobytes()),  # 10
@@ -226,14 +239,19 @@ def convolution_chain(groups: int, stride: int) -> Method:
     return Method("forward", values, (0,), (33,), calls)
 
 
-@pytest.mark.parametrize(("groups", "stride"), [(1, 1), (1, 2), (8, 1), (8, 2)])
+@pytest.mark.parametrize(
+    ("groups", "stride", "size"),
+    [(1, 1, 9), (1, 2, 9), (8, 1, 9), (8, 2, 9), (8, 1, 45), (8, 2, 45)],
+)
 def test_a_convolution_and_the_relu6_after_it_become_one_int8_call(
-    optimized_runner: Path, all_runner: Path, tmp_path: Path, groups: int, stride: int
+    optimized_runner: Path, all_runner: Path, tmp_path: Path, groups: int, stride: int, size: int
 ) -> None:
-    # groups 1: im2col and the GEMM; groups 8 (depthwise): the direct taps.
+    # groups 1: im2col and the GEMM; groups 8 (depthwise): the taps over a padded plane,
+    # a vector of outputs at a time (Note [int8 depthwise]): rows of one part vector, and
+    # 45-wide rows of whole vectors and a part one.
     program = tmp_path / "program.pte"
-    save_program([convolution_chain(groups, stride)], program)
-    x = np.random.default_rng(24).integers(-128, 128, (1, 8, 9, 9)).astype(np.int8)
+    save_program([convolution_chain(groups, stride, size)], program)
+    x = np.random.default_rng(24).integers(-128, 128, (1, 8, size, size)).astype(np.int8)
     (fast := tmp_path / "fast").mkdir()
     stdout, (got,) = run_iterations(optimized_runner, program, [x], 1, fast)
     assert quantized(stdout)[0] == 1
@@ -247,3 +265,66 @@ def test_a_convolution_and_the_relu6_after_it_become_one_int8_call(
     assert np.count_nonzero(q != reference) <= q.size // 100
     # The relu6: from the zero point to 6 quantized (-10 + 6 / 0.05).
     assert q.min() >= -10 and q.max() <= 110 and np.count_nonzero(q == -10) > 0
+
+
+def add_chain(outputs: tuple[int, ...]) -> Method:
+    """q = quantize(dequantize(a) + dequantize(b)), as PT2E writes a residual add (70 values:
+    a part vector at the end)."""
+    shape = (2, 5, 7)
+    values = (
+        Tensor(C, shape),  # 0: a
+        0.03,  # 1: its scale
+        4,  # 2: its zero point
+        -128,  # 3
+        127,  # 4
+        C.number,  # 5
+        None,  # 6: out_dtype
+        Tensor(F, shape),  # 7: a dequantized
+        Tensor(C, shape),  # 8: b
+        0.05,  # 9
+        -7,  # 10
+        Tensor(F, shape),  # 11: b dequantized
+        1,  # 12: alpha
+        Tensor(F, shape),  # 13: the sum
+        0.07,  # 14: out scale
+        2,  # 15: out zero point
+        Tensor(C, shape),  # 16: q
+    )
+    calls = (
+        call("quantized_decomposed::dequantize_per_tensor.out", 0, 1, 2, 3, 4, 5, 6, 7, 7),
+        call("quantized_decomposed::dequantize_per_tensor.out", 8, 9, 10, 3, 4, 5, 6, 11, 11),
+        call("aten::add.out", 7, 11, 12, 13, 13),
+        call("quantized_decomposed::quantize_per_tensor.out", 13, 14, 15, 3, 4, 5, 16, 16),
+    )
+    return Method("forward", values, (0, 8), outputs, calls)
+
+
+@pytest.mark.parametrize(
+    ("case", "outputs", "rewritten"),
+    [
+        ("the add as PT2E writes it", (16,), 1),
+        ("a's dequantized value with a second user", (16, 7), 0),
+    ],
+)
+def test_an_int8_add_is_one_call_with_the_float_chains_bits(
+    optimized_runner: Path,
+    all_runner: Path,
+    tmp_path: Path,
+    case: str,
+    outputs: tuple[int, ...],
+    rewritten: int,
+) -> None:
+    program = tmp_path / "program.pte"
+    save_program([add_chain(outputs)], program)
+    rng = np.random.default_rng(25)
+    arrays = [rng.integers(-128, 128, (2, 5, 7)).astype(np.int8) for _ in range(2)]
+    (fast := tmp_path / "fast").mkdir()
+    stdout, got = run_iterations(optimized_runner, program, arrays, len(outputs), fast)
+    assert quantized(stdout) == (rewritten, rewritten * ADD_PLAN), case
+    command = [str(all_runner), str(program), "--output-dir", str(tmp_path)]
+    for index in range(len(arrays)):
+        command += ["--input", str(fast / f"in{index}.npy")]
+    subprocess.run(command, check=True, timeout=120)
+    for index, array in enumerate(got):
+        np.testing.assert_array_equal(array, np.load(tmp_path / f"output{index}.npy"), case)
+    assert np.unique(got[0]).size > 50  # values across the range, not one clamp

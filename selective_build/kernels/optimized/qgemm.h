@@ -38,8 +38,9 @@
 #include <cstring>
 
 #include "kernels/optimized/scratch.h"
+#include "kernels/quantized/quant_loops.h"
 
-#if defined(__AVX512BW__) || defined(__AVX2__)
+#if defined(__SSE4_1__)
 #include <immintrin.h>
 #endif
 
@@ -205,20 +206,52 @@ void pack_a(const In* a, int64_t rows, int64_t depth, int64_t row_stride, int64_
   }
 }
 
-// Makes `v` opaque to the optimizer, so that a product is rounded before the addition after
-// it (as Note [No contraction], kernels/quantized/quant_loops.h, for a vector of any width:
-// in a register where one holds it, else in memory). By reference: a vector wider than the
-// baseline's registers passed by value would change the call ABI.
-template <typename V>
-inline void keep_rounded(V& v) {
-#if defined(__AVX512F__)
-  __asm__("" : "+v"(v));
-#elif defined(__AVX__)
-  __asm__("" : "+x"(v));
-#else
-  __asm__("" : "+m"(v));
-#endif
+#if defined(__SSE4_1__)
+// 8 rows of 16 bytes transposed by the SSE2 byte, word and dword interleaves (two 8 x 8
+// byte blocks): columns[k] holds column 2k in its low 8 bytes, 2k + 1 in its high ones.
+inline void transpose_8x16(const __m128i (&rows)[8], __m128i (&columns)[8]) {
+  for (int half = 0; half < 2; ++half) {
+    __m128i t[4];
+    for (int k = 0; k < 4; ++k) {
+      t[k] = half == 0 ? _mm_unpacklo_epi8(rows[2 * k], rows[2 * k + 1])
+                       : _mm_unpackhi_epi8(rows[2 * k], rows[2 * k + 1]);
+    }
+    const __m128i u0 = _mm_unpacklo_epi16(t[0], t[1]);  // columns 0-3 of rows 0-3
+    const __m128i u1 = _mm_unpackhi_epi16(t[0], t[1]);  // columns 4-7 of rows 0-3
+    const __m128i u2 = _mm_unpacklo_epi16(t[2], t[3]);  // columns 0-3 of rows 4-7
+    const __m128i u3 = _mm_unpackhi_epi16(t[2], t[3]);
+    columns[4 * half + 0] = _mm_unpacklo_epi32(u0, u2);
+    columns[4 * half + 1] = _mm_unpackhi_epi32(u0, u2);
+    columns[4 * half + 2] = _mm_unpacklo_epi32(u1, u3);
+    columns[4 * half + 3] = _mm_unpackhi_epi32(u1, u3);
+  }
 }
+
+// Column j (< 16) of transpose_8x16's result, in the low 8 bytes.
+inline __m128i column_of(const __m128i (&columns)[8], int j) {
+  const __m128i pair = columns[j / 2];
+  return j % 2 == 0 ? pair : _mm_unpackhi_epi64(pair, pair);
+}
+#endif
+
+// A tile of 8 rows of 16 bytes stored transposed: column j's 8 bytes at out + j * col_stride
+// for j < cols, one store each, not 128 single-byte stores.
+#if defined(__SSE4_1__) && defined(__AVX512BW__)
+constexpr bool kTransposedStores = kQMR == 8 && kQNR == 16;
+template <typename Out>
+inline void store_transposed(const Out (&tile)[kQMR][kQNR], int64_t cols, Out* out,
+                             int64_t col_stride) {
+  __m128i rows[8], columns[8];
+  for (int i = 0; i < 8; ++i) rows[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(tile[i]));
+  transpose_8x16(rows, columns);
+  for (int j = 0; j < cols; ++j)
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + j * col_stride), column_of(columns, j));
+}
+#else
+constexpr bool kTransposedStores = false;
+template <typename Out>
+inline void store_transposed(const Out (&)[kQMR][kQNR], int64_t, Out*, int64_t) {}
+#endif
 
 // Out (i, j) of a tile from its sums: Note [Requantization], a row of kQNR at a time in the
 // compiler's vector extensions. `a_zero` is the zero point of a as stored (its own plus
@@ -236,28 +269,36 @@ void finish_tile(const int32_t (&sums)[kQMR][kQNR], int64_t rows, int64_t cols, 
   std::memcpy(&bias, r.bias + j0, sizeof bias);
   correction = correction * a_zero;
   const Floats lo = Floats{} + r.lo, hi = Floats{} + r.hi, magic = Floats{} + 12582912.0f;
+  typedef Out Outs __attribute__((vector_size(kQNR * sizeof(Out))));
+  // A convolution's out is the tile transposed (NCHW: a row of c is a pixel, a column a
+  // channel's plane): the rows gathered, then stored a column at a time.
+  const bool transposed = kTransposedStores && row_stride == 1 && col_stride != 1 && rows == kQMR;
+  Out tile[kQMR][kQNR];
   for (int64_t i = 0; i < rows; ++i) {
     Ints sum;
     std::memcpy(&sum, sums[i], sizeof sum);
-    // Each product rounded before its sum (keep_rounded).
+    // Each product rounded before its sum (Note [No contraction], kernels/quantized/quant_loops.h).
     Floats y = __builtin_convertvector(sum - correction, Floats) * multiplier;
-    keep_rounded(y);
+    quantized::keep_rounded(y);
     y = y + bias;
     Floats v = r.inv_scale * y;
-    keep_rounded(v);
+    quantized::keep_rounded(v);
     v = v >= lo ? v : lo;  // a NaN (from a NaN bias) clamps to lo, as quantize does
     v = v > hi ? hi : v;
     // Note [Rounding without nearbyint] (kernels/quantized/quant_loops.h); in range, so the conversion is exact.
     const Ints q = __builtin_convertvector((v + magic) - magic + r.zero_point, Ints);
+    // In range: narrowing keeps each value.
+    const Outs narrow = __builtin_convertvector(q, Outs);
     Out* row = out + i * row_stride;
-    if (col_stride == 1 && cols == kQNR) {
-      Out bytes[kQNR];
-      for (int j = 0; j < kQNR; ++j) bytes[j] = static_cast<Out>(q[j]);
-      std::memcpy(row, bytes, sizeof bytes);
+    if (transposed) {
+      std::memcpy(tile[i], &narrow, sizeof narrow);
+    } else if (col_stride == 1 && cols == kQNR) {
+      std::memcpy(row, &narrow, sizeof narrow);
     } else {
-      for (int64_t j = 0; j < cols; ++j) row[j * col_stride] = static_cast<Out>(q[j]);
+      for (int64_t j = 0; j < cols; ++j) row[j * col_stride] = narrow[j];
     }
   }
+  if (transposed) store_transposed(tile, cols, out, col_stride);
 }
 
 // out[0:count] from `sums` (room for count rounded up to kQNR) of one channel: Note
@@ -273,14 +314,20 @@ void requantize_channel(const int32_t* sums, int64_t count, float multiplier, fl
     Ints sum;
     std::memcpy(&sum, sums + j0, sizeof sum);
     Floats y = __builtin_convertvector(sum, Floats) * multiplier;
-    keep_rounded(y);
+    quantized::keep_rounded(y);
     y = y + bias;
     Floats v = r.inv_scale * y;
-    keep_rounded(v);
+    quantized::keep_rounded(v);
     v = v >= lo ? v : lo;  // a NaN (from a NaN bias) clamps to lo, as quantize does
     v = v > hi ? hi : v;
     const Ints q = __builtin_convertvector((v + magic) - magic + r.zero_point, Ints);
     const int64_t n = count - j0 < kQNR ? count - j0 : kQNR;
+    if (n == kQNR) {  // in range: narrowing keeps each value; one store
+      typedef Out Outs __attribute__((vector_size(kQNR * sizeof(Out))));
+      const Outs narrow = __builtin_convertvector(q, Outs);
+      std::memcpy(out + j0, &narrow, sizeof narrow);
+      continue;
+    }
     for (int64_t j = 0; j < n; ++j) out[j0 + j] = static_cast<Out>(q[j]);
   }
 }

@@ -14,11 +14,13 @@
 // kMinGroupChannels output channels per group (a depthwise one) is left to the float path:
 // its columns would be mostly the panel's padding.
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <new>
+#include <type_traits>
 
 #include "kernels/optimized/qgemm.h"
 #include "runtime/kernel/kernel_args.h"
@@ -37,9 +39,11 @@ struct alignas(64) Plan {
   int64_t groups, cols;                    // cols: per group
   int64_t kernel[2], stride[2], padding[2], dilation[2];
   int32_t input_zero_point;
-  bool depthwise;  // groups == channels, one input channel each
-  const opt::qgemm::PackedB* b;
-  const opt::qgemm::Requantize* requantize;
+  bool depthwise;  // groups == channels, one input channel each: Note [int8 depthwise]
+  int64_t depth;   // per group: the weight's values per output channel
+  const opt::qgemm::PackedB* b;              // per group; none for a depthwise layer
+  const opt::qgemm::Requantize* requantize;  // per group; one for a depthwise layer
+  const int8_t* taps;                        // a depthwise layer's weight, [channel][kh][kw]
 };
 
 inline bool eight_bit(int64_t low, int64_t high) { return low >= -128 && high <= 255; }
@@ -76,6 +80,23 @@ inline void copy_words(void* to, const void* from, size_t bytes) {
 // Bytes of slack after the scratch's buffers: copy_words rounds a copy up to 8 bytes.
 constexpr size_t kSlack = 8;
 
+#if defined(__SSE4_1__)
+// 8 values of In (the low bytes of `bytes`) stored as AValues (Note [int8 GEMM]) at `to`.
+template <typename In>
+inline void store_pixel(__m128i bytes, opt::qgemm::AValue* to) {
+  namespace q = opt::qgemm;
+  if constexpr (sizeof(q::AValue) == 2) {  // widened: the value itself
+    const __m128i wide =
+        std::is_signed<In>::value ? _mm_cvtepi8_epi16(bytes) : _mm_cvtepu8_epi16(bytes);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to), wide);
+  } else {  // u8: a Char value + 128 flips its top bit
+    const __m128i stored =
+        q::stored_offset<In>() == 128 ? _mm_xor_si128(bytes, _mm_set1_epi8(-128)) : bytes;
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(to), stored);
+  }
+}
+#endif
+
 // One image's group of x (channels, h, w), stored (Note [int8 GEMM]) channels-last into
 // `pixels` (h * w rows of `channels`), then as a's rows, one per output pixel: for each
 // (u, v) of the window, the pixel's channels (one copy) or the zero point off the image.
@@ -94,7 +115,19 @@ void im2col(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t 
   const int64_t plane = h * w;
   for (int64_t i0 = 0; i0 < plane; i0 += 16) {
     const int64_t end = i0 + 16 < plane ? i0 + 16 : plane;
-    for (int64_t c = 0; c < channels; ++c) {
+    int64_t c = 0;
+#if defined(__SSE4_1__)
+    // 8 channels' 16 pixels transposed at once (opt::qgemm::transpose_8x16).
+    for (; end - i0 == 16 && c + 8 <= channels; c += 8) {
+      __m128i rows[8], columns[8];
+      for (int k = 0; k < 8; ++k)
+        rows[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + (c + k) * plane + i0));
+      q::transpose_8x16(rows, columns);
+      for (int k = 0; k < 16; ++k)
+        store_pixel<In>(q::column_of(columns, k), to_pixels + (i0 + k) * pixel_stride + c);
+    }
+#endif
+    for (; c < channels; ++c) {
       const In* from = x + c * plane;
       for (int64_t i = i0; i < end; ++i)
         to_pixels[i * pixel_stride + c] =
@@ -102,10 +135,13 @@ void im2col(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t 
     }
   }
   if (pointwise) {
-    for (int64_t i = 0; i < q::round_up(rows, q::kQMR); ++i) {
-      const int64_t from = i < rows ? channels : 0;
-      std::memset(a + i * padded + from, 0, sizeof(q::AValue) * (padded - from));
+    // The depth's padding (none where the channels are a multiple of kQK), then the rows
+    // past the last up to a whole tile.
+    for (int64_t i = 0; channels < padded && i < rows; ++i) {
+      for (int64_t p = channels; p < padded; ++p) a[i * padded + p] = 0;
     }
+    std::memset(a + rows * padded, 0,
+                sizeof(q::AValue) * (q::round_up(rows, q::kQMR) - rows) * padded);
     return;
   }
   const q::AValue zero = static_cast<q::AValue>(plan.input_zero_point + q::stored_offset<In>());
@@ -134,70 +170,112 @@ void im2col(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t 
   }
 }
 
-// row[j] += weight * (line[offset + j * s] - zero) for j in [first, last), the line `w`
-// values long: 8 at a time in the compiler's vector extensions where a stride of 1 or 2
-// allows (the compiler does not vectorize the loop at -O2), the rest one by one.
-template <typename In>
-__attribute__((always_inline)) inline void tap(const In* line, int64_t offset, int64_t s, int64_t w,
-                                               int64_t first, int64_t last, int32_t weight,
-                                               int32_t zero, int32_t* row) {
-  typedef In Bytes8 __attribute__((vector_size(8)));
-  typedef In Bytes16 __attribute__((vector_size(16)));
-  typedef int32_t Ints8 __attribute__((vector_size(32)));
-  int64_t j = first;
-  if (s == 1 || s == 2) {
-    // The 8 sums from j read 8 * s values from offset + j * s: on the line while j < fits.
-    const int64_t fits = w - offset - 8 * s < 0 ? 0 : (w - offset - 8 * s) / s + 1;
-    for (; j < fits && j + 8 <= last; j += 8) {
-      Bytes8 bytes;
-      if (s == 1) {
-        std::memcpy(&bytes, line + offset + j, 8);
-      } else {
-        Bytes16 both;
-        std::memcpy(&both, line + offset + 2 * j, 16);
-        bytes = __builtin_shufflevector(both, both, 0, 2, 4, 6, 8, 10, 12, 14);
-      }
-      Ints8 sums;
-      std::memcpy(&sums, row + j, sizeof sums);
-      sums += weight * (__builtin_convertvector(bytes, Ints8) - zero);
-      std::memcpy(row + j, &sums, sizeof sums);
-    }
-  }
-  for (; j < last; ++j) row[j] += weight * (int32_t(line[offset + j * s]) - zero);
+// Note [int8 depthwise]
+// A depthwise layer (one input channel per output channel) is no GEMM: each output is the
+// sum of its window's kh * kw taps. Each channel's plane is first copied into a padded one
+// (the input's zero point around it, so that a tap off the image adds 0, as the float
+// chain's zero padding; rows wide enough for a vector's loads past the last output). Then,
+// per output row, kQNR outputs at a time keep their int32 sums in registers over all the
+// taps, each tap one vector load (one run at stride 1, every other value of two runs at
+// stride 2; other strides one output at a time), with no bounds to test. The plane's sums
+// are requantized as the GEMM's (requantize_channel), so the out is the same bits as any
+// order of the exact integer sums. The plan keeps the taps as bytes, [channel][kh][kw], and
+// one multiplier and bias per channel: 17 bytes a 3x3 channel.
+
+// The padded plane's row pitch and its bytes, for x (h, w) and the output width ow.
+inline int64_t padded_pitch(const Plan& plan, int64_t w, int64_t ow) {
+  namespace q = opt::qgemm;
+  const int64_t loads = q::round_up(ow, q::kQNR) * plan.stride[1] +
+                        (plan.kernel[1] - 1) * plan.dilation[1] + q::kQNR * plan.stride[1];
+  return std::max(loads, w + 2 * plan.padding[1]);
+}
+inline int64_t padded_bytes(const Plan& plan, int64_t h, int64_t w, int64_t ow) {
+  return (h + 2 * plan.padding[0]) * padded_pitch(plan, w, ow);
 }
 
-// One image of a depthwise convolution: x (channels, h, w) -> out (channels, oh, ow), `plane`
-// room for oh * ow rounded up to kQNR int32 sums. Per channel: each tap adds to every output
-// row, then the plane is requantized in one pass.
+// image (h, w) into the interior of `padded` (h + 2 * ph rows of `pitch`), whose border
+// fill_border wrote: only the interior changes from channel to channel.
+template <typename In>
+void pad_plane(const In* image, int64_t h, int64_t w, int64_t ph, int64_t pw, int64_t pitch,
+               In* padded) {
+  for (int64_t y = 0; y < h; ++y)
+    std::memcpy(padded + (y + ph) * pitch + pw, image + y * w, static_cast<size_t>(w));
+}
+
+template <typename In>
+void fill_border(int64_t h, int64_t ph, int64_t pitch, In zero, In* padded) {
+  std::memset(padded, static_cast<unsigned char>(zero), static_cast<size_t>((h + 2 * ph) * pitch));
+}
+
+// The sums of the kQNR outputs from j of the output row whose window starts at padded row
+// `top`, into sums[0, kQNR).
+template <typename In>
+__attribute__((always_inline)) inline void depthwise_vector(const Plan& plan, const In* padded,
+                                                            int64_t pitch, int64_t top, int64_t j,
+                                                            const int8_t* taps, int32_t zero,
+                                                            int32_t* sums) {
+  namespace q = opt::qgemm;
+  typedef In Bytes __attribute__((vector_size(q::kQNR)));
+  typedef In Bytes2 __attribute__((vector_size(2 * q::kQNR)));
+  typedef int32_t Ints __attribute__((vector_size(4 * q::kQNR)));
+  const int64_t kh = plan.kernel[0], kw = plan.kernel[1], s = plan.stride[1];
+  Ints acc = Ints{};
+  for (int64_t u = 0; u < kh; ++u) {
+    const In* line = padded + (top + u * plan.dilation[0]) * pitch + j * s;
+    for (int64_t v = 0; v < kw; ++v) {
+      const In* at = line + v * plan.dilation[1];
+      Bytes bytes;
+      if (s == 1) {
+        std::memcpy(&bytes, at, sizeof bytes);
+      } else {
+        Bytes2 both;
+        std::memcpy(&both, at, sizeof both);
+#if defined(__AVX512BW__)
+        bytes = __builtin_shufflevector(both, both, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24,
+                                        26, 28, 30);
+#else
+        bytes = __builtin_shufflevector(both, both, 0, 2, 4, 6, 8, 10, 12, 14);
+#endif
+      }
+      acc += int32_t(taps[u * kw + v]) * (__builtin_convertvector(bytes, Ints) - zero);
+    }
+  }
+  std::memcpy(sums, &acc, sizeof acc);
+}
+
+// One image of a depthwise convolution: x (channels, h, w) -> out (channels, oh, ow);
+// `padded` room for padded_bytes, `plane` for oh * ow + kQNR int32 sums.
 template <typename In, typename Out>
 void depthwise(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t w, int64_t oh,
-               int64_t ow, int32_t* plane, Out* out) {
+               int64_t ow, In* padded, int32_t* plane, Out* out) {
   namespace q = opt::qgemm;
   const int64_t kh = plan.kernel[0], kw = plan.kernel[1], s = plan.stride[1];
+  const int64_t pitch = padded_pitch(plan, w, ow);
   const int32_t zero = plan.input_zero_point;
-  const int64_t count = oh * ow;
+  const q::Requantize& r = plan.requantize[0];
+  fill_border(h, plan.padding[0], pitch, static_cast<In>(zero), padded);
   for (int64_t c = 0; c < channels; ++c) {
-    const q::PackedB& b = plan.b[c];
-    const q::Requantize& r = plan.requantize[c];
-    const In* image = x + c * h * w;
-    std::memset(plane, 0, sizeof(int32_t) * static_cast<size_t>(q::round_up(count, q::kQNR)));
-    for (int64_t u = 0; u < kh; ++u) {
-      for (int64_t v = 0; v < kw; ++v) {
-        const int64_t p = u * kw + v;  // the tap's weight, column 0 of b's one panel
-        const int32_t weight = b.panels[(p / q::kQK) * q::kQNR * q::kQK + p % q::kQK];
-        const int64_t offset = v * plan.dilation[1] - plan.padding[1];
-        // The pixels j with 0 <= offset + j * s < w.
-        const int64_t first = offset >= 0 ? 0 : (-offset + s - 1) / s;
-        const int64_t end_at = w - offset <= 0 ? 0 : (w - offset - 1) / s + 1;
-        const int64_t last = end_at < ow ? end_at : ow;
-        for (int64_t i = 0; i < oh; ++i) {
-          const int64_t y = i * plan.stride[0] - plan.padding[0] + u * plan.dilation[0];
-          if (y < 0 || y >= h) continue;
-          tap(image + y * w, offset, s, w, first, last, weight, zero, plane + i * ow);
+    pad_plane(x + c * h * w, h, w, plan.padding[0], plan.padding[1], pitch, padded);
+    const int8_t* taps = plan.taps + c * kh * kw;
+    for (int64_t i = 0; i < oh; ++i) {
+      const int64_t top = i * plan.stride[0];
+      int32_t* row = plane + i * ow;  // a vector past the row's end is the next row's start
+      if (s <= 2) {
+        for (int64_t j = 0; j < ow; j += q::kQNR)
+          depthwise_vector(plan, padded, pitch, top, j, taps, zero, row + j);
+        continue;
+      }
+      for (int64_t j = 0; j < ow; ++j) {
+        int32_t sum = 0;
+        for (int64_t u = 0; u < kh; ++u) {
+          const In* line = padded + (top + u * plan.dilation[0]) * pitch + j * s;
+          for (int64_t v = 0; v < kw; ++v)
+            sum += int32_t(taps[u * kw + v]) * (int32_t(line[v * plan.dilation[1]]) - zero);
         }
+        row[j] = sum;
       }
     }
-    q::requantize_channel(plane, count, r.multiplier[0], r.bias[0], r, out + c * count);
+    q::requantize_channel(plane, oh * ow, r.multiplier[c], r.bias[c], r, out + c * oh * ow);
   }
 }
 
@@ -207,38 +285,94 @@ inline void depthwise_images(const Plan& plan, const rt::OpContext& in, const rt
                              rt::Tensor& out, const int64_t (&size)[2]) {
   namespace q = opt::qgemm;
   const int64_t channels = x.size(1), h = x.size(2), w = x.size(3);
-  const size_t sums_bytes =
-      sizeof(int32_t) * static_cast<size_t>(q::round_up(size[0] * size[1], q::kQNR));
+  const size_t sums_bytes = sizeof(int32_t) * static_cast<size_t>(size[0] * size[1] + q::kQNR);
+  const size_t pad_bytes = static_cast<size_t>(padded_bytes(plan, h, w, size[1]) + 8) / 8 * 8;
   const char* x_at = static_cast<const char*>(x.data());
   const char* out_at = static_cast<const char*>(out.data());
   const bool shared = x_at < out_at + out.nbytes() && out_at < x_at + x.nbytes();
-  char* scratch =
-      static_cast<char*>(opt::thread_scratch().get(sums_bytes + (shared ? x.nbytes() : 0)));
+  char* scratch = static_cast<char*>(
+      opt::thread_scratch().get(sums_bytes + pad_bytes + (shared ? x.nbytes() : 0)));
   if (scratch == nullptr) return in.fail("out of memory for the depthwise sums");
   int32_t* sums = reinterpret_cast<int32_t*>(scratch);
+  std::memset(sums, 0, sums_bytes);  // requantize_channel reads whole vectors
+  char* padded = scratch + sums_bytes;
   if (shared) {
-    std::memcpy(scratch + sums_bytes, x_at, x.nbytes());
-    x_at = scratch + sums_bytes;
+    std::memcpy(padded + pad_bytes, x_at, x.nbytes());
+    x_at = padded + pad_bytes;
   }
   const int64_t per_image = channels * h * w, out_image = channels * size[0] * size[1];
+  const bool byte_in = x.dtype() == rt::ScalarType::Byte;
+  const bool byte_out = out.dtype() == rt::ScalarType::Byte;
   for (int64_t n = 0; n < x.size(0); ++n) {
-    const bool byte_in = x.dtype() == rt::ScalarType::Byte;
-    const bool byte_out = out.dtype() == rt::ScalarType::Byte;
     const int64_t at = n * per_image, to = n * out_image;
     if (byte_in && byte_out) {
       depthwise(plan, reinterpret_cast<const uint8_t*>(x_at) + at, channels, h, w, size[0], size[1],
-                sums, out.data_as<uint8_t>() + to);
+                reinterpret_cast<uint8_t*>(padded), sums, out.data_as<uint8_t>() + to);
     } else if (byte_in) {
       depthwise(plan, reinterpret_cast<const uint8_t*>(x_at) + at, channels, h, w, size[0], size[1],
-                sums, out.data_as<int8_t>() + to);
+                reinterpret_cast<uint8_t*>(padded), sums, out.data_as<int8_t>() + to);
     } else if (byte_out) {
       depthwise(plan, reinterpret_cast<const int8_t*>(x_at) + at, channels, h, w, size[0], size[1],
-                sums, out.data_as<uint8_t>() + to);
+                reinterpret_cast<int8_t*>(padded), sums, out.data_as<uint8_t>() + to);
     } else {
       depthwise(plan, reinterpret_cast<const int8_t*>(x_at) + at, channels, h, w, size[0], size[1],
-                sums, out.data_as<int8_t>() + to);
+                reinterpret_cast<int8_t*>(padded), sums, out.data_as<int8_t>() + to);
     }
   }
+}
+
+// The plan's size and the layer's shape: `groups` of `cols` outputs, `depth` weights each.
+inline void describe(const rt::QuantizedLayer& layer, size_t size, int64_t groups, int64_t cols,
+                     int64_t depth, Plan* plan) {
+  plan->prepared.bytes = size;
+  plan->groups = groups;
+  plan->cols = cols;
+  for (int d = 0; d < 2; ++d) {
+    plan->kernel[d] = layer.convolution ? layer.weight->size(2 + d) : 1;
+    plan->stride[d] = layer.stride[d];
+    plan->padding[d] = layer.padding[d];
+    plan->dilation[d] = layer.dilation[d];
+  }
+  plan->input_zero_point = static_cast<int32_t>(layer.input_zero_point);
+  plan->depth = depth;
+}
+
+// prepare's plan of a depthwise layer (checked by prepare): Note [int8 depthwise].
+inline const void* prepare_depthwise(const rt::QuantizedLayer& layer, rt::Arena& arena,
+                                     size_t* bytes) {
+  namespace q = opt::qgemm;
+  const rt::Tensor& w = *layer.weight;
+  const int64_t channels = w.size(0), window = w.size(2) * w.size(3);
+  const size_t taps = static_cast<size_t>(q::round_up(channels * window, 8));
+  const size_t size = sizeof(Plan) + sizeof(q::Requantize) + taps +
+                      2 * sizeof(float) * static_cast<size_t>(channels);
+  *bytes = size;
+  char* memory = static_cast<char*>(arena.allocate(size + 63));
+  if (memory == nullptr) return nullptr;
+  memory += (64 - reinterpret_cast<uintptr_t>(memory) % 64) % 64;
+  Plan* plan = new (memory) Plan();
+  q::Requantize* requantize = reinterpret_cast<q::Requantize*>(plan + 1);
+  int8_t* weights = reinterpret_cast<int8_t*>(requantize + 1);
+  float* multiplier = reinterpret_cast<float*>(weights + taps);
+  float* bias = multiplier + channels;  // zero-filled by the arena without a bias
+  std::memcpy(weights, w.data(), static_cast<size_t>(channels * window));
+  const float input_scale = static_cast<float>(layer.input_scale);
+  for (int64_t c = 0; c < channels; ++c) {
+    multiplier[c] = input_scale * layer.weight_scales[layer.per_channel ? c : 0];
+    if (layer.bias != nullptr) bias[c] = layer.bias->data_as<const float>()[c];
+  }
+  const float zero = static_cast<float>(layer.out_zero_point);
+  *requantize = q::Requantize{multiplier,
+                              bias,
+                              1.0f / static_cast<float>(layer.out_scale),
+                              zero,
+                              static_cast<float>(layer.out_min) - zero,
+                              static_cast<float>(layer.out_max) - zero};
+  describe(layer, size, channels, 1, window, plan);
+  plan->depthwise = true;
+  plan->requantize = requantize;
+  plan->taps = weights;
+  return plan;
 }
 
 }  // namespace quantized_calls
@@ -276,6 +410,8 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
   if (layer.bias != nullptr && (layer.bias->dtype() != rt::ScalarType::Float ||
                                 layer.bias->numel() != channels || !layer.bias->is_contiguous()))
     return nullptr;
+  if (layer.convolution && cols == 1 && w.size(1) == 1)
+    return optimized::quantized_calls::prepare_depthwise(layer, arena, bytes);
   const int64_t padded_cols = q::round_up(cols, q::kQNR);
   const int64_t packed = q::packed_b_bytes(depth, cols);
   const size_t per_group = sizeof(q::PackedB) + sizeof(q::Requantize) + packed +
@@ -322,17 +458,7 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
                                   zero,       low - zero, static_cast<float>(layer.out_max) - zero};
   }
   arena.release(reordered);
-  plan->prepared.bytes = size;
-  plan->groups = groups;
-  plan->cols = cols;
-  for (int d = 0; d < 2; ++d) {
-    plan->kernel[d] = layer.convolution ? w.size(2 + d) : 1;
-    plan->stride[d] = layer.stride[d];
-    plan->padding[d] = layer.padding[d];
-    plan->dilation[d] = layer.dilation[d];
-  }
-  plan->input_zero_point = static_cast<int32_t>(layer.input_zero_point);
-  plan->depthwise = layer.convolution && cols == 1 && w.size(1) == 1;
+  optimized::quantized_calls::describe(layer, size, groups, cols, depth, plan);
   plan->b = b;
   plan->requantize = requantize;
   return plan;
@@ -384,7 +510,7 @@ __attribute__((weak)) void rt::quantized_calls::convolution(rt::KernelContext& c
   const bool byte_in = x.dtype() == rt::ScalarType::Byte;
   if (plan == nullptr || (!byte_in && x.dtype() != rt::ScalarType::Char) || x.dim() != 4 ||
       !x.is_contiguous() ||
-      x.size(1) * plan->kernel[0] * plan->kernel[1] != plan->groups * plan->b[0].depth)
+      x.size(1) * plan->kernel[0] * plan->kernel[1] != plan->groups * plan->depth)
     return in.fail("input must be a contiguous Char or Byte NCHW tensor of the weight's channels");
   if ((out.dtype() != rt::ScalarType::Char && out.dtype() != rt::ScalarType::Byte) ||
       !out.is_contiguous())
@@ -407,31 +533,36 @@ __attribute__((weak)) void rt::quantized_calls::convolution(rt::KernelContext& c
   const int64_t rows = size[0] * size[1], padded = plan->b[0].padded_depth;
   const int64_t one = q::round_up(rows, q::kQMR) * padded, channels = x.size(1) / groups;
   if (images == 0) return;
-  // Every image's and group's a is made before out is written: the two may share planned
-  // memory (x was dead after its dequantize).
+  // One image's group at a time: a is made, then its product written. x is read from a copy
+  // when out shares its memory (x was dead after its dequantize: the planner may have given
+  // out its bytes).
   const int64_t pixels = h * w * channels;
-  q::AValue* a = static_cast<q::AValue*>(opt::thread_scratch().get(
-      sizeof(q::AValue) * static_cast<size_t>(images * groups * one + pixels) +
-      optimized::quantized_calls::kSlack));
-  if (a == nullptr) return in.fail("out of memory for the input's columns");
-  q::AValue* channels_last = a + images * groups * one;
-  for (int64_t n = 0; n < images; ++n) {
-    for (int64_t g = 0; g < groups; ++g) {
-      const int64_t at = (n * x.size(1) + g * channels) * h * w;
-      q::AValue* to = a + (n * groups + g) * one;
-      if (byte_in) {
-        optimized::quantized_calls::im2col(*plan, x.data_as<const uint8_t>() + at, channels, h, w,
-                                           size[0], size[1], channels_last, to);
-      } else {
-        optimized::quantized_calls::im2col(*plan, x.data_as<const int8_t>() + at, channels, h, w,
-                                           size[0], size[1], channels_last, to);
-      }
-    }
+  const char* x_at = static_cast<const char*>(x.data());
+  const char* out_at = static_cast<const char*>(out.data());
+  const bool shared = x_at < out_at + out.nbytes() && out_at < x_at + x.nbytes();
+  const size_t a_bytes =
+      sizeof(q::AValue) * static_cast<size_t>(one + pixels) + optimized::quantized_calls::kSlack;
+  char* scratch =
+      static_cast<char*>(opt::thread_scratch().get(a_bytes + (shared ? x.nbytes() : 0)));
+  if (scratch == nullptr) return in.fail("out of memory for the input's columns");
+  if (shared) {
+    std::memcpy(scratch + a_bytes, x_at, x.nbytes());
+    x_at = scratch + a_bytes;
   }
+  q::AValue* a = reinterpret_cast<q::AValue*>(scratch);
+  q::AValue* channels_last = a + one;
   const int32_t a_zero = optimized::quantized_calls::stored_zero(*plan, byte_in);
   for (int64_t n = 0; n < images; ++n) {
     for (int64_t g = 0; g < groups; ++g) {
-      optimized::quantized_calls::product(*plan, g, a + (n * groups + g) * one, rows, a_zero, out,
+      const int64_t at = (n * x.size(1) + g * channels) * h * w;
+      if (byte_in) {
+        optimized::quantized_calls::im2col(*plan, reinterpret_cast<const uint8_t*>(x_at) + at,
+                                           channels, h, w, size[0], size[1], channels_last, a);
+      } else {
+        optimized::quantized_calls::im2col(*plan, reinterpret_cast<const int8_t*>(x_at) + at,
+                                           channels, h, w, size[0], size[1], channels_last, a);
+      }
+      optimized::quantized_calls::product(*plan, g, a, rows, a_zero, out,
                                           (n * groups + g) * cols * rows, 1, rows);
     }
   }

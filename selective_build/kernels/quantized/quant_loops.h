@@ -29,13 +29,35 @@ typedef int32_t Ints4 __attribute__((vector_size(16)));
 // C++ whatever -std says, where the target has FMA), which rounds once where the scalar
 // code, with a call or a conversion between the two, rounds twice. A value passed through
 // rounded() is opaque to the optimizer, so the product is rounded before the addition.
+// keep_rounded takes the vector by reference: a vector wider than the target's registers
+// passed by value would change the call ABI. It stays in a register where one holds it (the
+// widths the target's vector registers have), else in memory.
+template <typename V>
+inline void keep_rounded(V& v) {
+#if defined(__AVX512F__)
+  __asm__("" : "+v"(v));
+#elif defined(__AVX__)
+  __asm__("" : "+x"(v));
+#elif defined(__x86_64__) || defined(__i386__)
+  if constexpr (sizeof(V) <= 16) {
+    __asm__("" : "+x"(v));
+  } else {
+    __asm__("" : "+m"(v));
+  }
+#elif defined(__aarch64__) || defined(__arm__)
+  if constexpr (sizeof(V) <= 16) {
+    __asm__("" : "+w"(v));
+  } else {
+    __asm__("" : "+m"(v));
+  }
+#else
+  __asm__("" : "+m"(v));
+#endif
+}
+
 template <typename V>
 inline V rounded(V v) {
-#if defined(__x86_64__) || defined(__i386__)
-  __asm__("" : "+x"(v));
-#elif defined(__aarch64__) || defined(__arm__)
-  __asm__("" : "+w"(v));
-#endif
+  keep_rounded(v);
   return v;
 }
 

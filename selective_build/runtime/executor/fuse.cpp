@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "runtime/executor/call_graph.h"
 #include "runtime/kernel/epilogue.h"
 
 namespace rt {
@@ -40,113 +41,14 @@ constexpr const char* kNames[kOps] = {
     "aten::mul.out",
 };
 
-// The operator of a call, from its kernel function: the registry's entries of each name
-// (a default and keyed kernels) lie together in its sorted table.
-class Operators {
- public:
-  explicit Operators(const KernelRegistry& registry) {
-    const Span<const Kernel> kernels = registry.kernels();
-    for (size_t k = 0; k < kernels.size(); ++k) {
-      for (uint8_t op = 1; op < kOps; ++op) {
-        if (strcmp(kernels[k].name, kNames[op]) != 0) continue;
-        if (count_[op]++ == 0) first_[op] = &kernels[k];
-      }
-    }
-  }
-
-  Op of(const Instruction& call) const {
-    if (call.kind != Instruction::Kind::Kernel) return kOther;
-    for (uint8_t op = 1; op < kOps; ++op) {
-      for (size_t k = 0; k < count_[op]; ++k) {
-        if (first_[op][k].fn == call.fn) return static_cast<Op>(op);
-      }
-    }
-    return kOther;
-  }
-
- private:
-  const Kernel* first_[kOps] = {};
-  size_t count_[kOps] = {};
-};
-
-bool is_list(const EValue* value) {
-  return value->tag() == Tag::TensorList || value->tag() == Tag::OptionalTensorList ||
-         value->tag() == Tag::IntList;
-}
-
 bool is_float_tensor(const EValue* value) {
   return value->is_tensor() && value->to_tensor().dtype() == ScalarType::Float;
 }
 
-// Who refers to and who writes each value of the method (Note [Fusion at load]).
-struct Graph {
-  Span<EValue> values;
-  const Program& program;
-  uint8_t* uses;     // references by calls, moves and the method's inputs and outputs
-  uint8_t* written;  // 1: a kernel call, a move or the caller may write it
-  uint8_t* folded;   // 1: the out of a call folded at load
-
-  size_t at(const EValue* value) const { return static_cast<size_t>(value - values.data()); }
-
-  void use(const EValue* value) {
-    if (value != nullptr && uses[at(value)] < UINT8_MAX) ++uses[at(value)];
-  }
-  void write(const EValue* value) {
-    if (value == nullptr) return;
-    written[at(value)] = 1;
-    if (!is_list(value)) return;
-    const BoxedList items = value->to_list();
-    for (uint32_t k = 0; k < items.size; ++k) write(items.items[k]);
-  }
-
-  // Counts the chain; false if it has a jump (then nothing is fused).
-  bool count(Span<Instruction> instructions, BoxedList inputs, BoxedList outputs) {
-    for (uint32_t k = 0; k < inputs.size; ++k) use(inputs.items[k]), write(inputs.items[k]);
-    for (uint32_t k = 0; k < outputs.size; ++k) use(outputs.items[k]);
-    for (const Instruction& call : instructions) {
-      switch (call.kind) {
-        case Instruction::Kind::JumpFalse:
-          return false;
-        case Instruction::Kind::Move:
-          use(&values[call.first]);
-          use(&values[call.second]);
-          write(&values[call.second]);
-          break;
-        case Instruction::Kind::Kernel:
-        case Instruction::Kind::Folded:
-          for (size_t a = 0; a < call.args.size(); ++a) {
-            const EValue* arg = call.args[a];
-            use(arg);
-            if (is_list(arg)) {
-              const BoxedList items = arg->to_list();
-              for (uint32_t k = 0; k < items.size; ++k) use(items.items[k]);
-            }
-            const bool last = a + 1 == call.args.size();
-            if (call.kind == Instruction::Kind::Folded) {
-              if (last) folded[at(arg)] = 1;
-            } else if (last || !call.pure_out) {
-              write(arg);
-            }
-          }
-          break;
-        case Instruction::Kind::Free:
-          break;
-      }
-    }
-    return true;
-  }
-
-  // A Float tensor that holds the same bytes on every run.
-  bool constant_float(const EValue* value) const {
-    if (!is_float_tensor(value) || written[at(value)] != 0) return false;
-    return folded[at(value)] != 0 || program.holds(value->to_tensor().data());
-  }
-
-  // An out that only its producer (out and return slot) and the next call read.
-  bool intermediate(const EValue* value) const {
-    return is_float_tensor(value) && uses[at(value)] == 3;
-  }
-};
+// An out that only its producer (out and return slot) and the next call read.
+bool intermediate(const CallGraph& graph, const EValue* value) {
+  return is_float_tensor(value) && graph.owned(value) && graph.uses[graph.at(value)] == 3;
+}
 
 // The out of a call written as the exporter writes one: listed again as its return slot.
 EValue* single_out(const Instruction& call) {
@@ -163,10 +65,10 @@ float bound(const EValue* scalar, float missing, bool* ok) {
 }
 
 // The epilogue of `call` if it is an activation of `in` alone.
-bool activation_of(Op op, const Instruction& call, const Graph& graph, const EValue* in,
+bool activation_of(Op op, const Instruction& call, const CallGraph& graph, const EValue* in,
                    Epilogue* e) {
   const size_t count = call.args.size();
-  if (single_out(call) == nullptr || count == 0 || call.args[0] != in || !graph.intermediate(in))
+  if (single_out(call) == nullptr || count == 0 || call.args[0] != in || !intermediate(graph, in))
     return false;
   bool ok = true;
   const float inf = HUGE_VALF;
@@ -191,7 +93,7 @@ bool activation_of(Op op, const Instruction& call, const Graph& graph, const EVa
 
 // Whether `sigmoid` of `in` then `mul` of `in` and that is SiLU as the exporter writes it:
 // `in` read by its producer, the sigmoid and the mul alone; the sigmoid's out by the mul.
-bool silu_of(const Instruction& sigmoid, const Instruction& mul, const Graph& graph,
+bool silu_of(const Instruction& sigmoid, const Instruction& mul, const CallGraph& graph,
              const EValue* in) {
   const EValue* s = single_out(sigmoid);
   if (s == nullptr || sigmoid.args.size() != 3 || sigmoid.args[0] != in) return false;
@@ -203,9 +105,9 @@ bool silu_of(const Instruction& sigmoid, const Instruction& mul, const Graph& gr
 }
 
 // Whether a batch norm call of `conv`'s out can be folded into it.
-bool batch_norm_folds(const Instruction& conv, const Instruction& bn, const Graph& graph) {
+bool batch_norm_folds(const Instruction& conv, const Instruction& bn, const CallGraph& graph) {
   const Span<EValue*const> c = conv.args, b = bn.args;
-  if (b.size() != 11 || b[0] != c[9] || !graph.intermediate(c[9])) return false;
+  if (b.size() != 11 || b[0] != c[9] || !intermediate(graph, c[9])) return false;
   if (!is_float_tensor(b[7]) || b[10]->tag() != Tag::TensorList) return false;
   const BoxedList outs = b[10]->to_list();
   if (outs.size != 3 || outs.items[0] != b[7] || outs.items[1] != b[8] || outs.items[2] != b[9])
@@ -213,15 +115,15 @@ bool batch_norm_folds(const Instruction& conv, const Instruction& bn, const Grap
   if (graph.uses[graph.at(b[8])] != 2 || graph.uses[graph.at(b[9])] != 2 ||
       graph.uses[graph.at(b[10])] != 1)
     return false;
-  if (b[6]->tag() != Tag::Double || !graph.constant_float(c[1]) || c[1]->to_tensor().dim() < 1 ||
-      c[1]->to_tensor().dim_order()[0] != 0)
+  if (b[6]->tag() != Tag::Double || !graph.constant(c[1], ScalarType::Float) ||
+      c[1]->to_tensor().dim() < 1 || c[1]->to_tensor().dim_order()[0] != 0)
     return false;
   const int64_t channels = c[1]->to_tensor().size(0);
   // The conv's bias, the norm's weight and bias (each may be absent), mean and variance.
   const EValue* params[] = {c[2], b[1], b[2], b[3], b[4]};
   for (size_t p = 0; p < 5; ++p) {
     if (p < 3 && params[p]->is_none()) continue;
-    if (!graph.constant_float(params[p])) return false;
+    if (!graph.constant(params[p], ScalarType::Float)) return false;
     const Tensor& t = params[p]->to_tensor();
     if (t.dim() != 1 || t.size(0) != channels) return false;
   }
@@ -234,15 +136,9 @@ float entry(const EValue* param, int64_t channel, float missing) {
   return t.data_as<const float>()[channel * t.stride(0)];
 }
 
-bool overlaps(const Tensor& a, const Tensor& b) {
-  const uint8_t* x = static_cast<const uint8_t*>(a.data());
-  const uint8_t* y = static_cast<const uint8_t*>(b.data());
-  return x < y + b.capacity() && y < x + a.capacity();
-}
-
 class Fuser {
  public:
-  Fuser(Graph& graph, Arena& arena, size_t own_memory_cap)
+  Fuser(CallGraph& graph, Arena& arena, size_t own_memory_cap)
       : graph_(graph), arena_(arena), cap_(own_memory_cap) {}
 
   // Rewrites `call` (`inputs` values before its out) [-> `bn`] [-> `acts` with `e`] into a
@@ -327,7 +223,7 @@ class Fuser {
     return Status();
   }
 
-  Graph& graph_;
+  CallGraph& graph_;
   Arena& arena_;
   size_t cap_;
 };
@@ -345,15 +241,6 @@ const Fusable kFusable[] = {
     {kMm, 2, fused::mm, fused::mm_accepts},
 };
 
-// The next instruction after `i` that runs (no-ops skipped), or the end.
-size_t next_run(Span<Instruction> instructions, size_t i) {
-  ++i;
-  while (i < instructions.size() && (instructions[i].kind == Instruction::Kind::Free ||
-                                     instructions[i].kind == Instruction::Kind::Folded))
-    ++i;
-  return i;
-}
-
 }  // namespace
 
 Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList inputs,
@@ -361,20 +248,23 @@ Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList
                   Arena& arena) {
   if (fused::convolution == nullptr && fused::addmm == nullptr && fused::mm == nullptr)
     return Status();
-  uint8_t* marks = arena.allocate_array<uint8_t>(values.size() * 3);
-  if (marks == nullptr) return Status(Error::OutOfMemory, "out of memory while loading the method");
-  Graph graph{values, program, marks, marks + values.size(), marks + 2 * values.size()};
-  if (!graph.count(instructions, inputs, outputs)) return Status();
+  CallGraph graph(instructions, values, program);
+  if (!graph.allocate(arena))
+    return Status(Error::OutOfMemory, "out of memory while loading the method");
+  if (!graph.count(inputs, outputs)) {
+    graph.release(arena);
+    return Status();
+  }
   size_t cap = 0;  // Note [Fusion at load]: the method's non-constant tensors, unplanned
   for (EValue& value : values) {
     if (value.is_tensor() && !program.holds(value.to_tensor().data()))
       cap += value.to_tensor().capacity();
   }
-  const Operators ops(registry);
+  const Operators ops(registry, kNames, kOps);
   Fuser fuser(graph, arena, cap);
   for (size_t i = 0; i < instructions.size(); ++i) {
     Instruction& call = instructions[i];
-    const Op op = ops.of(call);
+    const Op op = static_cast<Op>(ops.of(call));
     const Fusable* fusable = nullptr;
     for (const Fusable& f : kFusable) {
       if (f.op == op && call.args.size() == f.inputs + 2 && f.fused != nullptr) fusable = &f;
@@ -384,15 +274,15 @@ Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList
     Instruction* acts[2] = {nullptr, nullptr};
     Epilogue e{EpilogueKind::None, 0.0f, 0.0f};
     const EValue* out = call.args[fusable->inputs];
-    size_t next = next_run(instructions, i);
+    size_t next = graph.next_run(i);
     if (op == kConvolution && next < instructions.size() &&
         ops.of(instructions[next]) == kBatchNorm &&
         batch_norm_folds(call, instructions[next], graph)) {
       bn = &instructions[next];
       out = bn->args[7];
-      next = next_run(instructions, next);
+      next = graph.next_run(next);
     }
-    const size_t after = next < instructions.size() ? next_run(instructions, next) : next;
+    const size_t after = next < instructions.size() ? graph.next_run(next) : next;
     if (after < instructions.size() && ops.of(instructions[next]) == kSigmoid &&
         ops.of(instructions[after]) == kMul &&
         silu_of(instructions[next], instructions[after], graph, out)) {
@@ -400,13 +290,15 @@ Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList
       acts[0] = &instructions[next];
       acts[1] = &instructions[after];
     } else if (next < instructions.size() &&
-               activation_of(ops.of(instructions[next]), instructions[next], graph, out, &e)) {
+               activation_of(static_cast<Op>(ops.of(instructions[next])), instructions[next], graph,
+                             out, &e)) {
       acts[0] = &instructions[next];
     }
     if (bn == nullptr && acts[0] == nullptr) continue;
     const Status status = fuser.rewrite(call, fusable->inputs, fusable->fused, bn, acts, e);
     if (!status.ok()) return status;
   }
+  graph.release(arena);
   return Status();
 }
 

@@ -47,6 +47,7 @@ namespace rt {
 // corrupt both. Such an out gets memory of its own instead (in all at most the
 // bytes of the method's non-constant tensors, counted unplanned; past that the chain is
 // left as it is).
+// Who uses and writes each value is Note [Call graph at load] (call_graph.h).
 // Every rewrite's memory (new weights and biases, outs moved) is counted in fused_bytes.
 // The fused result equals the unfused one within float rounding (the batch norm fold
 // reorders a product); activations are computed as their own kernels compute them.

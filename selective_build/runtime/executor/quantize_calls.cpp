@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/quantized/quant_util.h"
+#include "runtime/executor/call_graph.h"
 #include "runtime/kernel/quantized_calls.h"
 
 namespace rt {
@@ -22,6 +24,7 @@ enum Op : uint8_t {
   kConvolution,
   kRelu,
   kHardtanh,
+  kAdd,
   kOps
 };
 
@@ -36,70 +39,23 @@ constexpr const char* kNames[kOps] = {
     "aten::convolution.out",
     "aten::relu.out",
     "aten::hardtanh.out",
+    "aten::add.out",
 };
 
 // The calls' arguments, as the exporter writes each: the out twice at the end.
-constexpr size_t kArgs[kOps] = {0, 8, 9, 10, 4, 7, 4, 11, 3, 5};
+constexpr size_t kArgs[kOps] = {0, 8, 9, 10, 4, 7, 4, 11, 3, 5, 5};
 
-constexpr uint32_t kNone = UINT32_MAX;
+constexpr uint32_t kNone = CallGraph::kNone;
 
-// Who reads and writes each value, and the operator and producer of each call.
-struct Chain {
-  Span<Instruction> calls;
-  Span<EValue> values;
-  const Program& program;
-  uint8_t* op;         // per instruction
-  uint8_t* uses;       // per value: references by calls, moves, the method's inputs and outputs
-  uint8_t* written;    // per value: by a call, a move or the caller
-  uint32_t* producer;  // per value: the call whose out it is, or kNone
+// The method's graph (Note [Call graph at load]) with this pass's operators.
+struct Chain : CallGraph {
+  const Operators& ops;
 
-  size_t at(const EValue* value) const { return static_cast<size_t>(value - values.data()); }
-  bool owned(const EValue* value) const {
-    return value >= values.data() && value < values.data() + values.size();
-  }
-  void use(const EValue* value) {
-    if (owned(value) && uses[at(value)] < UINT8_MAX) ++uses[at(value)];
-  }
-  void write(const EValue* value) {
-    if (owned(value)) written[at(value)] = 1;
-  }
+  Chain(Span<Instruction> instructions, Span<EValue> values, const Program& program,
+        const Operators& operators)
+      : CallGraph(instructions, values, program), ops(operators) {}
 
-  // False if the method has a jump (then nothing is rewritten).
-  bool count(const KernelRegistry& registry, BoxedList inputs, BoxedList outputs) {
-    for (uint32_t k = 0; k < inputs.size; ++k) use(inputs.items[k]), write(inputs.items[k]);
-    for (uint32_t k = 0; k < outputs.size; ++k) use(outputs.items[k]);
-    const Span<const Kernel> kernels = registry.kernels();
-    for (size_t pc = 0; pc < calls.size(); ++pc) {
-      const Instruction& call = calls[pc];
-      if (call.kind == Instruction::Kind::JumpFalse) return false;
-      if (call.kind == Instruction::Kind::Move) {
-        use(&values[call.first]), use(&values[call.second]), write(&values[call.second]);
-        continue;
-      }
-      if (call.kind != Instruction::Kind::Kernel) continue;
-      for (const Kernel& kernel : kernels) {
-        if (kernel.fn != call.fn) continue;
-        for (uint8_t o = 1; o < kOps; ++o) {
-          if (strcmp(kernel.name, kNames[o]) == 0) op[pc] = o;
-        }
-        break;
-      }
-      const size_t n = call.args.size();
-      for (size_t a = 0; a < n; ++a) {
-        use(call.args[a]);
-        const Tag tag = call.args[a]->tag();
-        if (tag == Tag::TensorList || tag == Tag::OptionalTensorList || tag == Tag::IntList) {
-          const BoxedList items = call.args[a]->to_list();
-          for (uint32_t k = 0; k < items.size; ++k) use(items.items[k]);
-        }
-        if (a + 1 == n || !call.pure_out) write(call.args[a]);
-      }
-      if (call.pure_out && n >= 2 && call.args[n - 1] == call.args[n - 2] &&
-          owned(call.args[n - 1]))
-        producer[at(call.args[n - 1])] = static_cast<uint32_t>(pc);
-    }
-    return true;
-  }
+  uint8_t op(size_t pc) const { return ops.of(calls[pc]); }
 
   // The call of operator `o` that alone writes `value`, a tensor of `dtype` that only it
   // (out and return slot) and one other call read; kNone if there is none.
@@ -108,14 +64,8 @@ struct Chain {
         uses[at(value)] != 3)
       return kNone;
     const uint32_t pc = producer[at(value)];
-    if (pc == kNone || op[pc] != o || calls[pc].args.size() != kArgs[o]) return kNone;
+    if (pc == kNone || op(pc) != o || calls[pc].args.size() != kArgs[o]) return kNone;
     return pc;
-  }
-
-  // A tensor held in the program file that nothing writes.
-  bool constant(const EValue* value, ScalarType dtype) const {
-    return value->is_tensor() && value->to_tensor().dtype() == dtype &&
-           (!owned(value) || written[at(value)] == 0) && program.holds(value->to_tensor().data());
   }
 };
 
@@ -151,7 +101,7 @@ bool weight_of(const Chain& chain, const Instruction& call, QuantizedLayer* laye
     return false;
   const int64_t cols = a[0]->to_tensor().size(0);
   layer->weight = &a[0]->to_tensor();
-  if (chain.op[&call - chain.calls.data()] == kDequantize) {
+  if (chain.op(&call - chain.calls.data()) == kDequantize) {
     if (!scalar_qparams(a) || a[2]->to_int() != 0) return false;
     *one_scale = static_cast<float>(a[1]->to_double());
     layer->weight_scales = one_scale;
@@ -192,17 +142,22 @@ bool convolution_geometry(Span<EValue* const> pa, QuantizedLayer* layer) {
   return pa[6]->tag() == Tag::Bool && !pa[6]->to_bool() && layer->groups >= 1;
 }
 
-// Matches the chain ending at the quantize call `q` (Note [Quantized calls at load]);
-// `freed` gets its other calls.
-bool match_layer(const Chain& chain, uint32_t q, QuantizedLayer* layer, float* one_scale,
-                 uint32_t (&freed)[5], EValue** input) {
+// The quantize call at `q` as the exporter writes it: scalar parameters, an 8-bit out and a
+// range its kernel accepts for that out (else it fails, and so must a rewritten call).
+bool quantize_call(const Chain& chain, uint32_t q) {
   const Span<EValue* const> qa = chain.calls[q].args;
   if (qa.size() != kArgs[kQuantize] || qa[6] != qa[7] || !qa[7]->is_tensor() ||
       !is_8bit(qa[7]->to_tensor().dtype()) || !scalar_qparams(qa))
     return false;
-  // The range the quantize kernel accepts for its out (else it fails, and so must the call).
   const bool byte = qa[7]->to_tensor().dtype() == ScalarType::Byte;
-  if (qa[3]->to_int() < (byte ? 0 : -128) || qa[4]->to_int() > (byte ? 255 : 127)) return false;
+  return qa[3]->to_int() >= (byte ? 0 : -128) && qa[4]->to_int() <= (byte ? 255 : 127);
+}
+
+// Matches the chain ending at the quantize call `q` (a quantize_call) (Note [Quantized calls at load]);
+// `freed` gets its other calls.
+bool match_layer(const Chain& chain, uint32_t q, QuantizedLayer* layer, float* one_scale,
+                 uint32_t (&freed)[5], EValue** input) {
+  const Span<EValue* const> qa = chain.calls[q].args;
   uint32_t relu = chain.single_producer(qa[0], kRelu, ScalarType::Float);
   const EValue* y = relu == kNone ? qa[0] : chain.calls[relu].args[0];
   uint32_t product = chain.single_producer(y, kAddmm, ScalarType::Float);
@@ -210,7 +165,7 @@ bool match_layer(const Chain& chain, uint32_t q, QuantizedLayer* layer, float* o
   if (product == kNone) product = chain.single_producer(y, kConvolution, ScalarType::Float);
   if (product == kNone) return false;
   const Span<EValue* const> pa = chain.calls[product].args;
-  const Op op = static_cast<Op>(chain.op[product]);
+  const Op op = static_cast<Op>(chain.op(product));
   layer->convolution = op == kConvolution;
   const size_t first = op == kAddmm ? 1 : 0;  // the input's index, then the weight's
   const EValue* bias = op == kAddmm ? pa[0] : op == kConvolution ? pa[2] : nullptr;
@@ -267,15 +222,6 @@ bool match_layer(const Chain& chain, uint32_t q, QuantizedLayer* layer, float* o
   return true;
 }
 
-// The next instruction after `pc` that runs (no-ops skipped), or the end.
-uint32_t next_run(const Chain& chain, uint32_t pc) {
-  ++pc;
-  while (pc < chain.calls.size() && (chain.calls[pc].kind == Instruction::Kind::Free ||
-                                     chain.calls[pc].kind == Instruction::Kind::Folded))
-    ++pc;
-  return pc;
-}
-
 // Whether `a` and `b`, a quantize's and a dequantize's arguments, have the same scalar
 // scale, zero point, range and dtype.
 bool same_qparams(Span<EValue* const> a, Span<EValue* const> b) {
@@ -287,13 +233,11 @@ bool same_qparams(Span<EValue* const> a, Span<EValue* const> b) {
   return true;
 }
 
-// v quantized as the quantize kernel does (Note [Quantized rounding]), clamped to
-// [low, high]: nearbyint as Note [Rounding without nearbyint].
+// The activation's bound v, a float where the float chain computes it, quantized as the
+// quantize kernel does (Note [Quantized rounding]) into [low, high].
 int64_t quantized_bound(double v, double scale, int64_t zero_point, int64_t low, int64_t high) {
-  float x = (1.0f / static_cast<float>(scale)) * static_cast<float>(v);
-  x = x < -4194304.0f ? -4194304.0f : x > 4194304.0f ? 4194304.0f : x;  // |x| <= 2^22
-  const float q = static_cast<float>(zero_point) + ((x + 12582912.0f) - 12582912.0f);
-  return q < static_cast<float>(low) ? low : q > static_cast<float>(high) ? high : int64_t(q);
+  return quantized::quantize_value<int64_t>(static_cast<float>(v), 1.0f / static_cast<float>(scale),
+                                            static_cast<int32_t>(zero_point), low, high);
 }
 
 // Note [Quantized calls at load]: a relu or hardtanh the exporter quantizes on its own right
@@ -303,29 +247,29 @@ int64_t quantized_bound(double v, double scale, int64_t zero_point, int64_t low,
 uint32_t activation_after(const Chain& chain, uint32_t q, QuantizedLayer* layer,
                           uint32_t (&freed)[3]) {
   const Span<EValue* const> qa = chain.calls[q].args;
-  const uint32_t d = next_run(chain, q);
-  const uint32_t h = d < chain.calls.size() ? next_run(chain, d) : d;
-  const uint32_t q2 = h < chain.calls.size() ? next_run(chain, h) : h;
+  const uint32_t d = static_cast<uint32_t>(chain.next_run(q));
+  const uint32_t h = d < chain.calls.size() ? static_cast<uint32_t>(chain.next_run(d)) : d;
+  const uint32_t q2 = h < chain.calls.size() ? static_cast<uint32_t>(chain.next_run(h)) : h;
   if (q2 >= chain.calls.size()) return q;
   const Instruction& dq = chain.calls[d];
   const Instruction& act = chain.calls[h];
   const Instruction& last = chain.calls[q2];
   // Each instruction's kind and arity first: a Move or a call of another operator has
   // no args[0] to look at.
-  const bool shapes = chain.op[d] == kDequantize && dq.args.size() == kArgs[kDequantize] &&
-                      (chain.op[h] == kRelu || chain.op[h] == kHardtanh) &&
-                      act.args.size() == kArgs[chain.op[h]] && chain.op[q2] == kQuantize &&
+  const bool shapes = chain.op(d) == kDequantize && dq.args.size() == kArgs[kDequantize] &&
+                      (chain.op(h) == kRelu || chain.op(h) == kHardtanh) &&
+                      act.args.size() == kArgs[chain.op(h)] && chain.op(q2) == kQuantize &&
                       last.args.size() == kArgs[kQuantize];
   if (!shapes || chain.single_producer(dq.args[0], kQuantize, qa[7]->to_tensor().dtype()) != q ||
       !same_qparams(qa, dq.args) || !(dq.args[6]->is_none() || is_int(dq.args[6], 6)))
     return q;
   if (chain.single_producer(act.args[0], kDequantize, ScalarType::Float) != d ||
-      chain.single_producer(last.args[0], static_cast<Op>(chain.op[h]), ScalarType::Float) != h ||
+      chain.single_producer(last.args[0], static_cast<Op>(chain.op(h)), ScalarType::Float) != h ||
       !same_qparams(qa, last.args) || last.args[6] != last.args[7] || !last.args[7]->is_tensor() ||
       last.args[7]->to_tensor().dtype() != qa[7]->to_tensor().dtype())
     return q;
   double low = 0.0, high = HUGE_VAL;  // relu
-  if (chain.op[h] == kHardtanh) {
+  if (chain.op(h) == kHardtanh) {
     for (size_t k = 1; k < 3; ++k) {
       const EValue* bound = act.args[k];
       if (bound->tag() != Tag::Int && bound->tag() != Tag::Double) return q;
@@ -343,8 +287,145 @@ uint32_t activation_after(const Chain& chain, uint32_t q, QuantizedLayer* layer,
   return q2;
 }
 
+// Whether `instruction` may write bytes of `t`: a move, a jump, or a call's out (any
+// argument of a call that is not an out variant) over them.
+bool may_write(const Instruction& instruction, const Tensor& t) {
+  switch (instruction.kind) {
+    case Instruction::Kind::Free:
+    case Instruction::Kind::Folded:
+      return false;
+    case Instruction::Kind::Move:
+    case Instruction::Kind::JumpFalse:
+      return true;
+    case Instruction::Kind::Kernel:
+      break;
+  }
+  const size_t n = instruction.args.size();
+  for (size_t a = instruction.pure_out && n > 0 ? n - 1 : 0; a < n; ++a) {
+    const EValue* arg = instruction.args[a];
+    if (arg->is_tensor() && overlaps(arg->to_tensor(), t)) return true;
+    if (!is_list_value(arg) || arg->tag() == Tag::IntList) continue;
+    const BoxedList items = arg->to_list();
+    for (uint32_t k = 0; k < items.size; ++k) {
+      if (items.items[k]->is_tensor() && overlaps(items.items[k]->to_tensor(), t)) return true;
+    }
+  }
+  return false;
+}
+
+bool same_shape(const Tensor& a, const Tensor& b) {
+  if (a.dim() != b.dim() || !a.is_contiguous() || !b.is_contiguous()) return false;
+  for (int d = 0; d < a.dim(); ++d) {
+    if (a.size(d) != b.size(d)) return false;
+  }
+  return true;
+}
+
+// What match_add found: the calls it replaces and where the add's operands are read.
+struct AddChain {
+  uint32_t dequantize[2], add;
+  EValue* operands[2];
+  // Whether an operand is written over before the quantize: then its dequantize becomes a
+  // copy of it into the dequantize's out's memory (planned for the float values, unused
+  // by anything else until the add), which the add reads.
+  bool kept[2];
+};
+
+// Note [Quantized calls at load]: the residual add q = quantize(add(dequantize(a),
+// dequantize(b))), all of one 8-bit static dtype, per-tensor scalars, one shape, alpha 1.
+bool match_add(const Chain& chain, uint32_t q, quantized_calls::Add* plan, AddChain* found) {
+  const Span<EValue* const> qa = chain.calls[q].args;
+  const uint32_t add = chain.single_producer(qa[0], kAdd, ScalarType::Float);
+  if (add == kNone || add > q || !is_one(chain.calls[add].args[2])) return false;
+  const Tensor& out = qa[7]->to_tensor();
+  const ScalarType dtype = out.dtype();
+  if (qa[5]->to_int() != static_cast<int64_t>(dtype) || out.is_dynamic()) return false;
+  found->add = add;
+  for (size_t k = 0; k < 2; ++k) {
+    const uint32_t d =
+        chain.single_producer(chain.calls[add].args[k], kDequantize, ScalarType::Float);
+    if (d == kNone || d > add) return false;
+    const Span<EValue* const> da = chain.calls[d].args;
+    if (!scalar_qparams(da) || !da[0]->is_tensor() || da[0]->to_tensor().dtype() != dtype ||
+        da[5]->to_int() != static_cast<int64_t>(dtype) || da[3]->to_int() > da[4]->to_int() ||
+        !(da[6]->is_none() || is_int(da[6], 6)) || !same_shape(da[0]->to_tensor(), out) ||
+        da[0]->to_tensor().is_dynamic())
+      return false;
+    found->dequantize[k] = d;
+    found->operands[k] = da[0];
+    (k == 0 ? plan->a_scale : plan->b_scale) = static_cast<float>(da[1]->to_double());
+    (k == 0 ? plan->a_zero : plan->b_zero) = da[2]->to_int();
+  }
+  // Each operand is read at the quantize's place, in place or kept; out may take its memory
+  // (all of it, not a part), and nothing in between may write it (the other dequantize
+  // included: its out may have taken the operand's memory).
+  for (size_t k = 0; k < 2; ++k) {
+    const Tensor* read = &found->operands[k]->to_tensor();
+    found->kept[k] = false;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      bool written = overlaps(*read, out) && read->data() != out.data();
+      for (uint32_t pc = found->dequantize[k] + 1; pc < q && !written; ++pc) {
+        written = pc != add && may_write(chain.calls[pc], *read);
+      }
+      if (!written) break;
+      const Tensor& floats = chain.calls[add].args[k]->to_tensor();
+      if (attempt == 1 || floats.capacity() < read->capacity()) return false;
+      read = &floats;
+      found->kept[k] = true;
+    }
+  }
+  plan->inv_scale = 1.0f / static_cast<float>(qa[1]->to_double());
+  plan->zero_point = static_cast<int32_t>(qa[2]->to_int());
+  plan->quant_min = qa[3]->to_int();
+  plan->quant_max = qa[4]->to_int();
+  plan->prepared.bytes = sizeof(quantized_calls::Add);
+  return true;
+}
+
 Status out_of_memory() {
   return Status(Error::OutOfMemory, "out of memory while loading the method");
+}
+
+// The residual add ending at `q`, if it is one (match_add), rewritten into one call.
+Status rewrite_add(Chain& chain, uint32_t q, Arena& arena) {
+  if (quantized_calls::add == nullptr || quantized_calls::keep == nullptr) return Status();
+  quantized_calls::Add plan{};
+  AddChain found{};
+  if (!match_add(chain, q, &plan, &found)) return Status();
+  auto* kept = arena.allocate_array<quantized_calls::Add>(1);
+  EValue** args = arena.allocate_array<EValue*>(4);
+  if (kept == nullptr || args == nullptr) return out_of_memory();
+  *kept = plan;
+  Instruction& call = chain.calls[q];
+  for (size_t k = 0; k < 2; ++k) {
+    Instruction& dequantize = chain.calls[found.dequantize[k]];
+    args[k] = found.operands[k];
+    if (!found.kept[k]) {
+      dequantize.kind = Instruction::Kind::Free;
+      continue;
+    }
+    // The float out's value becomes the copy: the operand's dtype and shape, the float
+    // out's memory (the value's only other reader is the add, freed).
+    EValue* copy = chain.calls[found.add].args[k];
+    Tensor* tensor = arena.allocate_array<Tensor>(1);
+    EValue** keep_args = arena.allocate_array<EValue*>(3);
+    if (tensor == nullptr || keep_args == nullptr) return out_of_memory();
+    *tensor = found.operands[k]->to_tensor();
+    tensor->set_data(copy->to_tensor().data());
+    *copy = EValue::from_tensor(tensor);
+    keep_args[0] = found.operands[k], keep_args[1] = keep_args[2] = copy;
+    dequantize.fn = quantized_calls::keep;
+    dequantize.args = Span<EValue* const>(keep_args, 3);
+    dequantize.pure_out = false;
+    args[k] = copy;
+  }
+  args[2] = args[3] = call.args[7];
+  call.fn = quantized_calls::add;
+  call.args = Span<EValue* const>(args, 4);
+  call.prepared = kept;
+  call.pure_out = false;  // never run by constant folding: only with its plan
+  chain.calls[found.add].kind = Instruction::Kind::Free;
+  return Status();
 }
 
 }  // namespace
@@ -355,15 +436,18 @@ Status quantize_calls(Span<Instruction> instructions, Span<EValue> values, Boxed
   if (quantized_calls::linear == nullptr || quantized_calls::convolution == nullptr ||
       quantized_calls::prepare == nullptr)
     return Status();
-  const size_t n = values.size(), m = instructions.size();
-  uint8_t* marks = arena.allocate_array<uint8_t>(2 * n + m);
-  uint32_t* producer = arena.allocate_array<uint32_t>(n);
-  if (marks == nullptr || producer == nullptr) return out_of_memory();
-  for (size_t i = 0; i < n; ++i) producer[i] = kNone;
-  Chain chain{instructions, values, program, marks + 2 * n, marks, marks + n, producer};
-  if (chain.count(registry, inputs, outputs)) {
+  const size_t m = instructions.size();
+  const Operators ops(registry, kNames, kOps);
+  Chain chain(instructions, values, program, ops);
+  if (!chain.allocate(arena)) return out_of_memory();
+  if (chain.count(inputs, outputs)) {
     for (uint32_t pc = 0; pc < m; ++pc) {
-      if (instructions[pc].kind != Instruction::Kind::Kernel || chain.op[pc] != kQuantize) continue;
+      if (instructions[pc].kind != Instruction::Kind::Kernel || chain.op(pc) != kQuantize ||
+          !quantize_call(chain, pc))
+        continue;
+      const Status added = rewrite_add(chain, pc, arena);
+      if (!added.ok()) return added;
+      if (instructions[pc].fn == quantized_calls::add) continue;
       QuantizedLayer layer{};
       uint32_t freed[5];
       EValue* input = nullptr;
@@ -394,8 +478,7 @@ Status quantize_calls(Span<Instruction> instructions, Span<EValue> values, Boxed
       }
     }
   }
-  arena.release(marks);
-  arena.release(producer);
+  chain.release(arena);
   return Status();
 }
 
@@ -403,7 +486,8 @@ QuantizedStats quantized_stats(Span<Instruction> instructions) {
   QuantizedStats stats{0, 0};
   for (const Instruction& call : instructions) {
     if (call.kind != Instruction::Kind::Kernel || quantized_calls::prepare == nullptr ||
-        (call.fn != quantized_calls::linear && call.fn != quantized_calls::convolution))
+        (call.fn != quantized_calls::linear && call.fn != quantized_calls::convolution &&
+         (quantized_calls::add == nullptr || call.fn != quantized_calls::add)))
       continue;
     ++stats.calls;
     stats.bytes += static_cast<const quantized_calls::Prepared*>(call.prepared)->bytes;

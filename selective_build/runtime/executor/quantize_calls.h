@@ -53,6 +53,19 @@ namespace rt {
 // same memory, as x was dead after its dequantize.
 // The memory it takes (each weight packed, its column sums, multipliers and bias) is
 // reported in the runner's "quantized calls at load" line.
+// A residual add, as PT2E writes one between two quantized tensors a and b,
+//   q = quantize_per_tensor(add(dequantize_per_tensor(a), dequantize_per_tensor(b)))
+// (alpha 1; a, b and q of one 8-bit dtype and one shape, static, contiguous; scalar
+// parameters; each float value read by the next call alone), becomes one call of
+// quantized_calls::add at the quantize's place: per value, the dequantizes', the add's and
+// the quantize's own float operations in their order (the same bits), a block at a time
+// with no float tensor. It reads a and b where the quantize ran, so neither may be written
+// from its dequantize on (the planner gives an operand's memory to a later tensor once its
+// dequantize ran, and the exporter places the dequantize of a block's input early): such an
+// operand is kept by its dequantize, now a byte copy (quantized_calls::keep), in the memory
+// of that dequantize's float out, which nothing else uses until the add; where that memory
+// is written too, or q overlaps an operand other than exactly, the add runs as exported.
+// The graph both rewrites read is Note [Call graph at load] (call_graph.h).
 //
 // Compiled in (RT_QUANT_CALLS, codegen/plan/ours.py) only where the quantized library's
 // quantize and the optimized library's matrix product are both linked.

@@ -11,7 +11,7 @@
 
 // The entries of Note [Quantized calls at load] (runtime/executor/quantize_calls.h): an
 // int8 Linear or convolution computed as one call on the quantized activations
-// (kernels/optimized/qgemm.h).
+// (kernels/optimized/qgemm.h), and an int8 residual add.
 // Declared weak, as the fused entries of Note [Fused epilogue]: a runner that does not link
 // the optimized library's matrix product has null pointers, and nothing is rewritten.
 namespace rt {
@@ -48,6 +48,23 @@ const void* prepare(const QuantizedLayer& layer, Arena& arena, size_t* bytes) __
 // the other load-time passes index their tables by them.)
 void linear(KernelContext& context, Span<EValue* const> args) __attribute__((weak));
 void convolution(KernelContext& context, Span<EValue* const> args) __attribute__((weak));
+
+// The int8 residual add of Note [Quantized calls at load]: per element, as the exported
+// dequantize, dequantize, add, quantize compute it. Filled in at load by the runtime.
+struct Add {
+  Prepared prepared;
+  float a_scale, b_scale;  // float(scale) of each dequantize
+  int64_t a_zero, b_zero;
+  float inv_scale;  // 1.0f / float(scale) of the quantize
+  int32_t zero_point;
+  int64_t quant_min, quant_max;
+};
+// [a, b, out, out] (all Char or all Byte, of one shape), the Add in KernelContext::prepared().
+// In the quantized library (kernels/quantized/add_call.h).
+void add(KernelContext& context, Span<EValue* const> args) __attribute__((weak));
+// [a, copy, copy]: a's bytes into copy, a's dtype and shape in the memory of a's dequantize's
+// out, where an operand the add reads is written over before it (Note [Quantized calls at load]).
+void keep(KernelContext& context, Span<EValue* const> args) __attribute__((weak));
 }  // namespace quantized_calls
 
 }  // namespace rt
