@@ -78,12 +78,13 @@ long parse_iterations(const char* text) {
 
 // Note [Inputs read once]
 // With --iterations N every run gets its inputs afresh (the plan may reuse their bytes).
-// Runners of real models (compiled with Note [Constant folding at load],
-// runtime/executor/fold.h) map and parse each input file once, keep the mappings and set
-// the inputs of the later runs from them: one copy per input and run (Method::set_input),
-// no file opened, mapped or parsed again, which the benchmarks' CPU time would count. The
-// smallest runners read the files again before each run: keeping them costs add_mul's
-// runner a page of code (docs/runner.md), and their inputs are a few bytes.
+// Runners that link the optimized library's layers (compiled with Note [Fusion at load]
+// or Note [Prepared weights]: runners built for speed) map and parse each input file once,
+// keep the mappings and set the inputs of the later runs from them: one copy per input and
+// run (Method::set_input), no file opened, mapped or parsed again, which the benchmarks'
+// CPU time would count. The size-first runners read the files again before each run:
+// keeping them (about 200 B of code) costs add_mul's runner and the Llama decoder's
+// portable one a page each (docs/runner.md), and speed is not what they are built for.
 
 // One --input file, mapped and parsed: its tensor's data lie in the mapping.
 struct Input {
@@ -188,7 +189,7 @@ int run(int argc, char** argv, Options& options, rt::Program& program) {
   }
   if (!status.ok()) return report(options.model, status);
   const long runs = options.iterations > 0 ? options.iterations : 1;
-#ifdef RT_FOLD_CONSTANTS
+#if defined(RT_FUSE_CALLS) || defined(RT_PREPARE)
   KeptInputs inputs(options.num_inputs);  // Note [Inputs read once]
   KeptInputs* kept = inputs.room(0) != nullptr ? &inputs : nullptr;
 #else
