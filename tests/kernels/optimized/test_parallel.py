@@ -1,4 +1,5 @@
-"""kernels/optimized/parallel.h on its own (Note [Threads]): chunks, pool reuse, nesting."""
+"""kernels/optimized/parallel.h on its own (Note [Threads], Note [Claimed work]): items,
+coverage, pool reuse, nesting, bodies that stop early."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from tests.workspace import REPO
 PROGRAM = r"""
 #include <atomic>
 #include <cstdio>
+#include <initializer_list>
 #include <thread>
 #include "kernels/optimized/parallel.h"
 
@@ -34,16 +36,57 @@ int main() {
     });
   }
   printf("%ld\n", total.load());
+  // More items than threads, of uneven lengths (13 into 12 or 4): every index exactly once,
+  // in as many items as the thread count allows, whichever thread claims them.
+  for (int64_t n : {int64_t{13}, int64_t{1000}}) {
+    std::atomic<int> seen[1000] = {};
+    std::atomic<int> items{0};
+    for (int round = 0; round < 200; ++round) {
+      opt::parallel_for(n, 1, [&](int64_t b, int64_t e) {
+        ++items;
+        for (int64_t i = b; i < e; ++i) ++seen[i];
+      });
+    }
+    int wrong = 0;
+    for (int64_t i = 0; i < 1000; ++i) wrong += seen[i] != (i < n ? 200 : 0);
+    printf("%ld: %d items, %d wrong\n", (long)n, items.load() / 200, wrong);
+  }
+  // Bodies that return before claiming every item (a kernel whose scratch failed): the call
+  // returns, nobody runs the rest, and the pool serves the next call.
+  std::atomic<int> ran{0};
+  for (int round = 0; round < 500; ++round) {
+    opt::parallel_items(64, 1, [&](opt::WorkItems& items) {
+      int64_t b, e;
+      if (items.claim(b, e)) ran += static_cast<int>(e - b);
+    });
+  }
+  long after = 0;
+  opt::parallel_for(64, 1, [&](int64_t b, int64_t e) { __atomic_add_fetch(&after, e - b, 0); });
+  // Each call's body ran one item (64 / items long) on the caller and on each worker that
+  // joined: from 1 to kThreads items per call.
+  const int64_t most = opt::kThreads * opt::kItemsPerThread, len = opt::kThreads > 1 ? 64 / most : 64;
+  const long r = ran.load();
+  const bool early = r % len == 0 && r >= 500 * len && r <= 500 * opt::kThreads * len;
+  printf("stopped early: %s, then %ld\n", early ? "ok" : "wrong", after);
   opt::parallel_for(0, 1, [&](int64_t, int64_t) { printf("never\n"); });
   opt::parallel_for(5, 100, [&](int64_t b, int64_t e) { printf("[%ld,%ld)\n", (long)b, (long)e); });
 }
 """
 
 
+# Items: at most kItemsPerThread (4) per thread, at least `grain` long.
 @pytest.mark.parametrize(
-    ("threads", "chunks"), [(1, "[0,7) 1"), (3, "[0,2)[2,4)[4,7) 3"), (8, "[0,2)[2,4)[4,7) 3")]
+    ("threads", "chunks", "items"),
+    [
+        (1, "[0,7) 1", (1, 1)),
+        (2, "[0,2)[2,4)[4,7) 3", (8, 8)),
+        (3, "[0,2)[2,4)[4,7) 3", (12, 12)),
+        (8, "[0,2)[2,4)[4,7) 3", (13, 32)),
+    ],
 )
-def test_parallel_for_chunks_and_nesting(tmp_path: Path, threads: int, chunks: str) -> None:
+def test_parallel_for_items_coverage_and_nesting(
+    tmp_path: Path, threads: int, chunks: str, items: tuple[int, int]
+) -> None:
     source, program = tmp_path / "parallel.cpp", tmp_path / "parallel"
     source.write_text(PROGRAM)
     subprocess.run(
@@ -55,4 +98,11 @@ def test_parallel_for_chunks_and_nesting(tmp_path: Path, threads: int, chunks: s
     # Generous: a deadlock would hang; 2,000 rounds take milliseconds on an idle core.
     result = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines() == [chunks, "200000", "[0,5)"]
+    assert result.stdout.splitlines() == [
+        chunks,
+        "200000",
+        f"13: {items[0]} items, 0 wrong",
+        f"1000: {items[1]} items, 0 wrong",
+        "stopped early: ok, then 64",
+        "[0,5)",
+    ]
