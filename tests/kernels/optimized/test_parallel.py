@@ -64,7 +64,8 @@ int main() {
   opt::parallel_for(64, 1, [&](int64_t b, int64_t e) { __atomic_add_fetch(&after, e - b, 0); });
   // Each call's body ran one item (64 / items long) on the caller and on each worker that
   // joined: from 1 to kThreads items per call.
-  const int64_t most = opt::kThreads * opt::kItemsPerThread, len = opt::kThreads > 1 ? 64 / most : 64;
+  const int64_t most = opt::kThreads * opt::kItemsPerThread;
+  const int64_t len = opt::kThreads > 1 ? 64 / most : 64;
   const long r = ran.load();
   const bool early = r % len == 0 && r >= 500 * len && r <= 500 * opt::kThreads * len;
   printf("stopped early: %s, then %ld\n", early ? "ok" : "wrong", after);
