@@ -65,15 +65,17 @@ inline void cpu_relax() {
 // holding a finished call's body can never take an item of the next call. Everything else a
 // call publishes (body, n) is written before the word (release) and read only after a
 // successful claim (acquire): while an item is unfinished its caller has not returned, so
-// those fields are still that call's. A worker that finds a call over returns its items'
-// count to `finished_`; the caller returns once every item is finished.
+// those fields are still that call's. When its body ends a worker adds the items it took to
+// `finished_`; the caller returns once the items it did not take are all there.
 //
 // Waiting is short spins bounded in time, then sleep: a worker keeps looking for the next
 // call for kIdleSpin after one ends (the next layer usually starts within microseconds, and
 // a wake-up from sleep costs tens), and the caller spins up to kFinishSpin for a worker's
-// last item before it sleeps. Bounded, so an idle pool costs no CPU.
-constexpr std::chrono::microseconds kIdleSpin{50};
-constexpr std::chrono::microseconds kFinishSpin{200};
+// last item before it sleeps. Bounded, so an idle pool costs no CPU. The bounds were
+// measured (benchmarks/RESULTS.md, "Claimed work items"): 50 and 200 microseconds cost 10-15 %
+// more CPU than one thread for the same speed, no spin at all lost most of the gain.
+constexpr std::chrono::microseconds kIdleSpin{20};
+constexpr std::chrono::microseconds kFinishSpin{100};
 
 class ThreadPool;
 
