@@ -7,11 +7,12 @@
 // -DOPT_THREADS=N. With 1, a parallel call is a plain call of the body over [0, n) on the
 // calling thread: no pool, no <thread>, no bytes. With N > 1 the first parallel call
 // creates a fixed pool of N - 1 workers (never a thread per call). Each call cuts [0, n)
-// into at most kItemsPerThread * N contiguous items of at least `grain`, and the threads
-// claim them one at a time from one counter: the caller starts at once, a worker joins when
-// it wakes and takes what is left, so a worker that wakes late costs the call nothing but
-// the items it did not take, and the caller waits only for items a worker actually took
-// (Note [Claimed work]). Kernels split only loops whose iterations are independent (never
+// into units of at least `grain` (at most kMaxUnits), and the threads claim runs of them
+// from one counter, each claim 1 / (2N) of what is left, so runs shrink towards the end
+// to one unit: the caller starts at once, a worker joins when it wakes and takes what is
+// left, so a worker that wakes late costs the call nothing but the work it did not take,
+// and at the end the threads wait for one another at most about a unit (Note [Claimed
+// work]). Kernels split only loops whose iterations are independent (never
 // a reduction), and compute each iteration the same way whatever the split, so results are
 // bit-identical for every N. A parallel call inside another one's body (a GEMM per image of
 // a batch split over threads) runs on the thread that calls it: the pool is busy with the
@@ -36,10 +37,8 @@ namespace opt {
 constexpr int kThreads = OPT_THREADS;
 static_assert(kThreads >= 1 && kThreads <= 256, "OPT_THREADS must be in [1, 256]");
 
-// Items per thread a call is cut into, at most: enough that a late or slow thread leaves
-// little for the others to wait on, few enough that a claim (one atomic operation) is
-// nothing beside an item's work.
-constexpr int64_t kItemsPerThread = 4;
+// The units a call is cut into, at most (Note [Claimed work]: they fit its 16-bit fields).
+constexpr int64_t kMaxUnits = 4096;
 
 #if OPT_THREADS > 1
 namespace detail {
@@ -60,13 +59,17 @@ inline void cpu_relax() {
 
 // Note [Claimed work]
 // One 64-bit word says which call is running and what is left of it: the call's serial
-// number (high 32 bits), its item count (16 bits) and the next unclaimed item (low 16).
-// A thread claims an item by a compare-and-swap that checks the serial, so a thread still
+// number (high 32 bits), its unit count (16 bits) and the next unclaimed unit (low 16).
+// A thread claims a run of units (an item; 1 / (2N) of those left, at least one: a claim,
+// one atomic operation, is nothing beside the work it hands out, and the last items are
+// small, so no thread waits long for another) by a compare-and-swap that checks the
+// serial, so a thread still
 // holding a finished call's body can never take an item of the next call. Everything else a
 // call publishes (body, n) is written before the word (release) and read only after a
 // successful claim (acquire): while an item is unfinished its caller has not returned, so
-// those fields are still that call's. When its body ends a worker adds the items it took to
-// `finished_`; the caller returns once the items it did not take are all there.
+// those fields are still that call's. The runs depend only on the count and the next unit,
+// not on who claims them. When its body ends a worker adds the units it took to
+// `finished_`; the caller returns once the units it did not take are all there.
 //
 // Waiting is short spins bounded in time, then sleep: a worker keeps looking for the next
 // call for kIdleSpin after one ends (the next layer usually starts within microseconds, and
@@ -81,13 +84,19 @@ class ThreadPool;
 
 }  // namespace detail
 
+// Units [first, last) of a call's count, claimed together; empty when none was left.
+struct UnitRun {
+  int64_t first = 0;
+  int64_t last = 0;
+};
+
 // The items of one parallel call as one thread sees them: claim() gives the next unclaimed
 // item's [begin, end) until none is left.
 class WorkItems {
  public:
-  // Items of call `serial` of `pool`, `first` already claimed (or -1); with no pool, the
+  // Items of call `serial` of `pool`, `first` already claimed (or empty); with no pool, the
   // one item [0, n) of a call run on its caller alone.
-  WorkItems(detail::ThreadPool* pool, uint32_t serial, int64_t n, int64_t count, int64_t first)
+  WorkItems(detail::ThreadPool* pool, uint32_t serial, int64_t n, int64_t count, UnitRun first)
       : pool_(pool), serial_(serial), n_(n), count_(count), first_(first) {}
 
   bool claim(int64_t& begin, int64_t& end);
@@ -98,7 +107,7 @@ class WorkItems {
   uint32_t serial_;
   int64_t n_;
   int64_t count_;
-  int64_t first_;  // an item claimed before the body ran, or -1
+  UnitRun first_;  // units claimed before the body ran (a worker's), or empty
   int64_t taken_ = 0;
 };
 
@@ -129,7 +138,7 @@ class ThreadPool {
       { std::lock_guard<std::mutex> lock(mutex_); }
       work_.notify_all();
     }
-    WorkItems items(this, serial, n, count, -1);
+    WorkItems items(this, serial, n, count, UnitRun{});
     inside_parallel() = true;
     body(context, items);
     inside_parallel() = false;
@@ -149,15 +158,18 @@ class ThreadPool {
     }
   }
 
-  // The next item of call `serial`, or -1 when it has none left (or is over).
-  int64_t claim(uint32_t serial) {
+  // The next item of call `serial` (Note [Claimed work]), empty when it has none left or
+  // is over.
+  UnitRun claim(uint32_t serial) {
     uint64_t word = word_.load(std::memory_order_acquire);
     for (;;) {
       const int64_t next = static_cast<int64_t>(word & 0xffff);
-      if (word >> 32 != serial || next >= static_cast<int64_t>(word >> 16 & 0xffff)) return -1;
-      if (word_.compare_exchange_weak(word, word + 1, std::memory_order_acq_rel,
-                                      std::memory_order_acquire))
-        return next;
+      const int64_t left = static_cast<int64_t>(word >> 16 & 0xffff) - next;
+      if (word >> 32 != serial || left <= 0) return UnitRun{};
+      const int64_t take = left / (2 * kThreads) > 1 ? left / (2 * kThreads) : 1;
+      if (word_.compare_exchange_weak(word, word + static_cast<uint64_t>(take),
+                                      std::memory_order_acq_rel, std::memory_order_acquire))
+        return UnitRun{next, next + take};
     }
   }
 
@@ -214,8 +226,8 @@ class ThreadPool {
     while (await_call(seen)) {
       const uint64_t word = word_.load(std::memory_order_acquire);
       seen = static_cast<uint32_t>(word >> 32);
-      const int64_t first = claim(seen);
-      if (first < 0) continue;  // the caller took every item before this worker woke
+      const UnitRun first = claim(seen);
+      if (first.first == first.last) continue;  // the caller took every unit before it woke
       WorkItems items(this, seen, n_, static_cast<int64_t>(word >> 16 & 0xffff), first);
       body_(context_, items);
       finished_.fetch_add(items.taken_);
@@ -243,15 +255,15 @@ class ThreadPool {
 }  // namespace detail
 
 inline bool WorkItems::claim(int64_t& begin, int64_t& end) {
-  int64_t item = first_;
-  first_ = -1;
-  if (item < 0 && pool_ != nullptr) item = pool_->claim(serial_);
-  if (item < 0) return false;
-  ++taken_;
-  // Item i is [n * i / count, n * (i + 1) / count): at least n / count >= grain long.
-  // n * count cannot overflow: n < 2^56 in practice (element counts), count <= 2^16.
-  begin = n_ * item / count_;
-  end = n_ * (item + 1) / count_;
+  UnitRun run = first_;
+  first_ = UnitRun{};
+  if (run.first == run.last && pool_ != nullptr) run = pool_->claim(serial_);
+  if (run.first == run.last) return false;
+  taken_ += run.last - run.first;
+  // Unit u is [n * u / count, n * (u + 1) / count): at least n / count >= grain long.
+  // n * count cannot overflow: n < 2^48 in practice (element counts), count <= 2^12.
+  begin = n_ * run.first / count_;
+  end = n_ * run.last / count_;
   return true;
 }
 
@@ -283,14 +295,14 @@ void parallel_items(int64_t n, int64_t grain, const F& body) {
   if (n <= 0) return;
 #if OPT_THREADS > 1
   const int64_t most = n / (grain < 1 ? 1 : grain);
-  const int64_t count = most < kThreads * kItemsPerThread ? most : kThreads * kItemsPerThread;
+  const int64_t count = most < kMaxUnits ? most : kMaxUnits;
   if (count > 1 && !detail::inside_parallel()) {
     detail::ThreadPool::instance().run(
         [](const void* context, WorkItems& items) { (*static_cast<const F*>(context))(items); },
         &body, n, count);
     return;
   }
-  WorkItems items(nullptr, 0, n, 1, 0);
+  WorkItems items(nullptr, 0, n, 1, UnitRun{0, 1});
   body(items);
 #else
   (void)grain;
