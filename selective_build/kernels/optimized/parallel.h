@@ -126,8 +126,9 @@ class ThreadPool {
   }
 
   // Runs body(items) on the calling thread and on every worker that wakes before the
-  // `count` items of [0, n) are claimed; returns when every item is finished.
-  void run(Body body, const void* context, int64_t n, int64_t count) {
+  // `count` units of [0, n) are claimed; returns when every unit is finished. Not inlined:
+  // one copy serves every kernel's calls (it is a few hundred bytes, called once a layer).
+  [[gnu::noinline]] void run(Body body, const void* context, int64_t n, int64_t count) {
     body_ = body;
     context_ = context;
     n_ = n;
