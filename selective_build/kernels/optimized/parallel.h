@@ -75,8 +75,8 @@ inline void cpu_relax() {
 // call for kIdleSpin after one ends (the next layer usually starts within microseconds, and
 // a wake-up from sleep costs tens), and the caller spins up to kFinishSpin for a worker's
 // last item before it sleeps. Bounded, so an idle pool costs no CPU. The bounds were
-// measured (benchmarks/RESULTS.md, "Claimed work items"): 50 and 200 microseconds cost 10-15 %
-// more CPU than one thread for the same speed, no spin at all lost most of the gain.
+// measured (benchmarks/RESULTS.md, "Claimed work items"): 50 and 200 microseconds cost more
+// CPU for the same speed; no spin at all brought the slow wake-ups back.
 constexpr std::chrono::microseconds kIdleSpin{20};
 constexpr std::chrono::microseconds kFinishSpin{100};
 
