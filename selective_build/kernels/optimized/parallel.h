@@ -12,11 +12,11 @@
 // to one unit: the caller starts at once, a worker joins when it wakes and takes what is
 // left, so a worker that wakes late costs the call nothing but the work it did not take,
 // and at the end the threads wait for one another at most about a unit (Note [Claimed
-// work]). Kernels split only loops whose iterations are independent (never
-// a reduction), and compute each iteration the same way whatever the split, so results are
-// bit-identical for every N. A parallel call inside another one's body (a GEMM per image of
-// a batch split over threads) runs on the thread that calls it: the pool is busy with the
-// outer loop, and waiting for it would deadlock.
+// work]). Kernels split only loops whose iterations are independent (never a reduction),
+// and compute each iteration the same way whatever the split, so results are bit-identical
+// for every N. A parallel call inside another one's body (a GEMM per image of a batch split
+// over threads) runs on the thread that calls it: the pool is busy with the outer loop, and
+// waiting for it would deadlock.
 
 #include <cstdint>
 
