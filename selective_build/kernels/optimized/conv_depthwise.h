@@ -146,7 +146,8 @@ inline bool depthwise(const Layer& l, const float* x, const float* w, const floa
   }
   const DepthwisePlan plan(l);
   bool ok = true;
-  opt::parallel_for(l.batch * channels, 1, [&](int64_t begin, int64_t end) {
+  // Each thread zeroes its scratch's padding once, for every item it claims.
+  opt::parallel_items(l.batch * channels, 1, [&](opt::WorkItems& items) {
     const size_t bytes = static_cast<size_t>(plan.scratch_floats()) * sizeof(float);
     float* scratch = static_cast<float*>(opt::thread_scratch().get(bytes));
     if (scratch == nullptr) {
@@ -155,15 +156,16 @@ inline bool depthwise(const Layer& l, const float* x, const float* w, const floa
     }
     float* run_out = scratch + plan.phases * plan.phase_floats();
     fill(scratch, plan.phases * plan.phase_floats(), 0.0f);  // the padding, for every plane
-    for (int64_t item = begin; item < end; ++item) {
-      const int64_t n = item / channels, oc = item % channels;
-      // A channel multiplier > 1 reads one input plane for several outputs: copied again for
-      // each (the copy is a small part of a plane's work).
-      pad_into_phases(l, plan, x + n * l.x_n + oc / l.cout_g * l.x_c, scratch);
-      depthwise_plane(l, plan, scratch, w + oc * l.w_row,
-                      bias != nullptr ? bias[oc * l.bias_stride] : 0.0f, e,
-                      y + n * l.y_n + oc * l.y_c, run_out);
-    }
+    for (int64_t begin, end; items.claim(begin, end);)
+      for (int64_t item = begin; item < end; ++item) {
+        const int64_t n = item / channels, oc = item % channels;
+        // A channel multiplier > 1 reads one input plane for several outputs: copied again for
+        // each (the copy is a small part of a plane's work).
+        pad_into_phases(l, plan, x + n * l.x_n + oc / l.cout_g * l.x_c, scratch);
+        depthwise_plane(l, plan, scratch, w + oc * l.w_row,
+                        bias != nullptr ? bias[oc * l.bias_stride] : 0.0f, e,
+                        y + n * l.y_n + oc * l.y_c, run_out);
+      }
   });
   return ok;
 }

@@ -255,7 +255,8 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
   const int64_t row_block = l.batch * l.groups * tiles >= kFewItems ? l.cout_g : kRowBlock;
   const int64_t row_blocks = (l.cout_g + row_block - 1) / row_block;
   bool ok = true;
-  opt::parallel_for(l.batch * l.groups * tiles * row_blocks, 1, [&](int64_t begin, int64_t end) {
+  // Each thread packs its scratch once and keeps its columns from one claimed item to the next.
+  opt::parallel_items(l.batch * l.groups * tiles * row_blocks, 1, [&](opt::WorkItems& items) {
     float* panels = nullptr;         // the tile's columns as b's panels
     float* weight_panels = nullptr;  // a weight not prepared at load, packed per work item
     if (!one_by_one) {
@@ -271,48 +272,49 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
       weight_panels = panels + b_floats;
     }
     int64_t columns_of = -1;  // the (batch, group, tile) whose columns `panels` holds
-    for (int64_t item = begin; item < end; ++item) {
-      const int64_t rb = item % row_blocks, tile_item = item / row_blocks;
-      const int64_t t = tile_item % tiles, g = tile_item / tiles % l.groups;
-      const int64_t n = tile_item / tiles / l.groups;
-      const int64_t p0 = t * tile, width = std::min(tile, pixels - p0);
-      const int64_t r0 = g * l.cout_g + rb * row_block,
-                    rows = std::min(row_block, l.cout_g - rb * row_block);
-      const float* xg = x + n * l.x_n + g * l.cin_g * l.x_c;
-      float* yr = y + n * l.y_n + r0 * l.y_c + p0;
-      // w is null once a folded weight was packed and released (prepare.cpp, release_fused).
-      const opt::Matrix<const float> weight{w != nullptr ? w + r0 * l.w_row : nullptr, rows, k,
-                                            l.w_row, 1};
-      const float* weight_packed =
-          packed == nullptr ? nullptr
-                            : packed->matrix(g) + rb * row_block * k;  // whole panels before
-      const opt::Matrix<float> out{yr, rows, width, l.y_c, 1};
-      opt::Epilogue epilogue;
-      epilogue.by_rows = true;
-      const bool in_gemm = bias == nullptr || l.bias_stride == 1;
-      if (in_gemm) epilogue.active = e;
-      if (bias != nullptr && l.bias_stride == 1) epilogue.shift = bias + r0;
-      if (one_by_one) {
-        const opt::Matrix<const float> columns{xg + p0, k, width, l.x_c, 1};
-        if (weight_packed != nullptr) {
-          // The input's rows are b's panels as they are (Note [Packed GEMM]): no copy.
-          opt::gemm_packed(k, weight_packed, opt::PanelsB::row_major(columns), out, epilogue);
-        } else if (!opt::gemm(weight, nullptr, columns, nullptr, out, epilogue)) {
-          ok = false;
+    for (int64_t begin, end; items.claim(begin, end);)
+      for (int64_t item = begin; item < end; ++item) {
+        const int64_t rb = item % row_blocks, tile_item = item / row_blocks;
+        const int64_t t = tile_item % tiles, g = tile_item / tiles % l.groups;
+        const int64_t n = tile_item / tiles / l.groups;
+        const int64_t p0 = t * tile, width = std::min(tile, pixels - p0);
+        const int64_t r0 = g * l.cout_g + rb * row_block,
+                      rows = std::min(row_block, l.cout_g - rb * row_block);
+        const float* xg = x + n * l.x_n + g * l.cin_g * l.x_c;
+        float* yr = y + n * l.y_n + r0 * l.y_c + p0;
+        // w is null once a folded weight was packed and released (prepare.cpp, release_fused).
+        const opt::Matrix<const float> weight{w != nullptr ? w + r0 * l.w_row : nullptr, rows, k,
+                                              l.w_row, 1};
+        const float* weight_packed =
+            packed == nullptr ? nullptr
+                              : packed->matrix(g) + rb * row_block * k;  // whole panels before
+        const opt::Matrix<float> out{yr, rows, width, l.y_c, 1};
+        opt::Epilogue epilogue;
+        epilogue.by_rows = true;
+        const bool in_gemm = bias == nullptr || l.bias_stride == 1;
+        if (in_gemm) epilogue.active = e;
+        if (bias != nullptr && l.bias_stride == 1) epilogue.shift = bias + r0;
+        if (one_by_one) {
+          const opt::Matrix<const float> columns{xg + p0, k, width, l.x_c, 1};
+          if (weight_packed != nullptr) {
+            // The input's rows are b's panels as they are (Note [Packed GEMM]): no copy.
+            opt::gemm_packed(k, weight_packed, opt::PanelsB::row_major(columns), out, epilogue);
+          } else if (!opt::gemm(weight, nullptr, columns, nullptr, out, epilogue)) {
+            ok = false;
+          }
+        } else {
+          if (columns_of != tile_item) im2col_panels(l, xg, p0, width, panels);
+          columns_of = tile_item;
+          if (weight_packed == nullptr) {
+            opt::pack_a(weight, weight_panels);
+            weight_packed = weight_panels;
+          }
+          opt::gemm_packed(k, weight_packed, opt::PanelsB::packed(panels, k), out, epilogue);
         }
-      } else {
-        if (columns_of != tile_item) im2col_panels(l, xg, p0, width, panels);
-        columns_of = tile_item;
-        if (weight_packed == nullptr) {
-          opt::pack_a(weight, weight_panels);
-          weight_packed = weight_panels;
-        }
-        opt::gemm_packed(k, weight_packed, opt::PanelsB::packed(panels, k), out, epilogue);
+        // A bias with a stride: added after the product, then the activation.
+        if (!in_gemm)
+          finish_rows(yr, rows, width, l.y_c, bias + r0 * l.bias_stride, l.bias_stride, e);
       }
-      // A bias with a stride: added after the product, then the activation.
-      if (!in_gemm)
-        finish_rows(yr, rows, width, l.y_c, bias + r0 * l.bias_stride, l.bias_stride, e);
-    }
   });
   return ok;
 }

@@ -1,19 +1,22 @@
 #pragma once
 
-// opt::parallel_for, the one way optimized kernels use threads.
+// opt::parallel_for and opt::parallel_items, the one way optimized kernels use threads.
 //
 // Note [Threads]
 // A target's `threads = N` (selective.toml, default 1) compiles its kernels with
-// -DOPT_THREADS=N. With 1, parallel_for is a plain call of body(0, n) on the calling
-// thread: no pool, no <thread>, no bytes. With N > 1 the first parallel call creates a
-// fixed pool of N - 1 workers (never a thread per call); each call splits [0, n) into at
-// most N contiguous chunks of at least `grain`, runs the first on the calling thread and
-// the others on the workers, and returns when all are done. Kernels split only loops
-// whose iterations are independent (never a reduction), and compute each iteration the
-// same way whatever the split, so results are bit-identical for every N. A parallel_for
-// inside another one's body (a GEMM per image of a batch split over threads) runs on the
-// thread that calls it: the pool is busy with the outer loop, and waiting for it would
-// deadlock.
+// -DOPT_THREADS=N. With 1, a parallel call is a plain call of the body over [0, n) on the
+// calling thread: no pool, no <thread>, no bytes. With N > 1 the first parallel call
+// creates a fixed pool of N - 1 workers (never a thread per call). Each call cuts [0, n)
+// into units of at least `grain` (at most kMaxUnits), and the threads claim runs of them
+// from one counter, each claim 1 / (2N) of what is left, so runs shrink towards the end
+// to one unit: the caller starts at once, a worker joins when it wakes and takes what is
+// left, so a worker that wakes late costs the call nothing but the work it did not take,
+// and at the end the threads wait for one another at most about a unit (Note [Claimed
+// work]). Kernels split only loops whose iterations are independent (never a reduction),
+// and compute each iteration the same way whatever the split, so results are bit-identical
+// for every N. A parallel call inside another one's body (a GEMM per image of a batch split
+// over threads) runs on the thread that calls it: the pool is busy with the outer loop, and
+// waiting for it would deadlock.
 
 #include <cstdint>
 
@@ -22,6 +25,8 @@
 #endif
 
 #if OPT_THREADS > 1
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -30,46 +35,155 @@
 namespace opt {
 
 constexpr int kThreads = OPT_THREADS;
-static_assert(kThreads >= 1, "OPT_THREADS must be at least 1");
+static_assert(kThreads >= 1 && kThreads <= 256, "OPT_THREADS must be in [1, 256]");
+
+// The units a call is cut into, at most (Note [Claimed work]: they fit its 16-bit fields).
+constexpr int64_t kMaxUnits = 4096;
 
 #if OPT_THREADS > 1
 namespace detail {
 
-// Whether this thread is running a chunk of a parallel_for (a worker always is).
+// Whether this thread is running a parallel call's body (a worker always is).
 inline bool& inside_parallel() {
   static thread_local bool inside = false;
   return inside;
 }
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  asm volatile("yield");
+#endif
+}
+
+// Note [Claimed work]
+// One 64-bit word says which call is running and what is left of it: the call's serial
+// number (high 32 bits), its unit count (16 bits) and the next unclaimed unit (low 16).
+// A thread claims a run of units (an item; 1 / (2N) of those left, at least one: a claim,
+// one atomic operation, is nothing beside the work it hands out, and the last items are
+// small, so no thread waits long for another) by a compare-and-swap that checks the
+// serial, so a thread still
+// holding a finished call's body can never take an item of the next call. Everything else a
+// call publishes (body, n) is written before the word (release) and read only after a
+// successful claim (acquire): while an item is unfinished its caller has not returned, so
+// those fields are still that call's. The runs depend only on the count and the next unit,
+// not on who claims them. When its body ends a worker adds the units it took to
+// `finished_`; the caller returns once the units it did not take are all there.
+//
+// Waiting is short spins bounded in time, then sleep: a worker keeps looking for the next
+// call for kIdleSpin after one ends (the next layer usually starts within microseconds, and
+// a wake-up from sleep costs tens), and the caller spins up to kFinishSpin for a worker's
+// last item before it sleeps. Bounded, so an idle pool costs no CPU. The bounds were
+// measured (benchmarks/RESULTS.md, "Claimed work items"): 50 and 200 microseconds cost more
+// CPU for the same speed; no spin at all brought the slow wake-ups back.
+constexpr std::chrono::microseconds kIdleSpin{20};
+constexpr std::chrono::microseconds kFinishSpin{100};
+
+class ThreadPool;
+
+}  // namespace detail
+
+// Units [first, last) of a call's count, claimed together; empty when none was left.
+struct UnitRun {
+  int64_t first = 0;
+  int64_t last = 0;
+};
+
+// The items of one parallel call as one thread sees them: claim() gives the next unclaimed
+// item's [begin, end) until none is left.
+class WorkItems {
+ public:
+  // Items of call `serial` of `pool`, `first` already claimed (or empty); with no pool, the
+  // one item [0, n) of a call run on its caller alone.
+  WorkItems(detail::ThreadPool* pool, uint32_t serial, int64_t n, int64_t count, UnitRun first)
+      : pool_(pool), serial_(serial), n_(n), count_(count), first_(first) {}
+
+  bool claim(int64_t& begin, int64_t& end);
+
+ private:
+  friend class detail::ThreadPool;
+  detail::ThreadPool* pool_;
+  uint32_t serial_;
+  int64_t n_;
+  int64_t count_;
+  UnitRun first_;  // units claimed before the body ran (a worker's), or empty
+  int64_t taken_ = 0;
+};
+
+namespace detail {
 
 // The fixed pool. Created on first use: kernels run on one thread at a time (a method
 // executes its instructions in order), so the function-local static needs no guard
 // (-fno-threadsafe-statics); destroyed at exit, joining its workers.
 class ThreadPool {
  public:
-  using Chunk = void (*)(const void* job, int64_t index);
+  using Body = void (*)(const void* body, WorkItems& items);
 
   static ThreadPool& instance() {
     static ThreadPool pool;
     return pool;
   }
 
-  // Calls chunk(job, i) for i in [0, chunks), chunks <= kThreads: i = 0 on the calling
-  // thread, i on worker i - 1; returns when every call has returned.
-  void run(Chunk chunk, const void* job, int chunks) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      chunk_ = chunk;
-      job_ = job;
-      chunks_ = chunks;
-      pending_ = chunks - 1;
-      ++generation_;
+  // Runs body(items) on the calling thread and on every worker that wakes before the
+  // `count` units of [0, n) are claimed; returns when every unit is finished. Not inlined:
+  // one copy serves every kernel's calls (it is a few hundred bytes, called once a layer).
+  [[gnu::noinline]] void run(Body body, const void* context, int64_t n, int64_t count) {
+    body_ = body;
+    context_ = context;
+    n_ = n;
+    finished_.store(0, std::memory_order_relaxed);
+    const uint32_t serial = static_cast<uint32_t>(word_.load(std::memory_order_relaxed) >> 32) + 1;
+    word_.store(uint64_t{serial} << 32 | static_cast<uint64_t>(count) << 16);
+    if (sleepers_.load() > 0) {
+      { std::lock_guard<std::mutex> lock(mutex_); }
+      work_.notify_all();
     }
-    work_.notify_all();
+    WorkItems items(this, serial, n, count, UnitRun{});
     inside_parallel() = true;
-    chunk(job, 0);
+    body(context, items);
     inside_parallel() = false;
-    std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [this] { return pending_ == 0; });
+    // A body may return before claiming every item (a kernel that fails): close the call,
+    // so no worker starts one, and wait only for the items workers took.
+    const int64_t others = count - items.taken_ - close(serial);
+    const auto until = std::chrono::steady_clock::now() + kFinishSpin;
+    for (int spins = 0; finished_.load(std::memory_order_acquire) != others; ++spins) {
+      cpu_relax();
+      if (spins % 64 == 63 && std::chrono::steady_clock::now() > until) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        caller_sleeps_.store(true);
+        done_.wait(lock, [&] { return finished_.load() == others; });
+        caller_sleeps_.store(false, std::memory_order_relaxed);
+        break;
+      }
+    }
+  }
+
+  // The next item of call `serial` (Note [Claimed work]), empty when it has none left or
+  // is over.
+  UnitRun claim(uint32_t serial) {
+    uint64_t word = word_.load(std::memory_order_acquire);
+    for (;;) {
+      const int64_t next = static_cast<int64_t>(word & 0xffff);
+      const int64_t left = static_cast<int64_t>(word >> 16 & 0xffff) - next;
+      if (word >> 32 != serial || left <= 0) return UnitRun{};
+      const int64_t take = left / (2 * kThreads) > 1 ? left / (2 * kThreads) : 1;
+      if (word_.compare_exchange_weak(word, word + static_cast<uint64_t>(take),
+                                      std::memory_order_acq_rel, std::memory_order_acquire))
+        return UnitRun{next, next + take};
+    }
+  }
+
+  // Marks every item of call `serial` claimed; returns how many were not.
+  int64_t close(uint32_t serial) {
+    uint64_t word = word_.load(std::memory_order_acquire);
+    for (;;) {
+      const uint64_t next = word & 0xffff, count = word >> 16 & 0xffff;
+      if (word >> 32 != serial || next >= count) return 0;
+      if (word_.compare_exchange_weak(word, word - next + count, std::memory_order_acq_rel,
+                                      std::memory_order_acquire))
+        return static_cast<int64_t>(count - next);
+    }
   }
 
   ThreadPool(const ThreadPool&) = delete;
@@ -78,7 +192,7 @@ class ThreadPool {
   ~ThreadPool() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
+      stop_.store(true);
     }
     work_.notify_all();
     for (std::thread& worker : workers_) worker.join();
@@ -86,79 +200,125 @@ class ThreadPool {
 
  private:
   ThreadPool() {
-    for (int index = 1; index < kThreads; ++index)
-      workers_[index - 1] = std::thread([this, index] { serve(index); });
+    for (std::thread& worker : workers_) worker = std::thread([this] { serve(); });
   }
 
-  void serve(int index) {
-    inside_parallel() = true;
-    uint64_t seen = 0;
-    for (;;) {
-      Chunk chunk;
-      const void* job;
-      {
+  // Whether a call after `seen` started (or the pool stops), sleeping when none does
+  // within kIdleSpin.
+  bool await_call(uint32_t seen) {
+    const auto started = [&] { return stop_.load() || word_.load() >> 32 != seen; };
+    const auto until = std::chrono::steady_clock::now() + kIdleSpin;
+    for (int spins = 0; !started(); ++spins) {
+      cpu_relax();
+      if (spins % 64 == 63 && std::chrono::steady_clock::now() > until) {
         std::unique_lock<std::mutex> lock(mutex_);
-        work_.wait(lock, [&] { return stop_ || generation_ != seen; });
-        if (stop_) return;
-        seen = generation_;
-        if (index >= chunks_) continue;  // this call has fewer chunks than workers
-        chunk = chunk_;
-        job = job_;
+        sleepers_.fetch_add(1);
+        work_.wait(lock, started);
+        sleepers_.fetch_sub(1);
+        break;
       }
-      chunk(job, index);
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (--pending_ == 0) done_.notify_one();
+    }
+    return !stop_.load();
+  }
+
+  void serve() {
+    inside_parallel() = true;
+    uint32_t seen = 0;
+    while (await_call(seen)) {
+      const uint64_t word = word_.load(std::memory_order_acquire);
+      seen = static_cast<uint32_t>(word >> 32);
+      const UnitRun first = claim(seen);
+      if (first.first == first.last) continue;  // the caller took every unit before it woke
+      WorkItems items(this, seen, n_, static_cast<int64_t>(word >> 16 & 0xffff), first);
+      body_(context_, items);
+      finished_.fetch_add(items.taken_);
+      if (caller_sleeps_.load()) {
+        { std::lock_guard<std::mutex> lock(mutex_); }
+        done_.notify_one();
+      }
     }
   }
 
   std::thread workers_[kThreads - 1];
+  std::atomic<uint64_t> word_{0};  // Note [Claimed work]
+  std::atomic<int64_t> finished_{0};
+  std::atomic<int> sleepers_{0};
+  std::atomic<bool> caller_sleeps_{false};
+  std::atomic<bool> stop_{false};
+  Body body_ = nullptr;
+  const void* context_ = nullptr;
+  int64_t n_ = 0;
   std::mutex mutex_;
   std::condition_variable work_;
   std::condition_variable done_;
-  Chunk chunk_ = nullptr;
-  const void* job_ = nullptr;
-  int chunks_ = 0;
-  int pending_ = 0;
-  uint64_t generation_ = 0;
-  bool stop_ = false;
-};
-
-template <typename F>
-struct ParallelJob {
-  const F* body;
-  int64_t n;
-  int64_t chunks;
-
-  static void run_chunk(const void* self, int64_t index) {
-    const ParallelJob& job = *static_cast<const ParallelJob*>(self);
-    // Chunk i is [n * i / chunks, n * (i + 1) / chunks): contiguous, in order, each at
-    // least n / chunks >= grain long. n * chunks cannot overflow: n < 2^56 in practice
-    // (element counts), chunks <= kThreads.
-    (*job.body)(job.n * index / job.chunks, job.n * (index + 1) / job.chunks);
-  }
 };
 
 }  // namespace detail
+
+inline bool WorkItems::claim(int64_t& begin, int64_t& end) {
+  UnitRun run = first_;
+  first_ = UnitRun{};
+  if (run.first == run.last && pool_ != nullptr) run = pool_->claim(serial_);
+  if (run.first == run.last) return false;
+  taken_ += run.last - run.first;
+  // Unit u is [n * u / count, n * (u + 1) / count): at least n / count >= grain long.
+  // n * count cannot overflow: n < 2^48 in practice (element counts), count <= 2^12.
+  begin = n_ * run.first / count_;
+  end = n_ * run.last / count_;
+  return true;
+}
+
+#else
+
+class WorkItems {
+ public:
+  explicit WorkItems(int64_t n) : n_(n) {}
+  bool claim(int64_t& begin, int64_t& end) {
+    begin = 0;
+    end = n_;
+    const bool first = n_ > 0;
+    n_ = 0;
+    return first;
+  }
+
+ private:
+  int64_t n_;
+};
+
 #endif
 
-// body(begin, end) over contiguous chunks of [0, n), each at least `grain` long (one
-// chunk when n < 2 * grain or one thread is configured). See Note [Threads].
+// body(items) on every thread that takes part, each claiming items of [0, n) (at least
+// `grain` long) with items.claim(begin, end) until it returns false; one item, [0, n), when
+// n < 2 * grain or one thread is configured. For a body that keeps per-thread state from one
+// item to the next (scratch, packed columns). See Note [Threads].
 template <typename F>
-void parallel_for(int64_t n, int64_t grain, const F& body) {
+void parallel_items(int64_t n, int64_t grain, const F& body) {
   if (n <= 0) return;
 #if OPT_THREADS > 1
   const int64_t most = n / (grain < 1 ? 1 : grain);
-  const int64_t chunks = most < kThreads ? most : kThreads;
-  if (chunks > 1 && !detail::inside_parallel()) {
-    const detail::ParallelJob<F> job{&body, n, chunks};
-    detail::ThreadPool::instance().run(&detail::ParallelJob<F>::run_chunk, &job,
-                                       static_cast<int>(chunks));
+  const int64_t count = most < kMaxUnits ? most : kMaxUnits;
+  if (count > 1 && !detail::inside_parallel()) {
+    detail::ThreadPool::instance().run(
+        [](const void* context, WorkItems& items) { (*static_cast<const F*>(context))(items); },
+        &body, n, count);
     return;
   }
+  WorkItems items(nullptr, 0, n, 1, UnitRun{0, 1});
+  body(items);
 #else
   (void)grain;
+  WorkItems items(n);
+  body(items);
 #endif
-  body(int64_t{0}, n);
+}
+
+// body(begin, end) over contiguous items of [0, n), each at least `grain` long, on
+// whichever threads claim them (one item when n < 2 * grain or one thread is configured).
+template <typename F>
+void parallel_for(int64_t n, int64_t grain, const F& body) {
+  parallel_items(n, grain, [&body](WorkItems& items) {
+    for (int64_t begin, end; items.claim(begin, end);) body(begin, end);
+  });
 }
 
 }  // namespace opt

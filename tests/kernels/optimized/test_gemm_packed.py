@@ -143,4 +143,5 @@ def test_gemm_matches_a_plain_loop_with_the_same_bits_on_any_thread_count(
 ) -> None:
     one = run_driver(tmp_path, isa, 1)
     assert one.startswith("0 of 2856 products wrong"), one
+    assert run_driver(tmp_path, isa, 2) == one
     assert run_driver(tmp_path, isa, 3) == one

@@ -13,6 +13,7 @@ from tests.kernels.optimized.binary_cases import (
     out_for,
 )
 from tests.kernels.optimized.compare import assert_both_fail, assert_matches, random
+from tests.kernels.optimized.conftest import Runners
 
 EVERY_LEVEL = True  # conftest.py: at each instruction set level this machine runs
 
@@ -86,3 +87,27 @@ def test_add_other_dtypes_are_not_taken(optimized: KernelRunner) -> None:
     assert_fails(
         optimized, OP, [In(x), In(x), 1, Out(np.int64, (4,))], "dtype Long is not supported"
     )
+
+
+# Note [Split elementwise]: tensors past 2^15 elements split over three threads (in lengths
+# that are not multiples of the items), each layout's loop: the bits of one thread.
+@pytest.mark.parametrize(
+    "shapes",
+    [
+        ((5, 13, 1031), (5, 13, 1031)),
+        ((300, 257), (257,)),
+        ((300, 257), (300, 1)),
+        ((67015,), (1,)),
+    ],
+    ids=str,
+)
+def test_add_split_over_threads_gives_the_same_bits(runners: Runners, shapes: tuple) -> None:
+    a, b = (In(random(shape, seed)) for seed, shape in enumerate(shapes))
+    out = Out(np.float32, np.broadcast_shapes(*shapes))
+    runners.close(OP, [a, b, 2.5, out], 2)
+    runners.close(OP, [b, a, 2.5, out], 2)
+
+
+def test_add_scalar_split_over_threads_gives_the_same_bits(runners: Runners) -> None:
+    x = In(random((7, 9901), 5))
+    runners.close(SCALAR_OP, [x, 1.5, 2.5, Out(np.float32, (7, 9901))], 2)

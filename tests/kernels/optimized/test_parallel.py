@@ -1,4 +1,5 @@
-"""kernels/optimized/parallel.h on its own (Note [Threads]): chunks, pool reuse, nesting."""
+"""kernels/optimized/parallel.h on its own (Note [Threads], Note [Claimed work]): items,
+coverage, pool reuse, nesting, bodies that stop early."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from tests.workspace import REPO
 PROGRAM = r"""
 #include <atomic>
 #include <cstdio>
+#include <initializer_list>
 #include <thread>
 #include "kernels/optimized/parallel.h"
 
@@ -34,16 +36,58 @@ int main() {
     });
   }
   printf("%ld\n", total.load());
+  // Many more units than threads, items of uneven lengths: every index exactly once, in the
+  // items Note [Claimed work] cuts, whichever thread claims them.
+  for (int64_t n : {int64_t{13}, int64_t{1000}}) {
+    std::atomic<int> seen[1000] = {};
+    std::atomic<int> items{0};
+    for (int round = 0; round < 200; ++round) {
+      opt::parallel_for(n, 1, [&](int64_t b, int64_t e) {
+        ++items;
+        for (int64_t i = b; i < e; ++i) ++seen[i];
+      });
+    }
+    int wrong = 0;
+    for (int64_t i = 0; i < 1000; ++i) wrong += seen[i] != (i < n ? 200 : 0);
+    printf("%ld: %d items, %d wrong\n", (long)n, items.load() / 200, wrong);
+  }
+  // Bodies that return before claiming every item (a kernel whose scratch failed): the call
+  // returns, nobody runs the rest, and the pool serves the next call.
+  std::atomic<int> ran{0};
+  for (int round = 0; round < 500; ++round) {
+    opt::parallel_items(64, 1, [&](opt::WorkItems& items) {
+      int64_t b, e;
+      if (items.claim(b, e)) ran += static_cast<int>(e - b);
+    });
+  }
+  long after = 0;
+  opt::parallel_for(64, 1, [&](int64_t b, int64_t e) { __atomic_add_fetch(&after, e - b, 0); });
+  // Each call's body ran one item on the caller and on each worker that joined: never all
+  // of [0, 64) with a pool (a claim takes at most half of it), all of it without one.
+  const long r = ran.load();
+  const char* early = r == 500 * 64 ? "whole" : r >= 500 && r < 500 * 64 ? "part" : "wrong";
+  printf("stopped early: %s, then %ld\n", early, after);
   opt::parallel_for(0, 1, [&](int64_t, int64_t) { printf("never\n"); });
   opt::parallel_for(5, 100, [&](int64_t b, int64_t e) { printf("[%ld,%ld)\n", (long)b, (long)e); });
 }
 """
 
 
+def claims(units: int, threads: int) -> int:
+    """The items Note [Claimed work] cuts `units` into: each takes 1 / (2 * threads) of
+    what is left, at least one unit."""
+    items = 0
+    while units > 0:
+        units -= max(1, units // (2 * threads))
+        items += 1
+    return items
+
+
 @pytest.mark.parametrize(
-    ("threads", "chunks"), [(1, "[0,7) 1"), (3, "[0,2)[2,4)[4,7) 3"), (8, "[0,2)[2,4)[4,7) 3")]
+    ("threads", "chunks"),
+    [(1, "[0,7) 1"), (2, "[0,2)[2,4)[4,7) 3"), (3, "[0,2)[2,4)[4,7) 3"), (8, "[0,2)[2,4)[4,7) 3")],
 )
-def test_parallel_for_chunks_and_nesting(tmp_path: Path, threads: int, chunks: str) -> None:
+def test_parallel_for_items_coverage_and_nesting(tmp_path: Path, threads: int, chunks: str) -> None:
     source, program = tmp_path / "parallel.cpp", tmp_path / "parallel"
     source.write_text(PROGRAM)
     subprocess.run(
@@ -55,4 +99,11 @@ def test_parallel_for_chunks_and_nesting(tmp_path: Path, threads: int, chunks: s
     # Generous: a deadlock would hang; 2,000 rounds take milliseconds on an idle core.
     result = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines() == [chunks, "200000", "[0,5)"]
+    assert result.stdout.splitlines() == [
+        chunks,
+        "200000",
+        f"13: {claims(13, threads) if threads > 1 else 1} items, 0 wrong",
+        f"1000: {claims(1000, threads) if threads > 1 else 1} items, 0 wrong",
+        f"stopped early: {'part' if threads > 1 else 'whole'}, then 64",
+        "[0,5)",
+    ]

@@ -108,32 +108,40 @@ inline bool plan_fast_binary(const rt::OpContext& in, const rt::Tensor& a, const
   return true;
 }
 
-// out = f(a, b) over a planned call (f: float x float -> float, inlined).
+// out = f(a, b) over a planned call (f: float x float -> float, inlined), split over the
+// threads (Note [Split elementwise]).
 template <typename F>
 void run_fast_binary(const BinaryPlan& plan, const float* a, const float* b, float* out, F f) {
   const auto swapped = [f](float y, float x) { return f(x, y); };
   const int64_t n = plan.outer * plan.inner;
-  if (plan.a == Operand::kFull && plan.b == Operand::kFull) return map2(out, a, b, n, f);
-  if (plan.b == Operand::kScalar) return map2_scalar(out, a, b[0], n, f);
-  if (plan.a == Operand::kScalar) return map2_scalar(out, b, a[0], n, swapped);
+  if (plan.a == Operand::kFull && plan.b == Operand::kFull)
+    return split_elements(n, [&](int64_t s, int64_t e) { map2(out + s, a + s, b + s, e - s, f); });
+  if (plan.b == Operand::kScalar)
+    return split_elements(
+        n, [&](int64_t s, int64_t e) { map2_scalar(out + s, a + s, b[0], e - s, f); });
+  if (plan.a == Operand::kScalar)
+    return split_elements(
+        n, [&](int64_t s, int64_t e) { map2_scalar(out + s, b + s, a[0], e - s, swapped); });
   const int64_t inner = plan.inner;
-  for (int64_t r = 0; r < plan.outer; ++r) {
-    float* o = out + r * inner;
-    switch (plan.b) {
-      case Operand::kRow:
-        map2(o, a + r * inner, b, inner, f);
-        break;
-      case Operand::kColumn:
-        map2_scalar(o, a + r * inner, b[r], inner, f);
-        break;
-      default:  // b full: a is the row or column
-        if (plan.a == Operand::kRow) {
-          map2(o, b + r * inner, a, inner, swapped);
-        } else {
-          map2_scalar(o, b + r * inner, a[r], inner, swapped);
-        }
+  split_rows(plan.outer, inner, [&](int64_t first, int64_t last) {
+    for (int64_t r = first; r < last; ++r) {
+      float* o = out + r * inner;
+      switch (plan.b) {
+        case Operand::kRow:
+          map2(o, a + r * inner, b, inner, f);
+          break;
+        case Operand::kColumn:
+          map2_scalar(o, a + r * inner, b[r], inner, f);
+          break;
+        default:  // b full: a is the row or column
+          if (plan.a == Operand::kRow) {
+            map2(o, b + r * inner, a, inner, swapped);
+          } else {
+            map2_scalar(o, b + r * inner, a[r], inner, swapped);
+          }
+      }
     }
-  }
+  });
 }
 
 // The whole kernels. Op is a portable binary op (binary_op.h's interface):
@@ -175,8 +183,12 @@ void binary_scalar_kernel(rt::KernelContext& context, const char* op, const rt::
     if (empty) return;
     const float s = alpha != nullptr ? alpha->to<float>() : 0.0f;
     const float y = other.to<float>();
-    map2_scalar(out.data_as<float>(), self.data_as<float>(), y, out.numel(),
-                [s](float x, float v) { return Op::template apply<float>(x, v, s); });
+    float* o = out.data_as<float>();
+    const float* x = self.data_as<float>();
+    split_elements(out.numel(), [&](int64_t begin, int64_t end) {
+      map2_scalar(o + begin, x + begin, y, end - begin,
+                  [s](float v, float w) { return Op::template apply<float>(v, w, s); });
+    });
     return;
   }
   if (alpha != nullptr) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "kernels/optimized/elem/layout.h"
+#include "kernels/optimized/elem/loops.h"
 #include "kernels/optimized/elem/vmath.h"
 #include "runtime/core/scalar_type.h"
 #include "runtime/core/tensor.h"
@@ -17,7 +18,12 @@ void unary_kernel(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& o
                   Portable portable_path) {
   bool empty = false;
   if (Dtypes::kEnabled.contains(rt::ScalarType::Float) && plan_fast_unary(in, self, out, &empty)) {
-    if (!empty) map_vec(out.data_as<float>(), self.data_as<float>(), out.numel(), f);
+    if (empty) return;
+    float* y = out.data_as<float>();
+    const float* x = self.data_as<float>();
+    split_elements(out.numel(), [&](int64_t begin, int64_t end) {
+      map_vec(y + begin, x + begin, end - begin, f);
+    });
     return;
   }
   portable_path();
