@@ -75,6 +75,7 @@ LEVEL_OPS = [
     "aten::convolution.out",
     "aten::_native_batch_norm_legit_no_training.out",
     "aten::add.out",
+    "aten::add.Scalar_out",
     "aten::clamp.out",
     "aten::div.out",
     "aten::hardtanh.out",
