@@ -190,8 +190,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--models", nargs="+", default=list(MODELS), choices=MODELS)
-    # "native" compiles the optimized kernels with AVX-512 VNNI where the machine has it
-    # (Note [int8 GEMM]); the host toolchain's best x86-64 level has no VNNI.
+    # The host toolchain's `best` takes VNNI where the machine has it (Note [Instruction
+    # sets]); "x86-64-v4" pins AVX-512 without it, "native" everything the machine has.
     parser.add_argument("--toolchain", default="host", help="our runner's toolchain")
     options = parser.parse_args()
     for name in options.models:
