@@ -96,8 +96,16 @@ class WorkItems {
  public:
   // Items of call `serial` of `pool`, `first` already claimed (or empty); with no pool, the
   // one item [0, n) of a call run on its caller alone.
+  // `first` counts as taken from the start: a body that returns before its first claim (a
+  // kernel whose scratch failed) still reports those units finished, or its caller would
+  // wait for them forever.
   WorkItems(detail::ThreadPool* pool, uint32_t serial, int64_t n, int64_t count, UnitRun first)
-      : pool_(pool), serial_(serial), n_(n), count_(count), first_(first) {}
+      : pool_(pool),
+        serial_(serial),
+        n_(n),
+        count_(count),
+        first_(first),
+        taken_(first.last - first.first) {}
 
   bool claim(int64_t& begin, int64_t& end);
 
@@ -108,7 +116,7 @@ class WorkItems {
   int64_t n_;
   int64_t count_;
   UnitRun first_;  // units claimed before the body ran (a worker's), or empty
-  int64_t taken_ = 0;
+  int64_t taken_;
 };
 
 namespace detail {
@@ -258,9 +266,11 @@ class ThreadPool {
 inline bool WorkItems::claim(int64_t& begin, int64_t& end) {
   UnitRun run = first_;
   first_ = UnitRun{};
-  if (run.first == run.last && pool_ != nullptr) run = pool_->claim(serial_);
+  if (run.first == run.last && pool_ != nullptr) {
+    run = pool_->claim(serial_);
+    taken_ += run.last - run.first;
+  }
   if (run.first == run.last) return false;
-  taken_ += run.last - run.first;
   // Unit u is [n * u / count, n * (u + 1) / count): at least n / count >= grain long.
   // n * count cannot overflow: n < 2^48 in practice (element counts), count <= 2^12.
   begin = n_ * run.first / count_;

@@ -12,6 +12,7 @@ from tests.workspace import REPO
 
 PROGRAM = r"""
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <initializer_list>
 #include <thread>
@@ -67,6 +68,22 @@ int main() {
   const long r = ran.load();
   const char* early = r == 500 * 64 ? "whole" : r >= 500 && r < 500 * 64 ? "part" : "wrong";
   printf("stopped early: %s, then %ld\n", early, after);
+  // Workers whose body returns before its first claim (the units a worker took before its
+  // body ran count as taken: the caller waits for nothing that will not come). The caller's
+  // items are slow, so the workers wake and take some.
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<long> by_caller{0};
+  for (int round = 0; round < 20; ++round) {
+    opt::parallel_items(64, 1, [&](opt::WorkItems& items) {
+      if (std::this_thread::get_id() != caller) return;
+      for (int64_t b, e; items.claim(b, e);) {
+        by_caller += e - b;
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+      }
+    });
+  }
+  const long c = by_caller.load();
+  printf("workers gave up: %s\n", c == 20 * 64 ? "whole" : c >= 20 && c < 20 * 64 ? "part" : "wrong");
   opt::parallel_for(0, 1, [&](int64_t, int64_t) { printf("never\n"); });
   opt::parallel_for(5, 100, [&](int64_t b, int64_t e) { printf("[%ld,%ld)\n", (long)b, (long)e); });
 }
@@ -105,5 +122,6 @@ def test_parallel_for_items_coverage_and_nesting(tmp_path: Path, threads: int, c
         f"13: {claims(13, threads) if threads > 1 else 1} items, 0 wrong",
         f"1000: {claims(1000, threads) if threads > 1 else 1} items, 0 wrong",
         f"stopped early: {'part' if threads > 1 else 'whole'}, then 64",
+        f"workers gave up: {'part' if threads > 1 else 'whole'}",
         "[0,5)",
     ]

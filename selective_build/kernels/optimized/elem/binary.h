@@ -116,12 +116,18 @@ void run_fast_binary(const BinaryPlan& plan, const float* a, const float* b, flo
   const int64_t n = plan.outer * plan.inner;
   if (plan.a == Operand::kFull && plan.b == Operand::kFull)
     return split_elements(n, [&](int64_t s, int64_t e) { map2(out + s, a + s, b + s, e - s, f); });
-  if (plan.b == Operand::kScalar)
+  // A one-element operand is read once, before any item writes: `out` may be planned over
+  // it (an input that dies here), and an item's write must not change what later items read.
+  if (plan.b == Operand::kScalar) {
+    const float y = b[0];
     return split_elements(
-        n, [&](int64_t s, int64_t e) { map2_scalar(out + s, a + s, b[0], e - s, f); });
-  if (plan.a == Operand::kScalar)
+        n, [&, y](int64_t s, int64_t e) { map2_scalar(out + s, a + s, y, e - s, f); });
+  }
+  if (plan.a == Operand::kScalar) {
+    const float x = a[0];
     return split_elements(
-        n, [&](int64_t s, int64_t e) { map2_scalar(out + s, b + s, a[0], e - s, swapped); });
+        n, [&, x](int64_t s, int64_t e) { map2_scalar(out + s, b + s, x, e - s, swapped); });
+  }
   const int64_t inner = plan.inner;
   split_rows(plan.outer, inner, [&](int64_t first, int64_t last) {
     for (int64_t r = first; r < last; ++r) {
