@@ -12,29 +12,10 @@ void count_write(uint8_t* writes, Span<EValue> values, const EValue* value) {
   if (count < 2) ++count;
 }
 
-// Whether the values a kernel writes are the ones its return slot names.
-// A kernel writes its schema's out arguments, which the exporter lists right
-// before the return slot: the same value again, or the items of a TensorList
-// of several outs (Note [Kernel call layout] in codegen/unboxing.py). A file
-// that names other values there makes the kernel write a value the return
-// slot does not name.
-bool outs_are_return_slot(const Instruction& call) {
-  const size_t count = call.args.size();
-  if (count < 2) return false;
-  const EValue* slot = call.args[count - 1];
-  if (slot->is_tensor()) return call.args[count - 2] == slot;
-  if (slot->tag() != Tag::TensorList) return false;
-  const BoxedList outs = slot->to_list();
-  if (outs.size + 1 > count) return false;
-  for (uint32_t k = 0; k < outs.size; ++k) {
-    if (call.args[count - 1 - outs.size + k] != outs.items[k]) return false;
-  }
-  return true;
-}
-
 // Counts every write the chain and the caller can make (Note [Constant
-// folding at load] in fold.h); a call whose outs are not its return slot
-// loses its pure_out mark. Returns false if the chain has a jump.
+// folding at load] in fold.h); a call whose outs are not its return slot was
+// not marked pure_out at load (decode_kernel_call). Returns false if the chain
+// has a jump.
 bool count_writes(Span<Instruction> instructions, Span<EValue> values, BoxedList inputs,
                   uint8_t* writes) {
   for (uint32_t i = 0; i < inputs.size; ++i) count_write(writes, values, inputs.items[i]);
@@ -43,7 +24,6 @@ bool count_writes(Span<Instruction> instructions, Span<EValue> values, BoxedList
     if (instruction.kind == Instruction::Kind::Move)
       count_write(writes, values, &values[instruction.second]);
     if (instruction.kind != Instruction::Kind::Kernel) continue;
-    instruction.pure_out = instruction.pure_out && outs_are_return_slot(instruction);
     const size_t count = instruction.args.size();
     // A call that may write any argument: every one of them, list items too.
     const size_t first = instruction.pure_out ? count - 1 : 0;

@@ -35,6 +35,28 @@ static_assert(ins::kJumpFalseCall - kFirstPlainCall ==
                   ins::kFreeCall - kFirstPlainCall == static_cast<uint8_t>(Instruction::Kind::Free),
               "Instruction::Kind keeps the union's order of MoveCall, JumpFalseCall, FreeCall");
 
+#ifdef RT_FOLD_CONSTANTS
+// Whether the values a kernel writes are the ones its return slot names.
+// A kernel writes its schema's out arguments, which the exporter lists right
+// before the return slot: the same value again, or the items of a TensorList
+// of several outs (Note [Kernel call layout] in codegen/unboxing.py). A file
+// that names other values there makes the kernel write a value the return
+// slot does not name.
+bool outs_are_return_slot(const Instruction& call) {
+  const size_t count = call.args.size();
+  if (count < 2) return false;
+  const EValue* slot = call.args[count - 1];
+  if (slot->is_tensor()) return call.args[count - 2] == slot;
+  if (slot->tag() != Tag::TensorList) return false;
+  const BoxedList outs = slot->to_list();
+  if (outs.size + 1 > count) return false;
+  for (uint32_t k = 0; k < outs.size; ++k) {
+    if (call.args[count - 1 - outs.size + k] != outs.items[k]) return false;
+  }
+  return true;
+}
+#endif
+
 // Fills in a KernelCall: its argument values and the kernel serving it.
 void decode_kernel_call(fb::Reader& reader, fb::Table plan, fb::Table call, Span<EValue> values,
                         const KernelRegistry& registry, Arena& arena, Message& message,
@@ -75,8 +97,12 @@ void decode_kernel_call(fb::Reader& reader, fb::Table plan, fb::Table call, Span
   // ExecuTorch's quantized_decomposed kernels follow the same convention.
   const bool aten = strncmp(name, "aten::", 6) == 0;
   const bool quantized = strncmp(name, "quantized_decomposed::", 22) == 0;
+  // Set here, once, for every load-time pass (Note [Quantized calls at load] reads it
+  // before folding does): a file that lists other values than its return slot as the outs
+  // makes the kernel write values a pass would not know of.
   out->pure_out = length > 10 && (aten || quantized) && strcmp(name + length - 3, "out") == 0 &&
-                  (name[length - 4] == '.' || name[length - 4] == '_');
+                  (name[length - 4] == '.' || name[length - 4] == '_') &&
+                  outs_are_return_slot(*out);
 #endif
 #ifdef RT_PREPARE
   out->may_prepare = prepares(name);
