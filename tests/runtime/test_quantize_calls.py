@@ -328,3 +328,26 @@ def test_an_int8_add_is_one_call_with_the_float_chains_bits(
     for index, array in enumerate(got):
         np.testing.assert_array_equal(array, np.load(tmp_path / f"output{index}.npy"), case)
     assert np.unique(got[0]).size > 50  # values across the range, not one clamp
+
+
+def test_a_call_whose_outs_are_not_its_return_slot_is_seen_writing_an_operand(
+    optimized_runner: Path, all_runner: Path, tmp_path: Path
+) -> None:
+    """A hostile file: between a's dequantize and the add, neg.out writes a in place while
+    its return slot names another value. The rewrite must see that write (pure_out is decided
+    at load with the return-slot test, runtime/executor/instructions.cpp), so the result is
+    the float chain's, which read a before it was negated."""
+    method = add_chain((16,))
+    values = (*method.values, Tensor(C, (2, 5, 7)))  # 17: the return slot neg names
+    calls = (method.instructions[0], call("aten::neg.out", 0, 0, 17), *method.instructions[1:])
+    program = tmp_path / "program.pte"
+    save_program([Method("forward", values, method.inputs, method.outputs, calls)], program)
+    rng = np.random.default_rng(26)
+    arrays = [rng.integers(-127, 128, (2, 5, 7)).astype(np.int8) for _ in range(2)]
+    (fast := tmp_path / "fast").mkdir()
+    _, (got,) = run_iterations(optimized_runner, program, arrays, 1, fast)
+    command = [str(all_runner), str(program), "--output-dir", str(tmp_path)]
+    for index in range(len(arrays)):
+        command += ["--input", str(fast / f"in{index}.npy")]
+    subprocess.run(command, check=True, timeout=120)
+    np.testing.assert_array_equal(got, np.load(tmp_path / "output0.npy"))
