@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from selective_build.codegen.isa import LEVELS, best_level, isa_flags
+from tests.kernels.optimized.conftest import lower_levels
 from tests.workspace import REPO
 
 PROGRAM = r"""
@@ -118,8 +119,7 @@ def levels_here() -> list[str]:
     """The levels this machine runs with a vector width of their own (x86-64-v2 has the
     baseline's): the driver runs natively (qemu has no AVX-512)."""
     best = best_level()
-    here = LEVELS[: LEVELS.index(best) + 1] if best in LEVELS else []
-    return [level for level in here if level != "x86-64-v2"]
+    return [*lower_levels(), best] if best in LEVELS else []
 
 
 def run_driver(tmp_path: Path, isa: str, threads: int) -> str:
