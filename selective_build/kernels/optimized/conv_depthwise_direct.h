@@ -144,11 +144,9 @@ inline Vec activated(Vec x, const rt::Epilogue& e) {
     case Kind::None:
       return x;
     case Kind::Relu:
-      return x <= splat(0.0f) ? splat(0.0f) : x;
-    case Kind::Clamp: {
-      const Vec low = x < splat(e.lo) ? splat(e.lo) : x;
-      return low > splat(e.hi) ? splat(e.hi) : low;
-    }
+      return optimized::activate<Kind::Relu>(x, 0, 0);
+    case Kind::Clamp:
+      return optimized::activate<Kind::Clamp>(x, e.lo, e.hi);
     case Kind::Hardswish:
     case Kind::Sigmoid:
     case Kind::Silu:

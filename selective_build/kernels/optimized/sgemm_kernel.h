@@ -85,9 +85,9 @@ struct TileEpilogue {
 inline Vec finish_in_registers(Vec x, const TileEpilogue& e, int row, int vec) {
   if (e.shift != nullptr) x = x + (e.by_rows ? splat(e.shift[row]) : load(e.shift + vec * kLanes));
   if (e.active == nullptr) return x;
-  if (e.active->kind == rt::EpilogueKind::Relu) return x <= splat(0.0f) ? splat(0.0f) : x;
-  const Vec low = x < splat(e.active->lo) ? splat(e.active->lo) : x;
-  return low > splat(e.active->hi) ? splat(e.active->hi) : low;
+  if (e.active->kind == rt::EpilogueKind::Relu)
+    return optimized::activate<rt::EpilogueKind::Relu>(x, 0, 0);
+  return optimized::activate<rt::EpilogueKind::Clamp>(x, e.active->lo, e.active->hi);
 }
 
 // Keeps `v` a rounded product: no multiply-add may fuse it with the addition after it (as

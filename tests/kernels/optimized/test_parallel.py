@@ -73,17 +73,17 @@ int main() {
   // items are slow, so the workers wake and take some.
   const std::thread::id caller = std::this_thread::get_id();
   std::atomic<long> by_caller{0};
-  for (int round = 0; round < 20; ++round) {
+  for (int round = 0; round < 50; ++round) {
     opt::parallel_items(64, 1, [&](opt::WorkItems& items) {
       if (std::this_thread::get_id() != caller) return;
       for (int64_t b, e; items.claim(b, e);) {
         by_caller += e - b;
-        std::this_thread::sleep_for(std::chrono::microseconds(100));
+        std::this_thread::sleep_for(std::chrono::microseconds(300));
       }
     });
   }
   const long c = by_caller.load();
-  printf("workers gave up: %s\n", c == 20 * 64 ? "whole" : c >= 20 && c < 20 * 64 ? "part" : "wrong");
+  printf("workers gave up: %s\n", c == 50 * 64 ? "whole" : c >= 50 && c < 50 * 64 ? "part" : "wrong");
   opt::parallel_for(0, 1, [&](int64_t, int64_t) { printf("never\n"); });
   opt::parallel_for(5, 100, [&](int64_t b, int64_t e) { printf("[%ld,%ld)\n", (long)b, (long)e); });
 }
