@@ -2,6 +2,7 @@
 #include <cstdint>
 
 #include "kernels/optimized/elem/dtypes.h"
+#include "kernels/optimized/elem/loops.h"
 #include "kernels/optimized/elem/reduce.h"
 #include "kernels/optimized/elem/vmath.h"
 #include "kernels/portable/util/nn_layer_norm.h"
@@ -35,13 +36,13 @@ float row_squares(const float* x, float mean, int64_t n) {
   return total;
 }
 
-// A planned call with every tensor contiguous: portable's formulas (two passes
-// for the mean and variance, then (x - mean) * rstd * weight + bias) on vectors.
-void layer_norm_rows(const portable::LayerNormCall& c) {
+// Rows [first, last) of a planned call with every tensor contiguous: portable's formulas
+// (two passes for the mean and variance, then (x - mean) * rstd * weight + bias) on vectors.
+void layer_norm_range(const portable::LayerNormCall& c, int64_t first, int64_t last) {
   const int64_t n = c.n;
   const float* w = c.weight != nullptr ? c.weight->data_as<const float>() : nullptr;
   const float* b = c.bias != nullptr ? c.bias->data_as<const float>() : nullptr;
-  for (int64_t r = 0; r < c.rows; ++r) {
+  for (int64_t r = first; r < last; ++r) {
     const float* x = c.input->data_as<const float>() + r * n;
     float* y = c.out->data_as<float>() + r * n;
     const float mean = row_sum(x, n) / static_cast<float>(n);
@@ -59,6 +60,11 @@ void layer_norm_rows(const portable::LayerNormCall& c) {
     c.mean->data_as<float>()[r] = mean;
     c.rstd->data_as<float>()[r] = rstd;
   }
+}
+
+// Every row, split over the threads (Note [Split elementwise]: each row is computed whole).
+void layer_norm_rows(const portable::LayerNormCall& c) {
+  split_rows(c.rows, c.n, [&](int64_t first, int64_t last) { layer_norm_range(c, first, last); });
 }
 
 }  // namespace

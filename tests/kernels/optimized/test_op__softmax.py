@@ -5,6 +5,7 @@ import pytest
 
 from tests.kernels.harness import In, KernelRunner, Out
 from tests.kernels.optimized.compare import assert_both_fail, assert_matches, random
+from tests.kernels.optimized.conftest import Runners
 from tests.kernels.optimized.softmax_cases import calls
 
 OP = "aten::_softmax.out"
@@ -23,3 +24,9 @@ def test_softmax_errors_are_portables(optimized: KernelRunner, kernel: KernelRun
     assert_both_fail(optimized, kernel, OP, [In(x), 1, True, Out(np.float32, (2, 3))], "half")
     args = [In(x), 1, False, Out(np.float64, (2, 3))]
     assert_both_fail(optimized, kernel, OP, args, "out must have self's dtype")
+
+
+@pytest.mark.parametrize("shape", [(3, 197, 197), (40, 1000)], ids=str)
+def test_softmax_split_over_threads_gives_the_same_bits(runners: Runners, shape: tuple) -> None:
+    """Rows enough to split (Note [Split elementwise]): a ViT's attention scores."""
+    runners.close(OP, [In(random(shape, 3)), -1, False, Out(np.float32, shape)], shape[-1])

@@ -6,6 +6,7 @@ import pytest
 from selective_build.codegen.pte.writer import IntList
 from tests.kernels.harness import In, KernelRunner, Out
 from tests.kernels.optimized.compare import assert_both_fail, assert_matches, random
+from tests.kernels.optimized.conftest import Runners
 from tests.kernels.optimized.reduce_cases import calls
 
 OP = "aten::mean.out"
@@ -24,3 +25,12 @@ def test_mean_errors_are_portables(optimized: KernelRunner, kernel: KernelRunner
     assert_both_fail(optimized, kernel, OP, args, "")
     args = [In(x), IntList((1,)), False, None, Out(np.float32, (3,))]
     assert_both_fail(optimized, kernel, OP, args, "")
+
+
+@pytest.mark.parametrize("shape", [(4, 960, 7, 7), (2, 3, 9000)], ids=str)
+def test_mean_split_over_threads_gives_the_same_bits(runners: Runners, shape: tuple) -> None:
+    """Rows enough to split (Note [Split elementwise]): an EfficientNet squeeze's pooled
+    planes and a few long rows."""
+    dims = IntList((2, 3)) if len(shape) == 4 else IntList((2,))
+    out = Out(np.float32, shape[:2] + (1,) * (len(shape) - 2))
+    runners.close(OP, [In(random(shape, 7)), dims, True, None, out], shape[-1] * shape[-2])

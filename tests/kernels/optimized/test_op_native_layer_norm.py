@@ -6,6 +6,7 @@ import pytest
 from selective_build.codegen.pte.writer import IntList
 from tests.kernels.harness import In, KernelRunner, Out
 from tests.kernels.optimized.compare import assert_both_fail, assert_matches, random
+from tests.kernels.optimized.conftest import Runners
 
 OP = "aten::native_layer_norm.out"
 
@@ -57,3 +58,14 @@ def test_layer_norm_errors_are_portables(optimized: KernelRunner, kernel: Kernel
     args = call((2, 8), 1, (True, True))
     args[2] = In(random((7,), 3))
     assert_both_fail(optimized, kernel, OP, args, "weight and bias must have normalized_shape")
+
+
+def test_layer_norm_split_over_threads_gives_the_same_bits(runners: Runners) -> None:
+    """Rows enough to split (Note [Split elementwise]): a ViT's tokens."""
+    args = call((2, 197, 192), 1, (True, True))
+    (want_out, _, _) = runners.portable.run(OP, args)
+    (got, *_) = runners.optimized.run(OP, args)
+    assert runners.threaded is not None
+    (threaded, *_) = runners.threaded.run(OP, args)
+    assert got.tobytes() == threaded.tobytes()
+    np.testing.assert_allclose(got, want_out, rtol=1e-4, atol=1e-4)

@@ -83,7 +83,8 @@ int main() {
     });
   }
   const long c = by_caller.load();
-  printf("workers gave up: %s\n", c == 50 * 64 ? "whole" : c >= 50 && c < 50 * 64 ? "part" : "wrong");
+  const bool part = c >= 50 && c < 50 * 64;
+  printf("workers gave up: %s\n", c == 50 * 64 ? "whole" : part ? "part" : "wrong");
   opt::parallel_for(0, 1, [&](int64_t, int64_t) { printf("never\n"); });
   opt::parallel_for(5, 100, [&](int64_t b, int64_t e) { printf("[%ld,%ld)\n", (long)b, (long)e); });
 }

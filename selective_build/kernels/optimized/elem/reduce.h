@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "kernels/optimized/elem/loops.h"
 #include "kernels/optimized/elem/vmath.h"
 #include "kernels/portable/util/reduce_accumulate.h"
 #include "kernels/portable/util/reduce_util.h"
@@ -41,11 +42,14 @@ inline bool trailing_reduce(const rt::Tensor& self, uint32_t mask, const portabl
   const int64_t inner = plan.inner_numel;
   const float* x = self.data_as<const float>();
   float* y = out.data_as<float>();
-  for (int64_t r = 0; r < plan.outer_numel; ++r) {
-    const float total = row_sum(x + r * inner, inner);
-    y[r] =
-        mean ? total / static_cast<float>(inner) : total;  // an empty mean is 0 / 0: NaN, as torch
-  }
+  // Each output is one row's sum: rows split over the threads (Note [Split elementwise]).
+  split_rows(plan.outer_numel, inner, [&](int64_t first, int64_t last) {
+    for (int64_t r = first; r < last; ++r) {
+      const float total = row_sum(x + r * inner, inner);
+      y[r] = mean ? total / static_cast<float>(inner)
+                  : total;  // an empty mean is 0 / 0: NaN, as torch
+    }
+  });
   return true;
 }
 
