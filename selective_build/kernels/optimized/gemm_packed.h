@@ -38,6 +38,7 @@
 #include "kernels/optimized/parallel.h"
 #include "kernels/optimized/scratch.h"
 #include "kernels/optimized/sgemm_kernel.h"
+#include "kernels/optimized/transpose.h"
 
 namespace opt {
 
@@ -70,6 +71,14 @@ inline void pack_a_panels(const Matrix<const float>& a, int64_t first, int64_t l
     const int64_t row0 = q * kMR, rows = a.rows - row0 < kMR ? a.rows - row0 : kMR;
     if (rows < kMR) std::memset(dst, 0, sizeof(float) * kMR * depth);
     const float* src = a.data + row0 * a.row_stride;
+#if defined(__AVX512F__)
+    if (a.col_stride == 1) {
+      // Row-major: the panel is its rows transposed, in registers (transpose.h).
+      static_assert(kMR <= kTransposeLanes, "a panel's rows are transposed at once");
+      transpose_rows(src, a.row_stride, static_cast<int>(rows), depth, dst, kMR);
+      continue;
+    }
+#endif
     if (a.col_stride == 1 && rows == kMR) {
       // Row-major: each step of p gathers one column of the panel, writing in order.
       for (int64_t p = 0; p < depth; ++p, dst += kMR) {
