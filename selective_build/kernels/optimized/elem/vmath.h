@@ -126,14 +126,15 @@ inline V exp_approx(V x) {
 // 1 - sigmoid(-x) for x > 0. e needs no clamps (its arguments are <= 0; below ln 2^-126,
 // where 2^n would be subnormal, it is 0, the exact value being under 1.2e-38); e^r is a
 // degree-5 polynomial fitted for least relative error on [-ln2/2, ln2/2] (7.1e-8), three
-// steps fewer on the chain than exp_approx's degree 7; with AVX-512 the division is the
-// 14-bit reciprocal estimate and a Newton step (vdivps is slow on Zen 4). Measured against
-// 1 / (1 + exp(-x)) in double, over 2^24 arguments evenly in [-90, 90]: at most 3.8 float
-// ulps with FMA (AVX-512, AVX2, NEON), 3.9 without (SSE2); x * sigmoid(x) 4.7 and 5.1
-// (exp_approx's form gave 2.5 and 2.8); under 1.2e-38 absolute where the result is not a
-// normal float; NaN gives NaN, +inf 1, -inf 0 (test_op_sigmoid.py holds every level to 4
-// ulps). Every sigmoid of the library (op_sigmoid, the fused epilogue's sigmoid and SiLU)
-// is this function, at any vector width: the same operations lane by lane, so the same bits.
+// steps fewer on the chain than exp_approx's degree 7. (The division stays: with the
+// sigmoids of a tile in flight at once, AVX-512's reciprocal estimate and a Newton step
+// measured no faster than vdivps on Zen 4.) Measured against 1 / (1 + exp(-x)) in double,
+// over 2^24 arguments evenly in [-90, 90]: at most 3.7 float ulps with FMA (AVX-512, AVX2,
+// NEON; GCC and Clang), 3.8 without (SSE2); x * sigmoid(x) 4.4 and 4.6 (exp_approx's form
+// gave 2.5 and 2.8); under 1.2e-38 absolute where the result is not a normal float; NaN
+// gives NaN, +inf 1, -inf 0 (test_op_sigmoid.py holds every level to 4 ulps). Every
+// sigmoid of the library (op_sigmoid, the fused epilogue's sigmoid and SiLU) is this
+// function, at any vector width: the same operations lane by lane, so the same bits.
 
 // e^z for z <= 0 (or NaN): Note [Sigmoid].
 template <typename V>
@@ -161,31 +162,13 @@ inline V exp_nonpositive(V z) {
   return z < kLow ? zero : e;
 }
 
-// 1 / d for d in [1, 2] (or NaN): Note [Sigmoid].
-template <typename V>
-inline V reciprocal_1_to_2(V d) {
-#if defined(__AVX512F__) && defined(__AVX512VL__)
-  V estimate;
-  if constexpr (sizeof(V) == 64) {
-    estimate = _mm512_rcp14_ps(d);
-  } else if constexpr (sizeof(V) == 32) {
-    estimate = _mm256_rcp14_ps(d);
-  } else {
-    estimate = _mm_rcp14_ps(d);
-  }
-  return estimate + estimate * (1.0f - d * estimate);  // a Newton step: 2^-28 relative
-#else
-  return 1.0f / d;
-#endif
-}
-
 // 1 / (1 + e^-x): Note [Sigmoid].
 template <typename V>
 inline V sigmoid_approx(V x) {
   typedef uint32_t VU __attribute__((vector_size(sizeof(V))));
   const V minus_abs = (V)((VU)x | 0x80000000u);
   const V e = exp_nonpositive(minus_abs);
-  const V low = e * reciprocal_1_to_2(e + 1.0f);  // sigmoid(-|x|)
+  const V low = e / (e + 1.0f);  // sigmoid(-|x|)
   return x > 0.0f ? 1.0f - low : low;
 }
 
