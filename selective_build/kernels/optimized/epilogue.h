@@ -27,6 +27,7 @@ inline V activate(V x, float lo, float hi) {
   return x;
 }
 
+// activate<kKind> on each of `vectors` vectors of type V stored at `data`.
 template <rt::EpilogueKind kKind, typename V>
 inline void activate_each(float* data, int64_t vectors, float lo, float hi) {
   for (int64_t i = 0; i < vectors; ++i) {
@@ -38,9 +39,9 @@ inline void activate_each(float* data, int64_t vectors, float lo, float hi) {
 }
 
 // `vectors` vectors of type V at `data` through the epilogue's activation (activate, each
-// as its own kernel computes it). One choice of the activation for all of them: their chains (sigmoid's is
-// some twenty operations long) are independent, so the core overlaps them, where a call per
-// vector waits for each in turn.
+// as its own kernel computes it). One choice of the activation for all of them: their
+// chains (sigmoid's is some twenty operations long) are independent, so the core overlaps
+// them, where a call per vector waits for each in turn.
 template <typename V>
 inline void activate_all(float* data, int64_t vectors, const rt::Epilogue& e) {
   using K = rt::EpilogueKind;
