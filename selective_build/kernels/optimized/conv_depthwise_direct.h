@@ -29,9 +29,10 @@
 //   one copy of the code serves all chunks: the library stays 15 KB smaller).
 // - The bias starts each accumulator; each tap is one fused multiply-add in the order of
 //   (ky, kx), whatever the block, chunk or thread: a plane's bits depend on the layer alone.
-// - The fused epilogue (Note [Fused epilogue]) is applied in registers before the store:
-//   relu and clamp as the GEMM's store computes them, hardswish, sigmoid and SiLU with the
-//   vector code of their own kernels (kernels/optimized/epilogue.h).
+// - The fused epilogue (Note [Fused epilogue]) is applied before the store: relu and clamp
+//   in registers as the GEMM's store computes them, hardswish, sigmoid and SiLU with the
+//   vector code of their own kernels (kernels/optimized/epilogue.h), out of line, to the
+//   block's rows at once (their chains overlap).
 // Other depthwise shapes (dilation, stride 3, kernels not square, planes of fewer output
 // rows than a block) keep the padded phases of Note [Padded depthwise] (conv_depthwise.h).
 namespace optimized {
@@ -129,30 +130,44 @@ inline Vec tap(const float* row, int64_t ix, const Mask* masks, int kx) {
   }
 }
 
-// The fused epilogue (Note [Fused epilogue]) in registers: relu and clamp as the GEMM's
-// store computes them (sgemm::finish_in_registers), hardswish, sigmoid and SiLU by
-// activated_out_of_line.
-__attribute__((noinline)) inline Vec activated_out_of_line(Vec x, const rt::Epilogue& e) {
-  // optimized::activated on this vector: each lane computed as the activation's own kernel
-  // computes it (the same operations lane by lane). Out of line: one copy serves every chunk.
-  return optimized::activated(x, e);
+// Hardswish, sigmoid and SiLU over a block's rows (optimized::activate_all: one choice of
+// the activation, the rows' chains overlapped). Out of line: one copy serves every chunk.
+__attribute__((noinline)) inline void activate_rows_out_of_line(Vec* rows, int count,
+                                                                const rt::Epilogue& e) {
+  optimized::activate_all<Vec>(reinterpret_cast<float*>(rows), count, e);
 }
 
-inline Vec activated(Vec x, const rt::Epilogue& e) {
+// The fused epilogue (Note [Fused epilogue]) on a block's R rows before they are stored:
+// relu and clamp in registers as the GEMM's store computes them
+// (sgemm::finish_in_registers), the others by activate_rows_out_of_line.
+template <int R>
+inline void activate_rows(Vec (&rows)[R], const rt::Epilogue& e) {
   using Kind = rt::EpilogueKind;
   switch (e.kind) {
     case Kind::None:
-      return x;
+      return;
     case Kind::Relu:
-      return optimized::activate<Kind::Relu>(x, 0, 0);
+#pragma GCC unroll 4
+      for (int r = 0; r < R; ++r) rows[r] = optimized::activate<Kind::Relu>(rows[r], 0, 0);
+      return;
     case Kind::Clamp:
-      return optimized::activate<Kind::Clamp>(x, e.lo, e.hi);
+#pragma GCC unroll 4
+      for (int r = 0; r < R; ++r) rows[r] = optimized::activate<Kind::Clamp>(rows[r], e.lo, e.hi);
+      return;
     case Kind::Hardswish:
     case Kind::Sigmoid:
-    case Kind::Silu:
-      return activated_out_of_line(x, e);
+    case Kind::Silu: {
+      // Through a copy: were the accumulators' address taken, they would live in memory
+      // for the whole chunk.
+      Vec copy[R];
+#pragma GCC unroll 4
+      for (int r = 0; r < R; ++r) copy[r] = rows[r];
+      activate_rows_out_of_line(copy, R, e);
+#pragma GCC unroll 4
+      for (int r = 0; r < R; ++r) rows[r] = copy[r];
+      return;
+    }
   }
-  return x;
 }
 
 // kLanes columns from ox of output rows [oy0, oy0 + R) of one plane: Note [Direct
@@ -192,15 +207,15 @@ inline void chunk(const Layer& l, const float* plane, int64_t oy0, int64_t ox, c
         acc[r] = opt::sgemm::madd(splat(w[ky * K + kx]), v[kx], acc[r]);
     }
   }
+  activate_rows(acc, e);
   const int64_t n = std::min<int64_t>(kLanes, l.out_w - ox);
 #pragma GCC unroll 4
   for (int r = 0; r < R; ++r) {
     float* out = y + (oy0 + r) * l.out_w + ox;
-    const Vec x = activated(acc[r], e);
     if (n == kLanes) {
-      opt::sgemm::store(out, x);
+      opt::sgemm::store(out, acc[r]);
     } else {
-      store_first(out, x, n);
+      store_first(out, acc[r], n);
     }
   }
 }

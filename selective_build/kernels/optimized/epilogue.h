@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "kernels/optimized/elem/unary.h"
 #include "kernels/optimized/elem/vmath.h"
@@ -26,25 +27,38 @@ inline V activate(V x, float lo, float hi) {
   return x;
 }
 
-// x through the epilogue's activation, in registers, for any vector type activate takes.
+// activate<kKind> on each of `vectors` vectors of type V stored at `data`.
+template <rt::EpilogueKind kKind, typename V>
+inline void activate_each(float* data, int64_t vectors, float lo, float hi) {
+  for (int64_t i = 0; i < vectors; ++i) {
+    V x;
+    memcpy(&x, data + i * (sizeof(V) / sizeof(float)), sizeof x);
+    x = activate<kKind, V>(x, lo, hi);
+    memcpy(data + i * (sizeof(V) / sizeof(float)), &x, sizeof x);
+  }
+}
+
+// `vectors` vectors of type V at `data` through the epilogue's activation (activate, each
+// as its own kernel computes it). One choice of the activation for all of them: their
+// chains (sigmoid's is some twenty operations long) are independent, so the core overlaps
+// them, where a call per vector waits for each in turn.
 template <typename V>
-inline V activated(V x, const rt::Epilogue& e) {
+inline void activate_all(float* data, int64_t vectors, const rt::Epilogue& e) {
   using K = rt::EpilogueKind;
   switch (e.kind) {
     case K::None:
-      return x;
+      return;
     case K::Relu:
-      return activate<K::Relu>(x, 0, 0);
+      return activate_each<K::Relu, V>(data, vectors, 0, 0);
     case K::Clamp:
-      return activate<K::Clamp>(x, e.lo, e.hi);
+      return activate_each<K::Clamp, V>(data, vectors, e.lo, e.hi);
     case K::Hardswish:
-      return activate<K::Hardswish>(x, 0, 0);
+      return activate_each<K::Hardswish, V>(data, vectors, 0, 0);
     case K::Sigmoid:
-      return activate<K::Sigmoid>(x, 0, 0);
+      return activate_each<K::Sigmoid, V>(data, vectors, 0, 0);
     case K::Silu:
-      return activate<K::Silu>(x, 0, 0);
+      return activate_each<K::Silu, V>(data, vectors, 0, 0);
   }
-  return x;
 }
 
 // y[i] = activation(y[i] + bias) for i in [0, count); no addition without kBias (it would

@@ -124,17 +124,20 @@ __attribute__((noinline)) inline void finish_tile(float* tile, int64_t rows, flo
       for (int64_t j = 0; j < cols; ++j) from[j] = from[j] + row[j];  // as the vector add
     }
     if (epilogue != nullptr) {
-      // The activation as its own kernel computes it (optimized::activated on this wider
-      // vector: the same operations lane by lane, so the same bits), in the registers that
-      // hold the row: a pass of the kernels' 8-lane vectors over the stored row would load
-      // what a 16-lane store left, which the core cannot forward (with SiLU's exp, a third
-      // of EfficientNet-B0's time). Lanes past `cols` are computed and never stored.
-      for (int v = 0; v < kVecs; ++v) {
-        Vec x = finish(load(from + v * kLanes), *epilogue, i, v);
-        if (epilogue->active != nullptr) x = optimized::activated(x, *epilogue->active);
-        store(from + v * kLanes, x);
-      }
+      for (int v = 0; v < kVecs; ++v)
+        store(from + v * kLanes, finish(load(from + v * kLanes), *epilogue, i, v));
     }
+  }
+  // The activation as its own kernel computes it (optimized::activate_all on this wider
+  // vector: the same operations lane by lane, so the same bits), over the whole tile at once
+  // in 16-lane vectors: a pass of the kernels' 8-lane vectors over the stored rows would load
+  // what a 16-lane store left, which the core cannot forward. Lanes past `cols` are computed
+  // and never stored.
+  if (epilogue != nullptr && epilogue->active != nullptr)
+    optimized::activate_all<Vec>(tile, rows * kVecs, *epilogue->active);
+  for (int64_t i = 0; i < rows; ++i) {
+    const float* from = tile + i * kNR;
+    float* row = c + i * ldc;
     // Whole vectors, then the tail: a short memcpy of unknown size is a libc call per row
     // (a tenth of EfficientNet-B0's time, its SiLU tiles all come through here).
     int64_t j = 0;
