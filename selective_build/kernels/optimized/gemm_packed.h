@@ -142,12 +142,19 @@ inline float finish_scalar(float x, const Epilogue& e, int64_t channel) {
 // first) * panel_step, row p of a panel k_step floats after row p - 1. Packed: k_step kNR,
 // panel_step kNR x depth. In place (row-major b): k_step its row stride, panel_step kNR,
 // and the last panel, if narrower than kNR, is packed by the tile that needs it (a
-// full-width read would pass b's end).
+// full-width read would pass b's end). With a row table (`rows`): row p of panel q at data
+// + (q - first) * kNR + rows[p], every panel read whole (Note [Tap GEMM] in
+// op_convolution.cpp: its b is a padded input that holds the floats a last panel reads).
 struct PanelsB {
   const float* data;
   int64_t k_step, panel_step;
   bool in_place;
-  int64_t first = 0;  // the panel at data
+  int64_t first = 0;              // the panel at data
+  const int64_t* rows = nullptr;  // the row table, or null
+
+  static PanelsB row_table(const float* data, const int64_t* rows) {
+    return PanelsB{data, 0, kNR, false, 0, rows};
+  }
 
   static PanelsB packed(const float* data, int64_t depth, int64_t first = 0) {
     return PanelsB{data, kNR, kNR * depth, false, first};
@@ -191,7 +198,8 @@ inline void gemm_block(int64_t depth, int64_t p0, const float* a, const PanelsB&
     const int64_t tile_rows = c.rows - i < kMR ? c.rows - i : kMR;
     for (int64_t j = col0; j < col0 + cols; j += kNR) {
       const int64_t q = j / kNR;
-      const float* b_panel = b.data + (q - b.first) * b.panel_step + p0 * b.k_step;
+      const float* b_panel =
+          b.data + (q - b.first) * b.panel_step + (b.rows == nullptr ? p0 * b.k_step : 0);
       int64_t k_step = b.k_step;
       const int64_t tile_cols = c.cols - j < kNR ? c.cols - j : kNR;
       if (narrow_tail && q == last_col_panel) {
@@ -219,9 +227,10 @@ inline void gemm_block(int64_t depth, int64_t p0, const float* a, const PanelsB&
           }
         }
       }
-      sgemm::run_microkernel(block, a_panel, b_panel, k_step, c.data + i * c.row_stride + j,
-                             c.row_stride, tile_rows, tile_cols, p0 > 0,
-                             last && e.any() ? &tile_epilogue : nullptr);
+      sgemm::run_microkernel(block, a_panel, b_panel, k_step,
+                             b.rows == nullptr ? nullptr : b.rows + p0,
+                             c.data + i * c.row_stride + j, c.row_stride, tile_rows, tile_cols,
+                             p0 > 0, last && e.any() ? &tile_epilogue : nullptr);
     }
   }
 }

@@ -75,10 +75,8 @@ constexpr int64_t kRowBlock = (32 + opt::kMR - 1) / opt::kMR * opt::kMR;
 // copy and the panel packing are one pass, and the tile's GEMM reads them as they are.
 // Panel q of the tile starts at panels + q * kNR * depth; row kk of it at + kk * kNR.
 // Columns past `width` in the last panel are zeros (computed, never stored). A row is
-// written an output row at a time (zeros for the padding, then the input's run), except
-// where the output rows are as wide as the input's at stride 1 (3x3 pad 1, ResNet's and
-// SqueezeNet's layers; 1-d "same" layers): there a tap's row is one run over the input for
-// the whole tile, its few wrapped columns zeroed after (same_width_row).
+// written an output row at a time (zeros for the padding, then the input's run). Only
+// strided layers come here: stride-1 ones read their input in place (Note [Tap GEMM]).
 
 // Calls put(dst, i, n) for the pieces of columns [c, c + count) of row `row` (its slot in
 // panel 0) that lie in one panel each: dst the slot of column c + i, n <= kNR columns.
@@ -142,58 +140,16 @@ inline void zero_piece(float* dst, int64_t n) {
 #endif
 }
 
-// Whether the layer's output rows are as wide as its input's at stride 1 ("same" padding
-// across): then tap (ky, kx) reads, for every output pixel p = oy * W + ox whose input row
-// is inside, the input's flat pixel p + dy * W + dx, one run for all its rows.
-bool same_width(const Layer& l) {
-  return l.stride_h == 1 && l.stride_w == 1 && l.dil_w == 1 && l.in_w == l.out_w;
-}
-
-// Row `row` of the panels for tap (dy, dx) of a same_width layer: the flat run copied, the
-// columns whose input lies in the next or previous input row (dx past the row's edge) and
-// the rows outside the input zeroed.
-void same_width_row(const Layer& l, const float* plane, int64_t dy, int64_t dx, int64_t p0,
-                    int64_t width, float* row) {
-  const int64_t depth = l.k(), w = l.out_w, size = l.in_h * l.in_w;
-  auto zeros = [](float* dst, int64_t, int64_t n) { zero_piece(dst, n); };
-  // Outputs whose input row is inside: oy in [max(0, -dy), in_h - dy).
-  const int64_t lo = std::min(p0 + width, std::max(p0, std::max<int64_t>(0, -dy) * w));
-  const int64_t hi = std::max(lo, std::min(p0 + width, std::min(l.out_h, l.in_h - dy) * w));
-  for_pieces(row, depth, 0, lo - p0, zeros);
-  for_pieces(row, depth, hi - p0, p0 + width - hi, zeros);
-  // The run's flat input [f0, f1), of which [0, size) is read; the rest lies in columns
-  // zeroed below.
-  const int64_t f0 = lo + dy * w + dx, f1 = hi + dy * w + dx;
-  const int64_t a = std::min(f1, std::max<int64_t>(f0, 0)), b = std::max(a, std::min(f1, size));
-  for_pieces(row, depth, lo - p0, a - f0, zeros);
-  for_pieces(row, depth, lo - p0 + (a - f0), b - a,
-             [&](float* dst, int64_t i, int64_t n) { copy_piece(dst, plane + a + i, n); });
-  for_pieces(row, depth, lo - p0 + (b - f0), f1 - b, zeros);
-  if (dx == 0 || lo == hi) return;
-  // Columns ox < -dx (dx < 0) or ox >= w - dx (dx > 0) of each output row in [lo, hi).
-  const int64_t first = dx < 0 ? 0 : w - dx, count = dx < 0 ? -dx : dx;
-  for (int64_t start = lo / w * w + first; start < hi; start += w) {
-    const int64_t from = std::max(start, lo), to = std::min(start + count, hi);
-    if (from < to) for_pieces(row, depth, from - p0, to - from, zeros);
-  }
-}
-
 void im2col_panels(const Layer& l, const float* x, int64_t p0, int64_t width, float* panels) {
   const int64_t depth = l.k();
   const int64_t oy0 = p0 / l.out_w, first0 = p0 % l.out_w;  // the tile's first output
   const int64_t padded = opt::panels(width, opt::kNR) * opt::kNR;
   auto zeros = [](float* dst, int64_t, int64_t n) { zero_piece(dst, n); };
-  const bool same = same_width(l);
   for (int64_t ic = 0; ic < l.cin_g; ++ic) {
     const float* plane = x + ic * l.x_c;
     for (int64_t ky = 0; ky < l.k_h; ++ky) {
       for (int64_t kx = 0; kx < l.k_w; ++kx) {
         float* row = panels + ((ic * l.k_h + ky) * l.k_w + kx) * opt::kNR;
-        if (same) {
-          same_width_row(l, plane, ky * l.dil_h - l.pad_h, kx - l.pad_w, p0, width, row);
-          for_pieces(row, depth, width, padded - width, zeros);
-          continue;
-        }
         const int64_t offset = kx * l.dil_w - l.pad_w;
         int64_t lo, hi;
         opt::valid_outputs(offset, l.stride_w, l.in_w, l.out_w, &lo, &hi);
@@ -319,6 +275,141 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
   return ok;
 }
 
+// Note [Tap GEMM]
+// A stride-1 layer (any kernel, padding and dilation) reads its input in place, tap by tap,
+// instead of building im2col columns. Per batch and group the input is first copied into
+// zero-padded planes, one per channel (h = in_h + 2 pad_h rows of w = in_w + 2 pad_w: about
+// 1 / (k_h k_w) of im2col's floats), followed by kNR - 1 zeros. Output pixel (oy, ox) is
+// column j = oy * w + ox of a GEMM over that padded grid, and row kk = (ic, ky, kx) of its b
+// (im2col's row) is the padded input read from ic * h * w + ky dil_h w + kx dil_w on: a
+// row table (PanelsB::row_table), so b is never copied. The rows keep im2col's order and
+// the weight is packed as for it: every output is the same FMA chain as on the im2col path,
+// padding's zeros included, so the two paths give the same bits. The grid's last column is
+// (out_h - 1) w + out_w - 1, so a panel's reads end at most kNR - 1 floats past the padded
+// planes (the zeros). Columns ox >= out_w of the grid are computed into the work item's
+// scratch with the rest of its tile and never copied out (2 of 9 columns on a 7x7 layer,
+// 2 of 58 on a 56x56 one). With no columns to build, a layer is split into column tiles and
+// blocks of row panels as finely as its threads need (Note [Convolution work items]).
+constexpr int64_t kTapTilePanels = 8;  // columns per tile at most: 256 with AVX-512
+
+bool reads_taps(const Layer& l) { return l.stride_h == 1 && l.stride_w == 1; }
+
+struct TapGrid {
+  int64_t w, plane, columns;  // the padded row and plane, the GEMM's columns
+};
+
+TapGrid tap_grid(const Layer& l) {
+  const int64_t w = l.in_w + 2 * l.pad_w, h = l.in_h + 2 * l.pad_h;
+  return TapGrid{w, h * w, (l.out_h - 1) * w + l.out_w};
+}
+
+// Channels [c0, c1) of one batch and group's input x into their padded planes.
+void pad_channels(const Layer& l, const TapGrid& grid, const float* x, int64_t c0, int64_t c1,
+                  float* padded) {
+  const int64_t border = l.pad_h * grid.w + l.pad_w;  // before the first pixel, after the last
+  for (int64_t c = c0; c < c1; ++c) {
+    float* plane = padded + c * grid.plane;
+    const float* in = x + c * l.x_c;
+    zero_piece(plane, border);
+    for (int64_t iy = 0; iy < l.in_h; ++iy) {
+      float* row = plane + border + iy * grid.w;
+      copy_piece(row, in + iy * l.in_w, l.in_w);
+      zero_piece(row + l.in_w, iy + 1 < l.in_h ? 2 * l.pad_w : border);
+    }
+  }
+}
+
+// Columns [j0, j0 + width) of the grid, `rows` rows of `tile` (row stride width), to the
+// outputs they hold: y's rows y_c apart, each output row out_w wide.
+void copy_out(const Layer& l, const TapGrid& grid, const float* tile, int64_t rows, int64_t j0,
+              int64_t width, float* y) {
+  for (int64_t oy = j0 / grid.w; oy * grid.w < j0 + width; ++oy) {
+    const int64_t from = std::max(j0, oy * grid.w);
+    const int64_t to = std::min(j0 + width, oy * grid.w + l.out_w);
+    if (from >= to) continue;
+    for (int64_t r = 0; r < rows; ++r)
+      copy_piece(y + r * l.y_c + oy * l.out_w + (from - oy * grid.w), tile + r * width + from - j0,
+                 to - from);
+  }
+}
+
+// Note [Tap GEMM]: the stride-1 layers. False when the scratch cannot be had.
+bool tap_conv(const Layer& l, const float* x, const float* w, const float* bias,
+              const opt::PreparedGemm* packed, const rt::Epilogue& e, float* y) {
+  const int64_t k = l.k();
+  const TapGrid grid = tap_grid(l);
+  // Note [Convolution work items]: column tiles, and blocks of row panels when they are few.
+  const int64_t col_panels = opt::panels(grid.columns, opt::kNR);
+  const int64_t row_panels = opt::panels(l.cout_g, opt::kMR);
+  const int64_t tile_panels = std::clamp<int64_t>(col_panels / kFewItems, 1, kTapTilePanels);
+  const int64_t tile = tile_panels * opt::kNR, tiles = opt::panels(col_panels, tile_panels);
+  const int64_t row_blocks = std::min(row_panels, opt::panels(kFewItems, tiles));
+  const int64_t block_rows = std::min(l.cout_g, opt::panels(row_panels, row_blocks) * opt::kMR);
+  // The row table, then the padded planes, in the calling thread's GEMM scratch: the work
+  // items read them on every thread.
+  const int64_t padded_floats = l.cin_g * grid.plane + opt::kNR - 1;
+  auto* table = static_cast<int64_t*>(
+      opt::gemm_scratch().get(sizeof(int64_t) * static_cast<size_t>(k) +
+                              sizeof(float) * static_cast<size_t>(padded_floats)));
+  if (table == nullptr) return false;
+  float* padded = reinterpret_cast<float*>(table + k);
+  for (int64_t ic = 0; ic < l.cin_g; ++ic)
+    for (int64_t ky = 0; ky < l.k_h; ++ky)
+      for (int64_t kx = 0; kx < l.k_w; ++kx)
+        table[(ic * l.k_h + ky) * l.k_w + kx] =
+            ic * grid.plane + ky * l.dil_h * grid.w + kx * l.dil_w;
+  zero_piece(padded + l.cin_g * grid.plane, opt::kNR - 1);
+  bool ok = true;
+  for (int64_t n = 0; n < l.batch; ++n) {
+    for (int64_t g = 0; g < l.groups; ++g) {
+      const float* xg = x + n * l.x_n + g * l.cin_g * l.x_c;
+      opt::parallel_for(l.cin_g, std::max<int64_t>(1, 16384 / grid.plane),
+                        [&](int64_t c0, int64_t c1) { pad_channels(l, grid, xg, c0, c1, padded); });
+      opt::parallel_items(tiles * row_blocks, 1, [&](opt::WorkItems& items) {
+        const int64_t a_floats = packed == nullptr ? opt::packed_a_floats(block_rows, k) : 0;
+        float* scratch = static_cast<float*>(opt::thread_scratch().get(
+            sizeof(float) * static_cast<size_t>(block_rows * tile + a_floats)));
+        if (scratch == nullptr) {
+          ok = false;  // every writer stores false: no ordering needed
+          return;
+        }
+        float* weight_panels = scratch + block_rows * tile;
+        for (int64_t begin, end; items.claim(begin, end);)
+          for (int64_t item = begin; item < end; ++item) {
+            const int64_t rb = item % row_blocks, t = item / row_blocks;
+            const int64_t first_panel = rb * row_panels / row_blocks;
+            const int64_t r0 = first_panel * opt::kMR;
+            const int64_t rows =
+                std::min(l.cout_g, (rb + 1) * row_panels / row_blocks * opt::kMR) - r0;
+            const int64_t j0 = t * tile, width = std::min(tile, grid.columns - j0);
+            const int64_t channel = g * l.cout_g + r0;
+            const float* weight_packed = packed == nullptr ? nullptr : packed->matrix(g) + r0 * k;
+            if (weight_packed == nullptr) {
+              // w is null only once a prepared weight was released (Note [Convolution path]).
+              opt::pack_a(opt::Matrix<const float>{w + channel * l.w_row, rows, k, l.w_row, 1},
+                          weight_panels);
+              weight_packed = weight_panels;
+            }
+            opt::Epilogue epilogue;
+            epilogue.by_rows = true;
+            const bool in_gemm = bias == nullptr || l.bias_stride == 1;
+            if (in_gemm) epilogue.active = e;
+            if (bias != nullptr && l.bias_stride == 1) epilogue.shift = bias + channel;
+            opt::gemm_packed(k, weight_packed, opt::PanelsB::row_table(padded + j0, table),
+                             opt::Matrix<float>{scratch, rows, width, width, 1}, epilogue);
+            // A bias with a stride: added after the product, then the activation.
+            if (!in_gemm)
+              finish_rows(scratch, rows, width, width, bias + channel * l.bias_stride,
+                          l.bias_stride, e);
+            copy_out(l, grid, scratch, rows, j0, width, y + n * l.y_n + channel * l.y_c);
+          }
+      });
+      if (!ok) return false;
+    }
+  }
+  return true;
+}
+
 // The epilogue over every output element, after portable's loops.
 void finish_strided(const portable::View4& v, const rt::Epilogue& e, float* y) {
   if (e.kind == rt::EpilogueKind::None) return;
@@ -335,7 +426,7 @@ void finish_strided(const portable::View4& v, const rt::Epilogue& e, float* y) {
 // it at load, and runtime/executor/prepare.cpp's release_fused then frees a folded weight's
 // own data: convolve() must take the path the weight was prepared for, so both ask this one
 // function.
-enum class Path { Reference, Depthwise, OneByOne, ImplicitGemm };
+enum class Path { Reference, Depthwise, OneByOne, Taps, ImplicitGemm };
 
 Path path_of(const portable::ConvCall& c, const Layer& l) {
   if (c.transposed || l.k() <= 0 || !conv::dense_from(c.x, 2) || !conv::dense_from(c.y, 2) ||
@@ -344,7 +435,8 @@ Path path_of(const portable::ConvCall& c, const Layer& l) {
   if (l.groups > 1 && l.cin_g == 1) return Path::Depthwise;
   const bool one_by_one = l.k_h == 1 && l.k_w == 1 && l.stride_h == 1 && l.stride_w == 1 &&
                           l.pad_h == 0 && l.pad_w == 0;
-  return one_by_one ? Path::OneByOne : Path::ImplicitGemm;
+  if (one_by_one) return Path::OneByOne;
+  return reads_taps(l) ? Path::Taps : Path::ImplicitGemm;
 }
 
 // The floats a depthwise layer reads of its weight (rows w_row apart).
@@ -391,8 +483,12 @@ void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float*
   }
   const opt::PreparedGemm* packed =
       opt::prepared_operand(in.context(), opt::GemmSide::A, l.groups, l.cout_g, l.k());
-  if (!gemm_conv(l, path == Path::OneByOne, x, w, bias, packed, e, y))
+  if (path == Path::Taps) {
+    if (!tap_conv(l, x, w, bias, packed, e, y))
+      in.fail("out of memory for the convolution's padded input");
+  } else if (!gemm_conv(l, path == Path::OneByOne, x, w, bias, packed, e, y)) {
     in.fail("out of memory for the convolution's column panels");
+  }
 }
 
 void convolution(rt::KernelContext& context, const rt::Tensor& input, const rt::Tensor& weight,

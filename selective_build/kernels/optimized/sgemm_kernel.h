@@ -172,11 +172,13 @@ __attribute__((always_inline)) inline void store_tile(const Vec (&acc)[R][kVecs]
   finish_tile(tile, rows < R ? rows : R, c, ldc, cols, accumulate, epilogue);
 }
 
-// The tile of R rows (R <= kMR) over `depth` steps: Note [sgemm microkernel].
-template <int R>
-void microkernel(int64_t depth, const float* a, const float* b, int64_t b_step, float* c,
-                 int64_t ldc, int64_t rows, int64_t cols, bool accumulate,
-                 const TileEpilogue* epilogue) {
+// The tile of R rows (R <= kMR) over `depth` steps: Note [sgemm microkernel]. Row p of b
+// lies at b + p * b_step, or, with a row table (kRowTable), at b + b_rows[p]: the rows of a
+// convolution's input read in place tap by tap (Note [Tap GEMM], op_convolution.cpp).
+template <int R, bool kRowTable>
+void microkernel(int64_t depth, const float* a, const float* b, int64_t b_step,
+                 const int64_t* b_rows, float* c, int64_t ldc, int64_t rows, int64_t cols,
+                 bool accumulate, const TileEpilogue* epilogue) {
   Vec acc[R][kVecs];
 #pragma GCC unroll 16
   for (int i = 0; i < R; ++i) {
@@ -184,9 +186,10 @@ void microkernel(int64_t depth, const float* a, const float* b, int64_t b_step, 
     for (int v = 0; v < kVecs; ++v) acc[i][v] = Vec{};
   }
   for (int64_t p = 0; p < depth; ++p) {
+    const float* row = kRowTable ? b + b_rows[p] : b;
     Vec bv[kVecs];
 #pragma GCC unroll 4
-    for (int v = 0; v < kVecs; ++v) bv[v] = load(b + v * kLanes);
+    for (int v = 0; v < kVecs; ++v) bv[v] = load(row + v * kLanes);
 #pragma GCC unroll 16
     for (int i = 0; i < R; ++i) {
       const Vec ai = splat(a[i]);
@@ -194,23 +197,28 @@ void microkernel(int64_t depth, const float* a, const float* b, int64_t b_step, 
       for (int v = 0; v < kVecs; ++v) acc[i][v] = madd(ai, bv[v], acc[i][v]);
     }
     a += kMR;
-    b += b_step;
+    if (!kRowTable) b += b_step;
   }
   store_tile<R>(acc, c, ldc, rows, cols, accumulate, epilogue);
 }
 
-// The instantiation for `rows` (1 to kMR): kMR, or the first of its halves that holds them.
+// The instantiation for `rows` (1 to kMR): kMR, or the first of its halves that holds them;
+// b's rows b_step apart, or where b_rows says when it is given.
 template <int R = kMR>
-inline void run_microkernel(int64_t depth, const float* a, const float* b, int64_t b_step, float* c,
-                            int64_t ldc, int64_t rows, int64_t cols, bool accumulate,
-                            const TileEpilogue* epilogue) {
+inline void run_microkernel(int64_t depth, const float* a, const float* b, int64_t b_step,
+                            const int64_t* b_rows, float* c, int64_t ldc, int64_t rows,
+                            int64_t cols, bool accumulate, const TileEpilogue* epilogue) {
   if constexpr (R > 1) {
     if (rows <= R / 2) {
-      run_microkernel<R / 2>(depth, a, b, b_step, c, ldc, rows, cols, accumulate, epilogue);
+      run_microkernel<R / 2>(depth, a, b, b_step, b_rows, c, ldc, rows, cols, accumulate, epilogue);
       return;
     }
   }
-  microkernel<R>(depth, a, b, b_step, c, ldc, rows, cols, accumulate, epilogue);
+  if (b_rows != nullptr) {
+    microkernel<R, true>(depth, a, b, 0, b_rows, c, ldc, rows, cols, accumulate, epilogue);
+  } else {
+    microkernel<R, false>(depth, a, b, b_step, nullptr, c, ldc, rows, cols, accumulate, epilogue);
+  }
 }
 
 }  // namespace sgemm

@@ -1,6 +1,7 @@
 """optimized::convolution_out against portable's, on every path of the kernel: depthwise
-(direct and padded), 1x1 as one GEMM, implicit GEMM (tiles ending mid-row, padding wider
-than the input), grouped, 1-d, and the layouts it leaves to portable's loops (channels-last,
+(direct and padded), 1x1 as one GEMM, stride-1 layers read tap by tap (tiles ending mid-row,
+row blocks, padding wider than the input, a weight packed at load), implicit GEMM for
+strided ones, grouped, 1-d, and the layouts it leaves to portable's loops (channels-last,
 transposed)."""
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from selective_build.codegen.pte.writer import IntList
+from selective_build.codegen.pte.writer import IntList, Tensor
+from selective_build.codegen.scalar_type import ScalarType
 from tests.kernels.harness import In, Out, assert_fails
 from tests.kernels.optimized.conftest import Both, Runners
 
@@ -36,6 +38,7 @@ def _conv_args(
     out_order: tuple[int, ...] | None = None,
     scale: float = 1.0,
     seed: int = 0,
+    constant_weight: bool = False,
 ) -> list[object]:
     rng = np.random.default_rng(seed)
     x = (rng.uniform(-1, 1, x_shape) * scale).astype(np.float32)
@@ -46,7 +49,9 @@ def _conv_args(
         for d in range(len(x_shape) - 2)
     )
     out_shape = (x_shape[0], w_shape[0], *spatial)
-    args = [In(x, x_order), In(w), In(b) if b is not None else None, IntList(stride)]
+    # A constant weight is packed once at load (Note [Prepared GEMM operand]).
+    weight = Tensor(ScalarType.Float, w.shape, constant=w.tobytes()) if constant_weight else In(w)
+    args = [In(x, x_order), weight, In(b) if b is not None else None, IntList(stride)]
     args += [IntList(padding), IntList(dilation), False, IntList((0,) * len(stride)), groups]
     args += [Out(np.float32, out_shape, out_order)]
     return args
@@ -78,15 +83,28 @@ def test_implicit_gemm_piece_ends_in_the_left_padding(both: Both) -> None:
     _conv(both, (1, 70, 9, 9), (4, 70, 7, 7), padding=(3, 3))
 
 
-def test_implicit_gemm_same_width_runs(both: Both) -> None:
-    # Output rows as wide as the input's at stride 1: each tap's panel row is one run over
-    # the input, its wrapped columns and the rows outside the input zeroed (Note [Implicit
-    # GEMM]): a dilated height, a 1-d layer, padding wider than the input, and a tile of 64
-    # columns over 33-wide rows (K = 80 * 25) ending one column into a row.
+def test_taps_over_the_padded_grid(both: Both) -> None:
+    # Stride 1 reads the padded input tap by tap (Note [Tap GEMM]): a dilated height, a 1-d
+    # layer, padding wider than the input, no padding, 1x1 with padding, and 33-wide rows
+    # (K = 80 * 25) whose grid columns end mid-row in the last panel.
     _conv(both, (2, 3, 11, 13), (4, 3, 3, 3), padding=(2, 1), dilation=(2, 1))
     _conv(both, (1, 4, 40), (6, 4, 11), padding=(5,), seed=1)
     _conv(both, (1, 2, 2, 3), (3, 2, 5, 3), padding=(2, 1), seed=2)
     _conv(both, (1, 80, 4, 33), (3, 80, 5, 5), padding=(2, 2), seed=3)
+    _conv(both, (1, 5, 6, 7), (4, 5, 3, 2), seed=4)
+    _conv(both, (2, 3, 4, 5), (6, 3, 1, 1), padding=(1, 2), seed=5)
+
+
+@pytest.mark.parametrize("constant_weight", [False, True])
+def test_taps_split_into_row_blocks(both: Both, constant_weight: bool) -> None:
+    # Few column tiles: a 7x7 plane (2 panels of its 9-wide grid) and a 14x14 one, 70 output
+    # channels (5 AVX-512 row panels, 12 AVX2 ones) cut into blocks of row panels, each
+    # with its own slice of the packed weight and the bias (Note [Convolution work items]);
+    # a constant weight is packed at load, any other per work item.
+    options: dict[str, Any] = {"padding": (1, 1), "constant_weight": constant_weight}
+    _conv(both, (1, 40, 7, 7), (70, 40, 3, 3), **options)
+    _conv(both, (2, 6, 14, 14), (70, 6, 3, 3), seed=1, **options)
+    _conv(both, (1, 8, 9, 9), (20, 2, 3, 3), groups=4, seed=2, **options)
 
 
 def test_im2col_stride_padding_dilation(both: Both) -> None:
@@ -250,6 +268,9 @@ THREADED = [
     ((2, 6, 8, 9), (9, 2, 3, 3), {"padding": (1, 1), "groups": 3}),
     ((1, 6, 13, 45), (6, 1, 5, 5), {"stride": (2, 2), "padding": (2, 2), "groups": 6}),
     ((2, 5, 7, 40), (5, 1, 3, 3), {"padding": (1, 1), "groups": 5}),
+    # Stride-1 taps: many column tiles (a 40 x 40 plane), and few split by row blocks.
+    ((1, 8, 40, 40), (16, 8, 3, 3), {"padding": (1, 1)}),
+    ((1, 16, 7, 7), (60, 16, 3, 3), {"padding": (1, 1), "constant_weight": True}),
 ]
 
 
