@@ -165,7 +165,8 @@ struct PanelsB {
 };
 
 // The GEMM's own scratch, apart from the kernels' (Note [Kernel scratch]): a convolution's
-// im2col tile lives in that one while its product packs here.
+// im2col tile lives in that one while its product packs here. A stride-1 convolution, which
+// calls no gemm() while its tiles run, keeps its padded input here (Note [Tap GEMM]).
 inline ThreadScratch& gemm_scratch() {
   static thread_local ThreadScratch scratch;
   return scratch;

@@ -28,7 +28,9 @@
 // - 1x1, stride 1, no padding: per batch and group, out[Cout, H*W] = weight[Cout, Cin] x
 //   input[Cin, H*W], one GEMM read straight from the tensors (the input's rows are b's
 //   panels in place when the weight was packed at load);
-// - everything else: per tile of output pixels, the input packed straight into the GEMM's
+// - any other stride-1 layer: the input copied once into zero-padded planes, which the GEMM
+//   reads in place through a row table, tap by tap (Note [Tap GEMM]);
+// - strided layers: per tile of output pixels, the input packed straight into the GEMM's
 //   panels (Note [Implicit GEMM]), then one GEMM on them.
 // The GEMMs are the packed GEMM's (gemm_packed.h), the bias their epilogue, a constant
 // weight packed once at load (Note [Prepared GEMM operand]).
