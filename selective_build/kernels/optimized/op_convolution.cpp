@@ -28,9 +28,10 @@
 // - 1x1, stride 1, no padding: per batch and group, out[Cout, H*W] = weight[Cout, Cin] x
 //   input[Cin, H*W], one GEMM read straight from the tensors (the input's rows are b's
 //   panels in place when the weight was packed at load);
-// - any other stride-1 layer: the input copied once into zero-padded planes, which the GEMM
-//   reads in place through a row table, tap by tap (Note [Tap GEMM]);
-// - strided layers: per tile of output pixels, the input packed straight into the GEMM's
+// - any other layer whose stride is at most its kernel's reach: the input copied once into
+//   zero-padded planes (one per stride phase), which the GEMM reads in place through a row
+//   table, tap by tap (Note [Tap GEMM]);
+// - a longer stride: per tile of output pixels, the input packed straight into the GEMM's
 //   panels (Note [Implicit GEMM]), then one GEMM on them.
 // The GEMMs are the packed GEMM's (gemm_packed.h), the bias their epilogue, a constant
 // weight packed once at load (Note [Prepared GEMM operand]).
@@ -78,7 +79,7 @@ constexpr int64_t kRowBlock = (32 + opt::kMR - 1) / opt::kMR * opt::kMR;
 // Panel q of the tile starts at panels + q * kNR * depth; row kk of it at + kk * kNR.
 // Columns past `width` in the last panel are zeros (computed, never stored). A row is
 // written an output row at a time (zeros for the padding, then the input's run). Only
-// strided layers come here: stride-1 ones read their input in place (Note [Tap GEMM]).
+// strides past the kernel's reach come here; the rest read taps in place (Note [Tap GEMM]).
 
 // Calls put(dst, i, n) for the pieces of columns [c, c + count) of row `row` (its slot in
 // panel 0) that lie in one panel each: dst the slot of column c + i, n <= kNR columns.
@@ -109,8 +110,8 @@ inline void copy_piece(float* dst, const float* src, int64_t n) {
 #endif
 }
 
-// dst[j] = src[2 j] for j in [0, n), n <= kNR: a stride-2 row's piece (the stems of ResNet
-// and MobileNetV2). Reads src[0] to src[2 (n - 1)] only.
+// dst[j] = src[2 j] for j in [0, n): a stride-2 row's piece (the stems of ResNet and
+// MobileNetV2). Reads src[0] to src[2 (n - 1)] only.
 inline void take_even_piece(const float* src, int64_t n, float* dst) {
 #if defined(__AVX512F__)
   const __m512i evens =
@@ -278,47 +279,79 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
 }
 
 // Note [Tap GEMM]
-// A stride-1 layer (any kernel, padding and dilation) reads its input in place, tap by tap,
-// instead of building im2col columns. Per batch and group the input is first copied into
-// zero-padded planes, one per channel (h = in_h + 2 pad_h rows of w = in_w + 2 pad_w: about
-// 1 / (k_h k_w) of im2col's floats), followed by kNR - 1 zeros. Output pixel (oy, ox) is
-// column j = oy * w + ox of a GEMM over that padded grid, and row kk = (ic, ky, kx) of its b
-// (im2col's row) is the padded input read from ic * h * w + ky dil_h w + kx dil_w on: a
-// row table (PanelsB::row_table), so b is never copied. The rows keep im2col's order and
-// the weight is packed as for it: every output is the same FMA chain as on the im2col path,
-// padding's zeros included, so the two paths give the same bits. The grid's last column is
-// (out_h - 1) w + out_w - 1, so a panel's reads end at most kNR - 1 floats past the padded
-// planes (the zeros). Columns ox >= out_w of the grid are computed into the work item's
-// scratch with the rest of its tile and never copied out (2 of 9 columns on a 7x7 layer,
-// 2 of 58 on a 56x56 one). With no columns to build, a layer is split into column tiles and
-// blocks of row panels as finely as its threads need (Note [Convolution work items]).
+// A layer whose stride is at most its kernel's reach (every layer of the conv nets) reads
+// its input in place, tap by tap, instead of building im2col columns. Per batch and group
+// the input is first copied, zero-padded, into phases: phase (py, px) of a channel holds
+// the padded input's rows py, py + s_h, ... and columns px, px + s_w, ... (one phase at
+// stride 1: the padded plane), h x w each, about the input's floats in all (1 / (k_h k_w) of
+// im2col's), followed by kNR - 1 zeros. Output pixel (oy, ox) is column j = oy * w + ox of a
+// GEMM over that grid: tap (ky, kx) reads padded row oy s_h + ky dil_h, which is row oy +
+// ky dil_h / s_h of phase row ky dil_h % s_h, and likewise across, so row kk = (ic, ky, kx)
+// of b (im2col's row) is one phase plane read in place from a fixed offset: a row table
+// (PanelsB::row_table), and b is never copied. The rows keep im2col's order and the weight
+// is packed as for it: every output is the same FMA chain as on the im2col path, padding's
+// zeros included, so the two paths give the same bits. A tap's reads stay inside its
+// plane up to the grid's last column; a panel's last reads go at most kNR - 1 floats past
+// it (the next plane, or the zeros). Columns ox >= out_w of the grid are computed into the
+// work item's scratch with the rest of its tile and never copied out (2 of 9 columns on a
+// 7x7 layer, 2 of 58 on a 56x56 one, 3 of 115 on ResNet's stem). With no columns to build,
+// a layer is split into column tiles and blocks of row panels as finely as its threads need
+// (Note [Convolution work items]). A stride past the kernel's reach (phases the kernel never
+// reads, and up to stride^2 of them) stays on the im2col path.
 constexpr int64_t kTapTilePanels = 8;  // columns per tile at most: 256 with AVX-512
 
-bool reads_taps(const Layer& l) { return l.stride_h == 1 && l.stride_w == 1; }
+bool reads_taps(const Layer& l) {
+  return l.stride_h <= (l.k_h - 1) * l.dil_h + 1 && l.stride_w <= (l.k_w - 1) * l.dil_w + 1;
+}
 
 struct TapGrid {
-  int64_t w, plane, columns;  // the padded row and plane, the GEMM's columns
+  int64_t w, plane, columns;  // a phase's row and plane, the GEMM's columns
 };
 
 TapGrid tap_grid(const Layer& l) {
-  const int64_t w = l.in_w + 2 * l.pad_w, h = l.in_h + 2 * l.pad_h;
+  const int64_t w = opt::panels(l.in_w + 2 * l.pad_w, l.stride_w);
+  const int64_t h = opt::panels(l.in_h + 2 * l.pad_h, l.stride_h);
   return TapGrid{w, h * w, (l.out_h - 1) * w + l.out_w};
 }
 
-// Channels [c0, c1) of one batch and group's input x into their padded planes.
-void pad_channels(const Layer& l, const TapGrid& grid, const float* x, int64_t c0, int64_t c1,
-                  float* padded) {
-  const int64_t border = l.pad_h * grid.w + l.pad_w;  // before the first pixel, after the last
-  for (int64_t c = c0; c < c1; ++c) {
-    float* plane = padded + c * grid.plane;
-    const float* in = x + c * l.x_c;
-    zero_piece(plane, border);
-    for (int64_t iy = 0; iy < l.in_h; ++iy) {
-      float* row = plane + border + iy * grid.w;
-      copy_piece(row, in + iy * l.in_w, l.in_w);
-      zero_piece(row + l.in_w, iy + 1 < l.in_h ? 2 * l.pad_w : border);
+// Phase row `row` (w floats): the input row `in` (null: a padding row) at padded columns
+// px, px + s_w, ...
+void phase_row(const Layer& l, const TapGrid& grid, const float* in, int64_t px, float* row) {
+  // Phase columns [lo, hi) hold input columns q s_w + px - pad_w in [0, in_w).
+  const int64_t first = opt::panels(std::max<int64_t>(0, l.pad_w - px), l.stride_w);
+  const int64_t lo = in == nullptr ? grid.w : std::min(grid.w, first);
+  const int64_t last = l.pad_w + l.in_w - 1 - px;  // the last padded column inside, less px
+  const int64_t hi = last < 0 ? lo : std::max(lo, std::min(grid.w, last / l.stride_w + 1));
+  zero_piece(row, lo);
+  if (lo < hi) {
+    const float* src = in + lo * l.stride_w + px - l.pad_w;
+    if (l.stride_w == 1) {
+      copy_piece(row + lo, src, hi - lo);
+    } else if (l.stride_w == 2) {
+      take_even_piece(src, hi - lo, row + lo);
+    } else {
+      for (int64_t q = lo; q < hi; ++q) row[q] = src[(q - lo) * l.stride_w];
     }
   }
+  zero_piece(row + hi, grid.w - hi);
+}
+
+// Channels [c0, c1) of one batch and group's input x into their phases: phase (py, px) of
+// channel c at padded + ((py s_w + px) cin_g + c) * plane.
+void pad_channels(const Layer& l, const TapGrid& grid, const float* x, int64_t c0, int64_t c1,
+                  float* padded) {
+  const int64_t h = grid.plane / grid.w;
+  for (int64_t c = c0; c < c1; ++c)
+    for (int64_t py = 0; py < l.stride_h; ++py)
+      for (int64_t px = 0; px < l.stride_w; ++px) {
+        float* plane = padded + ((py * l.stride_w + px) * l.cin_g + c) * grid.plane;
+        for (int64_t t = 0; t < h; ++t) {
+          const int64_t iy = t * l.stride_h + py - l.pad_h;
+          const bool inside = iy >= 0 && iy < l.in_h;
+          phase_row(l, grid, inside ? x + c * l.x_c + iy * l.in_w : nullptr, px,
+                    plane + t * grid.w);
+        }
+      }
 }
 
 // Columns [j0, j0 + width) of the grid, `rows` rows of `tile` (row stride width), to the
@@ -335,7 +368,7 @@ void copy_out(const Layer& l, const TapGrid& grid, const float* tile, int64_t ro
   }
 }
 
-// Note [Tap GEMM]: the stride-1 layers. False when the scratch cannot be had.
+// Note [Tap GEMM]. False when the scratch cannot be had.
 bool tap_conv(const Layer& l, const float* x, const float* w, const float* bias,
               const opt::PreparedGemm* packed, const rt::Epilogue& e, float* y) {
   const int64_t k = l.k();
@@ -349,7 +382,8 @@ bool tap_conv(const Layer& l, const float* x, const float* w, const float* bias,
   const int64_t block_rows = std::min(l.cout_g, opt::panels(row_panels, row_blocks) * opt::kMR);
   // The row table, then the padded planes, in the calling thread's GEMM scratch: the work
   // items read them on every thread.
-  const int64_t padded_floats = l.cin_g * grid.plane + opt::kNR - 1;
+  const int64_t phases = l.stride_h * l.stride_w;
+  const int64_t padded_floats = phases * l.cin_g * grid.plane + opt::kNR - 1;
   auto* table = static_cast<int64_t*>(
       opt::gemm_scratch().get(sizeof(int64_t) * static_cast<size_t>(k) +
                               sizeof(float) * static_cast<size_t>(padded_floats)));
@@ -357,15 +391,18 @@ bool tap_conv(const Layer& l, const float* x, const float* w, const float* bias,
   float* padded = reinterpret_cast<float*>(table + k);
   for (int64_t ic = 0; ic < l.cin_g; ++ic)
     for (int64_t ky = 0; ky < l.k_h; ++ky)
-      for (int64_t kx = 0; kx < l.k_w; ++kx)
+      for (int64_t kx = 0; kx < l.k_w; ++kx) {
+        const int64_t dy = ky * l.dil_h, dx = kx * l.dil_w;
+        const int64_t phase = dy % l.stride_h * l.stride_w + dx % l.stride_w;
         table[(ic * l.k_h + ky) * l.k_w + kx] =
-            ic * grid.plane + ky * l.dil_h * grid.w + kx * l.dil_w;
-  zero_piece(padded + l.cin_g * grid.plane, opt::kNR - 1);
+            (phase * l.cin_g + ic) * grid.plane + dy / l.stride_h * grid.w + dx / l.stride_w;
+      }
+  zero_piece(padded + phases * l.cin_g * grid.plane, opt::kNR - 1);
   bool ok = true;
   for (int64_t n = 0; n < l.batch; ++n) {
     for (int64_t g = 0; g < l.groups; ++g) {
       const float* xg = x + n * l.x_n + g * l.cin_g * l.x_c;
-      opt::parallel_for(l.cin_g, std::max<int64_t>(1, 16384 / grid.plane),
+      opt::parallel_for(l.cin_g, std::max<int64_t>(1, 16384 / (phases * grid.plane)),
                         [&](int64_t c0, int64_t c1) { pad_channels(l, grid, xg, c0, c1, padded); });
       opt::parallel_items(tiles * row_blocks, 1, [&](opt::WorkItems& items) {
         const int64_t a_floats = packed == nullptr ? opt::packed_a_floats(block_rows, k) : 0;

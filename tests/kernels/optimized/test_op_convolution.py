@@ -71,9 +71,12 @@ def test_one_by_one_is_one_gemm(both: Both) -> None:
 
 
 def test_im2col_tiles_end_mid_row(both: Both) -> None:
-    # K = 70 * 9 = 630: tiles of 104 columns over 15 x 17 pixels, the last one partial.
-    _conv(both, (1, 70, 15, 17), (9, 70, 3, 3), padding=(1, 1))
-    _conv(both, (2, 3, 13, 10), (5, 3, 3, 3), stride=(2, 2), padding=(1, 1))
+    # Strides past the kernel's reach build im2col columns (Note [Implicit GEMM]): a 1x1
+    # stride-2 downsample, K = 600: tiles of 128 columns over 15 x 17 pixels, the last one
+    # partial; a 2x2 kernel at stride 3 with padding; a stride longer across than down.
+    _conv(both, (1, 600, 30, 34), (9, 600, 1, 1), stride=(2, 2))
+    _conv(both, (2, 3, 13, 10), (5, 3, 2, 2), stride=(3, 3), padding=(1, 1), seed=1)
+    _conv(both, (1, 4, 9, 11), (3, 4, 3, 1), stride=(2, 2), padding=(1, 0), seed=2)
 
 
 def test_implicit_gemm_piece_ends_in_the_left_padding(both: Both) -> None:
@@ -107,18 +110,24 @@ def test_taps_split_into_row_blocks(both: Both, constant_weight: bool) -> None:
     _conv(both, (1, 8, 9, 9), (20, 2, 3, 3), groups=4, seed=2, **options)
 
 
-def test_im2col_stride_padding_dilation(both: Both) -> None:
+def test_strided_taps_read_phases(both: Both) -> None:
+    # A stride within the kernel's reach reads taps from the input's stride phases (Note [Tap
+    # GEMM]): stride 2 down and across, 3 across, dilation making a tap skip a phase.
     _conv(both, (1, 4, 11, 9), (6, 4, 3, 2), stride=(2, 3), padding=(2, 1), dilation=(2, 3))
+    # Patches (stride = kernel, a ViT's embedding): every tap its own phase, at offset 0.
+    _conv(both, (2, 3, 12, 16), (8, 3, 4, 4), stride=(4, 4), seed=1)
+    _conv(both, (1, 5, 7, 10), (4, 5, 2, 3), stride=(2, 3), padding=(1, 1), seed=2)
     # Padding larger than the input: whole rows and columns of every patch are zeros.
     _conv(both, (1, 2, 3, 2), (3, 2, 5, 5), padding=(2, 2))
     _conv(both, (1, 3, 7, 7), (8, 3, 7, 7), stride=(2, 2), padding=(3, 3))
 
 
 @pytest.mark.parametrize("width", [16, 17, 18, 19, 41])
-def test_im2col_stride_two_rows(both: Both, width: int) -> None:
-    # Stride-2 im2col rows long enough for the eight-wide gather (outputs 8..21 per row), its
-    # scalar tail, and the left padding and right edge around it: a ResNet stem (7x7, pad 3)
-    # and a MobileNetV2 stem (3x3, pad 1), three input channels.
+def test_stride_two_phase_rows(both: Both, width: int) -> None:
+    # Stride-2 phase rows (Note [Tap GEMM]) long enough for the vector gather (8..24 per
+    # phase row), its masked or scalar tail, and the left padding and right edge around it:
+    # a ResNet stem (7x7, pad 3) and a MobileNetV2 stem (3x3, pad 1), three input channels;
+    # stride 2 across only.
     _conv(both, (1, 3, 9, width), (4, 3, 7, 7), stride=(2, 2), padding=(3, 3))
     _conv(both, (2, 3, 5, width), (5, 3, 3, 3), stride=(2, 2), padding=(1, 1), seed=1)
     _conv(both, (1, 2, 4, width), (3, 2, 3, 3), stride=(1, 2), padding=(0, 0), seed=2)
@@ -259,7 +268,7 @@ def test_bad_calls_fail_in_one_line(both: Both) -> None:
 
 
 # Each path's work split over three threads gives the bits of one (Note [Threads]): narrow and
-# wide depthwise, im2col tiles of a strided stem, the 1x1 GEMM tiles over a batch, groups.
+# wide depthwise, taps of a strided stem, the 1x1 GEMM tiles over a batch, groups, im2col.
 THREADED = [
     ((2, 6, 14, 14), (6, 1, 3, 3), {"padding": (1, 1), "groups": 6}),
     ((1, 4, 6, 70), (8, 1, 3, 3), {"stride": (2, 2), "padding": (1, 1), "groups": 4}),
@@ -271,6 +280,7 @@ THREADED = [
     # Stride-1 taps: many column tiles (a 40 x 40 plane), and few split by row blocks.
     ((1, 8, 40, 40), (16, 8, 3, 3), {"padding": (1, 1)}),
     ((1, 16, 7, 7), (60, 16, 3, 3), {"padding": (1, 1), "constant_weight": True}),
+    ((1, 300, 30, 34), (16, 300, 1, 1), {"stride": (2, 2)}),
 ]
 
 
