@@ -314,14 +314,11 @@ TapGrid tap_grid(const Layer& l) {
   return TapGrid{w, h * w, (l.out_h - 1) * w + l.out_w};
 }
 
-// Phase row `row` (w floats): the input row `in` (null: a padding row) at padded columns
-// px, px + s_w, ...
-void phase_row(const Layer& l, const TapGrid& grid, const float* in, int64_t px, float* row) {
-  // Phase columns [lo, hi) hold input columns q s_w + px - pad_w in [0, in_w).
-  const int64_t first = opt::panels(std::max<int64_t>(0, l.pad_w - px), l.stride_w);
-  const int64_t lo = in == nullptr ? grid.w : std::min(grid.w, first);
-  const int64_t last = l.pad_w + l.in_w - 1 - px;  // the last padded column inside, less px
-  const int64_t hi = last < 0 ? lo : std::max(lo, std::min(grid.w, last / l.stride_w + 1));
+// Phase row `row` (w floats) of phase column px: zeros, then the input row `in` (null: a
+// padding row) at padded columns px + lo s_w to px + (hi - 1) s_w, then zeros.
+void phase_row(const Layer& l, const TapGrid& grid, const float* in, int64_t px, int64_t lo,
+               int64_t hi, float* row) {
+  if (in == nullptr) lo = hi = grid.w;
   zero_piece(row, lo);
   if (lo < hi) {
     const float* src = in + lo * l.stride_w + px - l.pad_w;
@@ -341,17 +338,22 @@ void phase_row(const Layer& l, const TapGrid& grid, const float* in, int64_t px,
 void pad_channels(const Layer& l, const TapGrid& grid, const float* x, int64_t c0, int64_t c1,
                   float* padded) {
   const int64_t h = grid.plane / grid.w;
-  for (int64_t c = c0; c < c1; ++c)
-    for (int64_t py = 0; py < l.stride_h; ++py)
-      for (int64_t px = 0; px < l.stride_w; ++px) {
+  for (int64_t px = 0; px < l.stride_w; ++px) {
+    // Phase columns [lo, hi) hold input columns q s_w + px - pad_w in [0, in_w).
+    const int64_t lo =
+        std::min(grid.w, opt::panels(std::max<int64_t>(0, l.pad_w - px), l.stride_w));
+    const int64_t last = l.pad_w + l.in_w - 1 - px;  // the last padded column inside, less px
+    const int64_t hi = last < 0 ? lo : std::max(lo, std::min(grid.w, last / l.stride_w + 1));
+    for (int64_t c = c0; c < c1; ++c)
+      for (int64_t py = 0; py < l.stride_h; ++py) {
         float* plane = padded + ((py * l.stride_w + px) * l.cin_g + c) * grid.plane;
-        for (int64_t t = 0; t < h; ++t) {
-          const int64_t iy = t * l.stride_h + py - l.pad_h;
+        for (int64_t t = 0, iy = py - l.pad_h; t < h; ++t, iy += l.stride_h) {
           const bool inside = iy >= 0 && iy < l.in_h;
-          phase_row(l, grid, inside ? x + c * l.x_c + iy * l.in_w : nullptr, px,
+          phase_row(l, grid, inside ? x + c * l.x_c + iy * l.in_w : nullptr, px, lo, hi,
                     plane + t * grid.w);
         }
       }
+  }
 }
 
 // Columns [j0, j0 + width) of the grid, `rows` rows of `tile` (row stride width), to the
