@@ -436,8 +436,8 @@ bool tap_conv(const Layer& l, const float* x, const float* w, const float* bias,
             const bool in_gemm = bias == nullptr || l.bias_stride == 1;
             if (in_gemm) epilogue.active = e;
             if (bias != nullptr && l.bias_stride == 1) epilogue.shift = bias + channel;
-            opt::gemm_packed(k, weight_packed, opt::PanelsB::row_table(padded + j0, table),
-                             opt::Matrix<float>{scratch, rows, width, width, 1}, epilogue);
+            opt::gemm_packed<true>(k, weight_packed, opt::PanelsB::row_table(padded + j0, table),
+                                   opt::Matrix<float>{scratch, rows, width, width, 1}, epilogue);
             // A bias with a stride: added after the product, then the activation.
             if (!in_gemm)
               finish_rows(scratch, rows, width, width, bias + channel * l.bias_stride,

@@ -203,22 +203,20 @@ void microkernel(int64_t depth, const float* a, const float* b, int64_t b_step,
 }
 
 // The instantiation for `rows` (1 to kMR): kMR, or the first of its halves that holds them;
-// b's rows b_step apart, or where b_rows says when it is given.
-template <int R = kMR>
+// b's rows b_step apart, or, with kRowTable, where b_rows says (only the convolution
+// instantiates that one: the other GEMMs' code stays as it was).
+template <bool kRowTable, int R = kMR>
 inline void run_microkernel(int64_t depth, const float* a, const float* b, int64_t b_step,
                             const int64_t* b_rows, float* c, int64_t ldc, int64_t rows,
                             int64_t cols, bool accumulate, const TileEpilogue* epilogue) {
   if constexpr (R > 1) {
     if (rows <= R / 2) {
-      run_microkernel<R / 2>(depth, a, b, b_step, b_rows, c, ldc, rows, cols, accumulate, epilogue);
+      run_microkernel<kRowTable, R / 2>(depth, a, b, b_step, b_rows, c, ldc, rows, cols, accumulate,
+                                        epilogue);
       return;
     }
   }
-  if (b_rows != nullptr) {
-    microkernel<R, true>(depth, a, b, 0, b_rows, c, ldc, rows, cols, accumulate, epilogue);
-  } else {
-    microkernel<R, false>(depth, a, b, b_step, nullptr, c, ldc, rows, cols, accumulate, epilogue);
-  }
+  microkernel<R, kRowTable>(depth, a, b, b_step, b_rows, c, ldc, rows, cols, accumulate, epilogue);
 }
 
 }  // namespace sgemm
