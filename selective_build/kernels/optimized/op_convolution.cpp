@@ -66,7 +66,10 @@ constexpr int64_t kDirectTileWidth = 512;
 // thread count, and each output is one FMA chain whatever its block (Note [Packed GEMM]),
 // so the bits are the same for any number of threads (Note [Threads]). A block starts on a
 // panel of the packed weight (a multiple of kMR rows, about 32). A thread's consecutive row
-// blocks of one tile share its packed columns.
+// blocks of one tile share its packed columns. The layers that read their taps in place
+// (Note [Tap GEMM]) have no columns to share: their tiles are cut narrower (down to one
+// panel) until there are kFewItems of them, then their row panels into as many blocks as
+// it takes to reach kFewItems (a 7x7 layer: 2 tiles of one panel, 4 row blocks).
 constexpr int64_t kFewItems = 8;
 constexpr int64_t kRowBlock = (32 + opt::kMR - 1) / opt::kMR * opt::kMR;
 
