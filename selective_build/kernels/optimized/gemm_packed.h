@@ -144,7 +144,7 @@ inline float finish_scalar(float x, const Epilogue& e, int64_t channel) {
 // and the last panel, if narrower than kNR, is packed by the tile that needs it (a
 // full-width read would pass b's end). With a row table (`rows`): row p of panel q at data
 // + (q - first) * kNR + rows[p], every panel read whole (Note [Tap GEMM] in
-// op_convolution.cpp: its b is a padded input that holds the floats a last panel reads).
+// conv_taps.h: its b is a padded input that holds the floats a last panel reads).
 struct PanelsB {
   const float* data;
   int64_t k_step, panel_step;

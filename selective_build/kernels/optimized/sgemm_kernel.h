@@ -175,7 +175,7 @@ __attribute__((always_inline)) inline void store_tile(const Vec (&acc)[R][kVecs]
 
 // The tile of R rows (R <= kMR) over `depth` steps: Note [sgemm microkernel]. Row p of b
 // lies at b + p * b_step, or, with a row table (kRowTable), at b + b_rows[p]: the rows of a
-// convolution's input read in place tap by tap (Note [Tap GEMM], op_convolution.cpp).
+// convolution's input read in place tap by tap (Note [Tap GEMM], conv_taps.h).
 template <int R, bool kRowTable>
 void microkernel(int64_t depth, const float* a, const float* b, int64_t b_step,
                  const int64_t* b_rows, float* c, int64_t ldc, int64_t rows, int64_t cols,
