@@ -80,9 +80,15 @@ def test_im2col_tiles_end_mid_row(both: Both) -> None:
 
 
 def test_implicit_gemm_piece_ends_in_the_left_padding(both: Both) -> None:
-    # K = 70 * 49: tiles of 64 columns over 9-wide rows, so a tile ends one column into a
-    # row, inside the 3 columns the 7x7 kernel's first taps see as padding (Note [Implicit
-    # GEMM]: the piece stops at the tile's end).
+    # A 2x2 kernel at stride 3 (im2col), K = 300 * 4: tiles of 64 columns over 21-wide
+    # rows, so a tile ends one column into a row, inside the column the kernel's first taps
+    # see as padding (Note [Implicit GEMM]: the piece stops at the tile's end).
+    _conv(both, (1, 300, 62, 62), (4, 300, 2, 2), stride=(3, 3), padding=(1, 1))
+
+
+def test_taps_deep_and_wide(both: Both) -> None:
+    # A 7x7 kernel with padding 3 around a 9x9 plane, K = 70 * 49: fourteen depth blocks
+    # summed into each tile of the grid (Note [Packed GEMM], Note [Tap GEMM]).
     _conv(both, (1, 70, 9, 9), (4, 70, 7, 7), padding=(3, 3))
 
 
