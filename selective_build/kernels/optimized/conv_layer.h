@@ -9,11 +9,16 @@
 #define EIGEN_NO_DEBUG
 #include <Eigen/Core>
 
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
 #include "kernels/optimized/vec8.h"
 #include "kernels/portable/util/nn_conv.h"
 
-// What the optimized convolution's paths share (op_convolution.cpp, conv_depthwise.h): a
-// layer's sizes and strides read once from the checked call, and a vectorised fill.
+// What the optimized convolution's paths share (op_convolution.cpp, conv_depthwise.h,
+// conv_taps.h): a layer's sizes and strides read once from the checked call, a vectorised
+// fill, and the copies of short row pieces.
 namespace optimized {
 namespace conv {
 
@@ -71,6 +76,59 @@ inline Layer layer_of(const portable::ConvCall& c) {
 // scalar loop).
 inline void fill(float* dst, int64_t count, float value) {
   Eigen::Map<Eigen::ArrayXf>(dst, count).setConstant(value);
+}
+
+// Work items a GEMM path wants before it splits a layer finer: Note [Convolution work items]
+// in op_convolution.cpp.
+constexpr int64_t kFewItems = 8;
+
+// dst[0, n) = src[0, n), and dst[0, n) = 0, for a piece of a panel row (n <= kNR) with
+// vector moves, masked at the end where the instruction set can: a row of a 7x7 or 14x14
+// layer is a few short pieces, and GCC makes a short memcpy of unknown size a `rep movsq`,
+// whose start-up cost was most of ResNet's time in this pass.
+inline void copy_piece(float* dst, const float* src, int64_t n) {
+#if defined(__AVX512F__)
+  for (; n >= 16; n -= 16, dst += 16, src += 16) _mm512_storeu_ps(dst, _mm512_loadu_ps(src));
+  const auto mask = static_cast<__mmask16>((1u << n) - 1);
+  if (n > 0) _mm512_mask_storeu_ps(dst, mask, _mm512_maskz_loadu_ps(mask, src));
+#else
+  int64_t j = 0;
+  for (; j + 8 <= n; j += 8) conv::store8(dst + j, conv::load8(src + j));
+  for (; j < n; ++j) dst[j] = src[j];
+#endif
+}
+
+// dst[j] = src[2 j] for j in [0, n): a stride-2 row's piece (the stems of ResNet and
+// MobileNetV2). Reads src[0] to src[2 (n - 1)] only.
+inline void take_even_piece(const float* src, int64_t n, float* dst) {
+#if defined(__AVX512F__)
+  const __m512i evens =
+      _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  // By index: a pointer stepped past the row's last read would lie outside the input.
+  for (int64_t j = 0; j < n; j += 16) {
+    const int64_t left = n - j;
+    const int64_t reads = std::min<int64_t>(32, 2 * left - 1);  // floats this step may read
+    const auto low = static_cast<__mmask16>(reads >= 16 ? 0xffff : (1u << reads) - 1);
+    const auto high = static_cast<__mmask16>(reads <= 16 ? 0 : (1u << (reads - 16)) - 1);
+    const float* at = src + 2 * j;
+    const float* upper = reads > 16 ? at + 16 : at;  // no read past 16: no pointer past it
+    const __m512 v = _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(low, at), evens,
+                                            _mm512_maskz_loadu_ps(high, upper));
+    const auto out = static_cast<__mmask16>(left >= 16 ? 0xffff : (1u << left) - 1);
+    _mm512_mask_storeu_ps(dst + j, out, v);
+  }
+#else
+  conv::take_even(src, n, dst);
+#endif
+}
+
+inline void zero_piece(float* dst, int64_t n) {
+#if defined(__AVX512F__)
+  for (; n >= 16; n -= 16, dst += 16) _mm512_storeu_ps(dst, _mm512_setzero_ps());
+  if (n > 0) _mm512_mask_storeu_ps(dst, static_cast<__mmask16>((1u << n) - 1), _mm512_setzero_ps());
+#else
+  fill(dst, n, 0.0f);
+#endif
 }
 
 }  // namespace conv

@@ -151,12 +151,19 @@ inline float finish_scalar(float x, const Epilogue& e, int64_t channel) {
 // first) * panel_step, row p of a panel k_step floats after row p - 1. Packed: k_step kNR,
 // panel_step kNR x depth. In place (row-major b): k_step its row stride, panel_step kNR,
 // and the last panel, if narrower than kNR, is packed by the tile that needs it (a
-// full-width read would pass b's end).
+// full-width read would pass b's end). With a row table (`rows`): row p of panel q at data
+// + (q - first) * kNR + rows[p], every panel read whole (Note [Tap GEMM] in
+// conv_taps.h: its b is a padded input that holds the floats a last panel reads).
 struct PanelsB {
   const float* data;
   int64_t k_step, panel_step;
   bool in_place;
-  int64_t first = 0;  // the panel at data
+  int64_t first = 0;              // the panel at data
+  const int64_t* rows = nullptr;  // the row table, or null
+
+  static PanelsB row_table(const float* data, const int64_t* rows) {
+    return PanelsB{data, 0, kNR, false, 0, rows};
+  }
 
   static PanelsB packed(const float* data, int64_t depth, int64_t first = 0) {
     return PanelsB{data, kNR, kNR * depth, false, first};
@@ -167,7 +174,8 @@ struct PanelsB {
 };
 
 // The GEMM's own scratch, apart from the kernels' (Note [Kernel scratch]): a convolution's
-// im2col tile lives in that one while its product packs here.
+// im2col tile lives in that one while its product packs here. A stride-1 convolution, which
+// calls no gemm() while its tiles run, keeps its padded input here (Note [Tap GEMM]).
 inline ThreadScratch& gemm_scratch() {
   static thread_local ThreadScratch scratch;
   return scratch;
@@ -177,6 +185,7 @@ namespace detail {
 
 // One depth block [p0, p0 + kDepthBlock) of one tile of c: rows [row0, row0 + rows),
 // columns [col0, col0 + cols).
+template <bool kRowTable>
 inline void gemm_block(int64_t depth, int64_t p0, const float* a, const PanelsB& b,
                        const Matrix<float>& c, const Epilogue& e, int64_t row0, int64_t rows,
                        int64_t col0, int64_t cols, float* tail_panel) {
@@ -200,7 +209,8 @@ inline void gemm_block(int64_t depth, int64_t p0, const float* a, const PanelsB&
     const int64_t tile_rows = c.rows - i < kMR ? c.rows - i : kMR;
     for (int64_t j = col0; j < col0 + cols; j += kNR) {
       const int64_t q = j / kNR;
-      const float* b_panel = b.data + (q - b.first) * b.panel_step + p0 * b.k_step;
+      const float* b_panel =
+          b.data + (q - b.first) * b.panel_step + (kRowTable ? 0 : p0 * b.k_step);
       int64_t k_step = b.k_step;
       const int64_t tile_cols = c.cols - j < kNR ? c.cols - j : kNR;
       if (narrow_tail && q == last_col_panel) {
@@ -228,9 +238,10 @@ inline void gemm_block(int64_t depth, int64_t p0, const float* a, const PanelsB&
           }
         }
       }
-      sgemm::run_microkernel(block, a_panel, b_panel, k_step, c.data + i * c.row_stride + j,
-                             c.row_stride, tile_rows, tile_cols, p0 > 0,
-                             last && e.any() ? &tile_epilogue : nullptr);
+      sgemm::run_microkernel<kRowTable>(
+          block, a_panel, b_panel, k_step, kRowTable ? b.rows + p0 : nullptr,
+          c.data + i * c.row_stride + j, c.row_stride, tile_rows, tile_cols, p0 > 0,
+          last && e.any() ? &tile_epilogue : nullptr);
     }
   }
 }
@@ -241,6 +252,7 @@ inline void gemm_block(int64_t depth, int64_t p0, const float* a, const PanelsB&
 // down each column of tiles, and a thread's run of them is done one depth block at a time,
 // so each block of b (kDepthBlock x kTileCols floats) is read from L2 by all the tiles of
 // its column before the next block replaces it.
+template <bool kRowTable = false>
 inline void gemm_tiles(int64_t depth, const float* a, const PanelsB& b, const Matrix<float>& c,
                        const Epilogue& e, int64_t col0, int64_t cols) {
   const int64_t row_tiles = panels(c.rows, kTileRows), col_tiles = panels(cols, kTileCols);
@@ -260,7 +272,7 @@ inline void gemm_tiles(int64_t depth, const float* a, const PanelsB& b, const Ma
         for (int64_t t = run; t < run_end; ++t) {
           const int64_t row = t % row_tiles * kTileRows;
           const int64_t rows = c.rows - row < kTileRows ? c.rows - row : kTileRows;
-          detail::gemm_block(depth, p0, a, b, c, e, row, rows, col, width, tail_panel);
+          detail::gemm_block<kRowTable>(depth, p0, a, b, c, e, row, rows, col, width, tail_panel);
         }
         if (p0 + kDepthBlock >= depth) break;
       }
@@ -271,9 +283,11 @@ inline void gemm_tiles(int64_t depth, const float* a, const PanelsB& b, const Ma
 
 // c = epilogue(a @ b), a packed (packed_a_floats(c.rows, depth)), b as `b` says; c
 // row-major. Tiles split over the threads (Note [Packed GEMM]).
+// With kRowTable, b is PanelsB::row_table's.
+template <bool kRowTable = false>
 inline void gemm_packed(int64_t depth, const float* a, const PanelsB& b, const Matrix<float>& c,
                         const Epilogue& e) {
-  if (c.rows > 0 && c.cols > 0) gemm_tiles(depth, a, b, c, e, 0, c.cols);
+  if (c.rows > 0 && c.cols > 0) gemm_tiles<kRowTable>(depth, a, b, c, e, 0, c.cols);
 }
 
 // c = epilogue(a @ b) for any strides, c row-major: a and b packed per call into

@@ -6,6 +6,7 @@
 #include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/conv_depthwise.h"
 #include "kernels/optimized/conv_layer.h"
+#include "kernels/optimized/conv_taps.h"
 #include "kernels/optimized/epilogue.h"
 #include "kernels/optimized/gemm_packed.h"
 #include "kernels/optimized/parallel.h"
@@ -28,7 +29,10 @@
 // - 1x1, stride 1, no padding: per batch and group, out[Cout, H*W] = weight[Cout, Cin] x
 //   input[Cin, H*W], one GEMM read straight from the tensors (the input's rows are b's
 //   panels in place when the weight was packed at load);
-// - everything else: per tile of output pixels, the input packed straight into the GEMM's
+// - any other layer whose stride is at most its kernel's reach: the input copied once into
+//   zero-padded planes (one per stride phase), which the GEMM reads in place through a row
+//   table, tap by tap (Note [Tap GEMM]);
+// - a longer stride: per tile of output pixels, the input packed straight into the GEMM's
 //   panels (Note [Implicit GEMM]), then one GEMM on them.
 // The GEMMs are the packed GEMM's (gemm_packed.h), the bias their epilogue, a constant
 // weight packed once at load (Note [Prepared GEMM operand]).
@@ -40,8 +44,12 @@
 namespace optimized {
 namespace {
 
+using conv::copy_piece;
 using conv::fill;
+using conv::kFewItems;
 using conv::Layer;
+using conv::take_even_piece;
+using conv::zero_piece;
 
 constexpr const char* kOp = "aten::convolution.out";
 constexpr rt::DtypeSet kSelected = rt::selected_dtypes(kOp);
@@ -63,8 +71,10 @@ constexpr int64_t kDirectTileWidth = 512;
 // thread count, and each output is one FMA chain whatever its block (Note [Packed GEMM]),
 // so the bits are the same for any number of threads (Note [Threads]). A block starts on a
 // panel of the packed weight (a multiple of kMR rows, about 32). A thread's consecutive row
-// blocks of one tile share its packed columns.
-constexpr int64_t kFewItems = 8;
+// blocks of one tile share its packed columns. The layers that read their taps in place
+// (Note [Tap GEMM]) have no columns to share: their tiles are cut narrower (down to one
+// panel) until there are kFewItems of them, then their row panels into as many blocks as
+// it takes to reach kFewItems (a 7x7 layer: 2 tiles of one panel, 4 row blocks).
 constexpr int64_t kRowBlock = (32 + opt::kMR - 1) / opt::kMR * opt::kMR;
 
 // Note [Implicit GEMM]
@@ -75,10 +85,8 @@ constexpr int64_t kRowBlock = (32 + opt::kMR - 1) / opt::kMR * opt::kMR;
 // copy and the panel packing are one pass, and the tile's GEMM reads them as they are.
 // Panel q of the tile starts at panels + q * kNR * depth; row kk of it at + kk * kNR.
 // Columns past `width` in the last panel are zeros (computed, never stored). A row is
-// written an output row at a time (zeros for the padding, then the input's run), except
-// where the output rows are as wide as the input's at stride 1 (3x3 pad 1, ResNet's and
-// SqueezeNet's layers; 1-d "same" layers): there a tap's row is one run over the input for
-// the whole tile, its few wrapped columns zeroed after (same_width_row).
+// written an output row at a time (zeros for the padding, then the input's run). Only
+// strides past the kernel's reach come here; the rest read taps in place (Note [Tap GEMM]).
 
 // Calls put(dst, i, n) for the pieces of columns [c, c + count) of row `row` (its slot in
 // panel 0) that lie in one panel each: dst the slot of column c + i, n <= kNR columns.
@@ -93,107 +101,16 @@ inline void for_pieces(float* row, int64_t depth, int64_t c, int64_t count, Put&
   }
 }
 
-// dst[0, n) = src[0, n), and dst[0, n) = 0, for a piece of a panel row (n <= kNR) with
-// vector moves, masked at the end where the instruction set can: a row of a 7x7 or 14x14
-// layer is a few short pieces, and GCC makes a short memcpy of unknown size a `rep movsq`,
-// whose start-up cost was most of ResNet's time in this pass.
-inline void copy_piece(float* dst, const float* src, int64_t n) {
-#if defined(__AVX512F__)
-  for (; n >= 16; n -= 16, dst += 16, src += 16) _mm512_storeu_ps(dst, _mm512_loadu_ps(src));
-  const auto mask = static_cast<__mmask16>((1u << n) - 1);
-  if (n > 0) _mm512_mask_storeu_ps(dst, mask, _mm512_maskz_loadu_ps(mask, src));
-#else
-  int64_t j = 0;
-  for (; j + 8 <= n; j += 8) conv::store8(dst + j, conv::load8(src + j));
-  for (; j < n; ++j) dst[j] = src[j];
-#endif
-}
-
-// dst[j] = src[2 j] for j in [0, n), n <= kNR: a stride-2 row's piece (the stems of ResNet
-// and MobileNetV2). Reads src[0] to src[2 (n - 1)] only.
-inline void take_even_piece(const float* src, int64_t n, float* dst) {
-#if defined(__AVX512F__)
-  const __m512i evens =
-      _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-  // By index: a pointer stepped past the row's last read would lie outside the input.
-  for (int64_t j = 0; j < n; j += 16) {
-    const int64_t left = n - j;
-    const int64_t reads = std::min<int64_t>(32, 2 * left - 1);  // floats this step may read
-    const auto low = static_cast<__mmask16>(reads >= 16 ? 0xffff : (1u << reads) - 1);
-    const auto high = static_cast<__mmask16>(reads <= 16 ? 0 : (1u << (reads - 16)) - 1);
-    const float* at = src + 2 * j;
-    const float* upper = reads > 16 ? at + 16 : at;  // no read past 16: no pointer past it
-    const __m512 v = _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(low, at), evens,
-                                            _mm512_maskz_loadu_ps(high, upper));
-    const auto out = static_cast<__mmask16>(left >= 16 ? 0xffff : (1u << left) - 1);
-    _mm512_mask_storeu_ps(dst + j, out, v);
-  }
-#else
-  conv::take_even(src, n, dst);
-#endif
-}
-
-inline void zero_piece(float* dst, int64_t n) {
-#if defined(__AVX512F__)
-  for (; n >= 16; n -= 16, dst += 16) _mm512_storeu_ps(dst, _mm512_setzero_ps());
-  if (n > 0) _mm512_mask_storeu_ps(dst, static_cast<__mmask16>((1u << n) - 1), _mm512_setzero_ps());
-#else
-  fill(dst, n, 0.0f);
-#endif
-}
-
-// Whether the layer's output rows are as wide as its input's at stride 1 ("same" padding
-// across): then tap (ky, kx) reads, for every output pixel p = oy * W + ox whose input row
-// is inside, the input's flat pixel p + dy * W + dx, one run for all its rows.
-bool same_width(const Layer& l) {
-  return l.stride_h == 1 && l.stride_w == 1 && l.dil_w == 1 && l.in_w == l.out_w;
-}
-
-// Row `row` of the panels for tap (dy, dx) of a same_width layer: the flat run copied, the
-// columns whose input lies in the next or previous input row (dx past the row's edge) and
-// the rows outside the input zeroed.
-void same_width_row(const Layer& l, const float* plane, int64_t dy, int64_t dx, int64_t p0,
-                    int64_t width, float* row) {
-  const int64_t depth = l.k(), w = l.out_w, size = l.in_h * l.in_w;
-  auto zeros = [](float* dst, int64_t, int64_t n) { zero_piece(dst, n); };
-  // Outputs whose input row is inside: oy in [max(0, -dy), in_h - dy).
-  const int64_t lo = std::min(p0 + width, std::max(p0, std::max<int64_t>(0, -dy) * w));
-  const int64_t hi = std::max(lo, std::min(p0 + width, std::min(l.out_h, l.in_h - dy) * w));
-  for_pieces(row, depth, 0, lo - p0, zeros);
-  for_pieces(row, depth, hi - p0, p0 + width - hi, zeros);
-  // The run's flat input [f0, f1), of which [0, size) is read; the rest lies in columns
-  // zeroed below.
-  const int64_t f0 = lo + dy * w + dx, f1 = hi + dy * w + dx;
-  const int64_t a = std::min(f1, std::max<int64_t>(f0, 0)), b = std::max(a, std::min(f1, size));
-  for_pieces(row, depth, lo - p0, a - f0, zeros);
-  for_pieces(row, depth, lo - p0 + (a - f0), b - a,
-             [&](float* dst, int64_t i, int64_t n) { copy_piece(dst, plane + a + i, n); });
-  for_pieces(row, depth, lo - p0 + (b - f0), f1 - b, zeros);
-  if (dx == 0 || lo == hi) return;
-  // Columns ox < -dx (dx < 0) or ox >= w - dx (dx > 0) of each output row in [lo, hi).
-  const int64_t first = dx < 0 ? 0 : w - dx, count = dx < 0 ? -dx : dx;
-  for (int64_t start = lo / w * w + first; start < hi; start += w) {
-    const int64_t from = std::max(start, lo), to = std::min(start + count, hi);
-    if (from < to) for_pieces(row, depth, from - p0, to - from, zeros);
-  }
-}
-
 void im2col_panels(const Layer& l, const float* x, int64_t p0, int64_t width, float* panels) {
   const int64_t depth = l.k();
   const int64_t oy0 = p0 / l.out_w, first0 = p0 % l.out_w;  // the tile's first output
   const int64_t padded = opt::panels(width, opt::kNR) * opt::kNR;
   auto zeros = [](float* dst, int64_t, int64_t n) { zero_piece(dst, n); };
-  const bool same = same_width(l);
   for (int64_t ic = 0; ic < l.cin_g; ++ic) {
     const float* plane = x + ic * l.x_c;
     for (int64_t ky = 0; ky < l.k_h; ++ky) {
       for (int64_t kx = 0; kx < l.k_w; ++kx) {
         float* row = panels + ((ic * l.k_h + ky) * l.k_w + kx) * opt::kNR;
-        if (same) {
-          same_width_row(l, plane, ky * l.dil_h - l.pad_h, kx - l.pad_w, p0, width, row);
-          for_pieces(row, depth, width, padded - width, zeros);
-          continue;
-        }
         const int64_t offset = kx * l.dil_w - l.pad_w;
         int64_t lo, hi;
         opt::valid_outputs(offset, l.stride_w, l.in_w, l.out_w, &lo, &hi);
@@ -335,7 +252,7 @@ void finish_strided(const portable::View4& v, const rt::Epilogue& e, float* y) {
 // it at load, and runtime/executor/prepare.cpp's release_fused then frees a folded weight's
 // own data: convolve() must take the path the weight was prepared for, so both ask this one
 // function.
-enum class Path { Reference, Depthwise, OneByOne, ImplicitGemm };
+enum class Path { Reference, Depthwise, OneByOne, Taps, ImplicitGemm };
 
 Path path_of(const portable::ConvCall& c, const Layer& l) {
   if (c.transposed || l.k() <= 0 || !conv::dense_from(c.x, 2) || !conv::dense_from(c.y, 2) ||
@@ -344,7 +261,8 @@ Path path_of(const portable::ConvCall& c, const Layer& l) {
   if (l.groups > 1 && l.cin_g == 1) return Path::Depthwise;
   const bool one_by_one = l.k_h == 1 && l.k_w == 1 && l.stride_h == 1 && l.stride_w == 1 &&
                           l.pad_h == 0 && l.pad_w == 0;
-  return one_by_one ? Path::OneByOne : Path::ImplicitGemm;
+  if (one_by_one) return Path::OneByOne;
+  return conv::reads_taps(l) ? Path::Taps : Path::ImplicitGemm;
 }
 
 // The floats a depthwise layer reads of its weight (rows w_row apart).
@@ -391,8 +309,12 @@ void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float*
   }
   const opt::PreparedGemm* packed =
       opt::prepared_operand(in.context(), opt::GemmSide::A, l.groups, l.cout_g, l.k());
-  if (!gemm_conv(l, path == Path::OneByOne, x, w, bias, packed, e, y))
+  if (path == Path::Taps) {
+    if (!conv::tap_conv(l, x, w, bias, packed, e, y))
+      in.fail("out of memory for the convolution's padded input");
+  } else if (!gemm_conv(l, path == Path::OneByOne, x, w, bias, packed, e, y)) {
     in.fail("out of memory for the convolution's column panels");
+  }
 }
 
 void convolution(rt::KernelContext& context, const rt::Tensor& input, const rt::Tensor& weight,

@@ -15,8 +15,9 @@
 //   AVX2 + FMA (16 registers of 8):      6 x 16, 12 accumulators;
 //   anything else (SSE2, NEON: 4 lanes): 6 x 8,  12 accumulators.
 // A tile with fewer rows (a product's last rows) runs an instantiation for fewer (kMR, then
-// halves), which skips the other rows' work. Each output is one FMA chain in the order of p
-// whatever the instantiation, the tile or the thread: bit-identical results (gemm_packed.h).
+// powers of two: run_microkernel), which skips the other rows' work. Each output is one FMA
+// chain in the order of p whatever the instantiation, the tile or the thread: bit-identical
+// results (gemm_packed.h).
 //
 // Only the FMA is an intrinsic; the rest is GCC/Clang vector arithmetic on the same types.
 
@@ -175,11 +176,13 @@ __attribute__((always_inline)) inline void store_tile(const Vec (&acc)[R][kVecs]
   finish_tile(tile, rows < R ? rows : R, c, ldc, cols, accumulate, epilogue);
 }
 
-// The tile of R rows (R <= kMR) over `depth` steps: Note [sgemm microkernel].
-template <int R>
-void microkernel(int64_t depth, const float* a, const float* b, int64_t b_step, float* c,
-                 int64_t ldc, int64_t rows, int64_t cols, bool accumulate,
-                 const TileEpilogue* epilogue) {
+// The tile of R rows (R <= kMR) over `depth` steps: Note [sgemm microkernel]. Row p of b
+// lies at b + p * b_step, or, with a row table (kRowTable), at b + b_rows[p]: the rows of a
+// convolution's input read in place tap by tap (Note [Tap GEMM], conv_taps.h).
+template <int R, bool kRowTable>
+void microkernel(int64_t depth, const float* a, const float* b, int64_t b_step,
+                 const int64_t* b_rows, float* c, int64_t ldc, int64_t rows, int64_t cols,
+                 bool accumulate, const TileEpilogue* epilogue) {
   Vec acc[R][kVecs];
 #pragma GCC unroll 16
   for (int i = 0; i < R; ++i) {
@@ -187,9 +190,10 @@ void microkernel(int64_t depth, const float* a, const float* b, int64_t b_step, 
     for (int v = 0; v < kVecs; ++v) acc[i][v] = Vec{};
   }
   for (int64_t p = 0; p < depth; ++p) {
+    const float* row = kRowTable ? b + b_rows[p] : b;
     Vec bv[kVecs];
 #pragma GCC unroll 4
-    for (int v = 0; v < kVecs; ++v) bv[v] = load(b + v * kLanes);
+    for (int v = 0; v < kVecs; ++v) bv[v] = load(row + v * kLanes);
 #pragma GCC unroll 16
     for (int i = 0; i < R; ++i) {
       const Vec ai = splat(a[i]);
@@ -197,23 +201,36 @@ void microkernel(int64_t depth, const float* a, const float* b, int64_t b_step, 
       for (int v = 0; v < kVecs; ++v) acc[i][v] = madd(ai, bv[v], acc[i][v]);
     }
     a += kMR;
-    b += b_step;
+    if (!kRowTable) b += b_step;
   }
   store_tile<R>(acc, c, ldc, rows, cols, accumulate, epilogue);
 }
 
-// The instantiation for `rows` (1 to kMR): kMR, or the first of its halves that holds them.
-template <int R = kMR>
-inline void run_microkernel(int64_t depth, const float* a, const float* b, int64_t b_step, float* c,
-                            int64_t ldc, int64_t rows, int64_t cols, bool accumulate,
-                            const TileEpilogue* epilogue) {
+// The next smaller instantiation below R rows: the largest power of two under it, so a
+// tile of 16 or 32 output channels ends in an instantiation of 2 or 4 rows (rows not
+// computed at all), not one of 3 or 7, at one more instantiation than halving kMR.
+constexpr int smaller_tile(int r) {
+  int p = 1;
+  while (p * 2 < r) p *= 2;
+  return p;
+}
+
+// The instantiation for `rows` (1 to kMR): kMR, or the smallest of smaller_tile's that
+// holds them; b's rows b_step apart, or, with kRowTable, where b_rows says (only the
+// convolution instantiates that one: the other GEMMs' code stays as it was).
+template <bool kRowTable, int R = kMR>
+inline void run_microkernel(int64_t depth, const float* a, const float* b, int64_t b_step,
+                            const int64_t* b_rows, float* c, int64_t ldc, int64_t rows,
+                            int64_t cols, bool accumulate, const TileEpilogue* epilogue) {
   if constexpr (R > 1) {
-    if (rows <= R / 2) {
-      run_microkernel<R / 2>(depth, a, b, b_step, c, ldc, rows, cols, accumulate, epilogue);
+    constexpr int kSmaller = smaller_tile(R);
+    if (rows <= kSmaller) {
+      run_microkernel<kRowTable, kSmaller>(depth, a, b, b_step, b_rows, c, ldc, rows, cols,
+                                           accumulate, epilogue);
       return;
     }
   }
-  microkernel<R>(depth, a, b, b_step, c, ldc, rows, cols, accumulate, epilogue);
+  microkernel<R, kRowTable>(depth, a, b, b_step, b_rows, c, ldc, rows, cols, accumulate, epilogue);
 }
 
 }  // namespace sgemm

@@ -1,6 +1,7 @@
 """optimized::convolution_out against portable's, on every path of the kernel: depthwise
-(direct and padded), 1x1 as one GEMM, implicit GEMM (tiles ending mid-row, padding wider
-than the input), grouped, 1-d, and the layouts it leaves to portable's loops (channels-last,
+(direct and padded), 1x1 as one GEMM, stride-1 layers read tap by tap (tiles ending mid-row,
+row blocks, padding wider than the input, a weight packed at load), implicit GEMM for
+strided ones, grouped, 1-d, and the layouts it leaves to portable's loops (channels-last,
 transposed)."""
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from selective_build.codegen.pte.writer import IntList
+from selective_build.codegen.pte.writer import IntList, Tensor
+from selective_build.codegen.scalar_type import ScalarType
 from tests.kernels.harness import In, Out, assert_fails
 from tests.kernels.optimized.conftest import Both, Runners
 
@@ -36,6 +38,7 @@ def _conv_args(
     out_order: tuple[int, ...] | None = None,
     scale: float = 1.0,
     seed: int = 0,
+    constant_weight: bool = False,
 ) -> list[object]:
     rng = np.random.default_rng(seed)
     x = (rng.uniform(-1, 1, x_shape) * scale).astype(np.float32)
@@ -46,7 +49,9 @@ def _conv_args(
         for d in range(len(x_shape) - 2)
     )
     out_shape = (x_shape[0], w_shape[0], *spatial)
-    args = [In(x, x_order), In(w), In(b) if b is not None else None, IntList(stride)]
+    # A constant weight is packed once at load (Note [Prepared GEMM operand]).
+    weight = Tensor(ScalarType.Float, w.shape, constant=w.tobytes()) if constant_weight else In(w)
+    args = [In(x, x_order), weight, In(b) if b is not None else None, IntList(stride)]
     args += [IntList(padding), IntList(dilation), False, IntList((0,) * len(stride)), groups]
     args += [Out(np.float32, out_shape, out_order)]
     return args
@@ -66,41 +71,69 @@ def test_one_by_one_is_one_gemm(both: Both) -> None:
 
 
 def test_im2col_tiles_end_mid_row(both: Both) -> None:
-    # K = 70 * 9 = 630: tiles of 104 columns over 15 x 17 pixels, the last one partial.
-    _conv(both, (1, 70, 15, 17), (9, 70, 3, 3), padding=(1, 1))
-    _conv(both, (2, 3, 13, 10), (5, 3, 3, 3), stride=(2, 2), padding=(1, 1))
+    # Strides past the kernel's reach build im2col columns (Note [Implicit GEMM]): a 1x1
+    # stride-2 downsample, K = 600: tiles of 128 columns over 15 x 17 pixels, the last one
+    # partial; a 2x2 kernel at stride 3 with padding; a stride longer across than down.
+    _conv(both, (1, 600, 30, 34), (9, 600, 1, 1), stride=(2, 2))
+    _conv(both, (2, 3, 13, 10), (5, 3, 2, 2), stride=(3, 3), padding=(1, 1), seed=1)
+    _conv(both, (1, 4, 9, 11), (3, 4, 3, 1), stride=(2, 2), padding=(1, 0), seed=2)
 
 
 def test_implicit_gemm_piece_ends_in_the_left_padding(both: Both) -> None:
-    # K = 70 * 49: tiles of 64 columns over 9-wide rows, so a tile ends one column into a
-    # row, inside the 3 columns the 7x7 kernel's first taps see as padding (Note [Implicit
-    # GEMM]: the piece stops at the tile's end).
+    # A 2x2 kernel at stride 3 (im2col), K = 300 * 4: tiles of 64 columns over 21-wide
+    # rows, so a tile ends one column into a row, inside the column the kernel's first taps
+    # see as padding (Note [Implicit GEMM]: the piece stops at the tile's end).
+    _conv(both, (1, 300, 62, 62), (4, 300, 2, 2), stride=(3, 3), padding=(1, 1))
+
+
+def test_taps_deep_and_wide(both: Both) -> None:
+    # A 7x7 kernel with padding 3 around a 9x9 plane, K = 70 * 49: fourteen depth blocks
+    # summed into each tile of the grid (Note [Packed GEMM], Note [Tap GEMM]).
     _conv(both, (1, 70, 9, 9), (4, 70, 7, 7), padding=(3, 3))
 
 
-def test_implicit_gemm_same_width_runs(both: Both) -> None:
-    # Output rows as wide as the input's at stride 1: each tap's panel row is one run over
-    # the input, its wrapped columns and the rows outside the input zeroed (Note [Implicit
-    # GEMM]): a dilated height, a 1-d layer, padding wider than the input, and a tile of 64
-    # columns over 33-wide rows (K = 80 * 25) ending one column into a row.
+def test_taps_over_the_padded_grid(both: Both) -> None:
+    # Stride 1 reads the padded input tap by tap (Note [Tap GEMM]): a dilated height, a 1-d
+    # layer, padding wider than the input, no padding, 1x1 with padding, and 33-wide rows
+    # (K = 80 * 25) whose grid columns end mid-row in the last panel.
     _conv(both, (2, 3, 11, 13), (4, 3, 3, 3), padding=(2, 1), dilation=(2, 1))
     _conv(both, (1, 4, 40), (6, 4, 11), padding=(5,), seed=1)
     _conv(both, (1, 2, 2, 3), (3, 2, 5, 3), padding=(2, 1), seed=2)
     _conv(both, (1, 80, 4, 33), (3, 80, 5, 5), padding=(2, 2), seed=3)
+    _conv(both, (1, 5, 6, 7), (4, 5, 3, 2), seed=4)
+    _conv(both, (2, 3, 4, 5), (6, 3, 1, 1), padding=(1, 2), seed=5)
 
 
-def test_im2col_stride_padding_dilation(both: Both) -> None:
+@pytest.mark.parametrize("constant_weight", [False, True])
+def test_taps_split_into_row_blocks(both: Both, constant_weight: bool) -> None:
+    # Few column tiles: a 7x7 plane (2 panels of its 9-wide grid) and a 14x14 one, 70 output
+    # channels (5 AVX-512 row panels, 12 AVX2 ones) cut into blocks of row panels, each
+    # with its own slice of the packed weight and the bias (Note [Convolution work items]);
+    # a constant weight is packed at load, any other per work item.
+    options: dict[str, Any] = {"padding": (1, 1), "constant_weight": constant_weight}
+    _conv(both, (1, 40, 7, 7), (70, 40, 3, 3), **options)
+    _conv(both, (2, 6, 14, 14), (70, 6, 3, 3), seed=1, **options)
+    _conv(both, (1, 8, 9, 9), (20, 2, 3, 3), groups=4, seed=2, **options)
+
+
+def test_strided_taps_read_phases(both: Both) -> None:
+    # A stride within the kernel's reach reads taps from the input's stride phases (Note [Tap
+    # GEMM]): stride 2 down and across, 3 across, dilation making a tap skip a phase.
     _conv(both, (1, 4, 11, 9), (6, 4, 3, 2), stride=(2, 3), padding=(2, 1), dilation=(2, 3))
+    # Patches (stride = kernel, a ViT's embedding): every tap its own phase, at offset 0.
+    _conv(both, (2, 3, 12, 16), (8, 3, 4, 4), stride=(4, 4), seed=1)
+    _conv(both, (1, 5, 7, 10), (4, 5, 2, 3), stride=(2, 3), padding=(1, 1), seed=2)
     # Padding larger than the input: whole rows and columns of every patch are zeros.
     _conv(both, (1, 2, 3, 2), (3, 2, 5, 5), padding=(2, 2))
     _conv(both, (1, 3, 7, 7), (8, 3, 7, 7), stride=(2, 2), padding=(3, 3))
 
 
 @pytest.mark.parametrize("width", [16, 17, 18, 19, 41])
-def test_im2col_stride_two_rows(both: Both, width: int) -> None:
-    # Stride-2 im2col rows long enough for the eight-wide gather (outputs 8..21 per row), its
-    # scalar tail, and the left padding and right edge around it: a ResNet stem (7x7, pad 3)
-    # and a MobileNetV2 stem (3x3, pad 1), three input channels.
+def test_stride_two_phase_rows(both: Both, width: int) -> None:
+    # Stride-2 phase rows (Note [Tap GEMM]) long enough for the vector gather (8..24 per
+    # phase row), its masked or scalar tail, and the left padding and right edge around it:
+    # a ResNet stem (7x7, pad 3) and a MobileNetV2 stem (3x3, pad 1), three input channels;
+    # stride 2 across only.
     _conv(both, (1, 3, 9, width), (4, 3, 7, 7), stride=(2, 2), padding=(3, 3))
     _conv(both, (2, 3, 5, width), (5, 3, 3, 3), stride=(2, 2), padding=(1, 1), seed=1)
     _conv(both, (1, 2, 4, width), (3, 2, 3, 3), stride=(1, 2), padding=(0, 0), seed=2)
@@ -241,7 +274,7 @@ def test_bad_calls_fail_in_one_line(both: Both) -> None:
 
 
 # Each path's work split over three threads gives the bits of one (Note [Threads]): narrow and
-# wide depthwise, im2col tiles of a strided stem, the 1x1 GEMM tiles over a batch, groups.
+# wide depthwise, taps of a strided stem, the 1x1 GEMM tiles over a batch, groups, im2col.
 THREADED = [
     ((2, 6, 14, 14), (6, 1, 3, 3), {"padding": (1, 1), "groups": 6}),
     ((1, 4, 6, 70), (8, 1, 3, 3), {"stride": (2, 2), "padding": (1, 1), "groups": 4}),
@@ -250,6 +283,10 @@ THREADED = [
     ((2, 6, 8, 9), (9, 2, 3, 3), {"padding": (1, 1), "groups": 3}),
     ((1, 6, 13, 45), (6, 1, 5, 5), {"stride": (2, 2), "padding": (2, 2), "groups": 6}),
     ((2, 5, 7, 40), (5, 1, 3, 3), {"padding": (1, 1), "groups": 5}),
+    # Stride-1 taps: many column tiles (a 40 x 40 plane), and few split by row blocks.
+    ((1, 8, 40, 40), (16, 8, 3, 3), {"padding": (1, 1)}),
+    ((1, 16, 7, 7), (60, 16, 3, 3), {"padding": (1, 1), "constant_weight": True}),
+    ((1, 300, 30, 34), (16, 300, 1, 1), {"stride": (2, 2)}),
 ]
 
 
