@@ -243,6 +243,80 @@ __attribute__((always_inline)) inline void depthwise_vector(const Plan& plan, co
   std::memcpy(sums, &acc, sizeof acc);
 }
 
+#if defined(__AVX512BW__)
+// kQNR values of a padded row from `at`, every S-th one, as int32 lanes.
+template <typename In, int S>
+__attribute__((always_inline)) inline __m512i row_values(const In* at) {
+  constexpr bool kSigned = std::is_signed<In>::value;
+  if constexpr (S == 1) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+    return kSigned ? _mm512_cvtepi8_epi32(bytes) : _mm512_cvtepu8_epi32(bytes);
+  } else {  // the low byte of each of 16 words
+    const __m512i words =
+        _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(at)));
+    return kSigned ? _mm512_srai_epi32(_mm512_slli_epi32(words, 24), 24)
+                   : _mm512_and_si512(words, _mm512_set1_epi32(0xFF));
+  }
+}
+
+// The sums of one channel's plane for a K x K window of column stride S without dilation
+// (MobileNetV2's 3x3 layers), as depthwise_vector's: the taps broadcast once per channel,
+// each sum started at -zero * (the taps' sum) instead of subtracting the zero point at every
+// tap (the same integers), and two output rows at a time, whose sums are independent.
+template <typename In, int K, int S>
+void depthwise_plane(const In* padded, int64_t pitch, int64_t row_stride, int64_t oh, int64_t ow,
+                     const int8_t* taps, int32_t zero, int32_t* plane) {
+  namespace q = opt::qgemm;
+  __m512i tap[K * K];
+  int32_t tap_sum = 0;
+  for (int k = 0; k < K * K; ++k) {
+    tap[k] = _mm512_set1_epi32(taps[k]);
+    tap_sum += taps[k];
+  }
+  const __m512i start = _mm512_set1_epi32(-zero * tap_sum);
+  int64_t i = 0;
+  for (; i + 2 <= oh; i += 2) {
+    const In* top = padded + i * row_stride * pitch;
+    const In* next = top + row_stride * pitch;
+    // Rows i and i + 1 into plane; a row's last vector stores only what is in the row (the
+    // next row's start may be written already).
+    for (int64_t j = 0; j < ow; j += q::kQNR) {
+      const __mmask16 in_row = ow - j >= q::kQNR ? 0xFFFF : (1u << (ow - j)) - 1;
+      __m512i first = start, second = start;
+#pragma GCC unroll 5
+      for (int u = 0; u < K; ++u) {
+#pragma GCC unroll 5
+        for (int v = 0; v < K; ++v) {
+          const int64_t at = u * pitch + j * S + v;
+          first = _mm512_add_epi32(
+              first, _mm512_mullo_epi32(tap[u * K + v], row_values<In, S>(top + at)));
+          second = _mm512_add_epi32(
+              second, _mm512_mullo_epi32(tap[u * K + v], row_values<In, S>(next + at)));
+        }
+      }
+      _mm512_mask_storeu_epi32(plane + i * ow + j, in_row, first);
+      _mm512_mask_storeu_epi32(plane + (i + 1) * ow + j, in_row, second);
+    }
+  }
+  for (; i < oh; ++i) {
+    const In* top = padded + i * row_stride * pitch;
+    for (int64_t j = 0; j < ow; j += q::kQNR) {
+      __m512i sum = start;
+#pragma GCC unroll 5
+      for (int u = 0; u < K; ++u) {
+#pragma GCC unroll 5
+        for (int v = 0; v < K; ++v) {
+          sum = _mm512_add_epi32(sum, _mm512_mullo_epi32(tap[u * K + v], row_values<In, S>(
+                                                                             top + u * pitch +
+                                                                             j * S + v)));
+        }
+      }
+      _mm512_storeu_si512(plane + i * ow + j, sum);
+    }
+  }
+}
+#endif
+
 // One image of a depthwise convolution: x (channels, h, w) -> out (channels, oh, ow);
 // `padded` room for padded_bytes, `plane` for oh * ow + kQNR int32 sums.
 template <typename In, typename Out>
@@ -254,9 +328,19 @@ void depthwise(const Plan& plan, const In* x, int64_t channels, int64_t h, int64
   const int32_t zero = plan.input_zero_point;
   const q::Requantize& r = plan.requantize[0];
   fill_border(h, plan.padding[0], pitch, static_cast<In>(zero), padded);
+  [[maybe_unused]] const bool square3 =
+      kh == 3 && kw == 3 && plan.dilation[0] == 1 && plan.dilation[1] == 1;
   for (int64_t c = 0; c < channels; ++c) {
     pad_plane(x + c * h * w, h, w, plan.padding[0], plan.padding[1], pitch, padded);
     const int8_t* taps = plan.taps + c * kh * kw;
+#if defined(__AVX512BW__)
+    if (square3 && s <= 2) {
+      (s == 1 ? depthwise_plane<In, 3, 1> : depthwise_plane<In, 3, 2>)(
+          padded, pitch, plan.stride[0], oh, ow, taps, zero, plane);
+      q::requantize_channel(plane, oh * ow, r.multiplier[c], r.bias[c], r, out + c * oh * ow);
+      continue;
+    }
+#endif
     for (int64_t i = 0; i < oh; ++i) {
       const int64_t top = i * plan.stride[0];
       int32_t* row = plane + i * ow;  // a vector past the row's end is the next row's start
