@@ -8,7 +8,9 @@ breaks a condition runs as exported.
 The optimized-first include-all runner links the quantized library's quantize and the
 optimized matrix products and convolution, so it is built with the rewrite. Its toolchain's
 isa is this machine's best (`x86-64-v4+avx512vnni` where it has VNNI): the GEMM's panels are
-16 columns wide with AVX-512, VNNI or not, else 8 (Note [int8 GEMM]).
+16 columns wide with AVX-512, VNNI or not, else 8, and its tiles 8 rows high with AVX-512, else
+4 (Note [int8 GEMM]); a convolution's weight is packed as those rows, bytes with VNNI, else
+16-bit values (Note [Channel-major convolution]).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from selective_build.codegen.isa import best_level
+from selective_build.codegen.isa import best, best_level
 from selective_build.codegen.pte.writer import IntList, Method, Tensor, save_program
 from selective_build.codegen.scalar_type import ScalarType
 from tests.kernels.conftest import all_runner, optimized_runner
@@ -31,6 +33,8 @@ __all__ = ["all_runner", "optimized_runner"]
 
 F, C = ScalarType.Float, ScalarType.Char
 NR = 16 if best_level() == "x86-64-v4" else 8
+MR = 8 if best_level() == "x86-64-v4" else 4
+ROW_BYTES = 1 if "avx512vnni" in best() else 2
 # Per layer: the plan (128 bytes), then per group its PackedB (40) and Requantize (32) and 8
 # bytes of alignment, the packed weight and 12 bytes per padded column (sums, multipliers,
 # bias).
@@ -39,13 +43,18 @@ PLAN, PER_GROUP = 128, 80
 ADD_PLAN = 56
 
 
-def layer_bytes(cols: int, depth: int, groups: int = 1) -> int:
+def layer_bytes(cols: int, depth: int, groups: int = 1, convolution: bool = True) -> int:
     if cols == 1 and groups > 1:
         # Depthwise (Note [int8 depthwise]): the plan, one Requantize (32), the taps as bytes
         # (8-byte aligned), a multiplier and a bias per channel.
         return PLAN + 32 + -(-groups * depth // 8) * 8 + 8 * groups
     padded_cols, padded_depth = -(-cols // NR) * NR, -(-depth // 4) * 4
-    return PLAN + groups * (PER_GROUP + padded_cols * padded_depth + 12 * padded_cols)
+    weight = (
+        -(-cols // MR) * MR * padded_depth * ROW_BYTES
+        if convolution
+        else padded_cols * padded_depth
+    )
+    return PLAN + groups * (PER_GROUP + weight + 12 * padded_cols)
 
 
 def quantized(stdout: str) -> tuple[int, int]:
@@ -58,15 +67,18 @@ def quantized(stdout: str) -> tuple[int, int]:
     ("name", "layers"),
     [
         # Three Linear layers 64 -> 256 -> 64 -> 10 (weights per channel).
-        ("quant_linear", [(256, 64), (64, 256), (10, 64)]),
+        ("quant_linear", [(256, 64, 1, False), (64, 256, 1, False), (10, 64, 1, False)]),
         # Two 3x3 convolutions 3 -> 8 -> 16 (per-tensor weights), a Linear head.
         ("quant_conv", None),
         # 3x3 stride 2, 3x3, 1x1, a grouped 3x3 (two groups of 24), a Linear head.
-        ("quant_convs", [(16, 27), (32, 144), (48, 32), (24, 216, 2), (10, 3072)]),
+        ("quant_convs", [(16, 27), (32, 144), (48, 32), (24, 216, 2), (10, 3072, 1, False)]),
         # A 3x3 stem, two residual blocks (1x1, depthwise 3x3, then the int8 add of the
         # block's input: each reads one operand from a copy kept at its dequantize, as the
         # planner gave its memory to a later tensor), a Linear head.
-        ("quant_residual", [(10, 27), (10, 10), (1, 9, 10), (10, 10), (1, 9, 10), (10, 490)]),
+        (
+            "quant_residual",
+            [(10, 27), (10, 10), (1, 9, 10), (10, 10), (1, 9, 10), (10, 490, 1, False)],
+        ),
     ],
 )
 def test_real_pt2e_chains_become_int8_calls_with_the_references_bits(
