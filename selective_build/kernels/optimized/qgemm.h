@@ -326,18 +326,19 @@ void finish_tile(const int32_t (&sums)[kQMR][kQNR], int64_t rows, int64_t cols, 
   }
 }
 
-// out[0:n] (n <= kQNR) from kQNR sums of one channel: Note [Requantization] with that
-// channel's multiplier and bias, as finish_tile computes them.
+// out[0:n] (n <= kQNR) from kQNR sums of one channel less `correction`: Note
+// [Requantization] with that channel's multiplier and bias, as finish_tile computes them.
 template <typename Out>
 __attribute__((always_inline)) inline void requantize_run(const int32_t* sums, int64_t n,
                                                           float multiplier, float bias,
-                                                          const Requantize& r, Out* out) {
+                                                          const Requantize& r, Out* out,
+                                                          int32_t correction = 0) {
   typedef float Floats __attribute__((vector_size(4 * kQNR)));
   typedef int32_t Ints __attribute__((vector_size(4 * kQNR)));
   const Floats lo = Floats{} + r.lo, hi = Floats{} + r.hi, magic = Floats{} + 12582912.0f;
   Ints sum;
   std::memcpy(&sum, sums, sizeof sum);
-  Floats y = __builtin_convertvector(sum, Floats) * multiplier;
+  Floats y = __builtin_convertvector(sum - correction, Floats) * multiplier;
   quantized::keep_rounded(y);
   y = y + bias;
   Floats v = r.inv_scale * y;
@@ -345,13 +346,19 @@ __attribute__((always_inline)) inline void requantize_run(const int32_t* sums, i
   v = v >= lo ? v : lo;  // a NaN (from a NaN bias) clamps to lo, as quantize does
   v = v > hi ? hi : v;
   const Ints q = __builtin_convertvector((v + magic) - magic + r.zero_point, Ints);
-  if (n == kQNR) {  // in range: narrowing keeps each value; one store
-    typedef Out Outs __attribute__((vector_size(kQNR * sizeof(Out))));
-    const Outs narrow = __builtin_convertvector(q, Outs);
+  typedef Out Outs __attribute__((vector_size(kQNR * sizeof(Out))));
+  const Outs narrow = __builtin_convertvector(q, Outs);  // in range: keeps each value
+  if (n == kQNR) {
     std::memcpy(out, &narrow, sizeof narrow);
     return;
   }
-  for (int64_t j = 0; j < n; ++j) out[j] = static_cast<Out>(q[j]);
+#if defined(__AVX512BW__)
+  __m128i bytes;
+  std::memcpy(&bytes, &narrow, sizeof bytes);
+  _mm_mask_storeu_epi8(out, static_cast<__mmask16>((1u << n) - 1), bytes);
+#else
+  for (int64_t j = 0; j < n; ++j) out[j] = narrow[j];
+#endif
 }
 
 // out[0:count] from `sums` (room for count rounded up to kQNR) of one channel, kQNR values

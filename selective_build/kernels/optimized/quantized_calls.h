@@ -40,6 +40,7 @@ struct alignas(64) Plan {
   int64_t kernel[2], stride[2], padding[2], dilation[2];
   int32_t input_zero_point;
   bool depthwise;  // groups == channels, one input channel each: Note [int8 depthwise]
+  bool tap_major;  // the depth's order is [kh][kw][in], not [in][kh][kw]: see Window
   int64_t depth;   // per group: the weight's values per output channel
   union {
     const opt::qgemm::PackedB* b;        // a Linear's
@@ -75,6 +76,10 @@ inline void product(const Plan& plan, int64_t g, const opt::qgemm::AValue* a, in
 struct Window {
   int64_t channels, h, w, ow;
   bool pointwise;  // 1x1, stride 1, no padding: depth p is channel p of the same pixel
+  // A k x k layer of a multiple of 4 channels per group (Plan::tap_major) reads its windows
+  // from a copy of the input channels-last, as panel values, with one more pixel of the zero
+  // point: a depth step's 4 values (4 channels of one tap) are 4 bytes of one pixel.
+  opt::qgemm::PanelValue* pixels_last;
 };
 
 #if defined(__SSE4_1__)
@@ -102,6 +107,33 @@ inline void interleave_rows(const In* x, int64_t stride, opt::qgemm::PanelValue*
   }
 }
 #endif
+
+// x (channels, h, w) channels-last into at.pixels_last (Window), then the zero point's pixel:
+// 4 channels' 16 pixels interleaved at once (interleave_rows), each pixel's 4 bytes stored.
+template <typename In>
+void copy_pixels_last(const Plan& plan, const Window& at, const In* x) {
+  namespace q = opt::qgemm;
+  const int64_t plane = at.h * at.w;
+  int64_t i0 = 0;
+#if defined(__SSE4_1__)
+  for (; i0 + q::kQNR <= plane; i0 += q::kQNR) {
+    for (int64_t c = 0; c < at.channels; c += q::kQK) {
+      q::PanelValue quads[q::kQNR * q::kQK];
+      interleave_rows(x + c * plane + i0, plane, quads);
+      for (int64_t j = 0; j < q::kQNR; ++j)
+        std::memcpy(at.pixels_last + (i0 + j) * at.channels + c, quads + j * q::kQK, q::kQK);
+    }
+  }
+#endif
+  for (int64_t c = 0; c < at.channels; ++c) {
+    for (int64_t i = i0; i < plane; ++i)
+      at.pixels_last[i * at.channels + c] =
+          static_cast<q::PanelValue>(int32_t(x[c * plane + i]) + q::panel_offset<In>());
+  }
+  for (int64_t c = 0; c < at.channels; ++c)
+    at.pixels_last[plane * at.channels + c] =
+        static_cast<q::PanelValue>(plan.input_zero_point + q::panel_offset<In>());
+}
 
 #if defined(__AVX512BW__) && defined(__BMI2__)
 // The panel's pixels that lie in one output row: lanes [first, end), the first at column ox.
@@ -158,6 +190,25 @@ void pack_panel(const Plan& plan, const Window& at, const In* x, int64_t j0, int
   const int64_t padded = plan.rows[0].padded_depth, plane = at.h * at.w;
   const int64_t kh = plan.kernel[0], kw = plan.kernel[1], window = kh * kw;
   const int32_t offset = q::panel_offset<In>();
+  if (plan.tap_major) {  // depth (u, v, c): each tap's channels 4 at a time from one pixel
+    const int64_t quads = at.channels / q::kQK;
+    for (int64_t j = 0; j < q::kQNR; ++j) {
+      const int64_t pixel = j0 + (j < n ? j : 0), oy = pixel / at.ow, ox = pixel % at.ow;
+      for (int64_t u = 0; u < kh; ++u) {
+        const int64_t y = oy * plan.stride[0] - plan.padding[0] + u * plan.dilation[0];
+        for (int64_t v = 0; v < kw; ++v) {
+          const int64_t xx = ox * plan.stride[1] - plan.padding[1] + v * plan.dilation[1];
+          const bool inside = y >= 0 && y < at.h && xx >= 0 && xx < at.w;
+          const q::PanelValue* from =
+              at.pixels_last + (inside ? y * at.w + xx : plane) * at.channels;
+          q::PanelValue* to = panel + (u * kw + v) * quads * q::kQNR * q::kQK + j * q::kQK;
+          for (int64_t k = 0; k < quads; ++k)
+            std::memcpy(to + k * q::kQNR * q::kQK, from + k * q::kQK, q::kQK);
+        }
+      }
+    }
+    return;
+  }
   int64_t p = 0;
   if (at.pointwise) {
 #if defined(__SSE4_1__)
@@ -249,6 +300,7 @@ void convolve(const Plan& plan, int64_t g, const Window& at, const In* x, int64_
   const int64_t groups = w.padded_depth / q::kQK;
   const int32_t zero = plan.input_zero_point + q::panel_offset<In>();
   int32_t sums[q::kQMR][q::kQNR];
+  if (plan.tap_major) copy_pixels_last(plan, at, x);
   for (int64_t j0 = 0; j0 < pixels; j0 += q::kQNR) {
     const int64_t n = pixels - j0 < q::kQNR ? pixels - j0 : q::kQNR;
     pack_panel(plan, at, x, j0, n, panel);
@@ -256,10 +308,8 @@ void convolve(const Plan& plan, int64_t g, const Window& at, const In* x, int64_
       q::channel_tile(groups, w.values + i0 * w.padded_depth, w.padded_depth, panel, sums);
       for (int64_t i = 0; i < q::kQMR && i0 + i < w.rows; ++i) {
         const int64_t channel = i0 + i;
-        const int32_t correction = zero * w.sums[channel];
-        for (int j = 0; j < q::kQNR; ++j) sums[i][j] -= correction;
         q::requantize_run(sums[i], n, r.multiplier[channel], r.bias[channel], r,
-                          out + channel * pixels + j0);
+                          out + channel * pixels + j0, zero * w.sums[channel]);
       }
     }
   }
@@ -612,6 +662,22 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
   const float zero = static_cast<float>(layer.out_zero_point);
   const float low = static_cast<float>(layer.out_min);
   const int8_t* weight = w.data_as<const int8_t>();  // [out][in][kh][kw]: the depth's order
+  // A k x k convolution of a multiple of 4 input channels per group takes its depth tap by
+  // tap (Window): its weight reordered to [out][kh][kw][in].
+  const int64_t window = layer.convolution ? w.size(2) * w.size(3) : 1, in = depth / window;
+  const bool tap_major = window > 1 && in % q::kQK == 0;
+  int8_t* reordered = nullptr;
+  if (tap_major) {
+    reordered = static_cast<int8_t*>(arena.allocate(static_cast<size_t>(w.numel())));
+    if (reordered == nullptr) return nullptr;
+    for (int64_t o = 0; o < channels; ++o) {
+      for (int64_t c = 0; c < in; ++c) {
+        for (int64_t k = 0; k < window; ++k)
+          reordered[(o * window + k) * in + c] = weight[(o * in + c) * window + k];
+      }
+    }
+    weight = reordered;
+  }
   for (int64_t g = 0; g < groups; ++g) {
     char* values = next;
     next += packed;
@@ -638,7 +704,9 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
     requantize[g] = q::Requantize{multiplier, bias,       1.0f / out_scale,
                                   zero,       low - zero, static_cast<float>(layer.out_max) - zero};
   }
+  if (reordered != nullptr) arena.release(reordered);
   optimized::quantized_calls::describe(layer, size, groups, cols, depth, plan);
+  plan->tap_major = tap_major;
   if (layer.convolution) {
     plan->rows = rows;
   } else {
@@ -722,17 +790,19 @@ __attribute__((weak)) void rt::quantized_calls::convolution(rt::KernelContext& c
   const char* out_at = static_cast<const char*>(out.data());
   const bool shared = x_at < out_at + out.nbytes() && out_at < x_at + x.nbytes();
   const size_t panel_bytes = static_cast<size_t>(plan->rows[0].padded_depth * q::kQNR);
-  char* scratch =
-      static_cast<char*>(opt::thread_scratch().get(panel_bytes + (shared ? x.nbytes() : 0)));
+  const size_t last_bytes = plan->tap_major ? static_cast<size_t>((h * w + 1) * channels) : 0;
+  char* scratch = static_cast<char*>(
+      opt::thread_scratch().get(panel_bytes + last_bytes + (shared ? x.nbytes() : 0)));
   if (scratch == nullptr) return in.fail("out of memory for the input's panel");
   if (shared) {
-    std::memcpy(scratch + panel_bytes, x_at, x.nbytes());
-    x_at = scratch + panel_bytes;
+    std::memcpy(scratch + panel_bytes + last_bytes, x_at, x.nbytes());
+    x_at = scratch + panel_bytes + last_bytes;
   }
   q::PanelValue* panel = reinterpret_cast<q::PanelValue*>(scratch);
+  q::PanelValue* pixels_last = reinterpret_cast<q::PanelValue*>(scratch + panel_bytes);
   const bool pointwise = plan->kernel[0] == 1 && plan->kernel[1] == 1 && plan->stride[0] == 1 &&
                          plan->stride[1] == 1 && plan->padding[0] == 0 && plan->padding[1] == 0;
-  const optimized::quantized_calls::Window window{channels, h, w, size[1], pointwise};
+  const optimized::quantized_calls::Window window{channels, h, w, size[1], pointwise, pixels_last};
   const bool byte_out = out.dtype() == rt::ScalarType::Byte;
   for (int64_t n = 0; n < images; ++n) {
     for (int64_t g = 0; g < groups; ++g) {
