@@ -244,6 +244,17 @@ inline void pack_rows(const int8_t* w, int64_t depth, int64_t rows, RowValue* va
   }
 }
 
+#if defined(__AVX512VNNI__) && defined(__AVX512BW__)
+// acc + vpdpbusd(u8 a, s8 b), acc tied to its register: with the builtin, GCC 12 copies
+// every accumulator at each depth step, and where channel_tile is inlined into a loop of
+// tiles it may keep them in `sums` in memory, stored at every step (a benchmark of the
+// tiles alone ran at half the speed: 88 against 200 MACs per ns at depth 576).
+inline __m512i dpbusd(__m512i acc, __m512i a, __m512i b) {
+  __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b));
+  return acc;
+}
+#endif
+
 // One tile of c = W @ A: sums[i][j] over the padded depth of W's kQMR rows (`w_stride`
 // apart) and one panel of A.
 inline void channel_tile(int64_t groups, const RowValue* w, int64_t w_stride,
@@ -257,7 +268,7 @@ inline void channel_tile(int64_t groups, const RowValue* w, int64_t w_stride,
     for (int i = 0; i < kQMR; ++i) {
       int32_t four;
       std::memcpy(&four, w + i * w_stride + g * kQK, 4);
-      acc[i] = _mm512_dpbusd_epi32(acc[i], pixels, _mm512_set1_epi32(four));
+      acc[i] = dpbusd(acc[i], pixels, _mm512_set1_epi32(four));
     }
   }
   for (int i = 0; i < kQMR; ++i) _mm512_storeu_si512(sums[i], acc[i]);
