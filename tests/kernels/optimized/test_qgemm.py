@@ -1,8 +1,10 @@
 """kernels/optimized/qgemm.h on its own, for every instruction set this machine runs (Note
 [int8 GEMM]: the VNNI, AVX2 and plain C++ microkernels are different code): the int32 sums
 of every shape around the tiles against numpy's, exactly, for Char and Byte inputs with
-zero points; and Note [Requantization] against numpy's float32 emulation of its formula,
-exactly, with halves that round to even, clamps and a relu."""
+zero points; Note [Requantization] against numpy's float32 emulation of its formula,
+exactly, with halves that round to even, clamps and a relu; and Note [Channel-major
+convolution]'s tiles (weights as rows, panels of the input, requantize_run per row, part
+panels stored masked) giving the same outs transposed."""
 
 from __future__ import annotations
 
@@ -87,6 +89,32 @@ static void run(int rows, int depth, int cols, bool byte, int a_zero, float inv_
   q::gemm(packed.data(), rows, q::PackedB{depth, cols, padded, panels.data(), col_sums.data()},
           stored_zero, r, out.data(), cols, 1);
   put(out.data(), out.size());
+  // Note [Channel-major convolution]: out transposed, as W @ a^T with w packed as rows and
+  // a as panels of kQNR of its rows (each value + panel_offset), requantized per row.
+  std::vector<q::RowValue> rows_of_w(q::packed_rows_bytes(depth, cols) / sizeof(q::RowValue));
+  std::vector<int32_t> row_sums(cols);
+  q::pack_rows(w.data(), depth, cols, rows_of_w.data(), row_sums.data());
+  const int32_t offset = byte ? q::panel_offset<uint8_t>() : q::panel_offset<int8_t>();
+  std::vector<q::PanelValue> panel(padded * q::kQNR);
+  std::vector<int8_t> transposed(size_t(cols) * rows);
+  for (int64_t j0 = 0; j0 < rows; j0 += q::kQNR) {
+    const int64_t n = rows - j0 < q::kQNR ? rows - j0 : q::kQNR;
+    for (int64_t p = 0; p < padded; ++p) {
+      for (int64_t j = 0; j < q::kQNR; ++j) {
+        const uint8_t raw = p < depth && j < n ? a[(j0 + j) * depth + p] : 0;
+        const int32_t value = byte ? int32_t(raw) : int32_t(int8_t(raw));
+        panel[(p / q::kQK) * q::kQNR * q::kQK + j * q::kQK + p % q::kQK] =
+            q::PanelValue(p < depth && j < n ? value + offset : 0);
+      }
+    }
+    for (int64_t i0 = 0; i0 < cols; i0 += q::kQMR) {
+      q::channel_tile(padded / q::kQK, rows_of_w.data() + i0 * padded, padded, panel.data(), tile);
+      for (int64_t i = i0; i < cols && i < i0 + q::kQMR; ++i)
+        q::requantize_run(tile[i - i0], n, mult[i], bias[i], r, transposed.data() + i * rows + j0,
+                          (a_zero + offset) * row_sums[i]);
+    }
+  }
+  put(transposed.data(), transposed.size());
 }
 
 int main() {
@@ -156,6 +184,8 @@ def check_all(data: bytes) -> tuple[int, int]:
         np.testing.assert_array_equal(
             out, requantized(want, mult, bias, header, inv_scale), err_msg=f"outs of {header}"
         )
+        transposed = take(np.int8, cols * rows).reshape(cols, rows)
+        np.testing.assert_array_equal(transposed.T, out, err_msg=f"channel-major {header}")
         y = want.astype(np.float32) * mult + bias
         ties += int(np.count_nonzero(np.abs(inv_scale * y % 1 - 0.5) == 0))
         cases += 1
