@@ -519,7 +519,15 @@ inline void depthwise_images(const Plan& plan, const rt::OpContext& in, const rt
   const size_t pad_bytes = static_cast<size_t>(padded_bytes(plan, h, w, size[1]) + 8) / 8 * 8;
   const char* x_at = static_cast<const char*>(x.data());
   const char* out_at = static_cast<const char*>(out.data());
-  const bool shared = x_at < out_at + out.nbytes() && out_at < x_at + x.nbytes();
+  // Planes are read (into the padded plane) in order, each before its out plane is written:
+  // x is copied only if writing plane k of out can reach a plane of x after k, i.e. unless
+  // out starts at most (k + 1) * (in plane - out plane) bytes after x for every k.
+  const int64_t in_plane = h * w, out_plane = size[0] * size[1];
+  const int64_t planes = x.size(0) * channels;
+  const int64_t ahead = reinterpret_cast<intptr_t>(out_at) - reinterpret_cast<intptr_t>(x_at);
+  const bool overlap = x_at < out_at + out.nbytes() && out_at < x_at + x.nbytes();
+  const bool shared = overlap && ahead > (in_plane >= out_plane ? in_plane - out_plane
+                                                                : planes * (in_plane - out_plane));
   char* scratch = static_cast<char*>(
       opt::thread_scratch().get(sums_bytes + pad_bytes + (shared ? x.nbytes() : 0)));
   if (scratch == nullptr) return in.fail("out of memory for the depthwise sums");
