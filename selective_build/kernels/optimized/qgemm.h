@@ -255,10 +255,12 @@ inline __m512i dpbusd(__m512i acc, __m512i a, __m512i b) {
 }
 #endif
 
-// One tile of c = W @ A: sums[i][j] over the padded depth of W's kQMR rows (`w_stride`
-// apart) and one panel of A.
+// One tile of c = W @ A over the padded depth of W's kQMR rows (`w_stride` apart) and one
+// panel of A: finish(i, sums) for each row i, sums its kQNR int32 sums (with VNNI straight
+// from the row's register: GCC zeroed a tile of sums in memory before every loop).
+template <typename Finish>
 inline void channel_tile(int64_t groups, const RowValue* w, int64_t w_stride,
-                         const PanelValue* panel, int32_t (&sums)[kQMR][kQNR]) {
+                         const PanelValue* panel, Finish&& finish) {
 #if defined(__AVX512VNNI__) && defined(__AVX512BW__)
   __m512i acc[kQMR];
   for (int i = 0; i < kQMR; ++i) acc[i] = _mm512_setzero_si512();
@@ -271,9 +273,15 @@ inline void channel_tile(int64_t groups, const RowValue* w, int64_t w_stride,
       acc[i] = dpbusd(acc[i], pixels, _mm512_set1_epi32(four));
     }
   }
-  for (int i = 0; i < kQMR; ++i) _mm512_storeu_si512(sums[i], acc[i]);
+  for (int i = 0; i < kQMR; ++i) {
+    alignas(64) int32_t sums[kQNR];
+    _mm512_store_si512(sums, acc[i]);
+    finish(i, sums);
+  }
 #else
+  int32_t sums[kQMR][kQNR];
   microkernel(groups, w, w_stride, panel, sums);
+  for (int i = 0; i < kQMR; ++i) finish(i, sums[i]);
 #endif
 }
 

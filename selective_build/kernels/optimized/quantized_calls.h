@@ -299,18 +299,18 @@ void convolve(const Plan& plan, int64_t g, const Window& at, const In* x, int64_
   const q::Requantize& r = plan.requantize[g];
   const int64_t groups = w.padded_depth / q::kQK;
   const int32_t zero = plan.input_zero_point + q::panel_offset<In>();
-  int32_t sums[q::kQMR][q::kQNR];
   if (plan.tap_major) copy_pixels_last(plan, at, x);
   for (int64_t j0 = 0; j0 < pixels; j0 += q::kQNR) {
     const int64_t n = pixels - j0 < q::kQNR ? pixels - j0 : q::kQNR;
     pack_panel(plan, at, x, j0, n, panel);
     for (int64_t i0 = 0; i0 < w.rows; i0 += q::kQMR) {
-      q::channel_tile(groups, w.values + i0 * w.padded_depth, w.padded_depth, panel, sums);
-      for (int64_t i = 0; i < q::kQMR && i0 + i < w.rows; ++i) {
-        const int64_t channel = i0 + i;
-        q::requantize_run(sums[i], n, r.multiplier[channel], r.bias[channel], r,
-                          out + channel * pixels + j0, zero * w.sums[channel]);
-      }
+      q::channel_tile(groups, w.values + i0 * w.padded_depth, w.padded_depth, panel,
+                      [&](int i, const int32_t* sums) {
+                        const int64_t channel = i0 + i;
+                        if (channel >= w.rows) return;
+                        q::requantize_run(sums, n, r.multiplier[channel], r.bias[channel], r,
+                                          out + channel * pixels + j0, zero * w.sums[channel]);
+                      });
     }
   }
 }

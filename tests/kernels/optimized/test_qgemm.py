@@ -108,10 +108,14 @@ static void run(int rows, int depth, int cols, bool byte, int a_zero, float inv_
       }
     }
     for (int64_t i0 = 0; i0 < cols; i0 += q::kQMR) {
-      q::channel_tile(padded / q::kQK, rows_of_w.data() + i0 * padded, padded, panel.data(), tile);
-      for (int64_t i = i0; i < cols && i < i0 + q::kQMR; ++i)
-        q::requantize_run(tile[i - i0], n, mult[i], bias[i], r, transposed.data() + i * rows + j0,
-                          (a_zero + offset) * row_sums[i]);
+      q::channel_tile(padded / q::kQK, rows_of_w.data() + i0 * padded, padded, panel.data(),
+                      [&](int i, const int32_t* row) {
+                        const int64_t k = i0 + i;
+                        if (k >= cols) return;
+                        q::requantize_run(row, n, mult[k], bias[k], r,
+                                          transposed.data() + k * rows + j0,
+                                          (a_zero + offset) * row_sums[k]);
+                      });
     }
   }
   put(transposed.data(), transposed.size());
