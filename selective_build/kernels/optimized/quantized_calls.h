@@ -404,13 +404,14 @@ __attribute__((always_inline)) inline __m512i row_values(const In* at) {
   }
 }
 
-// The sums of one channel's plane for a K x K window of column stride S without dilation
-// (MobileNetV2's 3x3 layers), as depthwise_vector's: the taps broadcast once per channel,
-// each sum started at -zero * (the taps' sum) instead of subtracting the zero point at every
-// tap (the same integers), and two output rows at a time, whose sums are independent.
+// The sums of one channel's plane for a K x K window of stride S (both ways) without
+// dilation (MobileNetV2's 3x3 layers), as depthwise_vector's: the taps broadcast once per
+// channel, each sum started at -zero * (the taps' sum) instead of subtracting the zero point
+// at every tap (the same integers), and two output rows at a time, whose sums are
+// independent (at stride 1 they share K - 1 input rows, loaded once).
 template <typename In, int K, int S>
-void depthwise_plane(const In* padded, int64_t pitch, int64_t row_stride, int64_t oh, int64_t ow,
-                     const int8_t* taps, int32_t zero, int32_t* plane) {
+void depthwise_plane(const In* padded, int64_t pitch, int64_t oh, int64_t ow, const int8_t* taps,
+                     int32_t zero, int32_t* plane) {
   namespace q = opt::qgemm;
   __m512i tap[K * K];
   int32_t tap_sum = 0;
@@ -421,22 +422,23 @@ void depthwise_plane(const In* padded, int64_t pitch, int64_t row_stride, int64_
   const __m512i start = _mm512_set1_epi32(-zero * tap_sum);
   int64_t i = 0;
   for (; i + 2 <= oh; i += 2) {
-    const In* top = padded + i * row_stride * pitch;
-    const In* next = top + row_stride * pitch;
+    const In* top = padded + i * S * pitch;
     // Rows i and i + 1 into plane; a row's last vector stores only what is in the row (the
-    // next row's start may be written already).
+    // next row's start may be written already). Row i reads input rows [0, K) from top,
+    // row i + 1 rows [S, S + K): each loaded once.
     for (int64_t j = 0; j < ow; j += q::kQNR) {
       const __mmask16 in_row = ow - j >= q::kQNR ? 0xFFFF : (1u << (ow - j)) - 1;
       __m512i first = start, second = start;
 #pragma GCC unroll 5
-      for (int u = 0; u < K; ++u) {
+      for (int v = 0; v < K; ++v) {
+        __m512i values[K + S];
+#pragma GCC unroll 7
+        for (int row = 0; row < K + S; ++row)
+          values[row] = row_values<In, S>(top + row * pitch + j * S + v);
 #pragma GCC unroll 5
-        for (int v = 0; v < K; ++v) {
-          const int64_t at = u * pitch + j * S + v;
-          first = _mm512_add_epi32(first,
-                                   _mm512_mullo_epi32(tap[u * K + v], row_values<In, S>(top + at)));
-          second = _mm512_add_epi32(
-              second, _mm512_mullo_epi32(tap[u * K + v], row_values<In, S>(next + at)));
+        for (int u = 0; u < K; ++u) {
+          first = _mm512_add_epi32(first, _mm512_mullo_epi32(tap[u * K + v], values[u]));
+          second = _mm512_add_epi32(second, _mm512_mullo_epi32(tap[u * K + v], values[S + u]));
         }
       }
       _mm512_mask_storeu_epi32(plane + i * ow + j, in_row, first);
@@ -444,7 +446,7 @@ void depthwise_plane(const In* padded, int64_t pitch, int64_t row_stride, int64_
     }
   }
   for (; i < oh; ++i) {
-    const In* top = padded + i * row_stride * pitch;
+    const In* top = padded + i * S * pitch;
     for (int64_t j = 0; j < ow; j += q::kQNR) {
       __m512i sum = start;
 #pragma GCC unroll 5
@@ -479,9 +481,8 @@ void depthwise(const Plan& plan, const In* x, int64_t channels, int64_t h, int64
     pad_plane(x + c * h * w, h, w, plan.padding[0], plan.padding[1], pitch, padded);
     const int8_t* taps = plan.taps + c * kh * kw;
 #if defined(__AVX512BW__)
-    if (square3 && s <= 2) {
-      (s == 1 ? depthwise_plane<In, 3, 1> : depthwise_plane<In, 3, 2>)(padded, pitch,
-                                                                       plan.stride[0], oh, ow, taps,
+    if (square3 && s <= 2 && plan.stride[0] == s) {
+      (s == 1 ? depthwise_plane<In, 3, 1> : depthwise_plane<In, 3, 2>)(padded, pitch, oh, ow, taps,
                                                                        zero, plane);
       q::requantize_channel(plane, oh * ow, r.multiplier[c], r.bias[c], r, out + c * oh * ow);
       continue;
