@@ -89,6 +89,7 @@ template <typename In>
 inline void interleave_rows(const In* x, int64_t stride, opt::qgemm::PanelValue* to) {
   namespace q = opt::qgemm;
   __m128i row[4];
+#pragma GCC unroll 4  // (else GCC 12 keeps the rows in memory)
   for (int k = 0; k < 4; ++k) {
     row[k] = q::kQNR == 16 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + k * stride))
                            : _mm_loadl_epi64(reinterpret_cast<const __m128i*>(x + k * stride));
