@@ -409,6 +409,37 @@ void gemm(const AValue* a, int64_t rows, const PackedB& b, int32_t a_zero, const
           Out* c, int64_t c_row, int64_t c_col) {
   const int64_t groups = b.padded_depth / kQK;
   int32_t sums[kQMR][kQNR];
+#if defined(__AVX512VNNI__) && defined(__AVX512BW__)
+  if (rows == 1) {  // one input (a classifier's): its 4 values broadcast for 4 panels at once
+    constexpr int kPanels = 4;
+    for (int64_t j0 = 0; j0 < b.cols; j0 += kPanels * kQNR) {
+      const int64_t panels =
+          (b.cols - j0 + kQNR - 1) / kQNR < kPanels ? (b.cols - j0 + kQNR - 1) / kQNR : kPanels;
+      const int8_t* panel = b.panels + j0 * b.padded_depth;
+      __m512i acc[kPanels];
+      for (int k = 0; k < kPanels; ++k) acc[k] = _mm512_setzero_si512();
+      for (int64_t g = 0; g < groups; ++g) {
+        int32_t four;
+        std::memcpy(&four, a + g * kQK, 4);
+        const __m512i values = _mm512_set1_epi32(four);
+#pragma GCC unroll 4
+        for (int k = 0; k < kPanels; ++k) {
+          if (k < panels) {
+            const int8_t* at = panel + k * kQNR * b.padded_depth + g * kQNR * kQK;
+            acc[k] = dpbusd(acc[k], values, _mm512_loadu_si512(at));
+          }
+        }
+      }
+      for (int k = 0; k < panels; ++k) {
+        _mm512_storeu_si512(sums[0], acc[k]);
+        const int64_t first = j0 + k * kQNR;
+        finish_tile(sums, 1, b.cols - first < kQNR ? b.cols - first : kQNR, first, b.sums, a_zero,
+                    r, c + first * c_col, c_row, c_col);
+      }
+    }
+    return;
+  }
+#endif
   // Blocks of a's rows that stay in L1/L2 while every panel of b passes over them.
   constexpr int64_t kRowBlock = 16 * kQMR;
   for (int64_t i0 = 0; i0 < rows; i0 += kRowBlock) {
