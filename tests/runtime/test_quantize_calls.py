@@ -8,7 +8,9 @@ breaks a condition runs as exported.
 The optimized-first include-all runner links the quantized library's quantize and the
 optimized matrix products and convolution, so it is built with the rewrite. Its toolchain's
 isa is this machine's best (`x86-64-v4+avx512vnni` where it has VNNI): the GEMM's panels are
-16 columns wide with AVX-512, VNNI or not, else 8 (Note [int8 GEMM]).
+16 columns wide with AVX-512, VNNI or not, else 8, and its tiles 8 rows high with AVX-512, else
+4 (Note [int8 GEMM]); a convolution's weight is packed as those rows, bytes with VNNI, else
+16-bit values (Note [Channel-major convolution]).
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ from __future__ import annotations
 import re
 import subprocess
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pytest
 
-from selective_build.codegen.isa import best_level
+from selective_build.codegen.isa import best, best_level
 from selective_build.codegen.pte.writer import IntList, Method, Tensor, save_program
 from selective_build.codegen.scalar_type import ScalarType
 from tests.kernels.conftest import all_runner, optimized_runner
@@ -31,6 +34,8 @@ __all__ = ["all_runner", "optimized_runner"]
 
 F, C = ScalarType.Float, ScalarType.Char
 NR = 16 if best_level() == "x86-64-v4" else 8
+MR = 8 if best_level() == "x86-64-v4" else 4
+ROW_BYTES = 1 if "avx512vnni" in best() else 2
 # Per layer: the plan (128 bytes), then per group its PackedB (40) and Requantize (32) and 8
 # bytes of alignment, the packed weight and 12 bytes per padded column (sums, multipliers,
 # bias).
@@ -39,13 +44,18 @@ PLAN, PER_GROUP = 128, 80
 ADD_PLAN = 56
 
 
-def layer_bytes(cols: int, depth: int, groups: int = 1) -> int:
+def layer_bytes(cols: int, depth: int, groups: int = 1, convolution: bool = True) -> int:
     if cols == 1 and groups > 1:
         # Depthwise (Note [int8 depthwise]): the plan, one Requantize (32), the taps as bytes
         # (8-byte aligned), a multiplier and a bias per channel.
         return PLAN + 32 + -(-groups * depth // 8) * 8 + 8 * groups
     padded_cols, padded_depth = -(-cols // NR) * NR, -(-depth // 4) * 4
-    return PLAN + groups * (PER_GROUP + padded_cols * padded_depth + 12 * padded_cols)
+    weight = (
+        -(-cols // MR) * MR * padded_depth * ROW_BYTES
+        if convolution
+        else padded_cols * padded_depth
+    )
+    return PLAN + groups * (PER_GROUP + weight + 12 * padded_cols)
 
 
 def quantized(stdout: str) -> tuple[int, int]:
@@ -58,15 +68,18 @@ def quantized(stdout: str) -> tuple[int, int]:
     ("name", "layers"),
     [
         # Three Linear layers 64 -> 256 -> 64 -> 10 (weights per channel).
-        ("quant_linear", [(256, 64), (64, 256), (10, 64)]),
+        ("quant_linear", [(256, 64, 1, False), (64, 256, 1, False), (10, 64, 1, False)]),
         # Two 3x3 convolutions 3 -> 8 -> 16 (per-tensor weights), a Linear head.
         ("quant_conv", None),
         # 3x3 stride 2, 3x3, 1x1, a grouped 3x3 (two groups of 24), a Linear head.
-        ("quant_convs", [(16, 27), (32, 144), (48, 32), (24, 216, 2), (10, 3072)]),
+        ("quant_convs", [(16, 27), (32, 144), (48, 32), (24, 216, 2), (10, 3072, 1, False)]),
         # A 3x3 stem, two residual blocks (1x1, depthwise 3x3, then the int8 add of the
         # block's input: each reads one operand from a copy kept at its dequantize, as the
         # planner gave its memory to a later tensor), a Linear head.
-        ("quant_residual", [(10, 27), (10, 10), (1, 9, 10), (10, 10), (1, 9, 10), (10, 490)]),
+        (
+            "quant_residual",
+            [(10, 27), (10, 10), (1, 9, 10), (10, 10), (1, 9, 10), (10, 490, 1, False)],
+        ),
     ],
 )
 def test_real_pt2e_chains_become_int8_calls_with_the_references_bits(
@@ -179,25 +192,48 @@ def test_a_chain_is_rewritten_only_when_every_piece_matches(
         np.testing.assert_array_equal(a, b)
 
 
-def convolution_chain(groups: int, stride: int, size: int) -> Method:
+class Quantized(NamedTuple):
+    """The activations' dtype, the input's and the out's zero points, the dtype's range."""
+
+    dtype: ScalarType
+    input_zero: int
+    out_zero: int
+    low: int
+    high: int
+
+
+CHAR = Quantized(C, 5, -10, -128, 127)
+BYTE = Quantized(ScalarType.Byte, 133, 118, 0, 255)
+
+
+def convolution_chain(
+    groups: int,
+    stride: int,
+    size: int,
+    channels: int = 8,
+    kernel: int = 3,
+    kind: Quantized = CHAR,
+) -> Method:
     """q2 = quantize(hardtanh(dequantize(quantize(conv(dequantize(x), dequantize(w)))))), as
-    PT2E writes a convolution and the relu6 after it (8 channels of size x size, 3x3,
-    padding 1)."""
+    PT2E writes a convolution and the relu6 after it (`channels` in, 8 out, of size x size,
+    kernel x kernel, padding kernel // 2)."""
     rng = np.random.default_rng(23 + groups + stride)
-    w = rng.integers(-127, 128, (8, 8 // groups, 3, 3)).astype(np.int8)
+    w = rng.integers(-127, 128, (8, channels // groups, kernel, kernel)).astype(np.int8)
     scales = (rng.random(8) * 0.02 + 0.005).astype(np.float32)
     bias = rng.standard_normal(8).astype(np.float32)
-    side = (size + 2 - 3) // stride + 1
+    pad = kernel // 2
+    side = (size + 2 * pad - kernel) // stride + 1
     out = (1, 8, side, side)
+    A = kind.dtype
     values = (
-        Tensor(C, (1, 8, size, size)),  # 0: x
+        Tensor(A, (1, channels, size, size)),  # 0: x
         0.03,  # 1
-        5,  # 2
-        -128,  # 3
-        127,  # 4
-        C.number,  # 5
+        kind.input_zero,  # 2
+        kind.low,  # 3
+        kind.high,  # 4
+        A.number,  # 5
         None,  # 6
-        Tensor(F, (1, 8, size, size)),  # 7: x dequantized
+        Tensor(F, (1, channels, size, size)),  # 7: x dequantized
         Tensor(C, w.shape, constant=w.tobytes()),  # 8: w
         Tensor(F, (8,), constant=scales.tobytes()),  # 9: its scales
         Tensor(ScalarType.Long, (8,), constant=np.zeros(8, np.int64).tobytes()),  # 10
@@ -210,24 +246,26 @@ def convolution_chain(groups: int, stride: int, size: int) -> Method:
         1,  # 17
         0,  # 18
         IntList((16, 16)),  # 19: stride
-        IntList((17, 17)),  # 20: padding
+        IntList((34, 34)),  # 20: padding
         IntList((17, 17)),  # 21: dilation
         False,  # 22: transposed
         IntList((18, 18)),  # 23: output padding
         groups,  # 24
         Tensor(F, out),  # 25: the convolution
         0.05,  # 26: out scale
-        -10,  # 27: out zero point
-        Tensor(C, out),  # 28: q
+        kind.out_zero,  # 27: out zero point
+        Tensor(A, out),  # 28: q
         Tensor(F, out),  # 29: q dequantized
         0.0,  # 30
         6.0,  # 31
         Tensor(F, out),  # 32: hardtanh
-        Tensor(C, out),  # 33: q2
+        Tensor(A, out),  # 33: q2
+        pad,  # 34
+        C.number,  # 35: the weight's dtype
     )
     calls = (
         call(
-            "quantized_decomposed::dequantize_per_channel.out", 8, 9, 10, 11, 12, 13, 5, 6, 14, 14
+            "quantized_decomposed::dequantize_per_channel.out", 8, 9, 10, 11, 12, 13, 35, 6, 14, 14
         ),
         call("quantized_decomposed::dequantize_per_tensor.out", 0, 1, 2, 3, 4, 5, 6, 7, 7),
         call("aten::convolution.out", 7, 14, 15, 19, 20, 21, 22, 23, 24, 25, 25),
@@ -240,18 +278,46 @@ def convolution_chain(groups: int, stride: int, size: int) -> Method:
 
 
 @pytest.mark.parametrize(
-    ("groups", "stride", "size"),
-    [(1, 1, 9), (1, 2, 9), (8, 1, 9), (8, 2, 9), (8, 1, 45), (8, 2, 45)],
+    ("groups", "stride", "size", "channels", "kernel", "kind"),
+    [
+        (1, 1, 9, 8, 3, CHAR),
+        (1, 2, 9, 8, 3, CHAR),
+        (8, 1, 9, 8, 3, CHAR),
+        (8, 2, 9, 8, 3, CHAR),
+        (8, 1, 45, 8, 3, CHAR),
+        (8, 2, 45, 8, 3, CHAR),
+        # Note [Channel-major convolution]: 8 channels per group take the depth tap by tap, 6
+        # the masked loads per output-row run (rows of 45 and 23 pixels: runs that start and
+        # end inside panels), a 1x1 layer the interleaved channel rows (6: a part group of
+        # 4); Byte activations add another panel offset.
+        (1, 1, 45, 6, 3, CHAR),
+        (1, 2, 45, 6, 3, CHAR),
+        (1, 1, 45, 6, 1, CHAR),
+        (1, 1, 45, 8, 1, BYTE),
+        (1, 2, 45, 8, 3, BYTE),
+        (1, 1, 45, 6, 3, BYTE),
+        (8, 1, 45, 8, 3, BYTE),
+    ],
 )
 def test_a_convolution_and_the_relu6_after_it_become_one_int8_call(
-    optimized_runner: Path, all_runner: Path, tmp_path: Path, groups: int, stride: int, size: int
+    optimized_runner: Path,
+    all_runner: Path,
+    tmp_path: Path,
+    groups: int,
+    stride: int,
+    size: int,
+    channels: int,
+    kernel: int,
+    kind: Quantized,
 ) -> None:
-    # groups 1: im2col and the GEMM; groups 8 (depthwise): the taps over a padded plane,
-    # a vector of outputs at a time (Note [int8 depthwise]): rows of one part vector, and
-    # 45-wide rows of whole vectors and a part one.
+    # groups 1: the GEMM on panels of the input's windows; groups 8 (depthwise): the taps
+    # over a padded plane, a vector of outputs at a time (Note [int8 depthwise]): rows of one
+    # part vector, and 45-wide rows of whole vectors and a part one.
     program = tmp_path / "program.pte"
-    save_program([convolution_chain(groups, stride, size)], program)
-    x = np.random.default_rng(24).integers(-128, 128, (1, 8, size, size)).astype(np.int8)
+    save_program([convolution_chain(groups, stride, size, channels, kernel, kind)], program)
+    # Around the zero point, so that few outs are clamped by the relu6.
+    x = kind.input_zero + np.random.default_rng(24).integers(-60, 60, (1, channels, size, size))
+    x = x.astype(np.int8 if kind.dtype == C else np.uint8)
     (fast := tmp_path / "fast").mkdir()
     stdout, (got,) = run_iterations(optimized_runner, program, [x], 1, fast)
     assert quantized(stdout)[0] == 1
@@ -263,8 +329,10 @@ def test_a_convolution_and_the_relu6_after_it_become_one_int8_call(
     q, reference = got.astype(np.int32), np.load(tmp_path / "output0.npy").astype(np.int32)
     assert np.abs(q - reference).max() <= 1  # Note [Requantization]
     assert np.count_nonzero(q != reference) <= q.size // 100
-    # The relu6: from the zero point to 6 quantized (-10 + 6 / 0.05).
-    assert q.min() >= -10 and q.max() <= 110 and np.count_nonzero(q == -10) > 0
+    # The relu6: from the zero point to 6 quantized (zero + 6 / 0.05); most values between.
+    zero = kind.out_zero
+    assert q.min() >= zero and q.max() <= zero + 120 and np.count_nonzero(q == zero) > 0
+    assert np.count_nonzero((q > zero) & (q < zero + 120)) > q.size // 10
 
 
 def add_chain(outputs: tuple[int, ...]) -> Method:

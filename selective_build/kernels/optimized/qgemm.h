@@ -8,7 +8,8 @@
 // b is packed once, at load, into panels of kQNR columns: for each group of 4 depth steps,
 // the panel's kQNR columns' 4 weights side by side (zeros past the matrix's edge), with each
 // column's weight sum. a is packed per call into this thread's scratch, kQK-padded rows of
-// the microkernel's operand type. The microkernel keeps kQMR x kQNR int32 sums in registers
+// the microkernel's operand type. (A convolution swaps the two: Note [Channel-major
+// convolution].) The microkernel keeps kQMR x kQNR int32 sums in registers
 // over the whole depth, by instruction set (the toolchain's choice, as Note [sgemm
 // microkernel]):
 //   AVX-512 VNNI: vpdpbusd (u8 x s8, 4 products summed into each int32 lane), kQMR 8 x kQNR 16;
@@ -187,6 +188,103 @@ inline void microkernel(int64_t groups, const AValue* a, int64_t a_stride, const
 #endif
 }
 
+// Note [Channel-major convolution]
+// A convolution's out is NCHW: a channel's pixels are one run. Its GEMM is therefore c = W @
+// A, W the weight (channels x depth) packed at load as a's rows (pack_rows: kQMR-padded rows
+// of padded_depth values, each row's sum of its depth's weights), A the input's windows
+// (depth x pixels) packed per call kQNR pixels at a time into one panel laid out as pack_b's
+// (each pixel's 4 depth steps side by side: a pointwise layer's 4 channel rows interleaved).
+// A tile of c is then kQMR channels x kQNR pixels and each of its rows is stored as one run
+// into its plane, with no transposition of the input or of the out. With VNNI the panel is
+// vpdpbusd's unsigned operand (a Char value + 128) and the weights its signed one, broadcast;
+// otherwise the weights are widened as a is and the panel stays signed (a Byte value - 128),
+// so the microkernel is the one above. Either way a panel value is the input's plus
+// panel_offset, and sum_p w[i][p] * (x[p][j] - zero) = sums[i][j] - (zero + offset) *
+// row_sum[i], exactly.
+#if defined(__AVX512VNNI__) && defined(__AVX512BW__)
+using PanelValue = uint8_t;
+using RowValue = int8_t;
+#else
+using PanelValue = int8_t;
+using RowValue = AValue;
+#endif
+
+// What a panel adds to a value of `In` (int8_t or uint8_t): Note [Channel-major convolution].
+template <typename In>
+constexpr int32_t panel_offset() {
+  constexpr bool in_signed = static_cast<In>(-1) < 0;
+  constexpr bool panel_signed = static_cast<PanelValue>(-1) < 0;
+  return in_signed == panel_signed ? 0 : (in_signed ? 128 : -128);
+}
+
+// W packed at load: Note [Channel-major convolution].
+struct PackedRows {
+  int64_t depth, rows, padded_depth;
+  const RowValue* values;  // round_up(rows, kQMR) x padded_depth
+  const int32_t* sums;     // per row, sum_p w[i][p]
+};
+
+inline int64_t packed_rows_bytes(int64_t depth, int64_t rows) {
+  return round_up(rows, kQMR) * round_up(depth, kQK) * int64_t{sizeof(RowValue)};
+}
+
+// Packs w (rows x depth, row-major) into `values` (packed_rows_bytes, zeros past the edges)
+// and `sums` (rows).
+inline void pack_rows(const int8_t* w, int64_t depth, int64_t rows, RowValue* values,
+                      int32_t* sums) {
+  const int64_t padded = round_up(depth, kQK);
+  for (int64_t i = 0; i < round_up(rows, kQMR); ++i) {
+    int32_t sum = 0;
+    for (int64_t p = 0; p < padded; ++p) {
+      const int8_t v = i < rows && p < depth ? w[i * depth + p] : 0;
+      values[i * padded + p] = v;
+      sum += v;
+    }
+    if (i < rows) sums[i] = sum;
+  }
+}
+
+#if defined(__AVX512VNNI__) && defined(__AVX512BW__)
+// acc + vpdpbusd(u8 a, s8 b), acc tied to its register: with the builtin, GCC 12 copies
+// every accumulator at each depth step, and where channel_tile is inlined into a loop of
+// tiles it may keep them in `sums` in memory, stored at every step (a benchmark of the
+// tiles alone ran at half the speed: 88 against 200 MACs per ns at depth 576).
+inline __m512i dpbusd(__m512i acc, __m512i a, __m512i b) {
+  __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b));
+  return acc;
+}
+#endif
+
+// One tile of c = W @ A over the padded depth of W's kQMR rows (`w_stride` apart) and one
+// panel of A: finish(i, sums) for each row i, sums its kQNR int32 sums (with VNNI straight
+// from the row's register: GCC zeroed a tile of sums in memory before every loop).
+template <typename Finish>
+inline void channel_tile(int64_t groups, const RowValue* w, int64_t w_stride,
+                         const PanelValue* panel, Finish&& finish) {
+#if defined(__AVX512VNNI__) && defined(__AVX512BW__)
+  __m512i acc[kQMR];
+  for (int i = 0; i < kQMR; ++i) acc[i] = _mm512_setzero_si512();
+  for (int64_t g = 0; g < groups; ++g) {
+    const __m512i pixels = _mm512_loadu_si512(panel + g * kQNR * kQK);
+#pragma GCC unroll 8
+    for (int i = 0; i < kQMR; ++i) {
+      int32_t four;
+      std::memcpy(&four, w + i * w_stride + g * kQK, 4);
+      acc[i] = dpbusd(acc[i], pixels, _mm512_set1_epi32(four));
+    }
+  }
+  for (int i = 0; i < kQMR; ++i) {
+    alignas(64) int32_t sums[kQNR];
+    _mm512_store_si512(sums, acc[i]);
+    finish(i, sums);
+  }
+#else
+  int32_t sums[kQMR][kQNR];
+  microkernel(groups, w, w_stride, panel, sums);
+  for (int i = 0; i < kQMR; ++i) finish(i, sums[i]);
+#endif
+}
+
 // Packs `rows` rows of a (8-bit values, row i at a + i * row_stride, step p at p * col_stride)
 // into `packed` (kQMR-padded rows of padded_depth values): Note [int8 GEMM].
 template <typename In>
@@ -206,53 +304,6 @@ void pack_a(const In* a, int64_t rows, int64_t depth, int64_t row_stride, int64_
   }
 }
 
-#if defined(__SSE4_1__)
-// 8 rows of 16 bytes transposed by the SSE2 byte, word and dword interleaves (two 8 x 8
-// byte blocks): columns[k] holds column 2k in its low 8 bytes, 2k + 1 in its high ones.
-inline void transpose_8x16(const __m128i (&rows)[8], __m128i (&columns)[8]) {
-  for (int half = 0; half < 2; ++half) {
-    __m128i t[4];
-    for (int k = 0; k < 4; ++k) {
-      t[k] = half == 0 ? _mm_unpacklo_epi8(rows[2 * k], rows[2 * k + 1])
-                       : _mm_unpackhi_epi8(rows[2 * k], rows[2 * k + 1]);
-    }
-    const __m128i u0 = _mm_unpacklo_epi16(t[0], t[1]);  // columns 0-3 of rows 0-3
-    const __m128i u1 = _mm_unpackhi_epi16(t[0], t[1]);  // columns 4-7 of rows 0-3
-    const __m128i u2 = _mm_unpacklo_epi16(t[2], t[3]);  // columns 0-3 of rows 4-7
-    const __m128i u3 = _mm_unpackhi_epi16(t[2], t[3]);
-    columns[4 * half + 0] = _mm_unpacklo_epi32(u0, u2);
-    columns[4 * half + 1] = _mm_unpackhi_epi32(u0, u2);
-    columns[4 * half + 2] = _mm_unpacklo_epi32(u1, u3);
-    columns[4 * half + 3] = _mm_unpackhi_epi32(u1, u3);
-  }
-}
-
-// Column j (< 16) of transpose_8x16's result, in the low 8 bytes.
-inline __m128i column_of(const __m128i (&columns)[8], int j) {
-  const __m128i pair = columns[j / 2];
-  return j % 2 == 0 ? pair : _mm_unpackhi_epi64(pair, pair);
-}
-#endif
-
-// A tile of 8 rows of 16 bytes stored transposed: column j's 8 bytes at out + j * col_stride
-// for j < cols, one store each, not 128 single-byte stores.
-#if defined(__SSE4_1__) && defined(__AVX512BW__)
-constexpr bool kTransposedStores = kQMR == 8 && kQNR == 16;
-template <typename Out>
-inline void store_transposed(const Out (&tile)[kQMR][kQNR], int64_t cols, Out* out,
-                             int64_t col_stride) {
-  __m128i rows[8], columns[8];
-  for (int i = 0; i < 8; ++i) rows[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(tile[i]));
-  transpose_8x16(rows, columns);
-  for (int j = 0; j < cols; ++j)
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + j * col_stride), column_of(columns, j));
-}
-#else
-constexpr bool kTransposedStores = false;
-template <typename Out>
-inline void store_transposed(const Out (&)[kQMR][kQNR], int64_t, Out*, int64_t) {}
-#endif
-
 // Out (i, j) of a tile from its sums: Note [Requantization], a row of kQNR at a time in the
 // compiler's vector extensions. `a_zero` is the zero point of a as stored (its own plus
 // stored_offset).
@@ -270,10 +321,6 @@ void finish_tile(const int32_t (&sums)[kQMR][kQNR], int64_t rows, int64_t cols, 
   correction = correction * a_zero;
   const Floats lo = Floats{} + r.lo, hi = Floats{} + r.hi, magic = Floats{} + 12582912.0f;
   typedef Out Outs __attribute__((vector_size(kQNR * sizeof(Out))));
-  // A convolution's out is the tile transposed (NCHW: a row of c is a pixel, a column a
-  // channel's plane): the rows gathered, then stored a column at a time.
-  const bool transposed = kTransposedStores && row_stride == 1 && col_stride != 1 && rows == kQMR;
-  Out tile[kQMR][kQNR];
   for (int64_t i = 0; i < rows; ++i) {
     Ints sum;
     std::memcpy(&sum, sums[i], sizeof sum);
@@ -290,45 +337,67 @@ void finish_tile(const int32_t (&sums)[kQMR][kQNR], int64_t rows, int64_t cols, 
     // In range: narrowing keeps each value.
     const Outs narrow = __builtin_convertvector(q, Outs);
     Out* row = out + i * row_stride;
-    if (transposed) {
-      std::memcpy(tile[i], &narrow, sizeof narrow);
-    } else if (col_stride == 1 && cols == kQNR) {
+    if (col_stride == 1 && cols == kQNR) {
       std::memcpy(row, &narrow, sizeof narrow);
     } else {
       for (int64_t j = 0; j < cols; ++j) row[j * col_stride] = narrow[j];
     }
   }
-  if (transposed) store_transposed(tile, cols, out, col_stride);
 }
 
-// out[0:count] from `sums` (room for count rounded up to kQNR) of one channel: Note
-// [Requantization] with that channel's multiplier and bias, kQNR values at a time as
-// finish_tile computes them.
+// out[0:n] (n <= kQNR) from kQNR sums of one channel less `correction`: Note
+// [Requantization] with that channel's multiplier and bias, as finish_tile computes them.
+template <typename Out>
+__attribute__((always_inline)) inline void requantize_run(const int32_t* sums, int64_t n,
+                                                          float multiplier, float bias,
+                                                          const Requantize& r, Out* out,
+                                                          int32_t correction = 0) {
+  typedef float Floats __attribute__((vector_size(4 * kQNR)));
+  typedef int32_t Ints __attribute__((vector_size(4 * kQNR)));
+  Ints sum;
+  std::memcpy(&sum, sums, sizeof sum);
+  Floats y = __builtin_convertvector(sum - correction, Floats) * multiplier;
+  quantized::keep_rounded(y);
+  y = y + bias;
+  Floats v = r.inv_scale * y;
+  quantized::keep_rounded(v);
+  typedef Out Outs __attribute__((vector_size(kQNR * sizeof(Out))));
+  Outs narrow;
+#if defined(__AVX512BW__)
+  // The same bits in fewer instructions: vmaxps gives its second operand, lo, for a NaN;
+  // the conversion rounds to nearest even as the 1.5 x 2^23 constant does; vpmovdb narrows.
+  const __m512 clamped =
+      _mm512_min_ps(_mm512_max_ps(__m512(v), _mm512_set1_ps(r.lo)), _mm512_set1_ps(r.hi));
+  const __m512i q = _mm512_add_epi32(
+      _mm512_cvt_roundps_epi32(clamped, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC),
+      _mm512_set1_epi32(static_cast<int32_t>(r.zero_point)));
+  const __m128i bytes = _mm512_cvtepi32_epi8(q);
+  std::memcpy(&narrow, &bytes, sizeof narrow);
+#else
+  const Floats lo = Floats{} + r.lo, hi = Floats{} + r.hi, magic = Floats{} + 12582912.0f;
+  v = v >= lo ? v : lo;  // a NaN (from a NaN bias) clamps to lo, as quantize does
+  v = v > hi ? hi : v;
+  const Ints q = __builtin_convertvector((v + magic) - magic + r.zero_point, Ints);
+  narrow = __builtin_convertvector(q, Outs);  // in range: keeps each value
+#endif
+  if (n == kQNR) {
+    std::memcpy(out, &narrow, sizeof narrow);
+    return;
+  }
+#if defined(__AVX512BW__)
+  _mm_mask_storeu_epi8(out, static_cast<__mmask16>((1u << n) - 1), bytes);
+#else
+  for (int64_t j = 0; j < n; ++j) out[j] = narrow[j];
+#endif
+}
+
+// out[0:count] from `sums` (room for count rounded up to kQNR) of one channel, kQNR values
+// at a time (requantize_run).
 template <typename Out>
 void requantize_channel(const int32_t* sums, int64_t count, float multiplier, float bias,
                         const Requantize& r, Out* out) {
-  typedef float Floats __attribute__((vector_size(4 * kQNR)));
-  typedef int32_t Ints __attribute__((vector_size(4 * kQNR)));
-  const Floats lo = Floats{} + r.lo, hi = Floats{} + r.hi, magic = Floats{} + 12582912.0f;
   for (int64_t j0 = 0; j0 < count; j0 += kQNR) {
-    Ints sum;
-    std::memcpy(&sum, sums + j0, sizeof sum);
-    Floats y = __builtin_convertvector(sum, Floats) * multiplier;
-    quantized::keep_rounded(y);
-    y = y + bias;
-    Floats v = r.inv_scale * y;
-    quantized::keep_rounded(v);
-    v = v >= lo ? v : lo;  // a NaN (from a NaN bias) clamps to lo, as quantize does
-    v = v > hi ? hi : v;
-    const Ints q = __builtin_convertvector((v + magic) - magic + r.zero_point, Ints);
-    const int64_t n = count - j0 < kQNR ? count - j0 : kQNR;
-    if (n == kQNR) {  // in range: narrowing keeps each value; one store
-      typedef Out Outs __attribute__((vector_size(kQNR * sizeof(Out))));
-      const Outs narrow = __builtin_convertvector(q, Outs);
-      std::memcpy(out + j0, &narrow, sizeof narrow);
-      continue;
-    }
-    for (int64_t j = 0; j < n; ++j) out[j0 + j] = static_cast<Out>(q[j]);
+    requantize_run(sums + j0, count - j0 < kQNR ? count - j0 : kQNR, multiplier, bias, r, out + j0);
   }
 }
 
@@ -340,6 +409,37 @@ void gemm(const AValue* a, int64_t rows, const PackedB& b, int32_t a_zero, const
           Out* c, int64_t c_row, int64_t c_col) {
   const int64_t groups = b.padded_depth / kQK;
   int32_t sums[kQMR][kQNR];
+#if defined(__AVX512VNNI__) && defined(__AVX512BW__)
+  if (rows == 1) {  // one input (a classifier's): its 4 values broadcast for 4 panels at once
+    constexpr int kPanels = 4;
+    for (int64_t j0 = 0; j0 < b.cols; j0 += kPanels * kQNR) {
+      const int64_t panels =
+          (b.cols - j0 + kQNR - 1) / kQNR < kPanels ? (b.cols - j0 + kQNR - 1) / kQNR : kPanels;
+      const int8_t* panel = b.panels + j0 * b.padded_depth;
+      __m512i acc[kPanels];
+      for (int k = 0; k < kPanels; ++k) acc[k] = _mm512_setzero_si512();
+      for (int64_t g = 0; g < groups; ++g) {
+        int32_t four;
+        std::memcpy(&four, a + g * kQK, 4);
+        const __m512i values = _mm512_set1_epi32(four);
+#pragma GCC unroll 4
+        for (int k = 0; k < kPanels; ++k) {
+          if (k < panels) {
+            const int8_t* at = panel + k * kQNR * b.padded_depth + g * kQNR * kQK;
+            acc[k] = dpbusd(acc[k], values, _mm512_loadu_si512(at));
+          }
+        }
+      }
+      for (int k = 0; k < panels; ++k) {
+        _mm512_storeu_si512(sums[0], acc[k]);
+        const int64_t first = j0 + k * kQNR;
+        finish_tile(sums, 1, b.cols - first < kQNR ? b.cols - first : kQNR, first, b.sums, a_zero,
+                    r, c + first * c_col, c_row, c_col);
+      }
+    }
+    return;
+  }
+#endif
   // Blocks of a's rows that stay in L1/L2 while every panel of b passes over them.
   constexpr int64_t kRowBlock = 16 * kQMR;
   for (int64_t i0 = 0; i0 < rows; i0 += kRowBlock) {

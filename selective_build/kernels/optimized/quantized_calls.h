@@ -7,12 +7,12 @@
 // the entries once, one that links none has none; a runner without Note [Quantized calls at
 // load] compiled in refers to none, and the linker drops them (--gc-sections).
 //
-// A convolution is one GEMM per image and group: a = its im2col (rows the output pixels,
-// depth the window's [kh][kw][in / groups], the input's zero point where the window leaves
-// the image, which is a float 0), b = the group's weight reordered to that depth at load,
-// c the group's channels of out (NCHW: row i of c is pixel i, column j channel j, HW apart). A convolution with fewer than
-// kMinGroupChannels output channels per group (a depthwise one) is left to the float path:
-// its columns would be mostly the panel's padding.
+// A convolution is one GEMM per image and group, W @ A: the group's weight packed at load as
+// rows, the input's windows packed per call kQNR pixels at a time (depth the weight's
+// [in / groups][kh][kw], the input's zero point where the window leaves the image, which is
+// a float 0), each tile's rows stored as runs of the out's planes (Note [Channel-major
+// convolution], qgemm.h). A convolution with fewer than kMinGroupChannels output channels per
+// group is left to the float path unless it is depthwise (Note [int8 depthwise]).
 
 #include <algorithm>
 #include <cmath>
@@ -32,16 +32,20 @@ namespace quantized_calls {
 constexpr const char* kOp = "quantized layer (a dequantize, linear or convolution, quantize chain)";
 constexpr int64_t kMinGroupChannels = 4;
 
-// What prepare makes, followed by `groups` PackedB and Requantize, then the packed weights
-// and the per-column constants.
+// What prepare makes, followed by `groups` PackedB (a Linear) or PackedRows (a convolution)
+// and Requantize, then the packed weights and the per-column constants.
 struct alignas(64) Plan {
   rt::quantized_calls::Prepared prepared;  // first, as the runtime reads it
   int64_t groups, cols;                    // cols: per group
   int64_t kernel[2], stride[2], padding[2], dilation[2];
   int32_t input_zero_point;
   bool depthwise;  // groups == channels, one input channel each: Note [int8 depthwise]
+  bool tap_major;  // the depth's order is [kh][kw][in], not [in][kh][kw]: see Window
   int64_t depth;   // per group: the weight's values per output channel
-  const opt::qgemm::PackedB* b;              // per group; none for a depthwise layer
+  union {
+    const opt::qgemm::PackedB* b;        // a Linear's
+    const opt::qgemm::PackedRows* rows;  // a convolution's, per group; none if depthwise
+  };
   const opt::qgemm::Requantize* requantize;  // per group; one for a depthwise layer
   const int8_t* taps;                        // a depthwise layer's weight, [channel][kh][kw]
 };
@@ -67,106 +71,248 @@ inline void product(const Plan& plan, int64_t g, const opt::qgemm::AValue* a, in
   }
 }
 
-// `bytes` (a multiple of 8) from `from` to `to`, 8 at a time: the copies are a few dozen
-// bytes, where a call of memcpy costs more than the copy.
-inline void copy_words(void* to, const void* from, size_t bytes) {
-  for (size_t k = 0; k < bytes; k += 8) {
-    uint64_t word;
-    std::memcpy(&word, static_cast<const char*>(from) + k, 8);
-    std::memcpy(static_cast<char*>(to) + k, &word, 8);
-  }
-}
-
-// Bytes of slack after the scratch's buffers: copy_words rounds a copy up to 8 bytes.
-constexpr size_t kSlack = 8;
+// The values a pixel's window reads (Note [Channel-major convolution]): depth p is the
+// weight's (in, kh, kw) order, the input's zero point where the window leaves the image.
+struct Window {
+  int64_t channels, h, w, ow;
+  bool pointwise;  // 1x1, stride 1, no padding: depth p is channel p of the same pixel
+  // A k x k layer of a multiple of 4 channels per group (Plan::tap_major) reads its windows
+  // from a copy of the input channels-last, as panel values, with one more pixel of the zero
+  // point: a depth step's 4 values (4 channels of one tap) are 4 bytes of one pixel.
+  opt::qgemm::PanelValue* pixels_last;
+};
 
 #if defined(__SSE4_1__)
-// 8 values of In (the low bytes of `bytes`) stored as AValues (Note [int8 GEMM]) at `to`.
+// The panel's group of 4 depth steps for kQNR pixels of 4 channel rows (`stride` apart):
+// the rows' bytes interleaved, each + panel_offset (a flip of its top bit, or nothing).
 template <typename In>
-inline void store_pixel(__m128i bytes, opt::qgemm::AValue* to) {
+inline void interleave_rows(const In* x, int64_t stride, opt::qgemm::PanelValue* to) {
   namespace q = opt::qgemm;
-  if constexpr (sizeof(q::AValue) == 2) {  // widened: the value itself
-    const __m128i wide =
-        std::is_signed<In>::value ? _mm_cvtepi8_epi16(bytes) : _mm_cvtepu8_epi16(bytes);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(to), wide);
-  } else {  // u8: a Char value + 128 flips its top bit
-    const __m128i stored =
-        q::stored_offset<In>() == 128 ? _mm_xor_si128(bytes, _mm_set1_epi8(-128)) : bytes;
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(to), stored);
+  __m128i row[4];
+#pragma GCC unroll 4  // (else GCC 12 keeps the rows in memory)
+  for (int k = 0; k < 4; ++k) {
+    row[k] = q::kQNR == 16 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + k * stride))
+                           : _mm_loadl_epi64(reinterpret_cast<const __m128i*>(x + k * stride));
+    if (q::panel_offset<In>() != 0) row[k] = _mm_xor_si128(row[k], _mm_set1_epi8(-128));
+  }
+  const __m128i low01 = _mm_unpacklo_epi8(row[0], row[1]),
+                low23 = _mm_unpacklo_epi8(row[2], row[3]);
+  __m128i* out = reinterpret_cast<__m128i*>(to);
+  _mm_storeu_si128(out, _mm_unpacklo_epi16(low01, low23));      // pixels 0-3
+  _mm_storeu_si128(out + 1, _mm_unpackhi_epi16(low01, low23));  // 4-7
+  if (q::kQNR == 16) {
+    const __m128i high01 = _mm_unpackhi_epi8(row[0], row[1]);
+    const __m128i high23 = _mm_unpackhi_epi8(row[2], row[3]);
+    _mm_storeu_si128(out + 2, _mm_unpacklo_epi16(high01, high23));  // 8-11
+    _mm_storeu_si128(out + 3, _mm_unpackhi_epi16(high01, high23));  // 12-15
   }
 }
 #endif
 
-// One image's group of x (channels, h, w), stored (Note [int8 GEMM]) channels-last into
-// `pixels` (h * w rows of `channels`), then as a's rows, one per output pixel: for each
-// (u, v) of the window, the pixel's channels (one copy) or the zero point off the image.
-// A 1x1 window of stride 1 without padding has a = pixels: written there directly.
+// x (channels, h, w) channels-last into at.pixels_last (Window), then the zero point's pixel:
+// 4 channels' 16 pixels interleaved at once (interleave_rows), each pixel's 4 bytes stored.
 template <typename In>
-void im2col(const Plan& plan, const In* x, int64_t channels, int64_t h, int64_t w, int64_t oh,
-            int64_t ow, opt::qgemm::AValue* pixels, opt::qgemm::AValue* a) {
+void copy_pixels_last(const Plan& plan, const Window& at, const In* x) {
   namespace q = opt::qgemm;
-  const int64_t padded = plan.b[0].padded_depth, kh = plan.kernel[0], kw = plan.kernel[1];
-  const int64_t rows = oh * ow;
-  const bool pointwise = kh == 1 && kw == 1 && plan.stride[0] == 1 && plan.stride[1] == 1 &&
-                         plan.padding[0] == 0 && plan.padding[1] == 0;
-  const int64_t pixel_stride = pointwise ? padded : channels;
-  q::AValue* to_pixels = pointwise ? a : pixels;
-  // In tiles of 16 pixels: a run of 16 bytes read per channel, the tile's rows in L1.
-  const int64_t plane = h * w;
-  for (int64_t i0 = 0; i0 < plane; i0 += 16) {
-    const int64_t end = i0 + 16 < plane ? i0 + 16 : plane;
-    int64_t c = 0;
+  const int64_t plane = at.h * at.w;
+  int64_t i0 = 0;
 #if defined(__SSE4_1__)
-    // 8 channels' 16 pixels transposed at once (opt::qgemm::transpose_8x16).
-    for (; end - i0 == 16 && c + 8 <= channels; c += 8) {
-      __m128i rows[8], columns[8];
-      for (int k = 0; k < 8; ++k)
-        rows[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + (c + k) * plane + i0));
-      q::transpose_8x16(rows, columns);
-      for (int k = 0; k < 16; ++k)
-        store_pixel<In>(q::column_of(columns, k), to_pixels + (i0 + k) * pixel_stride + c);
+  for (; i0 + q::kQNR <= plane; i0 += q::kQNR) {
+    for (int64_t c = 0; c < at.channels; c += q::kQK) {
+      q::PanelValue quads[q::kQNR * q::kQK];
+      interleave_rows(x + c * plane + i0, plane, quads);
+      for (int64_t j = 0; j < q::kQNR; ++j)
+        std::memcpy(at.pixels_last + (i0 + j) * at.channels + c, quads + j * q::kQK, q::kQK);
     }
+  }
 #endif
-    for (; c < channels; ++c) {
-      const In* from = x + c * plane;
-      for (int64_t i = i0; i < end; ++i)
-        to_pixels[i * pixel_stride + c] =
-            static_cast<q::AValue>(int32_t(from[i]) + q::stored_offset<In>());
+  for (int64_t c = 0; c < at.channels; ++c) {
+    for (int64_t i = i0; i < plane; ++i)
+      at.pixels_last[i * at.channels + c] =
+          static_cast<q::PanelValue>(int32_t(x[c * plane + i]) + q::panel_offset<In>());
+  }
+  for (int64_t c = 0; c < at.channels; ++c)
+    at.pixels_last[plane * at.channels + c] =
+        static_cast<q::PanelValue>(plan.input_zero_point + q::panel_offset<In>());
+}
+
+#if defined(__AVX512BW__) && defined(__BMI2__)
+// The panel's pixels that lie in one output row: lanes [first, end), the first at column ox.
+struct Run {
+  int64_t first, end, oy, ox;
+};
+
+// The values of depth step (c, u, v) (c's plane at `channel`) for the panel's pixels, laid
+// out by `runs`: per run one masked load of an input row at stride S (the lanes off the
+// image are not read), the zero point elsewhere.
+template <typename In, int S>
+__m128i window_values(const Plan& plan, const Window& at, const In* channel, const Run* runs,
+                      int count, int64_t u, int64_t v, In zero) {
+  using Wide = std::conditional_t<S == 1, __m128i, __m256i>;
+  Wide values;
+  if constexpr (S == 1) {
+    values = _mm_set1_epi8(static_cast<char>(zero));
+  } else {
+    values = _mm256_set1_epi8(static_cast<char>(zero));
+  }
+  for (int k = 0; k < count; ++k) {
+    const Run& run = runs[k];
+    const int64_t y = run.oy * plan.stride[0] - plan.padding[0] + u * plan.dilation[0];
+    const int64_t x0 = run.ox * S - plan.padding[1] + v * plan.dilation[1];  // lane first's
+    if (y < 0 || y >= at.h || x0 + (run.end - 1 - run.first) * S < 0 || x0 >= at.w) continue;
+    const int64_t low = run.first + (x0 < 0 ? (-x0 + S - 1) / S : 0);
+    const int64_t high = std::min(run.end, run.first + (at.w - 1 - x0) / S + 1);
+    const uint32_t lanes = ((1u << high) - 1) & ~((1u << low) - 1);
+    // Lane j reads column x0 + (j - first) * S; the masked lanes read nothing.
+    const uintptr_t base = reinterpret_cast<uintptr_t>(channel + y * at.w) +
+                           static_cast<uintptr_t>(x0 - run.first * S);
+    if constexpr (S == 1) {
+      values = _mm_mask_loadu_epi8(values, lanes, reinterpret_cast<const void*>(base));
+    } else {
+      values = _mm256_mask_loadu_epi8(values, _pdep_u32(lanes, 0x55555555u),
+                                      reinterpret_cast<const void*>(base));
     }
   }
-  if (pointwise) {
-    // The depth's padding (none where the channels are a multiple of kQK), then the rows
-    // past the last up to a whole tile.
-    for (int64_t i = 0; channels < padded && i < rows; ++i) {
-      for (int64_t p = channels; p < padded; ++p) a[i * padded + p] = 0;
-    }
-    std::memset(a + rows * padded, 0,
-                sizeof(q::AValue) * (q::round_up(rows, q::kQMR) - rows) * padded);
-    return;
+  if constexpr (S == 1) {
+    return values;
+  } else {
+    return _mm256_cvtepi16_epi8(values);  // the even bytes
   }
-  const q::AValue zero = static_cast<q::AValue>(plan.input_zero_point + q::stored_offset<In>());
-  const size_t bytes = (sizeof(q::AValue) * channels + 7) / 8 * 8;
-  for (int64_t i = 0; i < q::round_up(rows, q::kQMR); ++i) {
-    q::AValue* row = a + i * padded;
-    if (i >= rows) {
-      std::memset(row, 0, sizeof(q::AValue) * padded);
-      continue;
-    }
-    const int64_t y0 = (i / ow) * plan.stride[0] - plan.padding[0];
-    const int64_t x0 = (i % ow) * plan.stride[1] - plan.padding[1];
-    q::AValue* to = row;
-    for (int64_t u = 0; u < kh; ++u) {
-      const int64_t y = y0 + u * plan.dilation[0];
-      for (int64_t v = 0; v < kw; ++v, to += channels) {
-        const int64_t xx = x0 + v * plan.dilation[1];
-        if (y < 0 || y >= h || xx < 0 || xx >= w) {
-          for (int64_t c = 0; c < channels; ++c) to[c] = zero;
-        } else {
-          copy_words(to, pixels + (y * w + xx) * channels, bytes);  // the rest is overwritten
+}
+#endif
+
+// The panel of pixels [j0, j0 + n) of one image's group x (channels, h, w): Note
+// [Channel-major convolution]; pixels past n and the depth's padding are 0 (the weights'
+// padding is 0 too, and a pixel past n is not stored).
+template <typename In>
+void pack_panel(const Plan& plan, const Window& at, const In* x, int64_t j0, int64_t n,
+                opt::qgemm::PanelValue* panel) {
+  namespace q = opt::qgemm;
+  const int64_t padded = plan.rows[0].padded_depth, plane = at.h * at.w;
+  const int64_t kh = plan.kernel[0], kw = plan.kernel[1], window = kh * kw;
+  const int32_t offset = q::panel_offset<In>();
+  if (plan.tap_major) {  // depth (u, v, c): each tap's channels 4 at a time from one pixel
+    const int64_t quads = at.channels / q::kQK;
+    for (int64_t j = 0; j < q::kQNR; ++j) {
+      const int64_t pixel = j0 + (j < n ? j : 0), oy = pixel / at.ow, ox = pixel % at.ow;
+      for (int64_t u = 0; u < kh; ++u) {
+        const int64_t y = oy * plan.stride[0] - plan.padding[0] + u * plan.dilation[0];
+        for (int64_t v = 0; v < kw; ++v) {
+          const int64_t xx = ox * plan.stride[1] - plan.padding[1] + v * plan.dilation[1];
+          const bool inside = y >= 0 && y < at.h && xx >= 0 && xx < at.w;
+          const q::PanelValue* from =
+              at.pixels_last + (inside ? y * at.w + xx : plane) * at.channels;
+          q::PanelValue* to = panel + (u * kw + v) * quads * q::kQNR * q::kQK + j * q::kQK;
+          for (int64_t k = 0; k < quads; ++k)
+            std::memcpy(to + k * q::kQNR * q::kQK, from + k * q::kQK, q::kQK);
         }
       }
     }
-    for (q::AValue* end = row + padded; to < end; ++to) *to = 0;
+    return;
+  }
+  int64_t p = 0;
+  if (at.pointwise) {
+#if defined(__SSE4_1__)
+    for (; n == q::kQNR && p + 4 <= at.channels; p += 4)
+      interleave_rows(x + p * plane + j0, plane, panel + p * q::kQNR);
+#endif
+    for (; p < padded; ++p) {
+      q::PanelValue* to = panel + (p / q::kQK) * q::kQNR * q::kQK + p % q::kQK;
+      for (int64_t j = 0; j < q::kQNR; ++j) {
+        to[j * q::kQK] = static_cast<q::PanelValue>(
+            p < at.channels && j < n ? int32_t(x[p * plane + j0 + j]) + offset : 0);
+      }
+    }
+    return;
+  }
+  int64_t top[q::kQNR], left[q::kQNR];  // each pixel's window corner in the input
+  for (int64_t j = 0; j < q::kQNR; ++j) {
+    const int64_t pixel = j0 + (j < n ? j : 0);
+    top[j] = (pixel / at.ow) * plan.stride[0] - plan.padding[0];
+    left[j] = (pixel % at.ow) * plan.stride[1] - plan.padding[1];
+  }
+  const In zero = static_cast<In>(plan.input_zero_point);
+#if defined(__AVX512BW__) && defined(__BMI2__)
+  // Stride 1 or 2 along the rows: each depth step's values by masked loads (window_values).
+  const bool masked = q::kQNR == 16 && (plan.stride[1] == 1 || plan.stride[1] == 2);
+  Run runs[q::kQNR];
+  int count = 0;
+  for (int64_t j = 0; j < n; ++count) {
+    const int64_t oy = (j0 + j) / at.ow, ox = (j0 + j) % at.ow;
+    const int64_t end = std::min(n, j + at.ow - ox);
+    runs[count] = Run{j, end, oy, ox};
+    j = end;
+  }
+#endif
+#if defined(__SSE4_1__)
+  In rows[q::kQK][q::kQNR];  // 4 depth steps' values, interleaved into the panel
+  using Slot = In;
+  constexpr int32_t kAdd = 0;  // interleave_rows adds the offset
+#else
+  using Slot = q::PanelValue;
+  const int32_t kAdd = offset;
+#endif
+  for (int64_t p0 = 0; p0 < padded; p0 += q::kQK) {
+    for (int64_t k = 0; k < q::kQK; ++k) {
+      const int64_t p = p0 + k;
+#if defined(__SSE4_1__)
+      In* to = rows[k];
+      constexpr int64_t kStep = 1;
+#else
+      q::PanelValue* to = panel + p0 * q::kQNR + k;
+      constexpr int64_t kStep = q::kQK;
+#endif
+      if (p >= plan.depth) {
+        for (int64_t j = 0; j < q::kQNR; ++j) to[j * kStep] = 0;
+        continue;
+      }
+      const int64_t c = p / window, u = (p % window) / kw, v = p % kw;
+      const In* channel = x + c * plane;
+#if defined(__AVX512BW__) && defined(__BMI2__)
+      if (masked) {
+        const __m128i values =
+            plan.stride[1] == 1 ? window_values<In, 1>(plan, at, channel, runs, count, u, v, zero)
+                                : window_values<In, 2>(plan, at, channel, runs, count, u, v, zero);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(to), values);
+        continue;
+      }
+#endif
+      for (int64_t j = 0; j < q::kQNR; ++j) {
+        const int64_t y = top[j] + u * plan.dilation[0], xx = left[j] + v * plan.dilation[1];
+        const In value = y < 0 || y >= at.h || xx < 0 || xx >= at.w ? zero : channel[y * at.w + xx];
+        to[j * kStep] = static_cast<Slot>(int32_t(value) + kAdd);
+      }
+    }
+#if defined(__SSE4_1__)
+    interleave_rows(&rows[0][0], q::kQNR, panel + p0 * q::kQNR);
+#endif
+  }
+}
+
+// One image's group of a convolution: x (its channels) -> out (its cols planes of `pixels`),
+// kQNR pixels at a time, each panel used by every kQMR channels of W: Note [Channel-major
+// convolution].
+template <typename In, typename Out>
+void convolve(const Plan& plan, int64_t g, const Window& at, const In* x, int64_t pixels,
+              opt::qgemm::PanelValue* panel, Out* out) {
+  namespace q = opt::qgemm;
+  const q::PackedRows& w = plan.rows[g];
+  const q::Requantize& r = plan.requantize[g];
+  const int64_t groups = w.padded_depth / q::kQK;
+  const int32_t zero = plan.input_zero_point + q::panel_offset<In>();
+  if (plan.tap_major) copy_pixels_last(plan, at, x);
+  for (int64_t j0 = 0; j0 < pixels; j0 += q::kQNR) {
+    const int64_t n = pixels - j0 < q::kQNR ? pixels - j0 : q::kQNR;
+    pack_panel(plan, at, x, j0, n, panel);
+    for (int64_t i0 = 0; i0 < w.rows; i0 += q::kQMR) {
+      q::channel_tile(groups, w.values + i0 * w.padded_depth, w.padded_depth, panel,
+                      [&](int i, const int32_t* sums) {
+                        const int64_t channel = i0 + i;
+                        if (channel >= w.rows) return;
+                        q::requantize_run(sums, n, r.multiplier[channel], r.bias[channel], r,
+                                          out + channel * pixels + j0, zero * w.sums[channel]);
+                      });
+    }
   }
 }
 
@@ -243,6 +389,82 @@ __attribute__((always_inline)) inline void depthwise_vector(const Plan& plan, co
   std::memcpy(sums, &acc, sizeof acc);
 }
 
+#if defined(__AVX512BW__)
+// kQNR values of a padded row from `at`, every S-th one, as int32 lanes.
+template <typename In, int S>
+__attribute__((always_inline)) inline __m512i row_values(const In* at) {
+  constexpr bool kSigned = std::is_signed<In>::value;
+  if constexpr (S == 1) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+    return kSigned ? _mm512_cvtepi8_epi32(bytes) : _mm512_cvtepu8_epi32(bytes);
+  } else {  // the low byte of each of 16 words
+    const __m512i words =
+        _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(at)));
+    return kSigned ? _mm512_srai_epi32(_mm512_slli_epi32(words, 24), 24)
+                   : _mm512_and_si512(words, _mm512_set1_epi32(0xFF));
+  }
+}
+
+// The sums of one channel's plane for a K x K window of stride S (both ways) without
+// dilation (MobileNetV2's 3x3 layers), as depthwise_vector's: the taps broadcast once per
+// channel, each sum started at -zero * (the taps' sum) instead of subtracting the zero point
+// at every tap (the same integers), and two output rows at a time, whose sums are
+// independent (at stride 1 they share K - 1 input rows, loaded once).
+template <typename In, int K, int S>
+void depthwise_plane(const In* padded, int64_t pitch, int64_t oh, int64_t ow, const int8_t* taps,
+                     int32_t zero, int32_t* plane) {
+  namespace q = opt::qgemm;
+  __m512i tap[K * K];
+  int32_t tap_sum = 0;
+  for (int k = 0; k < K * K; ++k) {
+    tap[k] = _mm512_set1_epi32(taps[k]);
+    tap_sum += taps[k];
+  }
+  const __m512i start = _mm512_set1_epi32(-zero * tap_sum);
+  int64_t i = 0;
+  for (; i + 2 <= oh; i += 2) {
+    const In* top = padded + i * S * pitch;
+    // Rows i and i + 1 into plane; a row's last vector stores only what is in the row (the
+    // next row's start may be written already). Row i reads input rows [0, K) from top,
+    // row i + 1 rows [S, S + K): each loaded once.
+    for (int64_t j = 0; j < ow; j += q::kQNR) {
+      const __mmask16 in_row = ow - j >= q::kQNR ? 0xFFFF : (1u << (ow - j)) - 1;
+      __m512i first = start, second = start;
+#pragma GCC unroll 5
+      for (int v = 0; v < K; ++v) {
+        __m512i values[K + S];
+#pragma GCC unroll 7
+        for (int row = 0; row < K + S; ++row)
+          values[row] = row_values<In, S>(top + row * pitch + j * S + v);
+#pragma GCC unroll 5
+        for (int u = 0; u < K; ++u) {
+          first = _mm512_add_epi32(first, _mm512_mullo_epi32(tap[u * K + v], values[u]));
+          second = _mm512_add_epi32(second, _mm512_mullo_epi32(tap[u * K + v], values[S + u]));
+        }
+      }
+      _mm512_mask_storeu_epi32(plane + i * ow + j, in_row, first);
+      _mm512_mask_storeu_epi32(plane + (i + 1) * ow + j, in_row, second);
+    }
+  }
+  for (; i < oh; ++i) {
+    const In* top = padded + i * S * pitch;
+    for (int64_t j = 0; j < ow; j += q::kQNR) {
+      __m512i sum = start;
+#pragma GCC unroll 5
+      for (int u = 0; u < K; ++u) {
+#pragma GCC unroll 5
+        for (int v = 0; v < K; ++v) {
+          sum = _mm512_add_epi32(
+              sum,
+              _mm512_mullo_epi32(tap[u * K + v], row_values<In, S>(top + u * pitch + j * S + v)));
+        }
+      }
+      _mm512_storeu_si512(plane + i * ow + j, sum);
+    }
+  }
+}
+#endif
+
 // One image of a depthwise convolution: x (channels, h, w) -> out (channels, oh, ow);
 // `padded` room for padded_bytes, `plane` for oh * ow + kQNR int32 sums.
 template <typename In, typename Out>
@@ -254,9 +476,19 @@ void depthwise(const Plan& plan, const In* x, int64_t channels, int64_t h, int64
   const int32_t zero = plan.input_zero_point;
   const q::Requantize& r = plan.requantize[0];
   fill_border(h, plan.padding[0], pitch, static_cast<In>(zero), padded);
+  [[maybe_unused]] const bool square3 =
+      kh == 3 && kw == 3 && plan.dilation[0] == 1 && plan.dilation[1] == 1;
   for (int64_t c = 0; c < channels; ++c) {
     pad_plane(x + c * h * w, h, w, plan.padding[0], plan.padding[1], pitch, padded);
     const int8_t* taps = plan.taps + c * kh * kw;
+#if defined(__AVX512BW__)
+    if (square3 && s <= 2 && plan.stride[0] == s) {
+      (s == 1 ? depthwise_plane<In, 3, 1> : depthwise_plane<In, 3, 2>)(padded, pitch, oh, ow, taps,
+                                                                       zero, plane);
+      q::requantize_channel(plane, oh * ow, r.multiplier[c], r.bias[c], r, out + c * oh * ow);
+      continue;
+    }
+#endif
     for (int64_t i = 0; i < oh; ++i) {
       const int64_t top = i * plan.stride[0];
       int32_t* row = plane + i * ow;  // a vector past the row's end is the next row's start
@@ -289,7 +521,15 @@ inline void depthwise_images(const Plan& plan, const rt::OpContext& in, const rt
   const size_t pad_bytes = static_cast<size_t>(padded_bytes(plan, h, w, size[1]) + 8) / 8 * 8;
   const char* x_at = static_cast<const char*>(x.data());
   const char* out_at = static_cast<const char*>(out.data());
-  const bool shared = x_at < out_at + out.nbytes() && out_at < x_at + x.nbytes();
+  // Planes are read (into the padded plane) in order, each before its out plane is written:
+  // x is copied only if writing plane k of out can reach a plane of x after k, i.e. unless
+  // out starts at most (k + 1) * (in plane - out plane) bytes after x for every k.
+  const int64_t in_plane = h * w, out_plane = size[0] * size[1];
+  const int64_t planes = x.size(0) * channels;
+  const int64_t ahead = reinterpret_cast<intptr_t>(out_at) - reinterpret_cast<intptr_t>(x_at);
+  const bool overlap = x_at < out_at + out.nbytes() && out_at < x_at + x.nbytes();
+  const bool shared = overlap && ahead > (in_plane >= out_plane ? in_plane - out_plane
+                                                                : planes * (in_plane - out_plane));
   char* scratch = static_cast<char*>(
       opt::thread_scratch().get(sums_bytes + pad_bytes + (shared ? x.nbytes() : 0)));
   if (scratch == nullptr) return in.fail("out of memory for the depthwise sums");
@@ -413,7 +653,9 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
   if (layer.convolution && cols == 1 && w.size(1) == 1)
     return optimized::quantized_calls::prepare_depthwise(layer, arena, bytes);
   const int64_t padded_cols = q::round_up(cols, q::kQNR);
-  const int64_t packed = q::packed_b_bytes(depth, cols);
+  const int64_t packed =
+      layer.convolution ? q::packed_rows_bytes(depth, cols) : q::packed_b_bytes(depth, cols);
+  static_assert(sizeof(q::PackedB) == sizeof(q::PackedRows), "one size for either");
   const size_t per_group = sizeof(q::PackedB) + sizeof(q::Requantize) + packed +
                            static_cast<size_t>(padded_cols) * (sizeof(int32_t) + 2 * sizeof(float));
   const size_t size = sizeof(Plan) + static_cast<size_t>(groups) * (per_group + 8);
@@ -423,43 +665,63 @@ __attribute__((weak)) const void* rt::quantized_calls::prepare(const rt::Quantiz
   memory += (64 - reinterpret_cast<uintptr_t>(memory) % 64) % 64;
   Plan* plan = new (memory) Plan();
   q::PackedB* b = reinterpret_cast<q::PackedB*>(plan + 1);
+  q::PackedRows* rows = reinterpret_cast<q::PackedRows*>(plan + 1);  // the same place
   q::Requantize* requantize = reinterpret_cast<q::Requantize*>(b + groups);
   char* next = reinterpret_cast<char*>(requantize + groups);
   const float input_scale = static_cast<float>(layer.input_scale);
   const float zero = static_cast<float>(layer.out_zero_point);
   const float low = static_cast<float>(layer.out_min);
-  // A convolution's weight [out][in][kh][kw] as [out][kh][kw][in], the depth order of im2col.
+  const int8_t* weight = w.data_as<const int8_t>();  // [out][in][kh][kw]: the depth's order
+  // A k x k convolution of a multiple of 4 input channels per group takes its depth tap by
+  // tap (Window): its weight reordered to [out][kh][kw][in].
   const int64_t window = layer.convolution ? w.size(2) * w.size(3) : 1, in = depth / window;
-  int8_t* reordered = static_cast<int8_t*>(arena.allocate(static_cast<size_t>(w.numel())));
-  if (reordered == nullptr) return nullptr;
-  const int8_t* from = w.data_as<const int8_t>();
-  for (int64_t o = 0; o < channels; ++o) {
-    for (int64_t c = 0; c < in; ++c) {
-      for (int64_t k = 0; k < window; ++k)
-        reordered[(o * window + k) * in + c] = from[(o * in + c) * window + k];
+  const bool tap_major = window > 1 && in % q::kQK == 0;
+  int8_t* reordered = nullptr;
+  if (tap_major) {
+    reordered = static_cast<int8_t*>(arena.allocate(static_cast<size_t>(w.numel())));
+    if (reordered == nullptr) return nullptr;
+    for (int64_t o = 0; o < channels; ++o) {
+      for (int64_t c = 0; c < in; ++c) {
+        for (int64_t k = 0; k < window; ++k)
+          reordered[(o * window + k) * in + c] = weight[(o * in + c) * window + k];
+      }
     }
+    weight = reordered;
   }
   for (int64_t g = 0; g < groups; ++g) {
-    int8_t* panels = reinterpret_cast<int8_t*>(next);
+    char* values = next;
     next += packed;
     next += (8 - reinterpret_cast<uintptr_t>(next) % 8) % 8;
     int32_t* sums = reinterpret_cast<int32_t*>(next);
     float* multiplier = reinterpret_cast<float*>(sums + padded_cols);
     float* bias = multiplier + padded_cols;  // zero-filled by the arena past cols
     next = reinterpret_cast<char*>(bias + padded_cols);
-    q::pack_b(reordered + g * cols * depth, depth, cols, panels, sums);
+    const int64_t padded_depth = q::round_up(depth, q::kQK);
+    if (layer.convolution) {
+      q::RowValue* row_values = reinterpret_cast<q::RowValue*>(values);
+      q::pack_rows(weight + g * cols * depth, depth, cols, row_values, sums);
+      rows[g] = q::PackedRows{depth, cols, padded_depth, row_values, sums};
+    } else {
+      int8_t* panels = reinterpret_cast<int8_t*>(values);
+      q::pack_b(weight + g * cols * depth, depth, cols, panels, sums);
+      b[g] = q::PackedB{depth, cols, padded_depth, panels, sums};
+    }
     for (int64_t j = 0; j < cols; ++j) {
       const int64_t channel = g * cols + j;
       multiplier[j] = input_scale * layer.weight_scales[layer.per_channel ? channel : 0];
       if (layer.bias != nullptr) bias[j] = layer.bias->data_as<const float>()[channel];
     }
-    b[g] = q::PackedB{depth, cols, q::round_up(depth, q::kQK), panels, sums};
     requantize[g] = q::Requantize{multiplier, bias,       1.0f / out_scale,
                                   zero,       low - zero, static_cast<float>(layer.out_max) - zero};
   }
-  arena.release(reordered);
+  if (reordered != nullptr) arena.release(reordered);
   optimized::quantized_calls::describe(layer, size, groups, cols, depth, plan);
-  plan->b = b;
+  plan->tap_major = tap_major;
+  if (layer.convolution) {
+    plan->rows = rows;
+  } else {
+    plan->b = b;
+  }
   plan->requantize = requantize;
   return plan;
 }
@@ -530,40 +792,46 @@ __attribute__((weak)) void rt::quantized_calls::convolution(rt::KernelContext& c
                             static_cast<int32_t>(size[0]), static_cast<int32_t>(size[1])};
   if (!rt::resize_out(in, out, sizes, 4)) return;
   if (plan->depthwise) return optimized::quantized_calls::depthwise_images(*plan, in, x, out, size);
-  const int64_t rows = size[0] * size[1], padded = plan->b[0].padded_depth;
-  const int64_t one = q::round_up(rows, q::kQMR) * padded, channels = x.size(1) / groups;
+  const int64_t pixels = size[0] * size[1], channels = x.size(1) / groups;
   if (images == 0) return;
-  // One image's group at a time: a is made, then its product written. x is read from a copy
-  // when out shares its memory (x was dead after its dequantize: the planner may have given
-  // out its bytes).
-  const int64_t pixels = h * w * channels;
+  // x is read from a copy when out shares its memory (x was dead after its dequantize: the
+  // planner may have given out its bytes).
   const char* x_at = static_cast<const char*>(x.data());
   const char* out_at = static_cast<const char*>(out.data());
   const bool shared = x_at < out_at + out.nbytes() && out_at < x_at + x.nbytes();
-  const size_t a_bytes =
-      sizeof(q::AValue) * static_cast<size_t>(one + pixels) + optimized::quantized_calls::kSlack;
-  char* scratch =
-      static_cast<char*>(opt::thread_scratch().get(a_bytes + (shared ? x.nbytes() : 0)));
-  if (scratch == nullptr) return in.fail("out of memory for the input's columns");
+  const size_t panel_bytes = static_cast<size_t>(plan->rows[0].padded_depth * q::kQNR);
+  const size_t last_bytes = plan->tap_major ? static_cast<size_t>((h * w + 1) * channels) : 0;
+  char* scratch = static_cast<char*>(
+      opt::thread_scratch().get(panel_bytes + last_bytes + (shared ? x.nbytes() : 0)));
+  if (scratch == nullptr) return in.fail("out of memory for the input's panel");
   if (shared) {
-    std::memcpy(scratch + a_bytes, x_at, x.nbytes());
-    x_at = scratch + a_bytes;
+    std::memcpy(scratch + panel_bytes + last_bytes, x_at, x.nbytes());
+    x_at = scratch + panel_bytes + last_bytes;
   }
-  q::AValue* a = reinterpret_cast<q::AValue*>(scratch);
-  q::AValue* channels_last = a + one;
-  const int32_t a_zero = optimized::quantized_calls::stored_zero(*plan, byte_in);
+  q::PanelValue* panel = reinterpret_cast<q::PanelValue*>(scratch);
+  q::PanelValue* pixels_last = reinterpret_cast<q::PanelValue*>(scratch + panel_bytes);
+  const bool pointwise = plan->kernel[0] == 1 && plan->kernel[1] == 1 && plan->stride[0] == 1 &&
+                         plan->stride[1] == 1 && plan->padding[0] == 0 && plan->padding[1] == 0;
+  const optimized::quantized_calls::Window window{channels, h, w, size[1], pointwise, pixels_last};
+  const bool byte_out = out.dtype() == rt::ScalarType::Byte;
   for (int64_t n = 0; n < images; ++n) {
     for (int64_t g = 0; g < groups; ++g) {
       const int64_t at = (n * x.size(1) + g * channels) * h * w;
-      if (byte_in) {
-        optimized::quantized_calls::im2col(*plan, reinterpret_cast<const uint8_t*>(x_at) + at,
-                                           channels, h, w, size[0], size[1], channels_last, a);
+      const int64_t to = (n * groups + g) * cols * pixels;
+      using optimized::quantized_calls::convolve;
+      if (byte_in && byte_out) {
+        convolve(*plan, g, window, reinterpret_cast<const uint8_t*>(x_at) + at, pixels, panel,
+                 out.data_as<uint8_t>() + to);
+      } else if (byte_in) {
+        convolve(*plan, g, window, reinterpret_cast<const uint8_t*>(x_at) + at, pixels, panel,
+                 out.data_as<int8_t>() + to);
+      } else if (byte_out) {
+        convolve(*plan, g, window, reinterpret_cast<const int8_t*>(x_at) + at, pixels, panel,
+                 out.data_as<uint8_t>() + to);
       } else {
-        optimized::quantized_calls::im2col(*plan, reinterpret_cast<const int8_t*>(x_at) + at,
-                                           channels, h, w, size[0], size[1], channels_last, a);
+        convolve(*plan, g, window, reinterpret_cast<const int8_t*>(x_at) + at, pixels, panel,
+                 out.data_as<int8_t>() + to);
       }
-      optimized::quantized_calls::product(*plan, g, a, rows, a_zero, out,
-                                          (n * groups + g) * cols * rows, 1, rows);
     }
   }
 }

@@ -1,8 +1,10 @@
 """kernels/optimized/qgemm.h on its own, for every instruction set this machine runs (Note
 [int8 GEMM]: the VNNI, AVX2 and plain C++ microkernels are different code): the int32 sums
 of every shape around the tiles against numpy's, exactly, for Char and Byte inputs with
-zero points; and Note [Requantization] against numpy's float32 emulation of its formula,
-exactly, with halves that round to even, clamps and a relu."""
+zero points; Note [Requantization] against numpy's float32 emulation of its formula,
+exactly, with halves that round to even, clamps and a relu; and Note [Channel-major
+convolution]'s tiles (weights as rows, panels of the input, requantize_run per row, part
+panels stored masked) giving the same outs transposed."""
 
 from __future__ import annotations
 
@@ -87,14 +89,46 @@ static void run(int rows, int depth, int cols, bool byte, int a_zero, float inv_
   q::gemm(packed.data(), rows, q::PackedB{depth, cols, padded, panels.data(), col_sums.data()},
           stored_zero, r, out.data(), cols, 1);
   put(out.data(), out.size());
+  // Note [Channel-major convolution]: out transposed, as W @ a^T with w packed as rows and
+  // a as panels of kQNR of its rows (each value + panel_offset), requantized per row.
+  std::vector<q::RowValue> rows_of_w(q::packed_rows_bytes(depth, cols) / sizeof(q::RowValue));
+  std::vector<int32_t> row_sums(cols);
+  q::pack_rows(w.data(), depth, cols, rows_of_w.data(), row_sums.data());
+  const int32_t offset = byte ? q::panel_offset<uint8_t>() : q::panel_offset<int8_t>();
+  std::vector<q::PanelValue> panel(padded * q::kQNR);
+  std::vector<int8_t> transposed(size_t(cols) * rows);
+  for (int64_t j0 = 0; j0 < rows; j0 += q::kQNR) {
+    const int64_t n = rows - j0 < q::kQNR ? rows - j0 : q::kQNR;
+    for (int64_t p = 0; p < padded; ++p) {
+      for (int64_t j = 0; j < q::kQNR; ++j) {
+        const uint8_t raw = p < depth && j < n ? a[(j0 + j) * depth + p] : 0;
+        const int32_t value = byte ? int32_t(raw) : int32_t(int8_t(raw));
+        panel[(p / q::kQK) * q::kQNR * q::kQK + j * q::kQK + p % q::kQK] =
+            q::PanelValue(p < depth && j < n ? value + offset : 0);
+      }
+    }
+    for (int64_t i0 = 0; i0 < cols; i0 += q::kQMR) {
+      q::channel_tile(padded / q::kQK, rows_of_w.data() + i0 * padded, padded, panel.data(),
+                      [&](int i, const int32_t* row) {
+                        const int64_t k = i0 + i;
+                        if (k >= cols) return;
+                        q::requantize_run(row, n, mult[k], bias[k], r,
+                                          transposed.data() + k * rows + j0,
+                                          (a_zero + offset) * row_sums[k]);
+                      });
+    }
+  }
+  put(transposed.data(), transposed.size());
 }
 
 int main() {
   // Rows around kQMR (4, 8) and the row block, depths around kQK (4), columns around kQNR
-  // (8, 16); full-range values: sums up to 255 * 127 * depth.
-  const int shapes[][3] = {{1, 1, 1},   {1, 3, 5},    {3, 4, 8},    {4, 5, 9},   {5, 8, 16},
-                           {7, 13, 17}, {8, 64, 10},  {9, 63, 33},  {16, 256, 64},
-                           {33, 100, 7}, {130, 31, 40}, {3, 4095, 3}, {2, 2000, 20}};
+  // (8, 16); one row over 5 panels (VNNI's one-row path: 4 panels at a time, then a part
+  // one); full-range values: sums up to 255 * 127 * depth.
+  const int shapes[][3] = {{1, 1, 1},    {1, 3, 5},     {3, 4, 8},     {4, 5, 9},
+                           {5, 8, 16},   {7, 13, 17},   {8, 64, 10},   {9, 63, 33},
+                           {16, 256, 64}, {33, 100, 7}, {130, 31, 40}, {3, 4095, 3},
+                           {2, 2000, 20}, {1, 99, 70}};
   for (const auto& s : shapes) {
     for (int byte = 0; byte < 2; ++byte) {
       const int a_zero = byte ? next(0, 255) : next(-128, 127);
@@ -156,6 +190,8 @@ def check_all(data: bytes) -> tuple[int, int]:
         np.testing.assert_array_equal(
             out, requantized(want, mult, bias, header, inv_scale), err_msg=f"outs of {header}"
         )
+        transposed = take(np.int8, cols * rows).reshape(cols, rows)
+        np.testing.assert_array_equal(transposed.T, out, err_msg=f"channel-major {header}")
         y = want.astype(np.float32) * mult + bias
         ties += int(np.count_nonzero(np.abs(inv_scale * y % 1 - 0.5) == 0))
         cases += 1
@@ -170,7 +206,7 @@ ISAS = levels_here() + (
 @pytest.mark.parametrize("isa", ISAS)
 def test_int8_gemm_sums_and_requantizes_as_numpy(tmp_path: Path, isa: str) -> None:
     cases, ties = check_all(results(tmp_path, isa))
-    assert cases == 13 * 2 * 3
+    assert cases == 14 * 2 * 3
     assert ties > 100  # halves that round to even were among them
 
 
