@@ -59,9 +59,23 @@ inline void store(float* target, V v) {
   memcpy(target, &v, sizeof v);
 }
 
-// Up to lanes_of<V> elements (the tail of a row): the missing lanes are `fill`.
+// Up to lanes_of<V> elements (the tail of a row): the missing lanes are `fill`. With
+// AVX-512 one masked load or store (a masked lane reads or writes no memory); else lane by
+// lane, which for a row of a few vectors (softmax's 197 in ViT) costs as much as the row.
 template <typename V = Vec>
 inline V load_partial(const float* source, int64_t n, float fill) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64) {
+    const __mmask16 mask = static_cast<__mmask16>((1u << n) - 1);
+    return (V)_mm512_mask_loadu_ps(_mm512_set1_ps(fill), mask, source);
+  }
+#endif
+#if defined(__AVX512VL__)
+  if constexpr (sizeof(V) == 32) {
+    const __mmask8 mask = static_cast<__mmask8>((1u << n) - 1);
+    return (V)_mm256_mask_loadu_ps(_mm256_set1_ps(fill), mask, source);
+  }
+#endif
   float lanes[lanes_of<V>];
   for (int64_t k = 0; k < lanes_of<V>; ++k) lanes[k] = k < n ? source[k] : fill;
   return load<V>(lanes);
@@ -69,6 +83,18 @@ inline V load_partial(const float* source, int64_t n, float fill) {
 
 template <typename V>
 inline void store_partial(float* target, V v, int64_t n) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64) {
+    _mm512_mask_storeu_ps(target, static_cast<__mmask16>((1u << n) - 1), (__m512)v);
+    return;
+  }
+#endif
+#if defined(__AVX512VL__)
+  if constexpr (sizeof(V) == 32) {
+    _mm256_mask_storeu_ps(target, static_cast<__mmask8>((1u << n) - 1), (__m256)v);
+    return;
+  }
+#endif
   float lanes[lanes_of<V>];
   store(lanes, v);
   for (int64_t k = 0; k < n; ++k) target[k] = lanes[k];
