@@ -11,8 +11,7 @@ namespace {
 constexpr const char* kOp = "aten::gelu.out";
 using Dtypes = FloatDtypes<&kOp>;
 
-// portable's Gelu constants, for the vector loops.
-constexpr float kSqrtHalf = static_cast<float>(portable::Gelu::kSqrtHalf);
+// portable's Gelu constant, for tanh's vector loop (erf's: Note [GELU]).
 constexpr float kSqrtTwoOverPi = static_cast<float>(portable::Gelu::kSqrtTwoOverPi);
 
 }  // namespace
@@ -27,16 +26,15 @@ rt::Tensor& gelu_out(rt::KernelContext& context, const rt::Tensor& self, rt::Str
     portable::unary_map<Dtypes, Dtypes>(in, self, out, self.dtype(), portable::Gelu{tanh});
   };
   if (tanh) {
-    unary_kernel<Dtypes>(
+    unary_kernel<Dtypes, VecWide>(
         in, self, out,
-        [](Vec x) {
+        [](VecWide x) {
           return 0.5f * x * (1.0f + tanh_approx(kSqrtTwoOverPi * (x + 0.044715f * x * x * x)));
         },
         portable_path);
   } else {
-    unary_kernel<Dtypes>(
-        in, self, out, [](Vec x) { return 0.5f * x * (1.0f + erf_approx(x * kSqrtHalf)); },
-        portable_path);
+    unary_kernel<Dtypes, VecWide>(
+        in, self, out, [](VecWide x) { return gelu_erf(x); }, portable_path);
   }
   return out;
 }

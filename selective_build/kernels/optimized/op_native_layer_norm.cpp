@@ -3,7 +3,6 @@
 
 #include "kernels/optimized/elem/dtypes.h"
 #include "kernels/optimized/elem/loops.h"
-#include "kernels/optimized/elem/reduce.h"
 #include "kernels/optimized/elem/vmath.h"
 #include "kernels/portable/util/nn_layer_norm.h"
 #include "runtime/kernel/kernel.h"
@@ -17,22 +16,24 @@ using Dtypes = FloatDtypes<&kOp>;
 
 bool contiguous_or_absent(const rt::Tensor* t) { return t == nullptr || t->is_contiguous(); }
 
-// The sum of (x[i] - mean)^2 over [0, n).
-float row_squares(const float* x, float mean, int64_t n) {
-  Vec sum = splat(0.0f);
+// The sum of f(x[i]) over [0, n) on VecWide in two running sums (two chains of adds in
+// flight: Note [Softmax rows]); f(fill) must be 0, it fills the tail's missing lanes.
+template <typename F>
+float row_total(const float* x, int64_t n, float fill, F f) {
+  constexpr int64_t kStep = kWideLanes;
+  VecWide sum0{};
+  VecWide sum1{};
   int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    const Vec d = load(x + i) - mean;
-    sum += d * d;
+  for (; i + 2 * kStep <= n; i += 2 * kStep) {
+    sum0 += f(load<VecWide>(x + i));
+    sum1 += f(load<VecWide>(x + i + kStep));
   }
-  if (i < n) {
-    const Vec d = load_partial(x + i, n - i, mean) - mean;  // the missing lanes add 0
-    sum += d * d;
-  }
-  float lanes[kLanes];
-  store(lanes, sum);
+  for (; i + kStep <= n; i += kStep) sum0 += f(load<VecWide>(x + i));
+  if (i < n) sum1 += f(load_partial<VecWide>(x + i, n - i, fill));
+  float lanes[kWideLanes];
+  store(lanes, sum0 + sum1);
   float total = 0.0f;
-  for (int64_t k = 0; k < kLanes; ++k) total += lanes[k];
+  for (float lane : lanes) total += lane;
   return total;
 }
 
@@ -45,18 +46,28 @@ void layer_norm_range(const portable::LayerNormCall& c, int64_t first, int64_t l
   for (int64_t r = first; r < last; ++r) {
     const float* x = c.input->data_as<const float>() + r * n;
     float* y = c.out->data_as<float>() + r * n;
-    const float mean = row_sum(x, n) / static_cast<float>(n);
-    const float rstd = 1.0f / std::sqrt(row_squares(x, mean, n) / static_cast<float>(n) +
-                                        static_cast<float>(c.eps));
+    const float mean = row_total(x, n, 0.0f, [](VecWide v) { return v; }) / static_cast<float>(n);
+    const float squares = row_total(x, n, mean, [mean](VecWide v) {
+      const VecWide d = v - mean;
+      return d * d;
+    });
+    const float rstd =
+        1.0f / std::sqrt(squares / static_cast<float>(n) + static_cast<float>(c.eps));
     int64_t i = 0;
-    const auto normalise = [&](Vec v, int64_t at, int64_t lanes) {
+    const auto normalise = [&](VecWide v, int64_t at, int64_t lanes) {
       v = (v - mean) * rstd;
-      if (w != nullptr) v *= lanes == kLanes ? load(w + at) : load_partial(w + at, lanes, 0.0f);
-      if (b != nullptr) v += lanes == kLanes ? load(b + at) : load_partial(b + at, lanes, 0.0f);
+      if (w != nullptr)
+        v *= lanes == kWideLanes ? load<VecWide>(w + at)
+                                 : load_partial<VecWide>(w + at, lanes, 0.0f);
+      if (b != nullptr)
+        v += lanes == kWideLanes ? load<VecWide>(b + at)
+                                 : load_partial<VecWide>(b + at, lanes, 0.0f);
       return v;
     };
-    for (; i + kLanes <= n; i += kLanes) store(y + i, normalise(load(x + i), i, kLanes));
-    if (i < n) store_partial(y + i, normalise(load_partial(x + i, n - i, 0.0f), i, n - i), n - i);
+    for (; i + kWideLanes <= n; i += kWideLanes)
+      store(y + i, normalise(load<VecWide>(x + i), i, kWideLanes));
+    if (i < n)
+      store_partial(y + i, normalise(load_partial<VecWide>(x + i, n - i, 0.0f), i, n - i), n - i);
     c.mean->data_as<float>()[r] = mean;
     c.rstd->data_as<float>()[r] = rstd;
   }

@@ -18,8 +18,8 @@ using Dtypes = FloatDtypes<&kOp>;
 // tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
 rt::Tensor& tanh_out(rt::KernelContext& context, const rt::Tensor& self, rt::Tensor& out) {
   const rt::OpContext in(context, kOp);
-  unary_kernel<Dtypes>(
-      in, self, out, [](Vec x) { return tanh_approx(x); },
+  unary_kernel<Dtypes, VecWide>(
+      in, self, out, [](VecWide x) { return tanh_approx(x); },
       [&] {
         portable::unary_kernel<Dtypes, Dtypes, portable::Tanh>(context, kOp, self, out, true);
       });

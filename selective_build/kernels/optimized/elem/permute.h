@@ -2,7 +2,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
+#include "kernels/optimized/transpose.h"
 #include "runtime/core/tensor.h"
 
 namespace optimized {
@@ -16,7 +18,8 @@ namespace optimized {
 //   - the last dim reads self contiguously: one memcpy per row;
 //   - some other dim k does (a transpose of k and the last dim, for each
 //     index of the rest: linear's weight, attention's heads): 16 x 16 tiles,
-//     so the rows of self a tile reads stay in cache while it writes out's;
+//     so the rows of self a tile reads stay in cache while it writes out's (for
+//     floats with AVX-512, each tile transposed in registers: transpose.h);
 //   - else (a self that is not contiguous): element by element.
 
 struct PermuteDims {
@@ -110,6 +113,16 @@ void permute_blocks(const PermuteDims& p, const T* self, T* out) {
       const int64_t i1 = i0 + kTile < rows ? i0 + kTile : rows;
       for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
         const int64_t j1 = j0 + kTile < cols ? j0 + kTile : cols;
+#if defined(__AVX512F__)
+        static_assert(kTile == opt::kTransposeLanes, "a tile is one register transpose");
+        if constexpr (std::is_same_v<T, float>) {
+          // self's column j is the register transpose's row.
+          opt::transpose_block(self + from + i0 + j0 * col_step, col_step,
+                               static_cast<int>(j1 - j0), static_cast<int>(i1 - i0),
+                               out + to + i0 * row_stride + j0, row_stride);
+          continue;
+        }
+#endif
         for (int64_t i = i0; i < i1; ++i) {
           T* o = out + to + i * row_stride;
           const T* s = self + from + i;

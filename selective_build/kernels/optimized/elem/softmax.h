@@ -14,54 +14,85 @@
 
 namespace optimized {
 
+// Note [Softmax rows]
+// A row takes three passes over memory: its max, the sum of e^(x - max) (stored when the
+// output wants them), then the output. They run on VecWide (16 lanes with AVX-512) with two
+// vectors in flight, the max and the sum in two accumulators each: one accumulator's chain
+// of dependent adds, not the arithmetic, set the pace. x - max <= 0 (or NaN), so the
+// exponentials are exp_nonpositive's (Note [Sigmoid]: no clamps, a shorter polynomial). The
+// output is e times the sum's reciprocal, one division a row: within a float ulp of e / sum.
+// A row is always computed whole by one thread (Note [Split elementwise]), its sums in one
+// order, so the bits do not depend on the thread count.
+
+// The lanes of `v` reduced by `op` into one float.
+template <typename V, typename Op>
+inline float reduce_lanes(V v, Op op) {
+  float lanes[lanes_of<V>];
+  store(lanes, v);
+  float total = lanes[0];
+  for (int64_t k = 1; k < lanes_of<V>; ++k) total = op(total, lanes[k]);
+  return total;
+}
+
 // The largest of x[0, n), n > 0; a NaN anywhere may or may not be returned
 // (the sum of exponentials is NaN then, and so every output, either way).
 inline float row_max(const float* x, int64_t n) {
-  Vec m = splat(-__builtin_inff());
+  constexpr int64_t kStep = kWideLanes;
+  const VecWide lowest = VecWide{} - __builtin_inff();
+  VecWide m0 = lowest;
+  VecWide m1 = lowest;
   int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) m = vmax(m, load(x + i));
-  if (i < n) m = vmax(m, load_partial(x + i, n - i, -__builtin_inff()));
-  float lanes[kLanes];
-  store(lanes, m);
-  float best = lanes[0];
-  for (int64_t k = 1; k < kLanes; ++k) best = lanes[k] > best ? lanes[k] : best;
-  return best;
+  for (; i + 2 * kStep <= n; i += 2 * kStep) {
+    m0 = vmax(m0, load<VecWide>(x + i));
+    m1 = vmax(m1, load<VecWide>(x + i + kStep));
+  }
+  for (; i + kStep <= n; i += kStep) m0 = vmax(m0, load<VecWide>(x + i));
+  if (i < n) m1 = vmax(m1, load_partial<VecWide>(x + i, n - i, -__builtin_inff()));
+  return reduce_lanes(vmax(m0, m1), [](float a, float b) { return b > a ? b : a; });
 }
 
 // The sum of e^(x[i] - max) over [0, n); with `y`, each term is stored there.
 inline float row_exp_sum(const float* x, float max, int64_t n, float* y) {
-  Vec sum = splat(0.0f);
+  constexpr int64_t kStep = kWideLanes;
+  VecWide sum0{};
+  VecWide sum1{};
   int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    const Vec e = exp_approx(load(x + i) - max);
+  for (; i + 2 * kStep <= n; i += 2 * kStep) {
+    const VecWide e0 = exp_nonpositive(load<VecWide>(x + i) - max);
+    const VecWide e1 = exp_nonpositive(load<VecWide>(x + i + kStep) - max);
+    if (y != nullptr) {
+      store(y + i, e0);
+      store(y + i + kStep, e1);
+    }
+    sum0 += e0;
+    sum1 += e1;
+  }
+  for (; i + kStep <= n; i += kStep) {
+    const VecWide e = exp_nonpositive(load<VecWide>(x + i) - max);
     if (y != nullptr) store(y + i, e);
-    sum += e;
+    sum0 += e;
   }
   if (i < n) {
-    const Vec e =
-        exp_approx(load_partial(x + i, n - i, -__builtin_inff()) - max);  // e^-inf = 0 past the end
+    // e^-inf = 0 past the end
+    const VecWide e = exp_nonpositive(load_partial<VecWide>(x + i, n - i, -__builtin_inff()) - max);
     if (y != nullptr) store_partial(y + i, e, n - i);
-    sum += e;
+    sum1 += e;
   }
-  float lanes[kLanes];
-  store(lanes, sum);
-  float total = 0.0f;
-  for (int64_t k = 0; k < kLanes; ++k) total += lanes[k];
-  return total;
+  return reduce_lanes(sum0 + sum1, [](float a, float b) { return a + b; });
 }
 
-// softmax of one contiguous row: e^(x - max) / sum.
+// softmax of one contiguous row: e^(x - max) / sum (Note [Softmax rows]).
 inline void softmax_row(const float* x, float* y, int64_t n) {
   const float max = row_max(x, n);
-  const float sum = row_exp_sum(x, max, n, y);
-  map_vec(y, y, n, [sum](Vec e) { return e / sum; });
+  const float scale = 1.0f / row_exp_sum(x, max, n, y);
+  map_vec<VecWide>(y, y, n, [scale](VecWide e) { return e * scale; });
 }
 
 // log_softmax of one contiguous row: x - (max + log(sum)).
 inline void log_softmax_row(const float* x, float* y, int64_t n) {
   const float max = row_max(x, n);
   const float shift = max + std::log(row_exp_sum(x, max, n, nullptr));
-  map_vec(y, x, n, [shift](Vec v) { return v - shift; });
+  map_vec<VecWide>(y, x, n, [shift](VecWide v) { return v - shift; });
 }
 
 // The kernel of _softmax.out or _log_softmax.out: portable's checks, then

@@ -11,9 +11,9 @@ namespace optimized {
 
 // out = f(self) for an activation: one vector loop over memory when the call
 // allows it (plan_fast_unary), else `portable_path()`, portable's template
-// for the op (strided walks, other dtypes, and every check). f: Vec -> Vec
+// for the op (strided walks, other dtypes, and every check). f: V -> V
 // (vmath.h). `Dtypes` is the op's DtypeDispatch: the fast path needs Float.
-template <typename Dtypes, typename F, typename Portable>
+template <typename Dtypes, typename V = Vec, typename F, typename Portable>
 void unary_kernel(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out, F f,
                   Portable portable_path) {
   bool empty = false;
@@ -22,7 +22,7 @@ void unary_kernel(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& o
     float* y = out.data_as<float>();
     const float* x = self.data_as<float>();
     split_elements(out.numel(), [&](int64_t begin, int64_t end) {
-      map_vec(y + begin, x + begin, end - begin, f);
+      map_vec<V>(y + begin, x + begin, end - begin, f);
     });
     return;
   }
