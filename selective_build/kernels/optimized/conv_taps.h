@@ -150,7 +150,7 @@ inline bool tap_conv(const Layer& l, const float* x, const float* w, const float
         float* scratch = static_cast<float*>(opt::thread_scratch().get(
             sizeof(float) * static_cast<size_t>(block_rows * tile + a_floats)));
         if (scratch == nullptr) {
-          ok = false;  // every writer stores false: no ordering needed
+          __atomic_store_n(&ok, false, __ATOMIC_RELAXED);  // threads may fail at once
           return;
         }
         float* weight_panels = scratch + block_rows * tile;

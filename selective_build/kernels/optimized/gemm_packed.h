@@ -174,8 +174,9 @@ struct PanelsB {
 };
 
 // The GEMM's own scratch, apart from the kernels' (Note [Kernel scratch]): a convolution's
-// im2col tile lives in that one while its product packs here. A stride-1 convolution, which
-// calls no gemm() while its tiles run, keeps its padded input here (Note [Tap GEMM]).
+// im2col tile lives in that one while its product packs here. A tap convolution, which
+// calls no gemm() while its tiles run, keeps its padded or phase planes and its row table
+// here (Note [Tap GEMM]).
 inline ThreadScratch& gemm_scratch() {
   static thread_local ThreadScratch scratch;
   return scratch;

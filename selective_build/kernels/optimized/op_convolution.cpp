@@ -183,7 +183,7 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
       const size_t bytes = static_cast<size_t>(b_floats + a_floats) * sizeof(float);
       panels = static_cast<float*>(opt::thread_scratch().get(bytes));
       if (panels == nullptr) {
-        ok = false;  // every writer stores false: no ordering needed
+        __atomic_store_n(&ok, false, __ATOMIC_RELAXED);  // threads may fail at once
         return;
       }
       weight_panels = panels + b_floats;
@@ -217,7 +217,7 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
             // The input's rows are b's panels as they are (Note [Packed GEMM]): no copy.
             opt::gemm_packed(k, weight_packed, opt::PanelsB::row_major(columns), out, epilogue);
           } else if (!opt::gemm(weight, nullptr, columns, nullptr, out, epilogue)) {
-            ok = false;
+            __atomic_store_n(&ok, false, __ATOMIC_RELAXED);
           }
         } else {
           if (columns_of != tile_item) im2col_panels(l, xg, p0, width, panels);

@@ -9,8 +9,8 @@
 //
 // A convolution is one GEMM per image and group, W @ A: the group's weight packed at load as
 // rows, the input's windows packed per call kQNR pixels at a time (depth the weight's
-// [in / groups][kh][kw], the input's zero point where the window leaves the image, which is
-// a float 0), each tile's rows stored as runs of the out's planes (Note [Channel-major
+// [in / groups][kh][kw], or [kh][kw][in / groups] when taken tap by tap: see Window; the
+// input's zero point where the window leaves the image, which is a float 0), each tile's rows stored as runs of the out's planes (Note [Channel-major
 // convolution], qgemm.h). A convolution with fewer than kMinGroupChannels output channels per
 // group is left to the float path unless it is depthwise (Note [int8 depthwise]).
 
