@@ -1,8 +1,9 @@
 #pragma once
 
-// Float transposes in registers, for packing a row-major operand into the GEMM's a panels
-// (gemm_packed.h pack_a_panels): a panel stores, for each step p of the depth, one value of
-// each of its rows, so packing a row-major a is a transpose. A scalar gather (a load and a
+// Float transposes in registers: packing a row-major operand into the GEMM's a panels
+// (gemm_packed.h pack_a_panels: a panel stores, for each step p of the depth, one value of
+// each of its rows, so packing a row-major a is a transpose) and permute_copy's 16 x 16
+// tiles (elem/permute.h). A scalar gather (a load and a
 // store per value, its 14 row offsets spilled from the registers) made packing a ViT's
 // activations 5 % of its time.
 
