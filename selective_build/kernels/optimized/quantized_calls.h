@@ -296,8 +296,10 @@ template <typename In, typename Out>
 void convolve(const Plan& plan, int64_t g, const Window& at, const In* x, int64_t pixels,
               opt::qgemm::PanelValue* panel, Out* out) {
   namespace q = opt::qgemm;
-  const q::PackedRows& w = plan.rows[g];
-  const q::Requantize& r = plan.requantize[g];
+  // Copies in locals: a store of an 8-bit out may alias anything, so GCC reloaded each
+  // field through the plan after every run it stored.
+  const q::PackedRows w = plan.rows[g];
+  const q::Requantize r = plan.requantize[g];
   const int64_t groups = w.padded_depth / q::kQK;
   const int32_t zero = plan.input_zero_point + q::panel_offset<In>();
   if (plan.tap_major) copy_pixels_last(plan, at, x);
