@@ -400,8 +400,10 @@ __attribute__((always_inline)) inline void requantize_run(const int32_t* sums, i
 template <typename Out>
 void requantize_channel(const int32_t* sums, int64_t count, float multiplier, float bias,
                         const Requantize& r, Out* out) {
+  const Requantize local = r;  // an 8-bit store may alias r: GCC reloaded it at every run
   for (int64_t j0 = 0; j0 < count; j0 += kQNR) {
-    requantize_run(sums + j0, count - j0 < kQNR ? count - j0 : kQNR, multiplier, bias, r, out + j0);
+    requantize_run(sums + j0, count - j0 < kQNR ? count - j0 : kQNR, multiplier, bias, local,
+                   out + j0);
   }
 }
 
