@@ -5,7 +5,9 @@
 // here, weak (as declared in runtime/kernel/quantized_calls.h), and this header is included
 // by the matrix products' and the convolution's sources: a runner that links any of them has
 // the entries once, one that links none has none; a runner without Note [Quantized calls at
-// load] compiled in refers to none, and the linker drops them (--gc-sections).
+// load] compiled in refers to none, and the linker drops them (--gc-sections). The other
+// entries, the quantized library's loops at this library's width, come with them
+// (kernels/quantized/add_call.h).
 //
 // A convolution is one GEMM per image and group, W @ A: the group's weight packed at load as
 // rows, the input's windows packed per call kQNR pixels at a time (depth the weight's
@@ -23,6 +25,7 @@
 #include <type_traits>
 
 #include "kernels/optimized/qgemm.h"
+#include "kernels/quantized/add_call.h"
 #include "runtime/kernel/kernel_args.h"
 #include "runtime/kernel/quantized_calls.h"
 
