@@ -410,6 +410,30 @@ __attribute__((always_inline)) inline __m512i row_values(const In* at) {
   }
 }
 
+#if defined(__AVX512VNNI__)
+// Note [int8 depthwise]: the bytes of 16 columns of four padded rows from `at` (`pitch`
+// apart) as vpdpbusd's unsigned operand, each 32-bit lane one column's four rows (+128
+// for a Char input, panel_offset): the rows side by side, the 4 x 4 blocks of 32-bit words
+// transposed across the 128-bit lanes, then the 4 x 4 bytes within each.
+template <typename In>
+__attribute__((always_inline)) inline __m512i four_rows(const In* at, int64_t pitch) {
+  const auto row = [&](int k) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + k * pitch));
+  };
+  __m512i rows = _mm512_castsi128_si512(row(0));
+  rows = _mm512_inserti32x4(rows, row(1), 1);
+  rows = _mm512_inserti32x4(rows, row(2), 2);
+  rows = _mm512_inserti32x4(rows, row(3), 3);
+  const __m512i words = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  const __m512i bytes =
+      _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
+  const __m512i columns = _mm512_shuffle_epi8(_mm512_permutexvar_epi32(words, rows), bytes);
+  if constexpr (opt::qgemm::panel_offset<In>() != 0)
+    return _mm512_xor_si512(columns, _mm512_set1_epi8(-128));
+  return columns;
+}
+#endif
+
 // The sums of one channel's plane for a K x K window of stride S (both ways) without
 // dilation (MobileNetV2's 3x3 layers), as depthwise_vector's: the taps broadcast once per
 // channel, each sum started at -zero * (the taps' sum) instead of subtracting the zero point
@@ -427,6 +451,37 @@ void depthwise_plane(const In* padded, int64_t pitch, int64_t oh, int64_t ow, co
   }
   const __m512i start = _mm512_set1_epi32(-zero * tap_sum);
   int64_t i = 0;
+#if defined(__AVX512VNNI__)
+  if constexpr (K == 3 && S == 1) {
+    // Rows i and i + 1 from the same four input rows (four_rows): per tap column one
+    // vpdpbusd each, row i's taps [t0 t1 t2 0] and row i + 1's [0 t0 t1 t2], instead of
+    // three multiplies and three adds each.
+    __m512i upper[K], lower[K];
+    for (int v = 0; v < K; ++v) {
+      const auto tap = [&](int u) {
+        return static_cast<uint32_t>(static_cast<uint8_t>(taps[u * K + v]));
+      };
+      upper[v] = _mm512_set1_epi32(static_cast<int32_t>(tap(0) | tap(1) << 8 | tap(2) << 16));
+      lower[v] = _mm512_set1_epi32(static_cast<int32_t>(tap(0) << 8 | tap(1) << 16 | tap(2) << 24));
+    }
+    const __m512i biased = _mm512_set1_epi32(-(zero + q::panel_offset<In>()) * tap_sum);
+    for (; i + 2 <= oh; i += 2) {
+      const In* top = padded + i * pitch;
+      for (int64_t j = 0; j < ow; j += q::kQNR) {
+        const __mmask16 in_row = ow - j >= q::kQNR ? 0xFFFF : (1u << (ow - j)) - 1;
+        __m512i first = biased, second = biased;
+#pragma GCC unroll 3
+        for (int v = 0; v < K; ++v) {
+          const __m512i columns = four_rows(top + j + v, pitch);
+          first = q::dpbusd(first, columns, upper[v]);
+          second = q::dpbusd(second, columns, lower[v]);
+        }
+        _mm512_mask_storeu_epi32(plane + i * ow + j, in_row, first);
+        _mm512_mask_storeu_epi32(plane + (i + 1) * ow + j, in_row, second);
+      }
+    }
+  }
+#endif
   for (; i + 2 <= oh; i += 2) {
     const In* top = padded + i * S * pitch;
     // Rows i and i + 1 into plane; a row's last vector stores only what is in the row (the
