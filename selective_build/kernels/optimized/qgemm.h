@@ -112,6 +112,7 @@ inline void microkernel(int64_t groups, const AValue* a, int64_t a_stride, const
                         int32_t (&sums)[kQMR][kQNR]) {
 #if defined(__AVX512VNNI__) && defined(__AVX512BW__)
   __m512i acc[kQMR];
+#pragma GCC unroll 8  // (not a memset: see channel_tile)
   for (int i = 0; i < kQMR; ++i) acc[i] = _mm512_setzero_si512();
   for (int64_t g = 0; g < groups; ++g) {
     const __m512i bv = _mm512_loadu_si512(b + g * kQNR * kQK);
@@ -257,17 +258,18 @@ inline __m512i dpbusd(__m512i acc, __m512i a, __m512i b) {
 
 // One tile of c = W @ A over the padded depth (`groups` >= 1 steps of kQK) of W's kQMR rows
 // (`w_stride` apart) and one panel of A: finish(i, sums) for each row i, sums its kQNR int32
-// sums (with VNNI straight from the row's register: GCC zeroed a tile of sums in memory
-// before every loop).
+// sums (with VNNI the row's register itself: through a buffer in memory, GCC zeroed the
+// tile's buffer, with rep stos, before every tile).
 template <typename Finish>
 inline void channel_tile(int64_t groups, const RowValue* w, int64_t w_stride,
                          const PanelValue* panel, Finish&& finish) {
 #if defined(__AVX512VNNI__) && defined(__AVX512BW__)
   __m512i acc[kQMR];
+  // Unrolled: GCC made the loop a memset of acc in memory (rep stos before every tile, 4 %
+  // of MobileNetV2's samples), and so did a loop over acc after the depth's.
+#pragma GCC unroll 8
   for (int i = 0; i < kQMR; ++i) acc[i] = _mm512_setzero_si512();
-  // groups >= 1: a do-while has no path that skips the sums (for it GCC zeroed a tile of
-  // sums in memory, with rep stos, before every tile: 4 % of MobileNetV2's samples).
-  int64_t g = 0;
+  int64_t g = 0;  // groups >= 1: no path skips the loop
   do {
     const __m512i pixels = _mm512_loadu_si512(panel + g * kQNR * kQK);
 #pragma GCC unroll 8
@@ -277,11 +279,8 @@ inline void channel_tile(int64_t groups, const RowValue* w, int64_t w_stride,
       acc[i] = dpbusd(acc[i], pixels, _mm512_set1_epi32(four));
     }
   } while (++g < groups);
-  for (int i = 0; i < kQMR; ++i) {
-    alignas(64) int32_t sums[kQNR];
-    _mm512_store_si512(sums, acc[i]);
-    finish(i, sums);
-  }
+#pragma GCC unroll 8
+  for (int i = 0; i < kQMR; ++i) finish(i, acc[i]);
 #else
   int32_t sums[kQMR][kQNR];
   microkernel(groups, w, w_stride, panel, sums);
@@ -349,17 +348,30 @@ void finish_tile(const int32_t (&sums)[kQMR][kQNR], int64_t rows, int64_t cols, 
   }
 }
 
+// kQNR int32 sums, from memory or (VNNI's channel_tile) a register.
+inline void load_sums(const int32_t* from, int32_t (&to)[kQNR]) {
+  std::memcpy(to, from, sizeof to);
+}
+#if defined(__AVX512F__)
+inline void load_sums(const __m512i& from, int32_t (&to)[kQNR]) {
+  static_assert(kQNR == 16, "a register of sums");
+  std::memcpy(to, &from, sizeof to);
+}
+#endif
+
 // out[0:n] (n <= kQNR) from kQNR sums of one channel less `correction`: Note
 // [Requantization] with that channel's multiplier and bias, as finish_tile computes them.
-template <typename Out>
-__attribute__((always_inline)) inline void requantize_run(const int32_t* sums, int64_t n,
+template <typename Out, typename Sums>
+__attribute__((always_inline)) inline void requantize_run(const Sums& sums, int64_t n,
                                                           float multiplier, float bias,
                                                           const Requantize& r, Out* out,
                                                           int32_t correction = 0) {
   typedef float Floats __attribute__((vector_size(4 * kQNR)));
   typedef int32_t Ints __attribute__((vector_size(4 * kQNR)));
+  int32_t values[kQNR];
+  load_sums(sums, values);
   Ints sum;
-  std::memcpy(&sum, sums, sizeof sum);
+  std::memcpy(&sum, values, sizeof sum);
   Floats y = __builtin_convertvector(sum - correction, Floats) * multiplier;
   quantized::keep_rounded(y);
   y = y + bias;

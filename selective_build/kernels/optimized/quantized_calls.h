@@ -311,7 +311,7 @@ void convolve(const Plan& plan, int64_t g, const Window& at, const In* x, int64_
     pack_panel(plan, at, x, j0, n, panel);
     for (int64_t i0 = 0; i0 < w.rows; i0 += q::kQMR) {
       q::channel_tile(groups, w.values + i0 * w.padded_depth, w.padded_depth, panel,
-                      [&](int i, const int32_t* sums) {
+                      [&](int i, const auto& sums) {
                         const int64_t channel = i0 + i;
                         if (channel >= w.rows) return;
                         q::requantize_run(sums, n, r.multiplier[channel], r.bias[channel], r,

@@ -109,7 +109,7 @@ static void run(int rows, int depth, int cols, bool byte, int a_zero, float inv_
     }
     for (int64_t i0 = 0; i0 < cols; i0 += q::kQMR) {
       q::channel_tile(padded / q::kQK, rows_of_w.data() + i0 * padded, padded, panel.data(),
-                      [&](int i, const int32_t* row) {
+                      [&](int i, const auto& row) {
                         const int64_t k = i0 + i;
                         if (k >= cols) return;
                         q::requantize_run(row, n, mult[k], bias[k], r,
