@@ -256,10 +256,9 @@ inline __m512i dpbusd(__m512i acc, __m512i a, __m512i b) {
 }
 #endif
 
-// One tile of c = W @ A over the padded depth (`groups` >= 1 steps of kQK) of W's kQMR rows
+// One tile of c = W @ A over the padded depth (`groups` steps of kQK) of W's kQMR rows
 // (`w_stride` apart) and one panel of A: finish(i, sums) for each row i, sums its kQNR int32
-// sums (with VNNI the row's register itself: through a buffer in memory, GCC zeroed the
-// tile's buffer, with rep stos, before every tile).
+// sums (with VNNI the row's register itself, not a buffer in memory).
 template <typename Finish>
 inline void channel_tile(int64_t groups, const RowValue* w, int64_t w_stride,
                          const PanelValue* panel, Finish&& finish) {
@@ -269,8 +268,7 @@ inline void channel_tile(int64_t groups, const RowValue* w, int64_t w_stride,
   // of MobileNetV2's samples), and so did a loop over acc after the depth's.
 #pragma GCC unroll 8
   for (int i = 0; i < kQMR; ++i) acc[i] = _mm512_setzero_si512();
-  int64_t g = 0;  // groups >= 1: no path skips the loop
-  do {
+  for (int64_t g = 0; g < groups; ++g) {
     const __m512i pixels = _mm512_loadu_si512(panel + g * kQNR * kQK);
 #pragma GCC unroll 8
     for (int i = 0; i < kQMR; ++i) {
@@ -278,7 +276,7 @@ inline void channel_tile(int64_t groups, const RowValue* w, int64_t w_stride,
       std::memcpy(&four, w + i * w_stride + g * kQK, 4);
       acc[i] = dpbusd(acc[i], pixels, _mm512_set1_epi32(four));
     }
-  } while (++g < groups);
+  }
 #pragma GCC unroll 8
   for (int i = 0; i < kQMR; ++i) finish(i, acc[i]);
 #else
