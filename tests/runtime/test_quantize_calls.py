@@ -317,6 +317,11 @@ def convolution_chain(
         (1, 2, 45, 8, 3, BYTE),
         (1, 1, 45, 6, 3, BYTE),
         (8, 1, 45, 8, 3, BYTE),
+        # Tap by tap from the quad planes (Window): whole rows of 45 at stride 1, a 5x5
+        # window over 3 quads, and stride 3, which takes the words one pixel at a time.
+        (1, 1, 45, 8, 3, CHAR),
+        (1, 1, 23, 12, 5, BYTE),
+        (1, 3, 45, 8, 3, CHAR),
     ],
 )
 def test_a_convolution_and_the_relu6_after_it_become_one_int8_call(

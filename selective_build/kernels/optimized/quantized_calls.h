@@ -80,9 +80,11 @@ struct Window {
   int64_t channels, h, w, ow;
   bool pointwise;  // 1x1, stride 1, no padding: depth p is channel p of the same pixel
   // A k x k layer of a multiple of 4 channels per group (Plan::tap_major) reads its windows
-  // from a copy of the input channels-last, as panel values, with one more pixel of the zero
-  // point: a depth step's 4 values (4 channels of one tap) are 4 bytes of one pixel.
-  opt::qgemm::PanelValue* pixels_last;
+  // from a copy of the input as panel values in quad planes: for each 4 channels, a plane
+  // of h * w + 1 pixels (the last one the zero point) of their 4 values side by side. A
+  // depth step's 4 values (4 channels of one tap) are then one 32-bit word of one pixel,
+  // and an output row's pixels at stride 1 consecutive words (one vector load for 16).
+  opt::qgemm::PanelValue* quads;
 };
 
 #if defined(__SSE4_1__)
@@ -112,31 +114,29 @@ inline void interleave_rows(const In* x, int64_t stride, opt::qgemm::PanelValue*
 }
 #endif
 
-// x (channels, h, w) channels-last into at.pixels_last (Window), then the zero point's pixel:
-// 4 channels' 16 pixels interleaved at once (interleave_rows), each pixel's 4 bytes stored.
+// x (channels, h, w) into at.quads (Window): 4 channels' 16 pixels interleaved at once
+// (interleave_rows), then each quad plane's zero point pixel.
 template <typename In>
-void copy_pixels_last(const Plan& plan, const Window& at, const In* x) {
+void copy_quads(const Plan& plan, const Window& at, const In* x) {
   namespace q = opt::qgemm;
   const int64_t plane = at.h * at.w;
-  int64_t i0 = 0;
+  for (int64_t c = 0; c < at.channels; c += q::kQK) {
+    q::PanelValue* to = at.quads + c * (plane + 1);  // quad c / 4's plane
+    const In* from = x + c * plane;
+    int64_t i0 = 0;
 #if defined(__SSE4_1__)
-  for (; i0 + q::kQNR <= plane; i0 += q::kQNR) {
-    for (int64_t c = 0; c < at.channels; c += q::kQK) {
-      q::PanelValue quads[q::kQNR * q::kQK];
-      interleave_rows(x + c * plane + i0, plane, quads);
-      for (int64_t j = 0; j < q::kQNR; ++j)
-        std::memcpy(at.pixels_last + (i0 + j) * at.channels + c, quads + j * q::kQK, q::kQK);
-    }
-  }
+    for (; i0 + q::kQNR <= plane; i0 += q::kQNR)
+      interleave_rows(from + i0, plane, to + i0 * q::kQK);
 #endif
-  for (int64_t c = 0; c < at.channels; ++c) {
-    for (int64_t i = i0; i < plane; ++i)
-      at.pixels_last[i * at.channels + c] =
-          static_cast<q::PanelValue>(int32_t(x[c * plane + i]) + q::panel_offset<In>());
+    for (int64_t i = i0; i < plane; ++i) {
+      for (int64_t k = 0; k < q::kQK; ++k)
+        to[i * q::kQK + k] =
+            static_cast<q::PanelValue>(int32_t(from[k * plane + i]) + q::panel_offset<In>());
+    }
+    for (int64_t k = 0; k < q::kQK; ++k)
+      to[plane * q::kQK + k] =
+          static_cast<q::PanelValue>(plan.input_zero_point + q::panel_offset<In>());
   }
-  for (int64_t c = 0; c < at.channels; ++c)
-    at.pixels_last[plane * at.channels + c] =
-        static_cast<q::PanelValue>(plan.input_zero_point + q::panel_offset<In>());
 }
 
 #if defined(__AVX512BW__) && defined(__BMI2__)
@@ -182,6 +182,55 @@ __m128i window_values(const Plan& plan, const Window& at, const In* channel, con
     return _mm256_cvtepi16_epi8(values);  // the even bytes
   }
 }
+
+// The panel's pixels [j0, j0 + n) split at the ends of output rows (ow wide) into `runs`;
+// returns their count.
+inline int panel_runs(const Window& at, int64_t j0, int64_t n, Run* runs) {
+  int count = 0;
+  for (int64_t j = 0; j < n; ++count) {
+    const int64_t oy = (j0 + j) / at.ow, ox = (j0 + j) % at.ow;
+    const int64_t end = std::min(n, j + at.ow - ox);
+    runs[count] = Run{j, end, oy, ox};
+    j = end;
+  }
+  return count;
+}
+
+// A tap-major layer's depth step (u, v, quad) for the panel's pixels: window_values on a
+// quad plane (Window), 32-bit words in place of bytes; at stride 2 two masked loads of the
+// even words of 32 and a permute.
+template <int S>
+__m512i quad_values(const Plan& plan, const Window& at, const opt::qgemm::PanelValue* quads,
+                    const Run* runs, int count, int64_t u, int64_t v, __m512i zero) {
+  __m512i values = zero;
+  for (int k = 0; k < count; ++k) {
+    const Run& run = runs[k];
+    const int64_t y = run.oy * plan.stride[0] - plan.padding[0] + u * plan.dilation[0];
+    const int64_t x0 = run.ox * S - plan.padding[1] + v * plan.dilation[1];  // lane first's
+    if (y < 0 || y >= at.h || x0 + (run.end - 1 - run.first) * S < 0 || x0 >= at.w) continue;
+    const int64_t low = run.first + (x0 < 0 ? (-x0 + S - 1) / S : 0);
+    const int64_t high = std::min(run.end, run.first + (at.w - 1 - x0) / S + 1);
+    const uint32_t lanes = ((1u << high) - 1) & ~((1u << low) - 1);
+    // Lane j reads the word of column x0 + (j - first) * S; the masked lanes read nothing.
+    const uintptr_t base = reinterpret_cast<uintptr_t>(quads + y * at.w * 4) +
+                           static_cast<uintptr_t>((x0 - run.first * S) * 4);
+    const void* at_base = reinterpret_cast<const void*>(base);
+    if constexpr (S == 1) {
+      values = _mm512_mask_loadu_epi32(values, static_cast<__mmask16>(lanes), at_base);
+    } else {
+      const uint32_t spread = _pdep_u32(lanes, 0x55555555u);
+      const __m512i low_words =
+          _mm512_maskz_loadu_epi32(static_cast<__mmask16>(spread & 0xFFFF), at_base);
+      const __m512i high_words = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(spread >> 16),
+                                                          reinterpret_cast<const void*>(base + 64));
+      const __m512i even =
+          _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+      values = _mm512_mask_mov_epi32(values, static_cast<__mmask16>(lanes),
+                                     _mm512_permutex2var_epi32(low_words, even, high_words));
+    }
+  }
+  return values;
+}
 #endif
 
 // The panel of pixels [j0, j0 + n) of one image's group x (channels, h, w): Note
@@ -194,20 +243,38 @@ void pack_panel(const Plan& plan, const Window& at, const In* x, int64_t j0, int
   const int64_t padded = plan.rows[0].padded_depth, plane = at.h * at.w;
   const int64_t kh = plan.kernel[0], kw = plan.kernel[1], window = kh * kw;
   const int32_t offset = q::panel_offset<In>();
-  if (plan.tap_major) {  // depth (u, v, c): each tap's channels 4 at a time from one pixel
-    const int64_t quads = at.channels / q::kQK;
+  if (plan.tap_major) {  // depth (u, v, quad): each depth step one word of a quad plane
+    const int64_t quads = at.channels / q::kQK, step = q::kQNR * q::kQK;
+#if defined(__AVX512BW__) && defined(__BMI2__)
+    if (q::kQNR == 16 && (plan.stride[1] == 1 || plan.stride[1] == 2)) {
+      Run runs[q::kQNR];
+      const int count = panel_runs(at, j0, n, runs);
+      int32_t zero_word;
+      std::memcpy(&zero_word, at.quads + plane * q::kQK, 4);  // the zero point pixel
+      const __m512i zero = _mm512_set1_epi32(zero_word);
+      for (int64_t t = 0; t < window; ++t) {
+        for (int64_t k = 0; k < quads; ++k) {
+          const q::PanelValue* quad = at.quads + k * (plane + 1) * q::kQK;
+          const __m512i values =
+              plan.stride[1] == 1
+                  ? quad_values<1>(plan, at, quad, runs, count, t / kw, t % kw, zero)
+                  : quad_values<2>(plan, at, quad, runs, count, t / kw, t % kw, zero);
+          _mm512_storeu_si512(panel + (t * quads + k) * step, values);
+        }
+      }
+      return;
+    }
+#endif
     for (int64_t j = 0; j < q::kQNR; ++j) {
       const int64_t pixel = j0 + (j < n ? j : 0), oy = pixel / at.ow, ox = pixel % at.ow;
-      for (int64_t u = 0; u < kh; ++u) {
-        const int64_t y = oy * plan.stride[0] - plan.padding[0] + u * plan.dilation[0];
-        for (int64_t v = 0; v < kw; ++v) {
-          const int64_t xx = ox * plan.stride[1] - plan.padding[1] + v * plan.dilation[1];
-          const bool inside = y >= 0 && y < at.h && xx >= 0 && xx < at.w;
-          const q::PanelValue* from =
-              at.pixels_last + (inside ? y * at.w + xx : plane) * at.channels;
-          q::PanelValue* to = panel + (u * kw + v) * quads * q::kQNR * q::kQK + j * q::kQK;
-          for (int64_t k = 0; k < quads; ++k)
-            std::memcpy(to + k * q::kQNR * q::kQK, from + k * q::kQK, q::kQK);
+      for (int64_t t = 0; t < window; ++t) {
+        const int64_t y = oy * plan.stride[0] - plan.padding[0] + (t / kw) * plan.dilation[0];
+        const int64_t xx = ox * plan.stride[1] - plan.padding[1] + (t % kw) * plan.dilation[1];
+        const bool inside = y >= 0 && y < at.h && xx >= 0 && xx < at.w;
+        const int64_t from = (inside ? y * at.w + xx : plane) * q::kQK;
+        for (int64_t k = 0; k < quads; ++k) {
+          std::memcpy(panel + (t * quads + k) * step + j * q::kQK,
+                      at.quads + k * (plane + 1) * q::kQK + from, q::kQK);
         }
       }
     }
@@ -239,13 +306,7 @@ void pack_panel(const Plan& plan, const Window& at, const In* x, int64_t j0, int
   // Stride 1 or 2 along the rows: each depth step's values by masked loads (window_values).
   const bool masked = q::kQNR == 16 && (plan.stride[1] == 1 || plan.stride[1] == 2);
   Run runs[q::kQNR];
-  int count = 0;
-  for (int64_t j = 0; j < n; ++count) {
-    const int64_t oy = (j0 + j) / at.ow, ox = (j0 + j) % at.ow;
-    const int64_t end = std::min(n, j + at.ow - ox);
-    runs[count] = Run{j, end, oy, ox};
-    j = end;
-  }
+  const int count = panel_runs(at, j0, n, runs);
 #endif
 #if defined(__SSE4_1__)
   In rows[q::kQK][q::kQNR];  // 4 depth steps' values, interleaved into the panel
@@ -305,7 +366,7 @@ void convolve(const Plan& plan, int64_t g, const Window& at, const In* x, int64_
   const q::Requantize r = plan.requantize[g];
   const int64_t groups = w.padded_depth / q::kQK;
   const int32_t zero = plan.input_zero_point + q::panel_offset<In>();
-  if (plan.tap_major) copy_pixels_last(plan, at, x);
+  if (plan.tap_major) copy_quads(plan, at, x);
   for (int64_t j0 = 0; j0 < pixels; j0 += q::kQNR) {
     const int64_t n = pixels - j0 < q::kQNR ? pixels - j0 : q::kQNR;
     pack_panel(plan, at, x, j0, n, panel);
@@ -870,10 +931,10 @@ __attribute__((weak)) void rt::quantized_calls::convolution(rt::KernelContext& c
     x_at = scratch + panel_bytes + last_bytes;
   }
   q::PanelValue* panel = reinterpret_cast<q::PanelValue*>(scratch);
-  q::PanelValue* pixels_last = reinterpret_cast<q::PanelValue*>(scratch + panel_bytes);
+  q::PanelValue* quads = reinterpret_cast<q::PanelValue*>(scratch + panel_bytes);
   const bool pointwise = plan->kernel[0] == 1 && plan->kernel[1] == 1 && plan->stride[0] == 1 &&
                          plan->stride[1] == 1 && plan->padding[0] == 0 && plan->padding[1] == 0;
-  const optimized::quantized_calls::Window window{channels, h, w, size[1], pointwise, pixels_last};
+  const optimized::quantized_calls::Window window{channels, h, w, size[1], pointwise, quads};
   const bool byte_out = out.dtype() == rt::ScalarType::Byte;
   for (int64_t n = 0; n < images; ++n) {
     for (int64_t g = 0; g < groups; ++g) {
