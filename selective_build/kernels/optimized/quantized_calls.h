@@ -200,8 +200,10 @@ inline int panel_runs(const Window& at, int64_t j0, int64_t n, Run* runs) {
 // quad plane (Window), 32-bit words in place of bytes; at stride 2 two masked loads of the
 // even words of 32 and a permute.
 template <int S>
-__m512i quad_values(const Plan& plan, const Window& at, const opt::qgemm::PanelValue* quads,
-                    const Run* runs, int count, int64_t u, int64_t v, __m512i zero) {
+__attribute__((always_inline)) inline __m512i quad_values(const Plan& plan, const Window& at,
+                                                          const opt::qgemm::PanelValue* quads,
+                                                          const Run* runs, int count, int64_t u,
+                                                          int64_t v, __m512i zero) {
   __m512i values = zero;
   for (int k = 0; k < count; ++k) {
     const Run& run = runs[k];
