@@ -196,15 +196,17 @@ inline int panel_runs(const Window& at, int64_t j0, int64_t n, Run* runs) {
   return count;
 }
 
-// A tap-major layer's depth step (u, v, quad) for the panel's pixels: window_values on a
-// quad plane (Window), 32-bit words in place of bytes; at stride 2 two masked loads of the
-// even words of 32 and a permute.
+// A tap-major layer's tap (u, v) for the panel's pixels: per output-row run inside the
+// image, its lanes and the word offset of lane 0 in a quad plane (Window), as
+// window_values finds them for bytes; returns their count. The same for every quad.
+struct WordLoad {
+  uint32_t lanes;
+  int64_t offset;  // lane j reads word offset + j * S
+};
 template <int S>
-__attribute__((always_inline)) inline __m512i quad_values(const Plan& plan, const Window& at,
-                                                          const opt::qgemm::PanelValue* quads,
-                                                          const Run* runs, int count, int64_t u,
-                                                          int64_t v, __m512i zero) {
-  __m512i values = zero;
+inline int tap_loads(const Plan& plan, const Window& at, const Run* runs, int count, int64_t u,
+                     int64_t v, WordLoad* loads) {
+  int m = 0;
   for (int k = 0; k < count; ++k) {
     const Run& run = runs[k];
     const int64_t y = run.oy * plan.stride[0] - plan.padding[0] + u * plan.dilation[0];
@@ -212,22 +214,35 @@ __attribute__((always_inline)) inline __m512i quad_values(const Plan& plan, cons
     if (y < 0 || y >= at.h || x0 + (run.end - 1 - run.first) * S < 0 || x0 >= at.w) continue;
     const int64_t low = run.first + (x0 < 0 ? (-x0 + S - 1) / S : 0);
     const int64_t high = std::min(run.end, run.first + (at.w - 1 - x0) / S + 1);
-    const uint32_t lanes = ((1u << high) - 1) & ~((1u << low) - 1);
-    // Lane j reads the word of column x0 + (j - first) * S; the masked lanes read nothing.
-    const uintptr_t base = reinterpret_cast<uintptr_t>(quads + y * at.w * 4) +
-                           static_cast<uintptr_t>((x0 - run.first * S) * 4);
-    const void* at_base = reinterpret_cast<const void*>(base);
+    loads[m++] = WordLoad{((1u << high) - 1) & ~((1u << low) - 1), y * at.w + x0 - run.first * S};
+  }
+  return m;
+}
+
+// The depth step (u, v, quad) from the quad's plane by `loads` (tap_loads): per load one
+// masked load of 16 words (the masked lanes read nothing; at stride 2 two of the even words
+// of 32 and a permute), the zero point elsewhere.
+template <int S>
+__attribute__((always_inline)) inline __m512i quad_values(const opt::qgemm::PanelValue* quad,
+                                                          const WordLoad* loads, int count,
+                                                          __m512i zero) {
+  __m512i values = zero;
+  for (int k = 0; k < count; ++k) {
+    const __mmask16 lanes = static_cast<__mmask16>(loads[k].lanes);
+    // Past the plane's start when lane 0 is off the image: an address, not read.
+    const uintptr_t base = reinterpret_cast<uintptr_t>(quad) +
+                           static_cast<uintptr_t>(loads[k].offset * opt::qgemm::kQK);
     if constexpr (S == 1) {
-      values = _mm512_mask_loadu_epi32(values, static_cast<__mmask16>(lanes), at_base);
+      values = _mm512_mask_loadu_epi32(values, lanes, reinterpret_cast<const void*>(base));
     } else {
-      const uint32_t spread = _pdep_u32(lanes, 0x55555555u);
-      const __m512i low_words =
-          _mm512_maskz_loadu_epi32(static_cast<__mmask16>(spread & 0xFFFF), at_base);
+      const uint32_t spread = _pdep_u32(loads[k].lanes, 0x55555555u);
+      const __m512i low_words = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(spread & 0xFFFF),
+                                                         reinterpret_cast<const void*>(base));
       const __m512i high_words = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(spread >> 16),
                                                           reinterpret_cast<const void*>(base + 64));
       const __m512i even =
           _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-      values = _mm512_mask_mov_epi32(values, static_cast<__mmask16>(lanes),
+      values = _mm512_mask_mov_epi32(values, lanes,
                                      _mm512_permutex2var_epi32(low_words, even, high_words));
     }
   }
@@ -254,13 +269,15 @@ void pack_panel(const Plan& plan, const Window& at, const In* x, int64_t j0, int
       int32_t zero_word;
       std::memcpy(&zero_word, at.quads + plane * q::kQK, 4);  // the zero point pixel
       const __m512i zero = _mm512_set1_epi32(zero_word);
+      const bool one = plan.stride[1] == 1;
       for (int64_t t = 0; t < window; ++t) {
+        WordLoad loads[q::kQNR];
+        const int m = one ? tap_loads<1>(plan, at, runs, count, t / kw, t % kw, loads)
+                          : tap_loads<2>(plan, at, runs, count, t / kw, t % kw, loads);
         for (int64_t k = 0; k < quads; ++k) {
           const q::PanelValue* quad = at.quads + k * (plane + 1) * q::kQK;
           const __m512i values =
-              plan.stride[1] == 1
-                  ? quad_values<1>(plan, at, quad, runs, count, t / kw, t % kw, zero)
-                  : quad_values<2>(plan, at, quad, runs, count, t / kw, t % kw, zero);
+              one ? quad_values<1>(quad, loads, m, zero) : quad_values<2>(quad, loads, m, zero);
           _mm512_storeu_si512(panel + (t * quads + k) * step, values);
         }
       }
