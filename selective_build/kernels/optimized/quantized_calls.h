@@ -430,8 +430,22 @@ inline int64_t padded_bytes(const Plan& plan, int64_t h, int64_t w, int64_t ow) 
 template <typename In>
 void pad_plane(const In* image, int64_t h, int64_t w, int64_t ph, int64_t pw, int64_t pitch,
                In* padded) {
+#if defined(__AVX512BW__)
+  // Rows of 7 to 112 bytes: 64 at a time and a masked part, inline (a call of memcpy per
+  // row was 4 % of MobileNetV2's samples).
+  const int64_t whole = w / 64 * 64;
+  const __mmask64 part = _bzhi_u64(~uint64_t{0}, static_cast<unsigned>(w - whole));
+  for (int64_t y = 0; y < h; ++y) {
+    const In* from = image + y * w;
+    In* to = padded + (y + ph) * pitch + pw;
+    for (int64_t x = 0; x < whole; x += 64)
+      _mm512_storeu_si512(to + x, _mm512_loadu_si512(from + x));
+    _mm512_mask_storeu_epi8(to + whole, part, _mm512_maskz_loadu_epi8(part, from + whole));
+  }
+#else
   for (int64_t y = 0; y < h; ++y)
     std::memcpy(padded + (y + ph) * pitch + pw, image + y * w, static_cast<size_t>(w));
+#endif
 }
 
 template <typename In>
