@@ -411,8 +411,9 @@ void convolve(const Plan& plan, int64_t g, const Window& at, const In* x, int64_
 // stride 2; other strides one output at a time), with no bounds to test. The plane's sums
 // are requantized as the GEMM's (requantize_channel), so the out is the same bits as any
 // order of the exact integer sums. With VNNI a 3x3 stride-1 layer sums three taps per
-// instruction: four input rows interleaved per column (four_rows) feed both rows of a pair. The plan keeps the taps as bytes, [channel][kh][kw], and
-// one multiplier and bias per channel: 17 bytes a 3x3 channel.
+// instruction: four input rows interleaved per column (four_rows) feed both rows of a
+// pair. The plan keeps the taps as bytes, [channel][kh][kw], and one multiplier and bias
+// per channel: 17 bytes a 3x3 channel.
 
 // The padded plane's row pitch and its bytes, for x (h, w) and the output width ow.
 inline int64_t padded_pitch(const Plan& plan, int64_t w, int64_t ow) {
