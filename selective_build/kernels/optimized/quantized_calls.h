@@ -390,13 +390,20 @@ void convolve(const Plan& plan, int64_t g, const Window& at, const In* x, int64_
     const int64_t n = pixels - j0 < q::kQNR ? pixels - j0 : q::kQNR;
     pack_panel(plan, at, x, j0, n, panel);
     for (int64_t i0 = 0; i0 < w.rows; i0 += q::kQMR) {
-      q::channel_tile(groups, w.values + i0 * w.padded_depth, w.padded_depth, panel,
-                      [&](int i, const auto& sums) {
-                        const int64_t channel = i0 + i;
-                        if (channel >= w.rows) return;
-                        q::requantize_run(sums, n, r.multiplier[channel], r.bias[channel], r,
-                                          out + channel * pixels + j0, zero * w.sums[channel]);
-                      });
+      const auto finish = [&](int i, const auto& sums) {
+        const int64_t channel = i0 + i;
+        if (channel >= w.rows) return;
+        q::requantize_run(sums, n, r.multiplier[channel], r.bias[channel], r,
+                          out + channel * pixels + j0, zero * w.sums[channel]);
+      };
+      const q::RowValue* rows = w.values + i0 * w.padded_depth;
+#if defined(__AVX512VNNI__) && defined(__AVX512BW__)
+      if (n <= q::kQNR / 2) {
+        q::channel_half_tile(groups, rows, w.padded_depth, panel, finish);
+        continue;
+      }
+#endif
+      q::channel_tile(groups, rows, w.padded_depth, panel, finish);
     }
   }
 }
