@@ -5,7 +5,6 @@
 
 #include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/parallel.h"
-#include "kernels/optimized/vec8.h"
 #include "kernels/optimized/window.h"
 #include "kernels/portable/util/nn_pool.h"
 #include "kernels/portable/util/opmath.h"
@@ -14,6 +13,7 @@
 #include "runtime/kernel/dtype_selection.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/kernel/kernel_args.h"
+#include "runtime/kernel/unread_outs.h"
 
 // Max pooling a plane at a time and an output row at a time: Float planes with dense rows in
 // registers (Note [Max pool in registers]); others per window tap, one pass along the output
@@ -111,7 +111,7 @@ inline void pool_one(const portable::PoolWindow& win, int64_t height, int64_t wi
 // Outputs [at, at + L) of the output row whose windows start at input row `top` (window rows
 // ky in [rows[0], rows[1]) inside the input, every window column inside): Note [Max pool in
 // registers].
-template <int L, int64_t kStride>
+template <int L, int64_t kStride, bool kIndices>
 inline void pool_block(const portable::PoolWindow& win, int64_t width, int64_t top,
                        const int64_t (&rows)[2], int64_t at, const float* plane, float* y_row,
                        int64_t* i_row) {
@@ -129,22 +129,24 @@ inline void pool_block(const portable::PoolWindow& win, int64_t width, int64_t t
       const typename P::Indices where = static_cast<int32_t>(h * width + w) + lanes;
       if (first) {
         best = v;
-        index = where;
+        if (kIndices) index = where;
         first = false;
         continue;
       }
       const typename P::Indices take = (v > best) | (v != v);
       best = take ? v : best;
-      index = take ? where : index;
+      if (kIndices) index = take ? where : index;
     }
   }
   std::memcpy(y_row + at, &best, sizeof best);
-  const typename P::Wide wide = __builtin_convertvector(index, typename P::Wide);
-  std::memcpy(i_row + at, &wide, sizeof wide);
+  if (kIndices) {
+    const typename P::Wide wide = __builtin_convertvector(index, typename P::Wide);
+    std::memcpy(i_row + at, &wide, sizeof wide);
+  }
 }
 
 // Output row oy of a Float plane with dense rows (Note [Max pool in registers]).
-template <int64_t kStride>
+template <int64_t kStride, bool kIndices>
 void pool_row_in_registers(const portable::PoolWindow& win, int64_t height, int64_t width,
                            int64_t out_w, int64_t oy, const float* plane, float* y_row,
                            int64_t* i_row) {
@@ -164,15 +166,17 @@ void pool_row_in_registers(const portable::PoolWindow& win, int64_t height, int6
     pool_one(win, height, width, oy, ox, plane, y_row + ox, i_row + ox);
   if (rows[0] < rows[1] && hi - ox >= kPoolLanes) {
     for (; ox + kPoolLanes <= hi; ox += kPoolLanes)
-      pool_block<kPoolLanes, kStride>(win, width, top, rows, ox, plane, y_row, i_row);
+      pool_block<kPoolLanes, kStride, kIndices>(win, width, top, rows, ox, plane, y_row, i_row);
     if (ox < hi)
-      pool_block<kPoolLanes, kStride>(win, width, top, rows, hi - kPoolLanes, plane, y_row, i_row);
+      pool_block<kPoolLanes, kStride, kIndices>(win, width, top, rows, hi - kPoolLanes, plane,
+                                                y_row, i_row);
     ox = hi;
   }
   if (kPoolLanes > 8 && rows[0] < rows[1] && hi - ox >= 8) {
     for (; ox + 8 <= hi; ox += 8)
-      pool_block<8, kStride>(win, width, top, rows, ox, plane, y_row, i_row);
-    if (ox < hi) pool_block<8, kStride>(win, width, top, rows, hi - 8, plane, y_row, i_row);
+      pool_block<8, kStride, kIndices>(win, width, top, rows, ox, plane, y_row, i_row);
+    if (ox < hi)
+      pool_block<8, kStride, kIndices>(win, width, top, rows, hi - 8, plane, y_row, i_row);
     ox = hi;
   }
   for (; ox < out_w; ++ox) pool_one(win, height, width, oy, ox, plane, y_row + ox, i_row + ox);
@@ -203,7 +207,7 @@ void pool_row(const portable::PoolWindow& win, const PlaneStrides& s, int64_t wi
   }
 }
 
-template <typename T>
+template <typename T, bool kIndices>
 void max_pool(const portable::PoolWindow& win, const portable::Planes4& x,
               const portable::Planes4& y, const portable::Planes4& ix, const T* px, T* py,
               int64_t* pi) {
@@ -222,11 +226,11 @@ void max_pool(const portable::PoolWindow& win, const portable::Planes4& x,
         int64_t* i_row = pi + ix.at(n, c, oy, 0);
         if constexpr (std::is_same<T, float>::value) {
           if (in_registers && win.stride[1] == 1) {
-            pool_row_in_registers<1>(win, height, width, y.size[3], oy, xp, y_row, i_row);
+            pool_row_in_registers<1, kIndices>(win, height, width, y.size[3], oy, xp, y_row, i_row);
             continue;
           }
           if (in_registers) {
-            pool_row_in_registers<2>(win, height, width, y.size[3], oy, xp, y_row, i_row);
+            pool_row_in_registers<2, kIndices>(win, height, width, y.size[3], oy, xp, y_row, i_row);
             continue;
           }
         }
@@ -249,14 +253,11 @@ void max_pool(const portable::PoolWindow& win, const portable::Planes4& x,
   });
 }
 
-}  // namespace
-
-// max_pool2d_with_indices.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0,
-//     int[2] dilation=1, bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices)
-void max_pool2d_with_indices_out(rt::KernelContext& context, const rt::Tensor& self,
-                                 rt::IntList kernel_size, rt::IntList stride, rt::IntList padding,
-                                 rt::IntList dilation, bool ceil_mode, rt::Tensor& out,
-                                 rt::Tensor& indices) {
+// The call's values, and its indices too when `with_indices` (else only where a window
+// takes the scalar loop: Note [Unread outs], runtime/kernel/unread_outs.h).
+void max_pool2d(rt::KernelContext& context, const rt::Tensor& self, rt::IntList kernel_size,
+                rt::IntList stride, rt::IntList padding, rt::IntList dilation, bool ceil_mode,
+                rt::Tensor& out, rt::Tensor& indices, bool with_indices) {
   const rt::OpContext in(context, kOp);
   portable::PoolWindow win;
   if (!portable::plan_max_pool2d_with_indices<Dtypes>(in, self, kernel_size, stride, padding,
@@ -267,9 +268,38 @@ void max_pool2d_with_indices_out(rt::KernelContext& context, const rt::Tensor& s
   const portable::Planes4 x(self), y(out), ix(indices);
   Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    max_pool<T>(win, x, y, ix, self.data_as<const T>(), out.data_as<T>(),
-                indices.data_as<int64_t>());
+    if (with_indices) {
+      max_pool<T, true>(win, x, y, ix, self.data_as<const T>(), out.data_as<T>(),
+                        indices.data_as<int64_t>());
+    } else {
+      max_pool<T, false>(win, x, y, ix, self.data_as<const T>(), out.data_as<T>(),
+                         indices.data_as<int64_t>());
+    }
   });
 }
 
+}  // namespace
+
+// max_pool2d_with_indices.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0,
+//     int[2] dilation=1, bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices)
+void max_pool2d_with_indices_out(rt::KernelContext& context, const rt::Tensor& self,
+                                 rt::IntList kernel_size, rt::IntList stride, rt::IntList padding,
+                                 rt::IntList dilation, bool ceil_mode, rt::Tensor& out,
+                                 rt::Tensor& indices) {
+  max_pool2d(context, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices, true);
+}
+
 }  // namespace optimized
+
+// Note [Unread outs]: the values of max_pool2d_with_indices.out, as the exporter lays out its
+// call (self, kernel_size, stride, padding, dilation, ceil_mode, out, indices, [out, indices]).
+void rt::fused::max_pool2d_values(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  optimized::max_pool2d(context, args[0]->to_tensor(), rt::IntList(args[1]->to_list()),
+                        rt::IntList(args[2]->to_list()), rt::IntList(args[3]->to_list()),
+                        rt::IntList(args[4]->to_list()), args[5]->to_bool(), args[6]->to_tensor(),
+                        args[7]->to_tensor(), false);
+}
+
+bool rt::fused::max_pool2d_values_accepts(rt::Span<rt::EValue* const> args) {
+  return args[0]->is_tensor() && optimized::Dtypes::kEnabled.contains(args[0]->to_tensor().dtype());
+}
