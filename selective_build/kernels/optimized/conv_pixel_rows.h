@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 #include "kernels/optimized/conv_layer.h"
+#include "kernels/optimized/conv_taps.h"
 #include "kernels/optimized/epilogue.h"
 #include "kernels/optimized/gemm_packed.h"
 #include "kernels/optimized/parallel.h"
@@ -32,7 +34,14 @@ namespace conv {
 // output is the same FMA chain in the order of the input channels either way, and the
 // epilogue the same operations on it, so the bits do not change; `pixel_rows_pay` chooses
 // by the work each orientation computes, padded rows and columns included.
-constexpr int64_t kPixelRowsMargin = 8;  // percent: the packing and the transpose
+// A layer that reads its taps in place (Note [Tap GEMM]) over few pixels does the same: its
+// GEMM computes the padded grid's columns (a 7x7 map's 61, in 64), and as rows it takes the
+// real pixels, the input's windows packed per call from the padded planes through the same
+// row table (for each row of b, a vector copy per output row a panel's pixels lie in,
+// counted in the choice). The 1-d speech net's 100 frames of 256 channels, ResNet's 7x7
+// stage and SqueezeNet's 13x13 expansions take it.
+constexpr int64_t kPixelRowsMargin = 8;  // percent: the transpose, and the packing's slack
+constexpr int64_t kRunCost = 48;         // multiply-adds a copied run of a window costs
 
 // Rows of the microkernel's tiles a product of `rows` rows computes: whole panels, and a
 // last one of the smaller instantiation (a power of two) that holds its rows.
@@ -44,10 +53,18 @@ inline int64_t computed_rows(int64_t rows) {
   return full + std::min<int64_t>(tile, opt::kMR);
 }
 
-inline bool pixel_rows_pay(const Layer& l) {
+// Whether layer `l` (a 1x1, or with `taps` one that reads its taps in place) computes less
+// with its pixels as the GEMM's rows: the work of each orientation over the depth, in
+// multiply-adds per step of it.
+inline bool pixel_rows_pay(const Layer& l, bool taps) {
   const int64_t pixels = l.pixels();
-  const int64_t as_columns = computed_rows(l.cout_g) * opt::panels(pixels, opt::kNR) * opt::kNR;
-  const int64_t as_rows = computed_rows(pixels) * opt::panels(l.cout_g, opt::kNR) * opt::kNR;
+  const int64_t columns = taps ? tap_grid(l).columns : pixels;
+  const int64_t as_columns = computed_rows(l.cout_g) * opt::panels(columns, opt::kNR) * opt::kNR;
+  int64_t runs = 0;  // per row of b, the windows' copies (pack_windows)
+  for (int64_t p0 = 0; taps && p0 < pixels; p0 += opt::kMR)
+    runs += (std::min(pixels, p0 + opt::kMR) - 1) / l.out_w - p0 / l.out_w + 1;
+  const int64_t as_rows =
+      computed_rows(pixels) * opt::panels(l.cout_g, opt::kNR) * opt::kNR + kRunCost * runs;
   return as_rows * (100 + kPixelRowsMargin) < as_columns * 100;
 }
 
@@ -69,6 +86,33 @@ inline void transpose_out(const float* t, int64_t t_row, int64_t rows, int64_t c
 #endif
 }
 
+// The GEMM epilogue of group g's channels with their pixels as rows: per column; the bias
+// only when it is dense (else finish_strided_bias adds it after the transpose).
+inline opt::Epilogue pixel_rows_epilogue(const Layer& l, const float* bias, int64_t g,
+                                         const rt::Epilogue& e) {
+  opt::Epilogue epilogue;
+  if (bias == nullptr || l.bias_stride == 1) epilogue.active = e;
+  if (bias != nullptr && l.bias_stride == 1) epilogue.shift = bias + g * l.cout_g;
+  return epilogue;
+}
+
+// The product of one batch and group (pixels x cout_g, row-major, finished by the epilogue)
+// into its channels of the output, blocks of 16 channels spread over the threads: the
+// product stays in L2 while its transposed copy streams out. Then a bias with a stride, and
+// the activation after it.
+inline void store_pixel_rows(const Layer& l, const float* product, const float* bias, int64_t g,
+                             const rt::Epilogue& e, float* out) {
+  const int64_t pixels = l.pixels();
+  opt::parallel_for(opt::panels(l.cout_g, 16), std::max<int64_t>(1, 4096 / pixels),
+                    [&](int64_t first, int64_t last) {
+                      const int64_t c = first * 16, cols = std::min(l.cout_g, last * 16) - c;
+                      transpose_out(product + c, l.cout_g, pixels, cols, out + c * l.y_c, l.y_c);
+                    });
+  if (bias != nullptr && l.bias_stride != 1)
+    finish_rows(out, l.cout_g, pixels, l.y_c, bias + g * l.cout_g * l.bias_stride, l.bias_stride,
+                e);
+}
+
 // Note [Pixels as rows]: the 1x1 layer `l` (stride 1, no padding), its weight packed at load
 // as b (`packed`, or null: then w, read as weight^T, is packed per call). False when the
 // scratch cannot be had.
@@ -81,29 +125,79 @@ inline bool pixel_rows_conv(const Layer& l, const float* x, const float* w, cons
   for (int64_t n = 0; n < l.batch; ++n) {
     for (int64_t g = 0; g < l.groups; ++g) {
       const int64_t c0 = g * l.cout_g;
-      opt::Epilogue epilogue;  // per column: the column is the output channel
-      const bool in_gemm = bias == nullptr || l.bias_stride == 1;
-      if (in_gemm) epilogue.active = e;
-      if (bias != nullptr && l.bias_stride == 1) epilogue.shift = bias + c0;
       const opt::Matrix<const float> input_t{x + n * l.x_n + g * l.cin_g * l.x_c, pixels, k, 1,
                                              l.x_c};
       const opt::Matrix<const float> weight_t{w != nullptr ? w + c0 * l.w_row : nullptr, k,
                                               l.cout_g, 1, l.w_row};
       if (!opt::gemm(input_t, nullptr, weight_t, packed == nullptr ? nullptr : packed->matrix(g),
-                     opt::Matrix<float>{product, pixels, l.cout_g, l.cout_g, 1}, epilogue))
+                     opt::Matrix<float>{product, pixels, l.cout_g, l.cout_g, 1},
+                     pixel_rows_epilogue(l, bias, g, e)))
         return false;
-      float* out = y + n * l.y_n + c0 * l.y_c;
-      // Blocks of 16 channels, spread over the threads: the product stays in this core's
-      // L2 while its transposed copy streams out.
-      opt::parallel_for(opt::panels(l.cout_g, 16), std::max<int64_t>(1, 4096 / pixels),
-                        [&](int64_t first, int64_t last) {
-                          const int64_t c = first * 16, cols = std::min(l.cout_g, last * 16) - c;
-                          transpose_out(product + c, l.cout_g, pixels, cols, out + c * l.y_c,
-                                        l.y_c);
-                        });
-      // A bias with a stride: added after the product, then the activation.
-      if (!in_gemm)
-        finish_rows(out, l.cout_g, pixels, l.y_c, bias + c0 * l.bias_stride, l.bias_stride, e);
+      store_pixel_rows(l, product, bias, g, e, y + n * l.y_n + c0 * l.y_c);
+    }
+  }
+  return true;
+}
+
+// Row panel q of the windows (pixels as rows, kMR per panel; Note [Packed GEMM]): the
+// panel's pixels at row kk of the taps (padded + table[kk] + grid column), copied an output
+// row's run at a time; rows past the last pixel zero.
+inline void pack_windows(const Layer& l, const TapGrid& grid, const float* padded,
+                         const int64_t* table, int64_t q, float* panels) {
+  const int64_t k = l.k(), p0 = q * opt::kMR;
+  const int64_t rows = std::min<int64_t>(opt::kMR, l.pixels() - p0);
+  float* dst = panels + q * opt::kMR * k;
+  if (rows < opt::kMR) std::memset(dst, 0, sizeof(float) * opt::kMR * k);
+  for (int64_t i = 0; i < rows;) {
+    const int64_t p = p0 + i, oy = p / l.out_w, ox = p % l.out_w;
+    const int64_t run = std::min(rows - i, l.out_w - ox);
+    const float* from = padded + oy * grid.w + ox;
+    for (int64_t kk = 0; kk < k; ++kk) copy_piece(dst + kk * opt::kMR + i, from + table[kk], run);
+    i += run;
+  }
+}
+
+// Note [Pixels as rows] for a layer that reads its taps (Note [Tap GEMM]): the input padded
+// into its phases as tap_conv pads it, the windows packed per call as a, the weight packed
+// at load as b (`packed`, or null: then packed per call from w). False when the scratch
+// cannot be had.
+inline bool pixel_rows_taps(const Layer& l, const float* x, const float* w, const float* bias,
+                            const opt::PreparedGemm* packed, const rt::Epilogue& e, float* y) {
+  const int64_t k = l.k(), pixels = l.pixels();
+  const TapGrid grid = tap_grid(l);
+  const int64_t phases = l.stride_h * l.stride_w;
+  const int64_t padded_floats = phases * l.cin_g * grid.plane;
+  // The row table and the phases in the GEMM's scratch, as tap_conv keeps them; the
+  // windows, the weight (when not packed at load) and the product in the kernels'.
+  auto* table = static_cast<int64_t*>(
+      opt::gemm_scratch().get(sizeof(int64_t) * static_cast<size_t>(k) +
+                              sizeof(float) * static_cast<size_t>(padded_floats)));
+  const int64_t a_floats = opt::packed_a_floats(pixels, k);
+  const int64_t b_floats = packed == nullptr ? opt::packed_b_floats(k, l.cout_g) : 0;
+  auto* windows = static_cast<float*>(opt::thread_scratch().get(
+      sizeof(float) * static_cast<size_t>(a_floats + b_floats + pixels * l.cout_g)));
+  if (table == nullptr || windows == nullptr) return false;
+  float* padded = reinterpret_cast<float*>(table + k);
+  float* weight_panels = windows + a_floats;
+  float* product = weight_panels + b_floats;
+  fill_tap_table(l, grid, table);
+  const int64_t row_panels = opt::panels(pixels, opt::kMR);
+  for (int64_t n = 0; n < l.batch; ++n) {
+    for (int64_t g = 0; g < l.groups; ++g) {
+      const float* xg = x + n * l.x_n + g * l.cin_g * l.x_c;
+      opt::parallel_for(l.cin_g, std::max<int64_t>(1, 16384 / (phases * grid.plane)),
+                        [&](int64_t c0, int64_t c1) { pad_channels(l, grid, xg, c0, c1, padded); });
+      opt::parallel_for(row_panels, 1, [&](int64_t first, int64_t last) {
+        for (int64_t q = first; q < last; ++q) pack_windows(l, grid, padded, table, q, windows);
+      });
+      const float* weight_packed = packed != nullptr ? packed->matrix(g) : weight_panels;
+      if (packed == nullptr)
+        opt::pack_b(opt::Matrix<const float>{w + g * l.cout_g * l.w_row, k, l.cout_g, 1, l.w_row},
+                    weight_panels);
+      opt::gemm_packed(k, windows, opt::PanelsB::packed(weight_packed, k),
+                       opt::Matrix<float>{product, pixels, l.cout_g, l.cout_g, 1},
+                       pixel_rows_epilogue(l, bias, g, e));
+      store_pixel_rows(l, product, bias, g, e, y + n * l.y_n + g * l.cout_g * l.y_c);
     }
   }
   return true;

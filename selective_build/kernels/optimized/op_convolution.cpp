@@ -255,7 +255,7 @@ void finish_strided(const portable::View4& v, const rt::Epilogue& e, float* y) {
 // it at load, and runtime/executor/prepare.cpp's release_fused then frees a folded weight's
 // own data: convolve() must take the path the weight was prepared for, so both ask this one
 // function.
-enum class Path { Reference, Depthwise, OneByOne, PixelRows, Taps, ImplicitGemm };
+enum class Path { Reference, Depthwise, OneByOne, PixelRows, Taps, TapPixelRows, ImplicitGemm };
 
 Path path_of(const portable::ConvCall& c, const Layer& l) {
   if (c.transposed || l.k() <= 0 || !conv::dense_from(c.x, 2) || !conv::dense_from(c.y, 2) ||
@@ -264,8 +264,9 @@ Path path_of(const portable::ConvCall& c, const Layer& l) {
   if (l.groups > 1 && l.cin_g == 1) return Path::Depthwise;
   const bool one_by_one = l.k_h == 1 && l.k_w == 1 && l.stride_h == 1 && l.stride_w == 1 &&
                           l.pad_h == 0 && l.pad_w == 0;
-  if (one_by_one) return conv::pixel_rows_pay(l) ? Path::PixelRows : Path::OneByOne;
-  return conv::reads_taps(l) ? Path::Taps : Path::ImplicitGemm;
+  if (one_by_one) return conv::pixel_rows_pay(l, false) ? Path::PixelRows : Path::OneByOne;
+  if (!conv::reads_taps(l)) return Path::ImplicitGemm;
+  return conv::pixel_rows_pay(l, true) ? Path::TapPixelRows : Path::Taps;
 }
 
 // The floats a depthwise layer reads of its weight (rows w_row apart).
@@ -287,7 +288,7 @@ void prepare(const rt::OpContext& in, const portable::ConvCall& c, const rt::Ten
                            depthwise_weight_floats(l));
   } else if (path != Path::Reference) {
     const opt::Matrix<const float> w{weight.data_as<const float>(), l.cout_g, l.k(), l.w_row, 1};
-    const bool as_b = path == Path::PixelRows;
+    const bool as_b = path == Path::PixelRows || path == Path::TapPixelRows;
     ok = opt::prepare_operand(in.context(), 1, as_b ? opt::GemmSide::B : opt::GemmSide::A, l.groups,
                               as_b ? w.transposed() : w, l.cout_g * l.w_row);
   }
@@ -313,11 +314,12 @@ void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float*
       in.fail("out of memory for the depthwise scratch");
     return;
   }
-  if (path == Path::PixelRows) {
+  if (path == Path::PixelRows || path == Path::TapPixelRows) {
     const opt::PreparedGemm* packed =
         opt::prepared_operand(in.context(), opt::GemmSide::B, l.groups, l.k(), l.cout_g);
-    if (!conv::pixel_rows_conv(l, x, w, bias, packed, e, y))
-      in.fail("out of memory for the convolution's product");
+    const bool ok = path == Path::PixelRows ? conv::pixel_rows_conv(l, x, w, bias, packed, e, y)
+                                            : conv::pixel_rows_taps(l, x, w, bias, packed, e, y);
+    if (!ok) in.fail("out of memory for the convolution's product");
     return;
   }
   const opt::PreparedGemm* packed =
