@@ -84,8 +84,8 @@ inline void pack_a_panels(const Matrix<const float>& a, int64_t first, int64_t l
       // conv_pixel_rows.h): each step of p copies the panel's adjacent values.
       for (int64_t p = 0; p < depth; ++p, dst += kMR) {
         if (rows == kMR) {
-#pragma GCC unroll 16
-          for (int64_t i = 0; i < kMR; ++i) dst[i] = src[p * a.col_stride + i];
+          // A copy of known size: a few vector moves (the loop stayed scalar).
+          std::memcpy(dst, src + p * a.col_stride, sizeof(float) * kMR);
         } else {
           for (int64_t i = 0; i < rows; ++i) dst[i] = src[p * a.col_stride + i];
         }
