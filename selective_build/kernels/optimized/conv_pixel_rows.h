@@ -86,16 +86,6 @@ inline void transpose_out(const float* t, int64_t t_row, int64_t rows, int64_t c
 #endif
 }
 
-// The GEMM epilogue of group g's channels with their pixels as rows: per column; the bias
-// only when it is dense (else finish_strided_bias adds it after the transpose).
-inline opt::Epilogue pixel_rows_epilogue(const Layer& l, const float* bias, int64_t g,
-                                         const rt::Epilogue& e) {
-  opt::Epilogue epilogue;
-  if (bias == nullptr || l.bias_stride == 1) epilogue.active = e;
-  if (bias != nullptr && l.bias_stride == 1) epilogue.shift = bias + g * l.cout_g;
-  return epilogue;
-}
-
 // The product of one batch and group (pixels x cout_g, row-major, finished by the epilogue)
 // into its channels of the output, blocks of 16 channels spread over the threads: the
 // product stays in L2 while its transposed copy streams out. Then a bias with a stride, and
@@ -113,27 +103,74 @@ inline void store_pixel_rows(const Layer& l, const float* product, const float* 
                 e);
 }
 
+// Group g's product of a (the pixels' panels) and b (the weight's, k x cout_g), its epilogue
+// per column (the output channel; a bias with a stride waits for store_pixel_rows), then
+// stored. Its column panels are the work items: a layer of few pixels has one tile of rows
+// but, like any conv layer, channels in tens of panels to share between the threads.
+inline void pixel_rows_gemm(const Layer& l, int64_t g, const float* a, const float* b,
+                            const float* bias, const rt::Epilogue& e, float* product, float* out) {
+  const int64_t pixels = l.pixels(), k = l.k();
+  opt::Epilogue epilogue;
+  if (bias == nullptr || l.bias_stride == 1) epilogue.active = e;
+  if (bias != nullptr && l.bias_stride == 1) epilogue.shift = bias + g * l.cout_g;
+  const opt::Matrix<float> c{product, pixels, l.cout_g, l.cout_g, 1};
+  // A column panel per item when it is worth a wake-up (~2^17 multiply-adds), as gemm_tiles.
+  const int64_t work = computed_rows(pixels) * opt::kNR * std::max<int64_t>(k, 1);
+  const int64_t grain = work >= (int64_t{1} << 17) ? 1 : ((int64_t{1} << 17) + work - 1) / work;
+  opt::parallel_for(opt::panels(l.cout_g, opt::kNR), grain, [&](int64_t first, int64_t last) {
+    const int64_t col0 = first * opt::kNR;
+    opt::gemm_tiles(k, a, opt::PanelsB::packed(b, k), c, epilogue, col0,
+                    std::min(l.cout_g, last * opt::kNR) - col0);
+  });
+  store_pixel_rows(l, product, bias, g, e, out);
+}
+
+// The weight of group g as b: packed at load (`packed`), else packed here into `panels` from
+// w read transposed.
+inline const float* pixel_rows_weight(const Layer& l, int64_t g, const float* w,
+                                      const opt::PreparedGemm* packed, float* panels) {
+  if (packed != nullptr) return packed->matrix(g);
+  opt::pack_b(opt::Matrix<const float>{w + g * l.cout_g * l.w_row, l.k(), l.cout_g, 1, l.w_row},
+              panels);
+  return panels;
+}
+
+// The scratch of a layer with its pixels as rows, in the kernels' (Note [Kernel scratch]):
+// the pixels' panels, the weight's when it was not packed at load, and the product.
+struct PixelRowsScratch {
+  float* a;
+  float* b;
+  float* product;
+};
+
+inline bool pixel_rows_scratch(const Layer& l, const opt::PreparedGemm* packed,
+                               PixelRowsScratch* s) {
+  const int64_t a_floats = opt::packed_a_floats(l.pixels(), l.k());
+  const int64_t b_floats = packed == nullptr ? opt::packed_b_floats(l.k(), l.cout_g) : 0;
+  s->a = static_cast<float*>(opt::thread_scratch().get(
+      sizeof(float) * static_cast<size_t>(a_floats + b_floats + l.pixels() * l.cout_g)));
+  s->b = s->a + a_floats;
+  s->product = s->b + b_floats;
+  return s->a != nullptr;
+}
+
 // Note [Pixels as rows]: the 1x1 layer `l` (stride 1, no padding), its weight packed at load
 // as b (`packed`, or null: then w, read as weight^T, is packed per call). False when the
 // scratch cannot be had.
 inline bool pixel_rows_conv(const Layer& l, const float* x, const float* w, const float* bias,
                             const opt::PreparedGemm* packed, const rt::Epilogue& e, float* y) {
-  const int64_t pixels = l.pixels(), k = l.k();
-  float* product = static_cast<float*>(
-      opt::thread_scratch().get(sizeof(float) * static_cast<size_t>(pixels * l.cout_g)));
-  if (product == nullptr) return false;
+  PixelRowsScratch s;
+  if (!pixel_rows_scratch(l, packed, &s)) return false;
   for (int64_t n = 0; n < l.batch; ++n) {
     for (int64_t g = 0; g < l.groups; ++g) {
-      const int64_t c0 = g * l.cout_g;
-      const opt::Matrix<const float> input_t{x + n * l.x_n + g * l.cin_g * l.x_c, pixels, k, 1,
-                                             l.x_c};
-      const opt::Matrix<const float> weight_t{w != nullptr ? w + c0 * l.w_row : nullptr, k,
-                                              l.cout_g, 1, l.w_row};
-      if (!opt::gemm(input_t, nullptr, weight_t, packed == nullptr ? nullptr : packed->matrix(g),
-                     opt::Matrix<float>{product, pixels, l.cout_g, l.cout_g, 1},
-                     pixel_rows_epilogue(l, bias, g, e)))
-        return false;
-      store_pixel_rows(l, product, bias, g, e, y + n * l.y_n + c0 * l.y_c);
+      // input^T: the pixels' rows are adjacent floats (Note [Packed GEMM]'s column-major a).
+      const opt::Matrix<const float> input_t{x + n * l.x_n + g * l.cin_g * l.x_c, l.pixels(), l.k(),
+                                             1, l.x_c};
+      opt::parallel_for(opt::panels(l.pixels(), opt::kMR), 4, [&](int64_t first, int64_t last) {
+        opt::pack_a_panels(input_t, first, last, s.a);
+      });
+      pixel_rows_gemm(l, g, s.a, pixel_rows_weight(l, g, w, packed, s.b), bias, e, s.product,
+                      y + n * l.y_n + g * l.cout_g * l.y_c);
     }
   }
   return true;
@@ -158,46 +195,31 @@ inline void pack_windows(const Layer& l, const TapGrid& grid, const float* padde
 }
 
 // Note [Pixels as rows] for a layer that reads its taps (Note [Tap GEMM]): the input padded
-// into its phases as tap_conv pads it, the windows packed per call as a, the weight packed
-// at load as b (`packed`, or null: then packed per call from w). False when the scratch
-// cannot be had.
+// into its phases as tap_conv pads it, then the windows packed per call as a. False when the
+// scratch cannot be had.
 inline bool pixel_rows_taps(const Layer& l, const float* x, const float* w, const float* bias,
                             const opt::PreparedGemm* packed, const rt::Epilogue& e, float* y) {
-  const int64_t k = l.k(), pixels = l.pixels();
+  const int64_t k = l.k();
   const TapGrid grid = tap_grid(l);
   const int64_t phases = l.stride_h * l.stride_w;
-  const int64_t padded_floats = phases * l.cin_g * grid.plane;
-  // The row table and the phases in the GEMM's scratch, as tap_conv keeps them; the
-  // windows, the weight (when not packed at load) and the product in the kernels'.
+  // The row table and the phases in the GEMM's scratch, as tap_conv keeps them.
   auto* table = static_cast<int64_t*>(
       opt::gemm_scratch().get(sizeof(int64_t) * static_cast<size_t>(k) +
-                              sizeof(float) * static_cast<size_t>(padded_floats)));
-  const int64_t a_floats = opt::packed_a_floats(pixels, k);
-  const int64_t b_floats = packed == nullptr ? opt::packed_b_floats(k, l.cout_g) : 0;
-  auto* windows = static_cast<float*>(opt::thread_scratch().get(
-      sizeof(float) * static_cast<size_t>(a_floats + b_floats + pixels * l.cout_g)));
-  if (table == nullptr || windows == nullptr) return false;
+                              sizeof(float) * static_cast<size_t>(phases * l.cin_g * grid.plane)));
+  PixelRowsScratch s;
+  if (table == nullptr || !pixel_rows_scratch(l, packed, &s)) return false;
   float* padded = reinterpret_cast<float*>(table + k);
-  float* weight_panels = windows + a_floats;
-  float* product = weight_panels + b_floats;
   fill_tap_table(l, grid, table);
-  const int64_t row_panels = opt::panels(pixels, opt::kMR);
   for (int64_t n = 0; n < l.batch; ++n) {
     for (int64_t g = 0; g < l.groups; ++g) {
       const float* xg = x + n * l.x_n + g * l.cin_g * l.x_c;
       opt::parallel_for(l.cin_g, std::max<int64_t>(1, 16384 / (phases * grid.plane)),
                         [&](int64_t c0, int64_t c1) { pad_channels(l, grid, xg, c0, c1, padded); });
-      opt::parallel_for(row_panels, 1, [&](int64_t first, int64_t last) {
-        for (int64_t q = first; q < last; ++q) pack_windows(l, grid, padded, table, q, windows);
+      opt::parallel_for(opt::panels(l.pixels(), opt::kMR), 1, [&](int64_t first, int64_t last) {
+        for (int64_t q = first; q < last; ++q) pack_windows(l, grid, padded, table, q, s.a);
       });
-      const float* weight_packed = packed != nullptr ? packed->matrix(g) : weight_panels;
-      if (packed == nullptr)
-        opt::pack_b(opt::Matrix<const float>{w + g * l.cout_g * l.w_row, k, l.cout_g, 1, l.w_row},
-                    weight_panels);
-      opt::gemm_packed(k, windows, opt::PanelsB::packed(weight_packed, k),
-                       opt::Matrix<float>{product, pixels, l.cout_g, l.cout_g, 1},
-                       pixel_rows_epilogue(l, bias, g, e));
-      store_pixel_rows(l, product, bias, g, e, y + n * l.y_n + g * l.cout_g * l.y_c);
+      pixel_rows_gemm(l, g, s.a, pixel_rows_weight(l, g, w, packed, s.b), bias, e, s.product,
+                      y + n * l.y_n + g * l.cout_g * l.y_c);
     }
   }
   return true;
