@@ -79,6 +79,19 @@ inline void pack_a_panels(const Matrix<const float>& a, int64_t first, int64_t l
       continue;
     }
 #endif
+    if (a.row_stride == 1) {
+      // Column-major (a 1x1 convolution's pixels as rows, Note [Pixels as rows] in
+      // conv_pixel_rows.h): each step of p copies the panel's adjacent values.
+      for (int64_t p = 0; p < depth; ++p, dst += kMR) {
+        if (rows == kMR) {
+          // A copy of known size: a few vector moves (the loop stayed scalar).
+          std::memcpy(dst, src + p * a.col_stride, sizeof(float) * kMR);
+        } else {
+          for (int64_t i = 0; i < rows; ++i) dst[i] = src[p * a.col_stride + i];
+        }
+      }
+      continue;
+    }
     if (a.col_stride == 1 && rows == kMR) {
       // Row-major: each step of p gathers one column of the panel, writing in order.
       for (int64_t p = 0; p < depth; ++p, dst += kMR) {
