@@ -65,30 +65,44 @@ def quantized(stdout: str) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize(
-    ("name", "layers"),
+    ("name", "layers", "wide"),
     [
         # Three Linear layers 64 -> 256 -> 64 -> 10 (weights per channel).
-        ("quant_linear", [(256, 64, 1, False), (64, 256, 1, False), (10, 64, 1, False)]),
-        # Two 3x3 convolutions 3 -> 8 -> 16 (per-tensor weights), a Linear head.
-        ("quant_conv", None),
+        ("quant_linear", [(256, 64, 1, False), (64, 256, 1, False), (10, 64, 1, False)], 2),
+        # Two 3x3 convolutions 3 -> 8 -> 16 (per-tensor weights), a Linear head; the max
+        # pool and the flatten before the head are float islands (a dequantize and a
+        # quantize each).
+        ("quant_conv", None, 6),
         # 3x3 stride 2, 3x3, 1x1, a grouped 3x3 (two groups of 24), a Linear head.
-        ("quant_convs", [(16, 27), (32, 144), (48, 32), (24, 216, 2), (10, 3072, 1, False)]),
+        (
+            "quant_convs",
+            [(16, 27), (32, 144), (48, 32), (24, 216, 2), (10, 3072, 1, False)],
+            4,
+        ),
         # A 3x3 stem, two residual blocks (1x1, depthwise 3x3, then the int8 add of the
         # block's input: each reads one operand from a copy kept at its dequantize, as the
         # planner gave its memory to a later tensor), a Linear head.
         (
             "quant_residual",
             [(10, 27), (10, 10), (1, 9, 10), (10, 10), (1, 9, 10), (10, 490, 1, False)],
+            4,
         ),
     ],
 )
 def test_real_pt2e_chains_become_int8_calls_with_the_references_bits(
-    optimized_runner: Path, tmp_path: Path, name: str, layers: list[tuple[int, ...]] | None
+    optimized_runner: Path,
+    tmp_path: Path,
+    name: str,
+    layers: list[tuple[int, ...]] | None,
+    wide: int,
 ) -> None:
     model = REPO / "examples" / "models" / name
     stdout, (out,) = run_iterations(
         optimized_runner, model / f"{name}.pte", [np.load(model / "in0.npy")], 1, tmp_path
     )
+    # The input's quantize, the output's dequantize and the float islands' (Note [Wide
+    # quantized loops]); the flatten's quantize, dequantize pair before the head included.
+    assert widened(stdout) == wide
     calls, memory = quantized(stdout)
     if layers is not None:
         adds = 2 if name == "quant_residual" else 0
@@ -102,6 +116,12 @@ def test_real_pt2e_chains_become_int8_calls_with_the_references_bits(
     assert f"calls fused at load: {pools}, 0 B" in stdout
     assert reported_bytes(stdout, "weights prepared at load") == 0  # counted above alone
     np.testing.assert_array_equal(out, np.load(model / "out0.npy"))
+
+
+def widened(stdout: str) -> int:
+    found = re.search(r"^quantize loops widened at load: (\d+)$", stdout, re.MULTILINE)
+    assert found is not None, stdout
+    return int(found.group(1))
 
 
 def linear_chain(
@@ -300,6 +320,11 @@ def convolution_chain(
         (1, 2, 45, 8, 3, BYTE),
         (1, 1, 45, 6, 3, BYTE),
         (8, 1, 45, 8, 3, BYTE),
+        # Tap by tap from the quad planes (Window): whole rows of 45 at stride 1, a 5x5
+        # window over 3 quads, and stride 3, which takes the words one pixel at a time.
+        (1, 1, 45, 8, 3, CHAR),
+        (1, 1, 23, 12, 5, BYTE),
+        (1, 3, 45, 8, 3, CHAR),
     ],
 )
 def test_a_convolution_and_the_relu6_after_it_become_one_int8_call(
@@ -422,3 +447,65 @@ def test_a_call_whose_outs_are_not_its_return_slot_is_seen_writing_an_operand(
         command += ["--input", str(fast / f"in{index}.npy")]
     subprocess.run(command, check=True, timeout=120)
     np.testing.assert_array_equal(got, np.load(tmp_path / "output0.npy"))
+
+
+def round_trip(kind: Quantized, dequantize_dtype: ScalarType) -> Method:
+    """q = quantize(x), y = dequantize(q): the input's quantize and a float island's
+    dequantize, 111 values (six vectors of 16 and a part one); the dequantize names
+    `dequantize_dtype` as its input's dtype."""
+    shape = (3, 37)
+    values = (
+        Tensor(F, shape),  # 0: x
+        0.05,  # 1: scale
+        kind.out_zero,  # 2: zero point
+        kind.low,  # 3
+        kind.high,  # 4
+        kind.dtype.number,  # 5
+        Tensor(kind.dtype, shape),  # 6: q
+        dequantize_dtype.number,  # 7
+        None,  # 8: out_dtype
+        Tensor(F, shape),  # 9: y
+    )
+    calls = (
+        call("quantized_decomposed::quantize_per_tensor.out", 0, 1, 2, 3, 4, 5, 6, 6),
+        call("quantized_decomposed::dequantize_per_tensor.out", 6, 1, 2, 3, 4, 7, 8, 9, 9),
+    )
+    return Method("forward", values, (0,), (6, 9), calls)
+
+
+@pytest.mark.parametrize("kind", [CHAR, BYTE], ids=["Char", "Byte"])
+def test_a_quantize_and_a_dequantize_on_the_wide_loops_give_the_kernels_bits(
+    optimized_runner: Path, all_runner: Path, tmp_path: Path, kind: Quantized
+) -> None:
+    # Note [Wide quantized loops]: ties (k + 1/2 steps) round to even, NaN goes to quant_min,
+    # the infinities and huge values clamp, as in the quantize kernel's 4-lane loop and its
+    # scalar tail; every lane position and the tail see each of them.
+    program = tmp_path / "program.pte"
+    save_program([round_trip(kind, kind.dtype)], program)
+    rng = np.random.default_rng(27)
+    x = (rng.standard_normal((3, 37)) * 4).astype(np.float32)
+    specials = np.array([np.nan, np.inf, -np.inf, 1e30, -1e30, 0.025, -0.075, 0.125, 6.4])
+    x.flat[::7] = np.resize(specials, x.flat[::7].size).astype(np.float32)
+    (fast := tmp_path / "fast").mkdir()
+    stdout, got = run_iterations(optimized_runner, program, [x], 2, fast)
+    assert widened(stdout) == 2
+    command = [str(all_runner), str(program), "--input", str(fast / "in0.npy")]
+    subprocess.run([*command, "--output-dir", str(tmp_path)], check=True, timeout=120)
+    for index, array in enumerate(got):
+        np.testing.assert_array_equal(array, np.load(tmp_path / f"output{index}.npy"))
+    assert got[0].min() == kind.low and got[0].max() == kind.high
+
+
+def test_a_dequantize_naming_another_dtype_stays_its_kernel_and_fails(
+    optimized_runner: Path, tmp_path: Path
+) -> None:
+    """A hostile file: the dequantize says its input is Byte while it is Char. It is not
+    moved to the wide loop, so the kernel refuses it."""
+    program = tmp_path / "program.pte"
+    save_program([round_trip(CHAR, ScalarType.Byte)], program)
+    command = [str(optimized_runner), str(program), "--input", str(tmp_path / "in0.npy")]
+    np.save(tmp_path / "in0.npy", np.zeros((3, 37), np.float32))
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode != 0
+    # The kernel's own message: the wide loop has no such check, and would read the bytes.
+    assert "input must have the dtype given by 'dtype'" in result.stderr, result.stderr

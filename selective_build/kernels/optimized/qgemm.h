@@ -112,6 +112,7 @@ inline void microkernel(int64_t groups, const AValue* a, int64_t a_stride, const
                         int32_t (&sums)[kQMR][kQNR]) {
 #if defined(__AVX512VNNI__) && defined(__AVX512BW__)
   __m512i acc[kQMR];
+#pragma GCC unroll 8  // (not a memset: see channel_tile)
   for (int i = 0; i < kQMR; ++i) acc[i] = _mm512_setzero_si512();
   for (int64_t g = 0; g < groups; ++g) {
     const __m512i bv = _mm512_loadu_si512(b + g * kQNR * kQK);
@@ -255,14 +256,17 @@ inline __m512i dpbusd(__m512i acc, __m512i a, __m512i b) {
 }
 #endif
 
-// One tile of c = W @ A over the padded depth of W's kQMR rows (`w_stride` apart) and one
-// panel of A: finish(i, sums) for each row i, sums its kQNR int32 sums (with VNNI straight
-// from the row's register: GCC zeroed a tile of sums in memory before every loop).
+// One tile of c = W @ A over the padded depth (`groups` steps of kQK) of W's kQMR rows
+// (`w_stride` apart) and one panel of A: finish(i, sums) for each row i, sums its kQNR int32
+// sums (with VNNI the row's register itself, not a buffer in memory).
 template <typename Finish>
 inline void channel_tile(int64_t groups, const RowValue* w, int64_t w_stride,
                          const PanelValue* panel, Finish&& finish) {
 #if defined(__AVX512VNNI__) && defined(__AVX512BW__)
   __m512i acc[kQMR];
+  // Unrolled: GCC made the loop a memset of acc in memory (rep stos before every tile, 4 %
+  // of MobileNetV2's samples), and so did a loop over acc after the depth's.
+#pragma GCC unroll 8
   for (int i = 0; i < kQMR; ++i) acc[i] = _mm512_setzero_si512();
   for (int64_t g = 0; g < groups; ++g) {
     const __m512i pixels = _mm512_loadu_si512(panel + g * kQNR * kQK);
@@ -273,17 +277,44 @@ inline void channel_tile(int64_t groups, const RowValue* w, int64_t w_stride,
       acc[i] = dpbusd(acc[i], pixels, _mm512_set1_epi32(four));
     }
   }
-  for (int i = 0; i < kQMR; ++i) {
-    alignas(64) int32_t sums[kQNR];
-    _mm512_store_si512(sums, acc[i]);
-    finish(i, sums);
-  }
+#pragma GCC unroll 8
+  for (int i = 0; i < kQMR; ++i) finish(i, acc[i]);
 #else
   int32_t sums[kQMR][kQNR];
   microkernel(groups, w, w_stride, panel, sums);
   for (int i = 0; i < kQMR; ++i) finish(i, sums[i]);
 #endif
 }
+
+#if defined(__AVX512VNNI__) && defined(__AVX512BW__)
+inline __m256i dpbusd(__m256i acc, __m256i a, __m256i b) {
+  __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b));
+  return acc;
+}
+
+// channel_tile for the first 8 pixels of a panel alone (a last panel of at most 8: a 7 x 7
+// layer's 49th pixel, a 14 x 14 layer's last 4) on 256-bit vectors, which Zen 4 issues
+// twice as often as 512-bit ones; finish gets the 8 sums in a register of 16, zero above.
+template <typename Finish>
+inline void channel_half_tile(int64_t groups, const RowValue* w, int64_t w_stride,
+                              const PanelValue* panel, Finish&& finish) {
+  __m256i acc[kQMR];
+#pragma GCC unroll 8  // (not a memset: see channel_tile)
+  for (int i = 0; i < kQMR; ++i) acc[i] = _mm256_setzero_si256();
+  for (int64_t g = 0; g < groups; ++g) {
+    const __m256i pixels =
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(panel + g * kQNR * kQK));
+#pragma GCC unroll 8
+    for (int i = 0; i < kQMR; ++i) {
+      int32_t four;
+      std::memcpy(&four, w + i * w_stride + g * kQK, 4);
+      acc[i] = dpbusd(acc[i], pixels, _mm256_set1_epi32(four));
+    }
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < kQMR; ++i) finish(i, _mm512_zextsi256_si512(acc[i]));
+}
+#endif
 
 // Packs `rows` rows of a (8-bit values, row i at a + i * row_stride, step p at p * col_stride)
 // into `packed` (kQMR-padded rows of padded_depth values): Note [int8 GEMM].
@@ -345,17 +376,30 @@ void finish_tile(const int32_t (&sums)[kQMR][kQNR], int64_t rows, int64_t cols, 
   }
 }
 
+// kQNR int32 sums, from memory or (VNNI's channel_tile) a register.
+inline void load_sums(const int32_t* from, int32_t (&to)[kQNR]) {
+  std::memcpy(to, from, sizeof to);
+}
+#if defined(__AVX512F__)
+inline void load_sums(const __m512i& from, int32_t (&to)[kQNR]) {
+  static_assert(kQNR == 16, "a register of sums");
+  std::memcpy(to, &from, sizeof to);
+}
+#endif
+
 // out[0:n] (n <= kQNR) from kQNR sums of one channel less `correction`: Note
 // [Requantization] with that channel's multiplier and bias, as finish_tile computes them.
-template <typename Out>
-__attribute__((always_inline)) inline void requantize_run(const int32_t* sums, int64_t n,
+template <typename Out, typename Sums>
+__attribute__((always_inline)) inline void requantize_run(const Sums& sums, int64_t n,
                                                           float multiplier, float bias,
                                                           const Requantize& r, Out* out,
                                                           int32_t correction = 0) {
   typedef float Floats __attribute__((vector_size(4 * kQNR)));
   typedef int32_t Ints __attribute__((vector_size(4 * kQNR)));
+  int32_t values[kQNR];
+  load_sums(sums, values);
   Ints sum;
-  std::memcpy(&sum, sums, sizeof sum);
+  std::memcpy(&sum, values, sizeof sum);
   Floats y = __builtin_convertvector(sum - correction, Floats) * multiplier;
   quantized::keep_rounded(y);
   y = y + bias;
@@ -396,8 +440,10 @@ __attribute__((always_inline)) inline void requantize_run(const int32_t* sums, i
 template <typename Out>
 void requantize_channel(const int32_t* sums, int64_t count, float multiplier, float bias,
                         const Requantize& r, Out* out) {
+  const Requantize local = r;  // an 8-bit store may alias r: GCC reloaded it at every run
   for (int64_t j0 = 0; j0 < count; j0 += kQNR) {
-    requantize_run(sums + j0, count - j0 < kQNR ? count - j0 : kQNR, multiplier, bias, r, out + j0);
+    requantize_run(sums + j0, count - j0 < kQNR ? count - j0 : kQNR, multiplier, bias, local,
+                   out + j0);
   }
 }
 

@@ -5,7 +5,9 @@
 // here, weak (as declared in runtime/kernel/quantized_calls.h), and this header is included
 // by the matrix products' and the convolution's sources: a runner that links any of them has
 // the entries once, one that links none has none; a runner without Note [Quantized calls at
-// load] compiled in refers to none, and the linker drops them (--gc-sections).
+// load] compiled in refers to none, and the linker drops them (--gc-sections). The other
+// entries, the quantized library's loops at this library's width, come with them
+// (kernels/quantized/add_call.h).
 //
 // A convolution is one GEMM per image and group, W @ A: the group's weight packed at load as
 // rows, the input's windows packed per call kQNR pixels at a time (depth the weight's
@@ -23,6 +25,7 @@
 #include <type_traits>
 
 #include "kernels/optimized/qgemm.h"
+#include "kernels/quantized/add_call.h"
 #include "runtime/kernel/kernel_args.h"
 #include "runtime/kernel/quantized_calls.h"
 
@@ -77,9 +80,11 @@ struct Window {
   int64_t channels, h, w, ow;
   bool pointwise;  // 1x1, stride 1, no padding: depth p is channel p of the same pixel
   // A k x k layer of a multiple of 4 channels per group (Plan::tap_major) reads its windows
-  // from a copy of the input channels-last, as panel values, with one more pixel of the zero
-  // point: a depth step's 4 values (4 channels of one tap) are 4 bytes of one pixel.
-  opt::qgemm::PanelValue* pixels_last;
+  // from a copy of the input as panel values in quad planes: for each 4 channels, a plane
+  // of h * w + 1 pixels (the last one the zero point) of their 4 values side by side. A
+  // depth step's 4 values (4 channels of one tap) are then one 32-bit word of one pixel,
+  // and an output row's pixels at stride 1 consecutive words (one vector load for 16).
+  opt::qgemm::PanelValue* quads;
 };
 
 #if defined(__SSE4_1__)
@@ -109,31 +114,29 @@ inline void interleave_rows(const In* x, int64_t stride, opt::qgemm::PanelValue*
 }
 #endif
 
-// x (channels, h, w) channels-last into at.pixels_last (Window), then the zero point's pixel:
-// 4 channels' 16 pixels interleaved at once (interleave_rows), each pixel's 4 bytes stored.
+// x (channels, h, w) into at.quads (Window): 4 channels' 16 pixels interleaved at once
+// (interleave_rows), then each quad plane's zero point pixel.
 template <typename In>
-void copy_pixels_last(const Plan& plan, const Window& at, const In* x) {
+void copy_quads(const Plan& plan, const Window& at, const In* x) {
   namespace q = opt::qgemm;
   const int64_t plane = at.h * at.w;
-  int64_t i0 = 0;
+  for (int64_t c = 0; c < at.channels; c += q::kQK) {
+    q::PanelValue* to = at.quads + c * (plane + 1);  // quad c / 4's plane
+    const In* from = x + c * plane;
+    int64_t i0 = 0;
 #if defined(__SSE4_1__)
-  for (; i0 + q::kQNR <= plane; i0 += q::kQNR) {
-    for (int64_t c = 0; c < at.channels; c += q::kQK) {
-      q::PanelValue quads[q::kQNR * q::kQK];
-      interleave_rows(x + c * plane + i0, plane, quads);
-      for (int64_t j = 0; j < q::kQNR; ++j)
-        std::memcpy(at.pixels_last + (i0 + j) * at.channels + c, quads + j * q::kQK, q::kQK);
-    }
-  }
+    for (; i0 + q::kQNR <= plane; i0 += q::kQNR)
+      interleave_rows(from + i0, plane, to + i0 * q::kQK);
 #endif
-  for (int64_t c = 0; c < at.channels; ++c) {
-    for (int64_t i = i0; i < plane; ++i)
-      at.pixels_last[i * at.channels + c] =
-          static_cast<q::PanelValue>(int32_t(x[c * plane + i]) + q::panel_offset<In>());
+    for (int64_t i = i0; i < plane; ++i) {
+      for (int64_t k = 0; k < q::kQK; ++k)
+        to[i * q::kQK + k] =
+            static_cast<q::PanelValue>(int32_t(from[k * plane + i]) + q::panel_offset<In>());
+    }
+    for (int64_t k = 0; k < q::kQK; ++k)
+      to[plane * q::kQK + k] =
+          static_cast<q::PanelValue>(plan.input_zero_point + q::panel_offset<In>());
   }
-  for (int64_t c = 0; c < at.channels; ++c)
-    at.pixels_last[plane * at.channels + c] =
-        static_cast<q::PanelValue>(plan.input_zero_point + q::panel_offset<In>());
 }
 
 #if defined(__AVX512BW__) && defined(__BMI2__)
@@ -179,6 +182,72 @@ __m128i window_values(const Plan& plan, const Window& at, const In* channel, con
     return _mm256_cvtepi16_epi8(values);  // the even bytes
   }
 }
+
+// The panel's pixels [j0, j0 + n) split at the ends of output rows (ow wide) into `runs`;
+// returns their count.
+inline int panel_runs(const Window& at, int64_t j0, int64_t n, Run* runs) {
+  int count = 0;
+  for (int64_t j = 0; j < n; ++count) {
+    const int64_t oy = (j0 + j) / at.ow, ox = (j0 + j) % at.ow;
+    const int64_t end = std::min(n, j + at.ow - ox);
+    runs[count] = Run{j, end, oy, ox};
+    j = end;
+  }
+  return count;
+}
+
+// A tap-major layer's tap (u, v) for the panel's pixels: per output-row run inside the
+// image, its lanes and the word offset of lane 0 in a quad plane (Window), as
+// window_values finds them for bytes; returns their count. The same for every quad.
+struct WordLoad {
+  uint32_t lanes;
+  int64_t offset;  // lane j reads word offset + j * S
+};
+template <int S>
+inline int tap_loads(const Plan& plan, const Window& at, const Run* runs, int count, int64_t u,
+                     int64_t v, WordLoad* loads) {
+  int m = 0;
+  for (int k = 0; k < count; ++k) {
+    const Run& run = runs[k];
+    const int64_t y = run.oy * plan.stride[0] - plan.padding[0] + u * plan.dilation[0];
+    const int64_t x0 = run.ox * S - plan.padding[1] + v * plan.dilation[1];  // lane first's
+    if (y < 0 || y >= at.h || x0 + (run.end - 1 - run.first) * S < 0 || x0 >= at.w) continue;
+    const int64_t low = run.first + (x0 < 0 ? (-x0 + S - 1) / S : 0);
+    const int64_t high = std::min(run.end, run.first + (at.w - 1 - x0) / S + 1);
+    loads[m++] = WordLoad{((1u << high) - 1) & ~((1u << low) - 1), y * at.w + x0 - run.first * S};
+  }
+  return m;
+}
+
+// The depth step (u, v, quad) from the quad's plane by `loads` (tap_loads): per load one
+// masked load of 16 words (the masked lanes read nothing; at stride 2 two of the even words
+// of 32 and a permute), the zero point elsewhere.
+template <int S>
+__attribute__((always_inline)) inline __m512i quad_values(const opt::qgemm::PanelValue* quad,
+                                                          const WordLoad* loads, int count,
+                                                          __m512i zero) {
+  __m512i values = zero;
+  for (int k = 0; k < count; ++k) {
+    const __mmask16 lanes = static_cast<__mmask16>(loads[k].lanes);
+    // Past the plane's start when lane 0 is off the image: an address, not read.
+    const uintptr_t base = reinterpret_cast<uintptr_t>(quad) +
+                           static_cast<uintptr_t>(loads[k].offset * opt::qgemm::kQK);
+    if constexpr (S == 1) {
+      values = _mm512_mask_loadu_epi32(values, lanes, reinterpret_cast<const void*>(base));
+    } else {
+      const uint32_t spread = _pdep_u32(loads[k].lanes, 0x55555555u);
+      const __m512i low_words = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(spread & 0xFFFF),
+                                                         reinterpret_cast<const void*>(base));
+      const __m512i high_words = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(spread >> 16),
+                                                          reinterpret_cast<const void*>(base + 64));
+      const __m512i even =
+          _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+      values = _mm512_mask_mov_epi32(values, lanes,
+                                     _mm512_permutex2var_epi32(low_words, even, high_words));
+    }
+  }
+  return values;
+}
 #endif
 
 // The panel of pixels [j0, j0 + n) of one image's group x (channels, h, w): Note
@@ -191,20 +260,40 @@ void pack_panel(const Plan& plan, const Window& at, const In* x, int64_t j0, int
   const int64_t padded = plan.rows[0].padded_depth, plane = at.h * at.w;
   const int64_t kh = plan.kernel[0], kw = plan.kernel[1], window = kh * kw;
   const int32_t offset = q::panel_offset<In>();
-  if (plan.tap_major) {  // depth (u, v, c): each tap's channels 4 at a time from one pixel
-    const int64_t quads = at.channels / q::kQK;
+  if (plan.tap_major) {  // depth (u, v, quad): each depth step one word of a quad plane
+    const int64_t quads = at.channels / q::kQK, step = q::kQNR * q::kQK;
+#if defined(__AVX512BW__) && defined(__BMI2__)
+    if (q::kQNR == 16 && (plan.stride[1] == 1 || plan.stride[1] == 2)) {
+      Run runs[q::kQNR];
+      const int count = panel_runs(at, j0, n, runs);
+      int32_t zero_word;
+      std::memcpy(&zero_word, at.quads + plane * q::kQK, 4);  // the zero point pixel
+      const __m512i zero = _mm512_set1_epi32(zero_word);
+      const bool one = plan.stride[1] == 1;
+      for (int64_t t = 0; t < window; ++t) {
+        WordLoad loads[q::kQNR];
+        const int m = one ? tap_loads<1>(plan, at, runs, count, t / kw, t % kw, loads)
+                          : tap_loads<2>(plan, at, runs, count, t / kw, t % kw, loads);
+        for (int64_t k = 0; k < quads; ++k) {
+          const q::PanelValue* quad = at.quads + k * (plane + 1) * q::kQK;
+          const __m512i values =
+              one ? quad_values<1>(quad, loads, m, zero) : quad_values<2>(quad, loads, m, zero);
+          _mm512_storeu_si512(panel + (t * quads + k) * step, values);
+        }
+      }
+      return;
+    }
+#endif
     for (int64_t j = 0; j < q::kQNR; ++j) {
       const int64_t pixel = j0 + (j < n ? j : 0), oy = pixel / at.ow, ox = pixel % at.ow;
-      for (int64_t u = 0; u < kh; ++u) {
-        const int64_t y = oy * plan.stride[0] - plan.padding[0] + u * plan.dilation[0];
-        for (int64_t v = 0; v < kw; ++v) {
-          const int64_t xx = ox * plan.stride[1] - plan.padding[1] + v * plan.dilation[1];
-          const bool inside = y >= 0 && y < at.h && xx >= 0 && xx < at.w;
-          const q::PanelValue* from =
-              at.pixels_last + (inside ? y * at.w + xx : plane) * at.channels;
-          q::PanelValue* to = panel + (u * kw + v) * quads * q::kQNR * q::kQK + j * q::kQK;
-          for (int64_t k = 0; k < quads; ++k)
-            std::memcpy(to + k * q::kQNR * q::kQK, from + k * q::kQK, q::kQK);
+      for (int64_t t = 0; t < window; ++t) {
+        const int64_t y = oy * plan.stride[0] - plan.padding[0] + (t / kw) * plan.dilation[0];
+        const int64_t xx = ox * plan.stride[1] - plan.padding[1] + (t % kw) * plan.dilation[1];
+        const bool inside = y >= 0 && y < at.h && xx >= 0 && xx < at.w;
+        const int64_t from = (inside ? y * at.w + xx : plane) * q::kQK;
+        for (int64_t k = 0; k < quads; ++k) {
+          std::memcpy(panel + (t * quads + k) * step + j * q::kQK,
+                      at.quads + k * (plane + 1) * q::kQK + from, q::kQK);
         }
       }
     }
@@ -236,13 +325,7 @@ void pack_panel(const Plan& plan, const Window& at, const In* x, int64_t j0, int
   // Stride 1 or 2 along the rows: each depth step's values by masked loads (window_values).
   const bool masked = q::kQNR == 16 && (plan.stride[1] == 1 || plan.stride[1] == 2);
   Run runs[q::kQNR];
-  int count = 0;
-  for (int64_t j = 0; j < n; ++count) {
-    const int64_t oy = (j0 + j) / at.ow, ox = (j0 + j) % at.ow;
-    const int64_t end = std::min(n, j + at.ow - ox);
-    runs[count] = Run{j, end, oy, ox};
-    j = end;
-  }
+  const int count = panel_runs(at, j0, n, runs);
 #endif
 #if defined(__SSE4_1__)
   In rows[q::kQK][q::kQNR];  // 4 depth steps' values, interleaved into the panel
@@ -296,22 +379,31 @@ template <typename In, typename Out>
 void convolve(const Plan& plan, int64_t g, const Window& at, const In* x, int64_t pixels,
               opt::qgemm::PanelValue* panel, Out* out) {
   namespace q = opt::qgemm;
-  const q::PackedRows& w = plan.rows[g];
-  const q::Requantize& r = plan.requantize[g];
+  // Copies in locals: a store of an 8-bit out may alias anything, so GCC reloaded each
+  // field through the plan after every run it stored.
+  const q::PackedRows w = plan.rows[g];
+  const q::Requantize r = plan.requantize[g];
   const int64_t groups = w.padded_depth / q::kQK;
   const int32_t zero = plan.input_zero_point + q::panel_offset<In>();
-  if (plan.tap_major) copy_pixels_last(plan, at, x);
+  if (plan.tap_major) copy_quads(plan, at, x);
   for (int64_t j0 = 0; j0 < pixels; j0 += q::kQNR) {
     const int64_t n = pixels - j0 < q::kQNR ? pixels - j0 : q::kQNR;
     pack_panel(plan, at, x, j0, n, panel);
     for (int64_t i0 = 0; i0 < w.rows; i0 += q::kQMR) {
-      q::channel_tile(groups, w.values + i0 * w.padded_depth, w.padded_depth, panel,
-                      [&](int i, const int32_t* sums) {
-                        const int64_t channel = i0 + i;
-                        if (channel >= w.rows) return;
-                        q::requantize_run(sums, n, r.multiplier[channel], r.bias[channel], r,
-                                          out + channel * pixels + j0, zero * w.sums[channel]);
-                      });
+      const auto finish = [&](int i, const auto& sums) {
+        const int64_t channel = i0 + i;
+        if (channel >= w.rows) return;
+        q::requantize_run(sums, n, r.multiplier[channel], r.bias[channel], r,
+                          out + channel * pixels + j0, zero * w.sums[channel]);
+      };
+      const q::RowValue* rows = w.values + i0 * w.padded_depth;
+#if defined(__AVX512VNNI__) && defined(__AVX512BW__)
+      if (n <= q::kQNR / 2) {
+        q::channel_half_tile(groups, rows, w.padded_depth, panel, finish);
+        continue;
+      }
+#endif
+      q::channel_tile(groups, rows, w.padded_depth, panel, finish);
     }
   }
 }
@@ -325,8 +417,10 @@ void convolve(const Plan& plan, int64_t g, const Window& at, const In* x, int64_
 // taps, each tap one vector load (one run at stride 1, every other value of two runs at
 // stride 2; other strides one output at a time), with no bounds to test. The plane's sums
 // are requantized as the GEMM's (requantize_channel), so the out is the same bits as any
-// order of the exact integer sums. The plan keeps the taps as bytes, [channel][kh][kw], and
-// one multiplier and bias per channel: 17 bytes a 3x3 channel.
+// order of the exact integer sums. With VNNI a 3x3 stride-1 layer sums three taps per
+// instruction: four input rows interleaved per column (four_rows) feed both rows of a
+// pair. The plan keeps the taps as bytes, [channel][kh][kw], and one multiplier and bias
+// per channel: 17 bytes a 3x3 channel.
 
 // The padded plane's row pitch and its bytes, for x (h, w) and the output width ow.
 inline int64_t padded_pitch(const Plan& plan, int64_t w, int64_t ow) {
@@ -344,8 +438,22 @@ inline int64_t padded_bytes(const Plan& plan, int64_t h, int64_t w, int64_t ow) 
 template <typename In>
 void pad_plane(const In* image, int64_t h, int64_t w, int64_t ph, int64_t pw, int64_t pitch,
                In* padded) {
+#if defined(__AVX512BW__)
+  // Rows of 7 to 112 bytes: 64 at a time and a masked part, inline (a call of memcpy per
+  // row was 4 % of MobileNetV2's samples).
+  const int64_t whole = w / 64 * 64;
+  const __mmask64 part = _bzhi_u64(~uint64_t{0}, static_cast<unsigned>(w - whole));
+  for (int64_t y = 0; y < h; ++y) {
+    const In* from = image + y * w;
+    In* to = padded + (y + ph) * pitch + pw;
+    for (int64_t x = 0; x < whole; x += 64)
+      _mm512_storeu_si512(to + x, _mm512_loadu_si512(from + x));
+    _mm512_mask_storeu_epi8(to + whole, part, _mm512_maskz_loadu_epi8(part, from + whole));
+  }
+#else
   for (int64_t y = 0; y < h; ++y)
     std::memcpy(padded + (y + ph) * pitch + pw, image + y * w, static_cast<size_t>(w));
+#endif
 }
 
 template <typename In>
@@ -405,6 +513,30 @@ __attribute__((always_inline)) inline __m512i row_values(const In* at) {
   }
 }
 
+#if defined(__AVX512VNNI__)
+// Note [int8 depthwise]: the bytes of 16 columns of four padded rows from `at` (`pitch`
+// apart) as vpdpbusd's unsigned operand, each 32-bit lane one column's four rows (+128
+// for a Char input, panel_offset): the rows side by side, the 4 x 4 blocks of 32-bit words
+// transposed across the 128-bit lanes, then the 4 x 4 bytes within each.
+template <typename In>
+__attribute__((always_inline)) inline __m512i four_rows(const In* at, int64_t pitch) {
+  const auto row = [&](int k) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + k * pitch));
+  };
+  __m512i rows = _mm512_castsi128_si512(row(0));
+  rows = _mm512_inserti32x4(rows, row(1), 1);
+  rows = _mm512_inserti32x4(rows, row(2), 2);
+  rows = _mm512_inserti32x4(rows, row(3), 3);
+  const __m512i words = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  const __m512i bytes =
+      _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
+  const __m512i columns = _mm512_shuffle_epi8(_mm512_permutexvar_epi32(words, rows), bytes);
+  if constexpr (opt::qgemm::panel_offset<In>() != 0)
+    return _mm512_xor_si512(columns, _mm512_set1_epi8(-128));
+  return columns;
+}
+#endif
+
 // The sums of one channel's plane for a K x K window of stride S (both ways) without
 // dilation (MobileNetV2's 3x3 layers), as depthwise_vector's: the taps broadcast once per
 // channel, each sum started at -zero * (the taps' sum) instead of subtracting the zero point
@@ -422,6 +554,37 @@ void depthwise_plane(const In* padded, int64_t pitch, int64_t oh, int64_t ow, co
   }
   const __m512i start = _mm512_set1_epi32(-zero * tap_sum);
   int64_t i = 0;
+#if defined(__AVX512VNNI__)
+  if constexpr (K == 3 && S == 1) {
+    // Rows i and i + 1 from the same four input rows (four_rows): per tap column one
+    // vpdpbusd each, row i's taps [t0 t1 t2 0] and row i + 1's [0 t0 t1 t2], instead of
+    // three multiplies and three adds each.
+    __m512i upper[K], lower[K];
+    for (int v = 0; v < K; ++v) {
+      const auto tap = [&](int u) {
+        return static_cast<uint32_t>(static_cast<uint8_t>(taps[u * K + v]));
+      };
+      upper[v] = _mm512_set1_epi32(static_cast<int32_t>(tap(0) | tap(1) << 8 | tap(2) << 16));
+      lower[v] = _mm512_set1_epi32(static_cast<int32_t>(tap(0) << 8 | tap(1) << 16 | tap(2) << 24));
+    }
+    const __m512i biased = _mm512_set1_epi32(-(zero + q::panel_offset<In>()) * tap_sum);
+    for (; i + 2 <= oh; i += 2) {
+      const In* top = padded + i * pitch;
+      for (int64_t j = 0; j < ow; j += q::kQNR) {
+        const __mmask16 in_row = ow - j >= q::kQNR ? 0xFFFF : (1u << (ow - j)) - 1;
+        __m512i first = biased, second = biased;
+#pragma GCC unroll 3
+        for (int v = 0; v < K; ++v) {
+          const __m512i columns = four_rows(top + j + v, pitch);
+          first = q::dpbusd(first, columns, upper[v]);
+          second = q::dpbusd(second, columns, lower[v]);
+        }
+        _mm512_mask_storeu_epi32(plane + i * ow + j, in_row, first);
+        _mm512_mask_storeu_epi32(plane + (i + 1) * ow + j, in_row, second);
+      }
+    }
+  }
+#endif
   for (; i + 2 <= oh; i += 2) {
     const In* top = padded + i * S * pitch;
     // Rows i and i + 1 into plane; a row's last vector stores only what is in the row (the
@@ -809,10 +972,10 @@ __attribute__((weak)) void rt::quantized_calls::convolution(rt::KernelContext& c
     x_at = scratch + panel_bytes + last_bytes;
   }
   q::PanelValue* panel = reinterpret_cast<q::PanelValue*>(scratch);
-  q::PanelValue* pixels_last = reinterpret_cast<q::PanelValue*>(scratch + panel_bytes);
+  q::PanelValue* quads = reinterpret_cast<q::PanelValue*>(scratch + panel_bytes);
   const bool pointwise = plan->kernel[0] == 1 && plan->kernel[1] == 1 && plan->stride[0] == 1 &&
                          plan->stride[1] == 1 && plan->padding[0] == 0 && plan->padding[1] == 0;
-  const optimized::quantized_calls::Window window{channels, h, w, size[1], pointwise, pixels_last};
+  const optimized::quantized_calls::Window window{channels, h, w, size[1], pointwise, quads};
   const bool byte_out = out.dtype() == rt::ScalarType::Byte;
   for (int64_t n = 0; n < images; ++n) {
     for (int64_t g = 0; g < groups; ++g) {

@@ -5,7 +5,6 @@
 #include <type_traits>
 
 #include "kernels/common/declared_dtypes.h"
-#include "kernels/quantized/add_call.h"
 #include "kernels/quantized/quant_loops.h"
 #include "kernels/quantized/quant_util.h"
 #include "runtime/kernel/dispatch.h"

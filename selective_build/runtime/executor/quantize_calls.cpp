@@ -428,6 +428,26 @@ Status rewrite_add(Chain& chain, uint32_t q, Arena& arena) {
   return Status();
 }
 
+// Note [Quantized calls at load]: a quantize of Float values or a dequantize into Float
+// values still in the program takes the wide entry, its arguments as they are, where
+// everything its kernel checks but the shapes is known now and holds.
+void widen(Chain& chain, uint32_t pc) {
+  Instruction& call = chain.calls[pc];
+  const Span<EValue* const> a = call.args;
+  if (call.kind != Instruction::Kind::Kernel) return;
+  if (chain.op(pc) == kQuantize && quantize_call(chain, pc) && a[0]->is_tensor() &&
+      a[0]->to_tensor().dtype() == ScalarType::Float &&
+      a[5]->to_int() == static_cast<int64_t>(a[7]->to_tensor().dtype())) {
+    call.fn = quantized_calls::quantize;
+  } else if (chain.op(pc) == kDequantize && a.size() == kArgs[kDequantize] && a[7] == a[8] &&
+             scalar_qparams(a) && a[0]->is_tensor() && is_8bit(a[0]->to_tensor().dtype()) &&
+             a[5]->to_int() == static_cast<int64_t>(a[0]->to_tensor().dtype()) &&
+             a[3]->to_int() <= a[4]->to_int() && (a[6]->is_none() || is_int(a[6], 6)) &&
+             a[8]->is_tensor() && a[8]->to_tensor().dtype() == ScalarType::Float) {
+    call.fn = quantized_calls::dequantize;
+  }
+}
+
 }  // namespace
 
 Status quantize_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList inputs,
@@ -477,20 +497,27 @@ Status quantize_calls(Span<Instruction> instructions, Span<EValue> values, Boxed
         if (f != kNone) instructions[f].kind = Instruction::Kind::Free;
       }
     }
+    if (quantized_calls::quantize != nullptr && quantized_calls::dequantize != nullptr) {
+      for (uint32_t pc = 0; pc < m; ++pc) widen(chain, pc);
+    }
   }
   chain.release(arena);
   return Status();
 }
 
 QuantizedStats quantized_stats(Span<Instruction> instructions) {
-  QuantizedStats stats{0, 0};
+  QuantizedStats stats{0, 0, 0};
+  if (quantized_calls::prepare == nullptr) return stats;
   for (const Instruction& call : instructions) {
-    if (call.kind != Instruction::Kind::Kernel || quantized_calls::prepare == nullptr ||
-        (call.fn != quantized_calls::linear && call.fn != quantized_calls::convolution &&
-         (quantized_calls::add == nullptr || call.fn != quantized_calls::add)))
-      continue;
-    ++stats.calls;
-    stats.bytes += static_cast<const quantized_calls::Prepared*>(call.prepared)->bytes;
+    if (call.kind != Instruction::Kind::Kernel) continue;
+    if (call.fn == quantized_calls::linear || call.fn == quantized_calls::convolution ||
+        (quantized_calls::add != nullptr && call.fn == quantized_calls::add)) {
+      ++stats.calls;
+      stats.bytes += static_cast<const quantized_calls::Prepared*>(call.prepared)->bytes;
+    } else if (quantized_calls::quantize != nullptr &&
+               (call.fn == quantized_calls::quantize || call.fn == quantized_calls::dequantize)) {
+      ++stats.wide;  // no plan: the exporter's arguments
+    }
   }
   return stats;
 }

@@ -65,7 +65,12 @@ namespace rt {
 // operand is kept by its dequantize, now a byte copy (quantized_calls::keep), in the memory
 // of that dequantize's float out, which nothing else uses until the add; where that memory
 // is written too, or q overlaps an operand other than exactly, the add runs as exported.
-// The graph both rewrites read is Note [Call graph at load] (call_graph.h).
+// The quantize of Float values and the dequantize into Float values that remain (the
+// input's quantize, the float islands PT2E leaves around a pool or a head) then run the
+// quantize and dequantize kernels' loops at the optimized library's vector width
+// (quantized_calls::quantize and dequantize, Note [Wide quantized loops]): the same bits,
+// the call's arguments as they are, so constant folding may still run it.
+// The graph the rewrites read is Note [Call graph at load] (call_graph.h).
 //
 // Compiled in (RT_QUANT_CALLS, codegen/plan/ours.py) only where the quantized library's
 // quantize and the optimized library's matrix product are both linked.
@@ -73,10 +78,12 @@ Status quantize_calls(Span<Instruction> instructions, Span<EValue> values, Boxed
                       BoxedList outputs, const Program& program, const KernelRegistry& registry,
                       Arena& arena);
 
-// The quantized calls of a method and the memory their preparation took.
+// The calls quantize_calls rewrote and the memory their preparation took; apart, the
+// quantize and dequantize calls it moved to the wide loops.
 struct QuantizedStats {
   size_t calls;
   size_t bytes;
+  size_t wide;
 };
 QuantizedStats quantized_stats(Span<Instruction> instructions);
 

@@ -60,11 +60,16 @@ struct Add {
   int64_t quant_min, quant_max;
 };
 // [a, b, out, out] (all Char or all Byte, of one shape), the Add in KernelContext::prepared().
-// In the quantized library (kernels/quantized/add_call.h).
+// These four: the quantized library's loops at the optimized library's width
+// (kernels/quantized/add_call.h, Note [Wide quantized loops]).
 void add(KernelContext& context, Span<EValue* const> args) __attribute__((weak));
 // [a, copy, copy]: a's bytes into copy, a's dtype and shape in the memory of a's dequantize's
 // out, where an operand the add reads is written over before it (Note [Quantized calls at load]).
 void keep(KernelContext& context, Span<EValue* const> args) __attribute__((weak));
+// A quantize_per_tensor.out of Float values and a dequantize_per_tensor.out into Float
+// values, the exporter's arguments as they are (no plan).
+void quantize(KernelContext& context, Span<EValue* const> args) __attribute__((weak));
+void dequantize(KernelContext& context, Span<EValue* const> args) __attribute__((weak));
 }  // namespace quantized_calls
 
 }  // namespace rt

@@ -229,6 +229,7 @@ int run(int argc, char** argv, Options& options, rt::Program& program) {
     // Note [Quantized calls at load] (runtime/executor/quantize_calls.h).
     printf("calls quantized at load: %zu, %zu B\n", method.quantized().calls,
            method.quantized().bytes);
+    printf("quantize loops widened at load: %zu\n", method.quantized().wide);
 #endif
 #ifdef RT_PREPARE
     // The memory Note [Prepared weights] (runtime/kernel/kernel_context.h) took.

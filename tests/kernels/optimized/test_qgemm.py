@@ -4,7 +4,8 @@ of every shape around the tiles against numpy's, exactly, for Char and Byte inpu
 zero points; Note [Requantization] against numpy's float32 emulation of its formula,
 exactly, with halves that round to even, clamps and a relu; and Note [Channel-major
 convolution]'s tiles (weights as rows, panels of the input, requantize_run per row, part
-panels stored masked) giving the same outs transposed."""
+panels stored masked, those of at most 8 pixels on the half tile with VNNI) giving the same
+outs transposed."""
 
 from __future__ import annotations
 
@@ -108,14 +109,20 @@ static void run(int rows, int depth, int cols, bool byte, int a_zero, float inv_
       }
     }
     for (int64_t i0 = 0; i0 < cols; i0 += q::kQMR) {
-      q::channel_tile(padded / q::kQK, rows_of_w.data() + i0 * padded, padded, panel.data(),
-                      [&](int i, const int32_t* row) {
-                        const int64_t k = i0 + i;
-                        if (k >= cols) return;
-                        q::requantize_run(row, n, mult[k], bias[k], r,
-                                          transposed.data() + k * rows + j0,
-                                          (a_zero + offset) * row_sums[k]);
-                      });
+      const auto finish = [&](int i, const auto& row) {
+        const int64_t k = i0 + i;
+        if (k >= cols) return;
+        q::requantize_run(row, n, mult[k], bias[k], r, transposed.data() + k * rows + j0,
+                          (a_zero + offset) * row_sums[k]);
+      };
+      const q::RowValue* w_rows = rows_of_w.data() + i0 * padded;
+#if defined(__AVX512VNNI__) && defined(__AVX512BW__)
+      if (n <= q::kQNR / 2) {  // as a convolution's last part panel
+        q::channel_half_tile(padded / q::kQK, w_rows, padded, panel.data(), finish);
+        continue;
+      }
+#endif
+      q::channel_tile(padded / q::kQK, w_rows, padded, panel.data(), finish);
     }
   }
   put(transposed.data(), transposed.size());
