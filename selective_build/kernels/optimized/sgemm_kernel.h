@@ -14,10 +14,10 @@
 //   AVX-512 (32 registers of 16 floats): 14 x 32, 28 accumulators;
 //   AVX2 + FMA (16 registers of 8):      6 x 16, 12 accumulators;
 //   anything else (SSE2, NEON: 4 lanes): 6 x 8,  12 accumulators.
-// A tile with fewer rows (a product's last rows) runs an instantiation for fewer (kMR, then
-// powers of two: run_microkernel), which skips the other rows' work. Each output is one FMA
-// chain in the order of p whatever the instantiation, the tile or the thread: bit-identical
-// results (gemm_packed.h).
+// A tile with fewer rows (a product's last rows) runs an instantiation for fewer (the panel
+// heights, then powers of two: run_microkernel), which skips the other rows' work. Each
+// output is one FMA chain in the order of p whatever the instantiation, the tile or the
+// thread: bit-identical results (gemm_packed.h).
 //
 // Only the FMA is an intrinsic; the rest is GCC/Clang vector arithmetic on the same types.
 
@@ -39,6 +39,9 @@ namespace sgemm {
 #if defined(__AVX512F__)
 using Vec = __m512;
 constexpr int kLanes = 16, kMR = 14, kNR = 32;
+// The heights a packed a's row panels may have, largest first: Note [Balanced row panels]
+// in gemm_packed.h.
+constexpr int kPanelHeights[] = {14, 12, 8};
 inline Vec madd(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
 inline Vec splat(float x) { return _mm512_set1_ps(x); }
 #elif defined(__AVX2__) && defined(__FMA__)
@@ -59,6 +62,9 @@ inline Vec madd(Vec a, Vec b, Vec c) { return a * b + c; }
 inline Vec splat(float x) { return Vec{x, x, x, x}; }
 #endif
 
+#if !defined(__AVX512F__)
+constexpr int kPanelHeights[] = {kMR};
+#endif
 constexpr int kVecs = kNR / kLanes;  // vectors per row of a tile
 
 inline Vec load(const float* p) {
@@ -67,6 +73,37 @@ inline Vec load(const float* p) {
   return v;
 }
 inline void store(float* p, Vec v) { std::memcpy(p, &v, sizeof v); }
+
+// Note [Masked b loads]
+// With AVX-512 a tile narrower than kNR loads b's rows with a mask of its real columns: a
+// narrow last panel of a b read in place (a 1x1 convolution's input of 784, 196 or 49
+// pixels, a Linear's row-major weight) is read where it lies, the lanes past its end
+// neither read nor faulted (they hold zeros, computed, never stored). A whole tile keeps
+// plain loads: masked ones cost its loop 2-3 % on Zen 4. Without AVX-512 the tile that
+// needs such a panel packs it (gemm_packed.h gemm_block).
+#if defined(__AVX512F__)
+constexpr bool kMaskedLoads = true;
+struct ColumnMask {
+  __mmask16 lanes[kNR / kLanes];
+  explicit ColumnMask(int64_t cols) {
+    for (int v = 0; v < kNR / kLanes; ++v) {
+      const int64_t n = cols - v * kLanes;
+      lanes[v] = static_cast<__mmask16>(n >= kLanes ? 0xffff : n <= 0 ? 0 : (1u << n) - 1);
+    }
+  }
+  Vec load(const float* p, int v) const { return _mm512_maskz_loadu_ps(lanes[v], p); }
+};
+#else
+constexpr bool kMaskedLoads = false;
+struct ColumnMask {
+  explicit ColumnMask(int64_t) {}
+  Vec load(const float* p, int) const { return sgemm::load(p); }
+};
+#endif
+// A whole tile's loads.
+struct AllColumns {
+  Vec load(const float* p, int) const { return sgemm::load(p); }
+};
 
 // What the last depth block does to a tile before storing it: Note [GEMM epilogue] in
 // gemm_packed.h. Per-channel values are this tile's: kNR of them along its columns, or one
@@ -176,61 +213,81 @@ __attribute__((always_inline)) inline void store_tile(const Vec (&acc)[R][kVecs]
   finish_tile(tile, rows < R ? rows : R, c, ldc, cols, accumulate, epilogue);
 }
 
-// The tile of R rows (R <= kMR) over `depth` steps: Note [sgemm microkernel]. Row p of b
-// lies at b + p * b_step, or, with a row table (kRowTable), at b + b_rows[p]: the rows of a
-// convolution's input read in place tap by tap (Note [Tap GEMM], conv_taps.h).
-template <int R, bool kRowTable>
-void microkernel(int64_t depth, const float* a, const float* b, int64_t b_step,
-                 const int64_t* b_rows, float* c, int64_t ldc, int64_t rows, int64_t cols,
-                 bool accumulate, const TileEpilogue* epilogue) {
-  Vec acc[R][kVecs];
-#pragma GCC unroll 16
-  for (int i = 0; i < R; ++i) {
-#pragma GCC unroll 4
-    for (int v = 0; v < kVecs; ++v) acc[i][v] = Vec{};
-  }
+// acc += the tile's products over `depth` steps, b's rows loaded by `loads` (Note [Masked b
+// loads]); the rest as microkernel says.
+template <int R, bool kRowTable, class Loads>
+__attribute__((always_inline)) inline void accumulate(Vec (&acc)[R][kVecs], int64_t depth,
+                                                      const float* a, int64_t a_step,
+                                                      const float* b, int64_t b_step,
+                                                      const int64_t* b_rows, const Loads& loads) {
   for (int64_t p = 0; p < depth; ++p) {
     const float* row = kRowTable ? b + b_rows[p] : b;
     Vec bv[kVecs];
 #pragma GCC unroll 4
-    for (int v = 0; v < kVecs; ++v) bv[v] = load(row + v * kLanes);
+    for (int v = 0; v < kVecs; ++v) bv[v] = loads.load(row + v * kLanes, v);
 #pragma GCC unroll 16
     for (int i = 0; i < R; ++i) {
       const Vec ai = splat(a[i]);
 #pragma GCC unroll 4
       for (int v = 0; v < kVecs; ++v) acc[i][v] = madd(ai, bv[v], acc[i][v]);
     }
-    a += kMR;
+    a += a_step;
     if (!kRowTable) b += b_step;
   }
-  store_tile<R>(acc, c, ldc, rows, cols, accumulate, epilogue);
 }
 
-// The next smaller instantiation below R rows: the largest power of two under it, so a
-// tile of 16 or 32 output channels ends in an instantiation of 2 or 4 rows (rows not
-// computed at all), not one of 3 or 7, at one more instantiation than halving kMR.
+// The tile of R rows over `depth` steps: Note [sgemm microkernel]. Step p of a lies at a +
+// p * a_step (the panel's height, at least R). Row p of b lies at b + p * b_step, or, with a
+// row table (kRowTable), at b + b_rows[p]: the rows of a convolution's input read in place
+// tap by tap (Note [Tap GEMM], conv_taps.h), whose panels are readable whole.
+template <int R, bool kRowTable>
+void microkernel(int64_t depth, const float* a, int64_t a_step, const float* b, int64_t b_step,
+                 const int64_t* b_rows, float* c, int64_t ldc, int64_t rows, int64_t cols,
+                 bool accumulate_c, const TileEpilogue* epilogue) {
+  Vec acc[R][kVecs];
+#pragma GCC unroll 16
+  for (int i = 0; i < R; ++i) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kVecs; ++v) acc[i][v] = Vec{};
+  }
+  if (kMaskedLoads && !kRowTable && cols < kNR) {
+    accumulate<R, kRowTable>(acc, depth, a, a_step, b, b_step, b_rows, ColumnMask(cols));
+  } else {
+    accumulate<R, kRowTable>(acc, depth, a, a_step, b, b_step, b_rows, AllColumns{});
+  }
+  store_tile<R>(acc, c, ldc, rows, cols, accumulate_c, epilogue);
+}
+
+// The next smaller instantiation below R rows: the next panel height, then below the
+// smallest the largest power of two under it, so a tile of 16 or 32 output channels ends in
+// an instantiation of 2 or 4 rows (rows not computed at all), not one of 3 or 7.
 constexpr int smaller_tile(int r) {
+  for (int h : kPanelHeights)
+    if (h < r) return h;
   int p = 1;
   while (p * 2 < r) p *= 2;
   return p;
 }
 
-// The instantiation for `rows` (1 to kMR): kMR, or the smallest of smaller_tile's that
-// holds them; b's rows b_step apart, or, with kRowTable, where b_rows says (only the
+// The instantiation for `rows` (1 to the panel's height a_step): the smallest of
+// smaller_tile's chain from kMR that holds them, never more than the panel's height (which
+// is in the chain); b's rows b_step apart, or, with kRowTable, where b_rows says (only the
 // convolution instantiates that one: the other GEMMs' code stays as it was).
 template <bool kRowTable, int R = kMR>
-inline void run_microkernel(int64_t depth, const float* a, const float* b, int64_t b_step,
-                            const int64_t* b_rows, float* c, int64_t ldc, int64_t rows,
-                            int64_t cols, bool accumulate, const TileEpilogue* epilogue) {
+inline void run_microkernel(int64_t depth, const float* a, int64_t a_step, const float* b,
+                            int64_t b_step, const int64_t* b_rows, float* c, int64_t ldc,
+                            int64_t rows, int64_t cols, bool accumulate,
+                            const TileEpilogue* epilogue) {
   if constexpr (R > 1) {
     constexpr int kSmaller = smaller_tile(R);
     if (rows <= kSmaller) {
-      run_microkernel<kRowTable, kSmaller>(depth, a, b, b_step, b_rows, c, ldc, rows, cols,
+      run_microkernel<kRowTable, kSmaller>(depth, a, a_step, b, b_step, b_rows, c, ldc, rows, cols,
                                            accumulate, epilogue);
       return;
     }
   }
-  microkernel<R, kRowTable>(depth, a, b, b_step, b_rows, c, ldc, rows, cols, accumulate, epilogue);
+  microkernel<R, kRowTable>(depth, a, a_step, b, b_step, b_rows, c, ldc, rows, cols, accumulate,
+                            epilogue);
 }
 
 }  // namespace sgemm
