@@ -243,6 +243,48 @@ inline ThreadScratch& gemm_scratch() {
 
 namespace detail {
 
+// The epilogue of the tile of c at (i, j), `rows` x `cols` (Note [GEMM epilogue]); a narrow
+// tile's per-column values copied into `scale` and `shift`, padded so that vector loads
+// stay inside.
+inline sgemm::TileEpilogue tile_epilogue_of(const Epilogue& e, int64_t i, int64_t j, int64_t rows,
+                                            int64_t cols, float (&scale)[kNR],
+                                            float (&shift)[kNR]) {
+  const int64_t at = e.by_rows ? i : j, count = e.by_rows ? rows : cols;
+  sgemm::TileEpilogue tile{e.scale == nullptr ? nullptr : e.scale + at,
+                           e.shift == nullptr ? nullptr : e.shift + at, e.by_rows,
+                           e.activates() ? &e.active : nullptr, e.in_registers()};
+  if (!e.by_rows && count < kNR) {
+    if (e.scale != nullptr) {
+      std::memcpy(scale, e.scale + at, sizeof(float) * count);
+      std::memset(scale + count, 0, sizeof(float) * (kNR - count));
+      tile.scale = scale;
+    }
+    if (e.shift != nullptr) {
+      std::memcpy(shift, e.shift + at, sizeof(float) * count);
+      std::memset(shift + count, 0, sizeof(float) * (kNR - count));
+      tile.shift = shift;
+    }
+  }
+  return tile;
+}
+
+// Columns [j, j + kRowPanels kNR) of c's one row, whole panels, over one depth block:
+// Note [One-row tiles]. `a_panel` and `b_panel` start at the block; returns the next column.
+inline int64_t one_row_panels(int64_t block, const float* a_panel, int64_t height,
+                              const float* b_panel, const PanelsB& b, const Matrix<float>& c,
+                              const Epilogue& e, bool last, bool accumulate, int64_t j) {
+  float unused[kNR];  // whole tiles: no padded copies
+  sgemm::TileEpilogue tiles[sgemm::kRowPanels];
+  const sgemm::TileEpilogue* epilogues[sgemm::kRowPanels];
+  for (int t = 0; t < sgemm::kRowPanels; ++t) {
+    if (last && e.any()) tiles[t] = tile_epilogue_of(e, 0, j + t * kNR, 1, kNR, unused, unused);
+    epilogues[t] = last && e.any() ? &tiles[t] : nullptr;
+  }
+  sgemm::row_microkernel(block, a_panel, height, b_panel, b.k_step, b.panel_step, c.data + j,
+                         accumulate, epilogues);
+  return j + sgemm::kRowPanels * kNR;
+}
+
 // One depth block [p0, p0 + kDepthBlock) of one tile of c: rows [row0, row0 + rows),
 // columns [col0, col0 + cols).
 template <bool kRowTable>
@@ -269,7 +311,14 @@ inline void gemm_block(int64_t depth, int64_t p0, const PanelsA& a, const Panels
   for (int64_t i = row0; i < row0 + rows; i += height) {
     const float* a_panel = a.data + i * depth + p0 * height;
     const int64_t tile_rows = c.rows - i < height ? c.rows - i : height;
-    for (int64_t j = col0; j < col0 + cols; j += kNR) {
+    int64_t j = col0;
+    if (!kRowTable && c.rows == 1) {
+      while (j + sgemm::kRowPanels * kNR <= col0 + cols)
+        j = one_row_panels(block, a_panel, height,
+                           b.data + (j / kNR - b.first) * b.panel_step + p0 * b.k_step, b, c, e,
+                           last, p0 > 0, j);
+    }
+    for (; j < col0 + cols; j += kNR) {
       const int64_t q = j / kNR;
       const float* b_panel =
           b.data + (q - b.first) * b.panel_step + (kRowTable ? 0 : p0 * b.k_step);
@@ -279,27 +328,10 @@ inline void gemm_block(int64_t depth, int64_t p0, const PanelsA& a, const Panels
         b_panel = tail_panel;
         k_step = kNR;
       }
-      sgemm::TileEpilogue tile_epilogue{};
       float scale[kNR], shift[kNR];
-      if (last && e.any()) {
-        const int64_t at = e.by_rows ? i : j, count = e.by_rows ? tile_rows : tile_cols;
-        tile_epilogue = sgemm::TileEpilogue{e.scale == nullptr ? nullptr : e.scale + at,
-                                            e.shift == nullptr ? nullptr : e.shift + at, e.by_rows,
-                                            e.activates() ? &e.active : nullptr, e.in_registers()};
-        if (!e.by_rows && count < kNR) {
-          // A narrow tile's channels, padded so that vector loads stay inside.
-          if (e.scale != nullptr) {
-            std::memcpy(scale, e.scale + at, sizeof(float) * count);
-            std::memset(scale + count, 0, sizeof(float) * (kNR - count));
-            tile_epilogue.scale = scale;
-          }
-          if (e.shift != nullptr) {
-            std::memcpy(shift, e.shift + at, sizeof(float) * count);
-            std::memset(shift + count, 0, sizeof(float) * (kNR - count));
-            tile_epilogue.shift = shift;
-          }
-        }
-      }
+      const sgemm::TileEpilogue tile_epilogue =
+          last && e.any() ? tile_epilogue_of(e, i, j, tile_rows, tile_cols, scale, shift)
+                          : sgemm::TileEpilogue{};
       sgemm::run_microkernel<kRowTable>(
           block, a_panel, height, b_panel, k_step, kRowTable ? b.rows + p0 : nullptr,
           c.data + i * c.row_stride + j, c.row_stride, tile_rows, tile_cols, p0 > 0,

@@ -258,6 +258,43 @@ void microkernel(int64_t depth, const float* a, int64_t a_step, const float* b, 
   store_tile<R>(acc, c, ldc, rows, cols, accumulate_c, epilogue);
 }
 
+// Note [One-row tiles]
+// A product of one row (a Linear for one token: a classifier head, a decoder's projection
+// when it is not streamed) has tiles of one row, and microkernel<1> keeps kVecs
+// accumulator chains (2 with AVX-512), fewer than the FMA's latency times its units: each
+// step waits for the last one's FMAs. row_microkernel takes kRowPanels full column panels
+// per step instead (8 chains with AVX-512), each stored as microkernel<1> stores its tile.
+// Each output is still one FMA chain in order of p: the same bits.
+constexpr int kRowPanels = 4;
+
+// One row of a (step p at a + p * a_step) times kRowPanels whole panels of b (panel t's row
+// p at b + t * panel_step + p * b_step) into c's kRowPanels * kNR columns, through
+// epilogues[t] (or null) for panel t; as microkernel<1, false> does panel by panel.
+inline void row_microkernel(int64_t depth, const float* a, int64_t a_step, const float* b,
+                            int64_t b_step, int64_t panel_step, float* c, bool accumulate_c,
+                            const TileEpilogue* const (&epilogues)[kRowPanels]) {
+  Vec acc[kRowPanels][1][kVecs];
+#pragma GCC unroll 4
+  for (int t = 0; t < kRowPanels; ++t) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kVecs; ++v) acc[t][0][v] = Vec{};
+  }
+  for (int64_t p = 0; p < depth; ++p) {
+    const Vec ai = splat(*a);
+#pragma GCC unroll 4
+    for (int t = 0; t < kRowPanels; ++t) {
+#pragma GCC unroll 4
+      for (int v = 0; v < kVecs; ++v)
+        acc[t][0][v] = madd(ai, load(b + t * panel_step + v * kLanes), acc[t][0][v]);
+    }
+    a += a_step;
+    b += b_step;
+  }
+#pragma GCC unroll 4
+  for (int t = 0; t < kRowPanels; ++t)
+    store_tile<1>(acc[t], c + t * kNR, 0, 1, kNR, accumulate_c, epilogues[t]);
+}
+
 // The next smaller instantiation below R rows: the next panel height, then below the
 // smallest the largest power of two under it, so a tile of 16 or 32 output channels ends in
 // an instantiation of 2 or 4 rows (rows not computed at all), not one of 3 or 7.

@@ -138,12 +138,13 @@ int main() {
   const int at_end = at_a_page_end(1, 3, 5) + at_a_page_end(9, 20, 37) + at_a_page_end(2, 7, 70);
   printf("%d wrong outputs from a b at a page's end\n", at_end);
   // Rows and columns around the panel heights (6; 8, 12, 14) and kNR (8, 16, 32) and the
-  // tiles; depths around the block of 256; one row (in place b), a few, many.
+  // tiles; depths around the block of 256; one row (in place b, several panels at once),
+  // a few, many.
   const int shapes[][3] = {{1, 1, 1},   {1, 5, 1},   {3, 4, 2},    {1, 300, 33}, {2, 7, 70},
                            {5, 17, 9},  {6, 256, 16}, {7, 257, 17}, {13, 33, 31}, {14, 64, 32},
                            {15, 1, 65}, {29, 513, 47}, {97, 33, 129}, {120, 40, 300},
                            {0, 3, 4},   {4, 0, 5},   {300, 64, 7},  {16, 70, 40}, {24, 9, 33},
-                           {9, 300, 64}};
+                           {9, 300, 64}, {1, 513, 300}, {1, 40, 128}};
   // Each height gives every output the same bits (one FMA chain in order of p).
   const int heights[][3] = {{16, 300, 40}, {24, 513, 70}, {41, 20, 33}, {160, 64, 9}};
   int unequal = 0;
@@ -199,6 +200,6 @@ def test_gemm_matches_a_plain_loop_with_the_same_bits_on_any_thread_count(
     tmp_path: Path, isa: str
 ) -> None:
     one = run_driver(tmp_path, isa, 1)
-    assert one.startswith("0 of 3360 products wrong"), one
+    assert one.startswith("0 of 3696 products wrong"), one
     assert run_driver(tmp_path, isa, 2) == one
     assert run_driver(tmp_path, isa, 3) == one
