@@ -43,8 +43,8 @@ def packed_b(depth: int, cols: int) -> int:
 
 
 # The panel heights gemm_packed.h's panel_height picks for the row counts below (Note
-# [Balanced row panels]): with AVX-512, 20 rows as 12 + 8, 3 in one panel of 8.
-HEIGHT = {20: 12, 3: 8} if MR == 14 else {}
+# [Balanced row panels]): with AVX-512, 20 rows as 8 + 8 + 4, 3 in one panel of 8.
+HEIGHT = {20: 8, 3: 8} if MR == 14 else {}
 
 
 def packed_a(rows: int, depth: int) -> int:
