@@ -28,9 +28,11 @@
 // microkernel]); a product's last panel of a few rows runs a smaller instantiation at a
 // fraction of it. With one panel height, 16 output channels ran as 14 + 2 rows and 32 as
 // 14 + 14 + 4. So the height is chosen per matrix, when a is packed, from the few compiled
-// ones (sgemm::kPanelHeights: 14, 12 and 8 with AVX-512), as the one whose panels cost the
+// ones (sgemm::kPanelHeights: 14 and 8 with AVX-512), as the one whose panels cost the
 // least by the microkernel's measured time per step of each instantiation (panel_height):
-// 16 rows run as 8 + 8, 24 as 12 + 12, 96 as 12 x 8. It depends on the matrix's rows
+// 16 rows run as 8 + 8, 24 as 8 x 3, 48 as 8 x 6, 28 still as 14 + 14. A height of 12 as
+// well (24 as 12 + 12) measured no faster than 8 and cost its instantiation's 5 KiB of
+// code (benchmarks/RESULTS.md, "Balanced row panels"). It depends on the matrix's rows
 // alone, so a caller that packs a (or a prepared header, Note [Prepared GEMM operand]) and
 // the GEMM that reads it agree; a caller reading a block of rows of a packed matrix (a
 // convolution's row blocks) passes the whole matrix's height (PanelsA). Each output is
@@ -71,13 +73,13 @@ inline int64_t panels(int64_t extent, int64_t width) { return (extent + width - 
 
 // The microkernel's time for one step of p over a tile of `rows` rows (1 to kMR): the
 // instantiation's that run_microkernel takes for them, in hundredths of a nanosecond,
-// measured on an AMD EPYC (Zen 4, AVX-512) (benchmarks/RESULTS.md, "Balanced row
-// panels"). From 4 rows up a row costs the same (the FMA units are full); 1 and 2 rows are
-// bound by the FMA's latency. Only the ratios matter.
+// measured on an AMD EPYC (Zen 4, AVX-512) by benchmarks/gemm_tiles.py (RESULTS.md,
+// "Balanced row panels"). From 4 rows up a row costs the same (the FMA units are full);
+// 1 and 2 rows are bound by the FMA's latency. Only the ratios matter.
 inline int64_t tile_step_cost(int64_t rows) {
 #if defined(__AVX512F__)
   static constexpr int64_t kCost[] = {0,   160, 221, 221, 221, 443, 443, 443,
-                                      443, 661, 661, 661, 661, 774, 774};
+                                      443, 774, 774, 774, 774, 774, 774};
   static_assert(sizeof kCost / sizeof kCost[0] == kMR + 1, "a cost per row count");
   return kCost[rows];
 #else
@@ -87,16 +89,16 @@ inline int64_t tile_step_cost(int64_t rows) {
 
 // The panel height of a packed a of `rows` rows: Note [Balanced row panels]. The cheapest
 // panels by tile_step_cost, each panel charged a little more for its tile's store and its
-// second read of b (a judgement, not a measurement: it keeps 28 rows as 14 + 14, not 12 +
-// 12 + 4, which the steps alone price the same); of equals the fewest, then the lowest
+// second read of b (a judgement, not a measurement: it keeps 28 rows as 14 + 14, not 8 x
+// 3 + 4, which the steps alone price the same); of equals the fewest, then the lowest
 // (less padding to pack and keep: one row goes in a panel of 8).
 inline int64_t panel_height(int64_t rows) {
   constexpr int64_t kPanelCost = 20;
   int64_t best = 0, best_cost = 0, best_panels = 0;
   for (const int64_t height : kPanelHeights) {
     const int64_t full = rows / height, rest = rows % height, count = panels(rows, height);
-    const int64_t cost = full * tile_step_cost(height) + (rest > 0 ? tile_step_cost(rest) : 0) +
-                         count * kPanelCost;
+    const int64_t cost =
+        full * tile_step_cost(height) + (rest > 0 ? tile_step_cost(rest) : 0) + count * kPanelCost;
     if (best == 0 || cost < best_cost || (cost == best_cost && count <= best_panels))
       best = height, best_cost = cost, best_panels = count;
   }
@@ -215,8 +217,8 @@ struct PanelsA {
 // b as the microkernel reads it: panel q (columns [q kNR, (q + 1) kNR)) at data + (q -
 // first) * panel_step, row p of a panel k_step floats after row p - 1. Packed: k_step kNR,
 // panel_step kNR x depth. In place (row-major b): k_step its row stride, panel_step kNR,
-// and the last panel, if narrower than kNR, is read through a mask or packed by the tile
-// that needs it (a full-width read would pass b's end: Note [Masked b loads]). With a row table (`rows`): row p of panel q at data
+// and the last panel, if narrower than kNR, is copied by the tile that needs it (a
+// full-width read would pass b's end: Note [Masked b loads]). With a row table (`rows`): row p of panel q at data
 // + (q - first) * kNR + rows[p], every panel read whole (Note [Tap GEMM] in
 // conv_taps.h: its b is a padded input that holds the floats a last panel reads).
 struct PanelsB {
@@ -301,17 +303,12 @@ inline void gemm_block(int64_t depth, int64_t p0, const PanelsA& a, const Panels
   const int64_t block = depth - p0 < kDepthBlock ? depth - p0 : kDepthBlock;
   const bool last = p0 + kDepthBlock >= depth;
   const int64_t narrow_cols = c.cols - last_col_panel * kNR;
-  const bool narrow_tail =
-      !sgemm::kMaskedLoads && b.in_place && narrow_cols < kNR && col0 + cols == c.cols;
+  const bool narrow_tail = b.in_place && narrow_cols < kNR && col0 + cols == c.cols;
   if (narrow_tail) {
-    // The narrow last panel, packed for this block once for all its row panels (Note
-    // [Masked b loads]); a copy loop, not a libc call per row of a few floats.
-    const float* from = b.data + (last_col_panel - b.first) * b.panel_step + p0 * b.k_step;
-    for (int64_t p = 0; p < block; ++p) {
-      float* to = tail_panel + p * kNR;
-      for (int64_t j = 0; j < narrow_cols; ++j) to[j] = from[p * b.k_step + j];
-      for (int64_t j = narrow_cols; j < kNR; ++j) to[j] = 0.0f;
-    }
+    // The narrow last panel, copied for this block once for all its row panels (Note
+    // [Masked b loads]).
+    sgemm::copy_narrow_rows(b.data + (last_col_panel - b.first) * b.panel_step + p0 * b.k_step,
+                            b.k_step, block, narrow_cols, tail_panel);
   }
   const int64_t height = a.height;
   for (int64_t i = row0; i < row0 + rows; i += height) {
@@ -363,8 +360,7 @@ inline void gemm_tiles(int64_t depth, const PanelsA& a, const PanelsB& b, const 
   const int64_t work = tile_rows * tile_cols * (depth > 0 ? depth : 1);
   const int64_t grain = work >= (int64_t{1} << 17) ? 1 : ((int64_t{1} << 17) + work) / (work + 1);
   parallel_for(row_tiles * col_tiles, grain, [&](int64_t begin, int64_t end) {
-    // Only the in-place last panel uses it, and only without masked loads.
-    float tail_panel[sgemm::kMaskedLoads ? 1 : kDepthBlock * kNR];
+    float tail_panel[kDepthBlock * kNR];  // only the in-place last panel uses it
     for (int64_t run = begin; run < end;) {
       const int64_t column = run / row_tiles;
       const int64_t run_end = (column + 1) * row_tiles < end ? (column + 1) * row_tiles : end;

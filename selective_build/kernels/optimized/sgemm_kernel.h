@@ -4,8 +4,9 @@
 //
 // Note [sgemm microkernel]
 // One call computes a tile of kMR x kNR outputs over one block of the depth:
-// acc[i][j] = sum over p of a[p][i] * b[p][j], a the tile's rows packed depth-major (kMR
-// values per p), b its columns (kNR values per p, `b_step` floats apart). The accumulators
+// acc[i][j] = sum over p of a[p][i] * b[p][j], a the tile's rows packed depth-major (the
+// panel's height of values per p, kMR at most: Note [Balanced row panels] in gemm_packed.h),
+// b its columns (kNR values per p, `b_step` floats apart). The accumulators
 // live in vector registers for the whole block; each step of p loads kNR / kLanes vectors of
 // b, broadcasts one value of a per row and issues one fused multiply-add per accumulator.
 // Those are independent chains: 28 (AVX-512) or 12 (AVX2) of them, more than FMA latency x
@@ -41,7 +42,7 @@ using Vec = __m512;
 constexpr int kLanes = 16, kMR = 14, kNR = 32;
 // The heights a packed a's row panels may have, largest first: Note [Balanced row panels]
 // in gemm_packed.h.
-constexpr int kPanelHeights[] = {14, 12, 8};
+constexpr int kPanelHeights[] = {14, 8};
 inline Vec madd(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
 inline Vec splat(float x) { return _mm512_set1_ps(x); }
 #elif defined(__AVX2__) && defined(__FMA__)
@@ -75,35 +76,34 @@ inline Vec load(const float* p) {
 inline void store(float* p, Vec v) { std::memcpy(p, &v, sizeof v); }
 
 // Note [Masked b loads]
-// With AVX-512 a tile narrower than kNR loads b's rows with a mask of its real columns: a
-// narrow last panel of a b read in place (a 1x1 convolution's input of 784, 196 or 49
-// pixels, a Linear's row-major weight) is read where it lies, the lanes past its end
-// neither read nor faulted (they hold zeros, computed, never stored). A whole tile keeps
-// plain loads: masked ones cost its loop 2-3 % on Zen 4. Without AVX-512 the tile that
-// needs such a panel packs it (gemm_packed.h gemm_block).
+// A narrow last panel of a b read in place (a 1x1 convolution's input of 784, 196 or 49
+// pixels, a Linear's row-major weight) cannot be read kNR floats wide: that would pass b's
+// end. The tile that needs it copies it, one depth block at a time, into a whole panel
+// padded with zeros (gemm_packed.h gemm_block); with AVX-512 each row of it is two masked
+// loads, the lanes past b's end neither read nor faulted, and two stores (copy_narrow_rows),
+// where a scalar loop took a fifth of MobileNetV2's tiles' time. The microkernel itself
+// keeps plain loads: masked ones cost its loop 2-3 % on Zen 4, and a second loop for
+// narrow tiles would cost each instantiation its size again.
+//
+// rows x cols floats (cols < kNR) from `from` (rows `step` apart) into whole panel rows of
+// kNR at `to`, zeros past cols.
+inline void copy_narrow_rows(const float* from, int64_t step, int64_t rows, int64_t cols,
+                             float* to) {
 #if defined(__AVX512F__)
-constexpr bool kMaskedLoads = true;
-struct ColumnMask {
-  __mmask16 lanes[kNR / kLanes];
-  explicit ColumnMask(int64_t cols) {
-    for (int v = 0; v < kNR / kLanes; ++v) {
-      const int64_t n = cols - v * kLanes;
-      lanes[v] = static_cast<__mmask16>(n >= kLanes ? 0xffff : n <= 0 ? 0 : (1u << n) - 1);
-    }
+  const auto low = static_cast<__mmask16>(cols >= kLanes ? 0xffff : (1u << cols) - 1);
+  const auto high = static_cast<__mmask16>(cols <= kLanes ? 0 : (1u << (cols - kLanes)) - 1);
+  for (int64_t p = 0; p < rows; ++p, from += step, to += kNR) {
+    _mm512_storeu_ps(to, _mm512_maskz_loadu_ps(low, from));
+    // With no lane to load, from itself: from + kLanes may lie past b's end.
+    _mm512_storeu_ps(to + kLanes, _mm512_maskz_loadu_ps(high, high != 0 ? from + kLanes : from));
   }
-  Vec load(const float* p, int v) const { return _mm512_maskz_loadu_ps(lanes[v], p); }
-};
 #else
-constexpr bool kMaskedLoads = false;
-struct ColumnMask {
-  explicit ColumnMask(int64_t) {}
-  Vec load(const float* p, int) const { return sgemm::load(p); }
-};
+  for (int64_t p = 0; p < rows; ++p, from += step, to += kNR) {
+    for (int64_t j = 0; j < cols; ++j) to[j] = from[j];
+    for (int64_t j = cols; j < kNR; ++j) to[j] = 0.0f;
+  }
 #endif
-// A whole tile's loads.
-struct AllColumns {
-  Vec load(const float* p, int) const { return sgemm::load(p); }
-};
+}
 
 // What the last depth block does to a tile before storing it: Note [GEMM epilogue] in
 // gemm_packed.h. Per-channel values are this tile's: kNR of them along its columns, or one
@@ -213,18 +213,25 @@ __attribute__((always_inline)) inline void store_tile(const Vec (&acc)[R][kVecs]
   finish_tile(tile, rows < R ? rows : R, c, ldc, cols, accumulate, epilogue);
 }
 
-// acc += the tile's products over `depth` steps, b's rows loaded by `loads` (Note [Masked b
-// loads]); the rest as microkernel says.
-template <int R, bool kRowTable, class Loads>
-__attribute__((always_inline)) inline void accumulate(Vec (&acc)[R][kVecs], int64_t depth,
-                                                      const float* a, int64_t a_step,
-                                                      const float* b, int64_t b_step,
-                                                      const int64_t* b_rows, const Loads& loads) {
+// The tile of R rows over `depth` steps: Note [sgemm microkernel]. Step p of a lies at a +
+// p * a_step (the panel's height, at least R). Row p of b lies at b + p * b_step, or, with a
+// row table (kRowTable), at b + b_rows[p]: the rows of a convolution's input read in place
+// tap by tap (Note [Tap GEMM], conv_taps.h).
+template <int R, bool kRowTable>
+void microkernel(int64_t depth, const float* a, int64_t a_step, const float* b, int64_t b_step,
+                 const int64_t* b_rows, float* c, int64_t ldc, int64_t rows, int64_t cols,
+                 bool accumulate, const TileEpilogue* epilogue) {
+  Vec acc[R][kVecs];
+#pragma GCC unroll 16
+  for (int i = 0; i < R; ++i) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kVecs; ++v) acc[i][v] = Vec{};
+  }
   for (int64_t p = 0; p < depth; ++p) {
     const float* row = kRowTable ? b + b_rows[p] : b;
     Vec bv[kVecs];
 #pragma GCC unroll 4
-    for (int v = 0; v < kVecs; ++v) bv[v] = loads.load(row + v * kLanes, v);
+    for (int v = 0; v < kVecs; ++v) bv[v] = load(row + v * kLanes);
 #pragma GCC unroll 16
     for (int i = 0; i < R; ++i) {
       const Vec ai = splat(a[i]);
@@ -234,28 +241,7 @@ __attribute__((always_inline)) inline void accumulate(Vec (&acc)[R][kVecs], int6
     a += a_step;
     if (!kRowTable) b += b_step;
   }
-}
-
-// The tile of R rows over `depth` steps: Note [sgemm microkernel]. Step p of a lies at a +
-// p * a_step (the panel's height, at least R). Row p of b lies at b + p * b_step, or, with a
-// row table (kRowTable), at b + b_rows[p]: the rows of a convolution's input read in place
-// tap by tap (Note [Tap GEMM], conv_taps.h), whose panels are readable whole.
-template <int R, bool kRowTable>
-void microkernel(int64_t depth, const float* a, int64_t a_step, const float* b, int64_t b_step,
-                 const int64_t* b_rows, float* c, int64_t ldc, int64_t rows, int64_t cols,
-                 bool accumulate_c, const TileEpilogue* epilogue) {
-  Vec acc[R][kVecs];
-#pragma GCC unroll 16
-  for (int i = 0; i < R; ++i) {
-#pragma GCC unroll 4
-    for (int v = 0; v < kVecs; ++v) acc[i][v] = Vec{};
-  }
-  if (kMaskedLoads && !kRowTable && cols < kNR) {
-    accumulate<R, kRowTable>(acc, depth, a, a_step, b, b_step, b_rows, ColumnMask(cols));
-  } else {
-    accumulate<R, kRowTable>(acc, depth, a, a_step, b, b_step, b_rows, AllColumns{});
-  }
-  store_tile<R>(acc, c, ldc, rows, cols, accumulate_c, epilogue);
+  store_tile<R>(acc, c, ldc, rows, cols, accumulate, epilogue);
 }
 
 // Note [One-row tiles]
@@ -296,12 +282,15 @@ inline void row_microkernel(int64_t depth, const float* a, int64_t a_step, const
 }
 
 // The next smaller instantiation below R rows: the next panel height, then below the
-// smallest the largest power of two under it, so a tile of 16 or 32 output channels ends in
-// an instantiation of 2 or 4 rows (rows not computed at all), not one of 3 or 7.
+// smallest the largest power of two under it, down to 4, then 1 (rows not computed at
+// all). Two rows run as four: with AVX-512 a tile of 2 rows is bound by the FMA's latency
+// and takes as long as one of 4 (benchmarks/RESULTS.md, "Balanced row panels"), and its
+// instantiation would be code for nothing.
 constexpr int smaller_tile(int r) {
   for (int h : kPanelHeights)
     if (h < r) return h;
-  int p = 1;
+  if (r <= 4) return 1;
+  int p = 4;
   while (p * 2 < r) p *= 2;
   return p;
 }
