@@ -96,7 +96,10 @@ def test_real_pt2e_chains_become_int8_calls_with_the_references_bits(
         assert (calls, memory) == (len(layers) + adds, want)
     else:
         assert calls == 3
-    assert "calls fused at load: 0, 0 B" in stdout  # the float chains are gone
+    # The float chains are gone; quant_conv's float max pool, whose indices nothing reads,
+    # is the one call left to fuse (Note [Unread outs]).
+    pools = 1 if name == "quant_conv" else 0
+    assert f"calls fused at load: {pools}, 0 B" in stdout
     assert reported_bytes(stdout, "weights prepared at load") == 0  # counted above alone
     np.testing.assert_array_equal(out, np.load(model / "out0.npy"))
 

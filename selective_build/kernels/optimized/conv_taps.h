@@ -109,6 +109,19 @@ inline void copy_out(const Layer& l, const TapGrid& grid, const float* tile, int
   }
 }
 
+// Row kk = (ic, ky, kx) of b: its offset in the phases (Note [Tap GEMM]), for each of the
+// layer's k() rows.
+inline void fill_tap_table(const Layer& l, const TapGrid& grid, int64_t* table) {
+  for (int64_t ic = 0; ic < l.cin_g; ++ic)
+    for (int64_t ky = 0; ky < l.k_h; ++ky)
+      for (int64_t kx = 0; kx < l.k_w; ++kx) {
+        const int64_t dy = ky * l.dil_h, dx = kx * l.dil_w;
+        const int64_t phase = dy % l.stride_h * l.stride_w + dx % l.stride_w;
+        table[(ic * l.k_h + ky) * l.k_w + kx] =
+            (phase * l.cin_g + ic) * grid.plane + dy / l.stride_h * grid.w + dx / l.stride_w;
+      }
+}
+
 // Note [Tap GEMM]. False when the scratch cannot be had.
 inline bool tap_conv(const Layer& l, const float* x, const float* w, const float* bias,
                      const opt::PreparedGemm* packed, const rt::Epilogue& e, float* y) {
@@ -132,14 +145,7 @@ inline bool tap_conv(const Layer& l, const float* x, const float* w, const float
                               sizeof(float) * static_cast<size_t>(padded_floats)));
   if (table == nullptr) return false;
   float* padded = reinterpret_cast<float*>(table + k);
-  for (int64_t ic = 0; ic < l.cin_g; ++ic)
-    for (int64_t ky = 0; ky < l.k_h; ++ky)
-      for (int64_t kx = 0; kx < l.k_w; ++kx) {
-        const int64_t dy = ky * l.dil_h, dx = kx * l.dil_w;
-        const int64_t phase = dy % l.stride_h * l.stride_w + dx % l.stride_w;
-        table[(ic * l.k_h + ky) * l.k_w + kx] =
-            (phase * l.cin_g + ic) * grid.plane + dy / l.stride_h * grid.w + dx / l.stride_w;
-      }
+  fill_tap_table(l, grid, table);
   zero_piece(padded + phases * l.cin_g * grid.plane, opt::kNR - 1);
   bool ok = true;
   for (int64_t n = 0; n < l.batch; ++n) {

@@ -61,6 +61,7 @@ namespace opt {
 using sgemm::kMR;
 using sgemm::kNR;
 using sgemm::kPanelHeights;
+constexpr int kLowestHeight = kPanelHeights[sizeof kPanelHeights / sizeof kPanelHeights[0] - 1];
 
 constexpr int64_t kDepthBlock = 256;
 constexpr int64_t kTileRowPanels = 8;
@@ -135,6 +136,22 @@ inline void pack_a_panels(const Matrix<const float>& a, int64_t first, int64_t l
       continue;
     }
 #endif
+    if (a.row_stride == 1) {
+      // Column-major (a 1x1 convolution's pixels as rows, Note [Pixels as rows] in
+      // conv_pixel_rows.h): each step of p copies the panel's adjacent values.
+      for (int64_t p = 0; p < depth; ++p, dst += height) {
+        const float* from = src + p * a.col_stride;
+        // Copies of known size: a few vector moves (the loop stayed scalar).
+        if (rows == kMR && height == kMR) {
+          std::memcpy(dst, from, sizeof(float) * kMR);
+        } else if (rows == kLowestHeight && height == kLowestHeight) {
+          std::memcpy(dst, from, sizeof(float) * kLowestHeight);
+        } else {
+          for (int64_t i = 0; i < rows; ++i) dst[i] = from[i];
+        }
+      }
+      continue;
+    }
     if (a.col_stride == 1 && rows == kMR && height == kMR) {
       // Row-major: each step of p gathers one column of the panel, writing in order.
       for (int64_t p = 0; p < depth; ++p, dst += kMR) {

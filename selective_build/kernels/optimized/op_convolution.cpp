@@ -6,6 +6,7 @@
 #include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/conv_depthwise.h"
 #include "kernels/optimized/conv_layer.h"
+#include "kernels/optimized/conv_pixel_rows.h"
 #include "kernels/optimized/conv_taps.h"
 #include "kernels/optimized/epilogue.h"
 #include "kernels/optimized/gemm_packed.h"
@@ -28,7 +29,9 @@
 //   padded copy of it (Note [Padded depthwise], conv_depthwise.h);
 // - 1x1, stride 1, no padding: per batch and group, out[Cout, H*W] = weight[Cout, Cin] x
 //   input[Cin, H*W], one GEMM read straight from the tensors (the input's rows are b's
-//   panels in place when the weight was packed at load);
+//   panels in place when the weight was packed at load); over few pixels (7x7, 14x14, an
+//   SE block's one) the pixels as the GEMM's rows and the product transposed into the
+//   output (Note [Pixels as rows], conv_pixel_rows.h);
 // - any other layer whose stride is at most its kernel's reach: the input copied once into
 //   zero-padded planes (one per stride phase), which the GEMM reads in place through a row
 //   table, tap by tap (Note [Tap GEMM]);
@@ -257,7 +260,7 @@ void finish_strided(const portable::View4& v, const rt::Epilogue& e, float* y) {
 // it at load, and runtime/executor/prepare.cpp's release_fused then frees a folded weight's
 // own data: convolve() must take the path the weight was prepared for, so both ask this one
 // function.
-enum class Path { Reference, Depthwise, OneByOne, Taps, ImplicitGemm };
+enum class Path { Reference, Depthwise, OneByOne, PixelRows, Taps, TapPixelRows, ImplicitGemm };
 
 Path path_of(const portable::ConvCall& c, const Layer& l) {
   if (c.transposed || l.k() <= 0 || !conv::dense_from(c.x, 2) || !conv::dense_from(c.y, 2) ||
@@ -266,8 +269,9 @@ Path path_of(const portable::ConvCall& c, const Layer& l) {
   if (l.groups > 1 && l.cin_g == 1) return Path::Depthwise;
   const bool one_by_one = l.k_h == 1 && l.k_w == 1 && l.stride_h == 1 && l.stride_w == 1 &&
                           l.pad_h == 0 && l.pad_w == 0;
-  if (one_by_one) return Path::OneByOne;
-  return conv::reads_taps(l) ? Path::Taps : Path::ImplicitGemm;
+  if (one_by_one) return conv::pixel_rows_pay(l, false) ? Path::PixelRows : Path::OneByOne;
+  if (!conv::reads_taps(l)) return Path::ImplicitGemm;
+  return conv::pixel_rows_pay(l, true) ? Path::TapPixelRows : Path::Taps;
 }
 
 // The floats a depthwise layer reads of its weight (rows w_row apart).
@@ -276,8 +280,9 @@ int64_t depthwise_weight_floats(const Layer& l) {
 }
 
 // Note [Prepared GEMM operand]: a constant weight of a GEMM layer, each group's
-// (cout_g x cin_g kh kw) matrix packed as a; a depthwise layer's copied as it is (its only
-// gain: a weight made from constants, an int8 one dequantized, is made once).
+// (cout_g x cin_g kh kw) matrix packed as a (transposed, as b, for Note [Pixels as rows]); a
+// depthwise layer's copied as it is (its only gain: a weight made from constants, an int8 one
+// dequantized, is made once).
 void prepare(const rt::OpContext& in, const portable::ConvCall& c, const rt::Tensor& weight) {
   const Layer l = conv::layer_of(c);
   if (!in.context().constant_arg(1)) return;
@@ -288,7 +293,9 @@ void prepare(const rt::OpContext& in, const portable::ConvCall& c, const rt::Ten
                            depthwise_weight_floats(l));
   } else if (path != Path::Reference) {
     const opt::Matrix<const float> w{weight.data_as<const float>(), l.cout_g, l.k(), l.w_row, 1};
-    ok = opt::prepare_operand(in.context(), 1, opt::GemmSide::A, l.groups, w, l.cout_g * l.w_row);
+    const bool as_b = path == Path::PixelRows || path == Path::TapPixelRows;
+    ok = opt::prepare_operand(in.context(), 1, as_b ? opt::GemmSide::B : opt::GemmSide::A, l.groups,
+                              as_b ? w.transposed() : w, l.cout_g * l.w_row);
   }
   if (!ok) in.fail("out of memory while preparing the weight");
 }
@@ -310,6 +317,14 @@ void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float*
     const float* copy = opt::prepared_copy(in.context(), depthwise_weight_floats(l));
     if (!conv::depthwise(l, x, copy != nullptr ? copy : w, bias, e, y))
       in.fail("out of memory for the depthwise scratch");
+    return;
+  }
+  if (path == Path::PixelRows || path == Path::TapPixelRows) {
+    const opt::PreparedGemm* packed =
+        opt::prepared_operand(in.context(), opt::GemmSide::B, l.groups, l.k(), l.cout_g);
+    const bool ok = path == Path::PixelRows ? conv::pixel_rows_conv(l, x, w, bias, packed, e, y)
+                                            : conv::pixel_rows_taps(l, x, w, bias, packed, e, y);
+    if (!ok) in.fail("out of memory for the convolution's product");
     return;
   }
   const opt::PreparedGemm* packed =

@@ -5,7 +5,6 @@
 
 #include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/parallel.h"
-#include "kernels/optimized/vec8.h"
 #include "kernels/optimized/window.h"
 #include "kernels/portable/util/nn_pool.h"
 #include "kernels/portable/util/opmath.h"
@@ -14,6 +13,7 @@
 #include "runtime/kernel/dtype_selection.h"
 #include "runtime/kernel/kernel.h"
 #include "runtime/kernel/kernel_args.h"
+#include "runtime/kernel/unread_outs.h"
 
 // Max pooling a plane at a time and an output row at a time: Float planes with dense rows in
 // registers (Note [Max pool in registers]); others per window tap, one pass along the output
@@ -37,28 +37,52 @@ struct PlaneStrides {
   int64_t x_row, x_col, y_row, y_col, i_row, i_col;
 };
 
-typedef int32_t Int8 __attribute__((vector_size(32)));
-typedef int64_t Index8 __attribute__((vector_size(64)));
+// A block of L outputs: their values, their indices as 32-bit lanes, widened when stored.
+template <int L>
+struct PoolLanes {
+  typedef float Values __attribute__((vector_size(4 * L)));
+  typedef int32_t Indices __attribute__((vector_size(4 * L)));
+  typedef int64_t Wide __attribute__((vector_size(8 * L)));
+};
 
 // Note [Max pool in registers]
 // A Float plane with dense rows at column stride 1 or 2 (SqueezeNet's and ResNet's 3x3/2
-// pools) is pooled eight outputs at a time: for outputs whose every window column lies in
-// the input, the window's taps are visited in portable's order (rows, then columns) with
-// the running maximum and its index in registers, and each is stored once. The first tap
-// is taken whatever it is; a later one when it is greater or NaN: portable's decisions,
-// so values and indices are the same. Indices are kept as 32-bit lanes (the plane has
-// fewer than 2^31 elements) and widened when stored. A row's last block of eight ends at
-// its last inside output, overlapping the block before (its outputs are computed again, to
-// the same values). Outputs whose window crosses an edge (padding, a ceil_mode tail) take
-// the scalar loop, one window at a time, with the same decisions.
-template <int64_t kStride>
-conv::Vec8 load_taps(const float* src) {
-  const conv::Vec8 v = conv::load8(src);
+// pools) is pooled a block of outputs at a time (16 with AVX-512, else 8; a row narrower
+// than 16 takes blocks of 8): for outputs whose every window column lies in the input, the
+// window's taps are visited in portable's order (rows, then columns) with the running
+// maximum and its index in registers, and each is stored once. The first tap is taken
+// whatever it is; a later one when it is greater or NaN: portable's decisions, so values
+// and indices are the same. Indices are kept as 32-bit lanes (the plane has fewer than
+// 2^31 elements) and widened when stored. A row's last block ends at its last inside
+// output, overlapping the block before (its outputs are computed again, to the same
+// values). Outputs whose window crosses an edge (padding, a ceil_mode tail) take the scalar
+// loop, one window at a time, with the same decisions. The pool is bound by these compares
+// and blends, not by memory (pooling SqueezeNet's planes twice per call took twice the
+// time), so the wider blocks pay.
+#if defined(__AVX512F__)
+constexpr int kPoolLanes = 16;
+#else
+constexpr int kPoolLanes = 8;
+#endif
+
+template <int L, int64_t kStride>
+typename PoolLanes<L>::Values load_taps(const float* src) {
+  using V = typename PoolLanes<L>::Values;
+  V v;
+  std::memcpy(&v, src, sizeof v);
   if constexpr (kStride == 1) {
     return v;
   } else {
-    // src[0, 15): the even ones from src[0, 8) and src[7, 15), never a float past the tap.
-    return __builtin_shufflevector(v, conv::load8(src + 7), 0, 2, 4, 6, 9, 11, 13, 15);
+    // src[0, 2 L - 1): the even ones from src[0, L) and src[L - 1, 2 L - 1), never a float
+    // past the tap.
+    V u;
+    std::memcpy(&u, src + L - 1, sizeof u);
+    if constexpr (L == 8) {
+      return __builtin_shufflevector(v, u, 0, 2, 4, 6, 9, 11, 13, 15);
+    } else {
+      return __builtin_shufflevector(v, u, 0, 2, 4, 6, 8, 10, 12, 14, 17, 19, 21, 23, 25, 27, 29,
+                                     31);
+    }
   }
 }
 
@@ -84,8 +108,45 @@ inline void pool_one(const portable::PoolWindow& win, int64_t height, int64_t wi
   *index = at;
 }
 
+// Outputs [at, at + L) of the output row whose windows start at input row `top` (window rows
+// ky in [rows[0], rows[1]) inside the input, every window column inside): Note [Max pool in
+// registers].
+template <int L, int64_t kStride, bool kIndices>
+inline void pool_block(const portable::PoolWindow& win, int64_t width, int64_t top,
+                       const int64_t (&rows)[2], int64_t at, const float* plane, float* y_row,
+                       int64_t* i_row) {
+  using P = PoolLanes<L>;
+  typename P::Indices lanes;
+  for (int j = 0; j < L; ++j) lanes[j] = j * static_cast<int32_t>(kStride);
+  typename P::Values best{};
+  typename P::Indices index{};
+  bool first = true;
+  for (int64_t ky = rows[0]; ky < rows[1]; ++ky) {
+    const int64_t h = top + ky * win.dilation[0];
+    for (int64_t kx = 0; kx < win.kernel[1]; ++kx) {
+      const int64_t w = at * kStride - win.padding[1] + kx * win.dilation[1];
+      const typename P::Values v = load_taps<L, kStride>(plane + h * width + w);
+      const typename P::Indices where = static_cast<int32_t>(h * width + w) + lanes;
+      if (first) {
+        best = v;
+        if (kIndices) index = where;
+        first = false;
+        continue;
+      }
+      const typename P::Indices take = (v > best) | (v != v);
+      best = take ? v : best;
+      if (kIndices) index = take ? where : index;
+    }
+  }
+  std::memcpy(y_row + at, &best, sizeof best);
+  if (kIndices) {
+    const typename P::Wide wide = __builtin_convertvector(index, typename P::Wide);
+    std::memcpy(i_row + at, &wide, sizeof wide);
+  }
+}
+
 // Output row oy of a Float plane with dense rows (Note [Max pool in registers]).
-template <int64_t kStride>
+template <int64_t kStride, bool kIndices>
 void pool_row_in_registers(const portable::PoolWindow& win, int64_t height, int64_t width,
                            int64_t out_w, int64_t oy, const float* plane, float* y_row,
                            int64_t* i_row) {
@@ -103,36 +164,19 @@ void pool_row_in_registers(const portable::PoolWindow& win, int64_t height, int6
   int64_t ox = 0;
   for (; ox < std::min(lo, out_w); ++ox)
     pool_one(win, height, width, oy, ox, plane, y_row + ox, i_row + ox);
-  const Int8 lanes = {0, 1, 2, 3, 4, 5, 6, 7};
-  auto block = [&](int64_t at) {
-    conv::Vec8 best{};
-    Int8 index{};
-    bool first = true;
-    for (int64_t ky = rows[0]; ky < rows[1]; ++ky) {
-      const int64_t h = top + ky * win.dilation[0];
-      for (int64_t kx = 0; kx < win.kernel[1]; ++kx) {
-        const int64_t w = at * kStride - win.padding[1] + kx * win.dilation[1];
-        const conv::Vec8 v = load_taps<kStride>(plane + h * width + w);
-        const Int8 where =
-            static_cast<int32_t>(h * width + w) + lanes * static_cast<int32_t>(kStride);
-        if (first) {
-          best = v;
-          index = where;
-          first = false;
-          continue;
-        }
-        const Int8 take = (v > best) | (v != v);
-        best = take ? v : best;
-        index = take ? where : index;
-      }
-    }
-    conv::store8(y_row + at, best);
-    const Index8 wide = __builtin_convertvector(index, Index8);
-    std::memcpy(i_row + at, &wide, sizeof wide);
-  };
-  if (rows[0] < rows[1] && hi - ox >= 8) {
-    for (; ox + 8 <= hi; ox += 8) block(ox);
-    if (ox < hi) block(hi - 8);
+  if (rows[0] < rows[1] && hi - ox >= kPoolLanes) {
+    for (; ox + kPoolLanes <= hi; ox += kPoolLanes)
+      pool_block<kPoolLanes, kStride, kIndices>(win, width, top, rows, ox, plane, y_row, i_row);
+    if (ox < hi)
+      pool_block<kPoolLanes, kStride, kIndices>(win, width, top, rows, hi - kPoolLanes, plane,
+                                                y_row, i_row);
+    ox = hi;
+  }
+  if (kPoolLanes > 8 && rows[0] < rows[1] && hi - ox >= 8) {
+    for (; ox + 8 <= hi; ox += 8)
+      pool_block<8, kStride, kIndices>(win, width, top, rows, ox, plane, y_row, i_row);
+    if (ox < hi)
+      pool_block<8, kStride, kIndices>(win, width, top, rows, hi - 8, plane, y_row, i_row);
     ox = hi;
   }
   for (; ox < out_w; ++ox) pool_one(win, height, width, oy, ox, plane, y_row + ox, i_row + ox);
@@ -163,7 +207,7 @@ void pool_row(const portable::PoolWindow& win, const PlaneStrides& s, int64_t wi
   }
 }
 
-template <typename T>
+template <typename T, bool kIndices>
 void max_pool(const portable::PoolWindow& win, const portable::Planes4& x,
               const portable::Planes4& y, const portable::Planes4& ix, const T* px, T* py,
               int64_t* pi) {
@@ -182,11 +226,11 @@ void max_pool(const portable::PoolWindow& win, const portable::Planes4& x,
         int64_t* i_row = pi + ix.at(n, c, oy, 0);
         if constexpr (std::is_same<T, float>::value) {
           if (in_registers && win.stride[1] == 1) {
-            pool_row_in_registers<1>(win, height, width, y.size[3], oy, xp, y_row, i_row);
+            pool_row_in_registers<1, kIndices>(win, height, width, y.size[3], oy, xp, y_row, i_row);
             continue;
           }
           if (in_registers) {
-            pool_row_in_registers<2>(win, height, width, y.size[3], oy, xp, y_row, i_row);
+            pool_row_in_registers<2, kIndices>(win, height, width, y.size[3], oy, xp, y_row, i_row);
             continue;
           }
         }
@@ -209,14 +253,11 @@ void max_pool(const portable::PoolWindow& win, const portable::Planes4& x,
   });
 }
 
-}  // namespace
-
-// max_pool2d_with_indices.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0,
-//     int[2] dilation=1, bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices)
-void max_pool2d_with_indices_out(rt::KernelContext& context, const rt::Tensor& self,
-                                 rt::IntList kernel_size, rt::IntList stride, rt::IntList padding,
-                                 rt::IntList dilation, bool ceil_mode, rt::Tensor& out,
-                                 rt::Tensor& indices) {
+// The call's values, and its indices too when `with_indices` (else only where a window
+// takes the scalar loop: Note [Unread outs], runtime/kernel/unread_outs.h).
+void max_pool2d(rt::KernelContext& context, const rt::Tensor& self, rt::IntList kernel_size,
+                rt::IntList stride, rt::IntList padding, rt::IntList dilation, bool ceil_mode,
+                rt::Tensor& out, rt::Tensor& indices, bool with_indices) {
   const rt::OpContext in(context, kOp);
   portable::PoolWindow win;
   if (!portable::plan_max_pool2d_with_indices<Dtypes>(in, self, kernel_size, stride, padding,
@@ -227,9 +268,38 @@ void max_pool2d_with_indices_out(rt::KernelContext& context, const rt::Tensor& s
   const portable::Planes4 x(self), y(out), ix(indices);
   Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    max_pool<T>(win, x, y, ix, self.data_as<const T>(), out.data_as<T>(),
-                indices.data_as<int64_t>());
+    if (with_indices) {
+      max_pool<T, true>(win, x, y, ix, self.data_as<const T>(), out.data_as<T>(),
+                        indices.data_as<int64_t>());
+    } else {
+      max_pool<T, false>(win, x, y, ix, self.data_as<const T>(), out.data_as<T>(),
+                         indices.data_as<int64_t>());
+    }
   });
 }
 
+}  // namespace
+
+// max_pool2d_with_indices.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0,
+//     int[2] dilation=1, bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices)
+void max_pool2d_with_indices_out(rt::KernelContext& context, const rt::Tensor& self,
+                                 rt::IntList kernel_size, rt::IntList stride, rt::IntList padding,
+                                 rt::IntList dilation, bool ceil_mode, rt::Tensor& out,
+                                 rt::Tensor& indices) {
+  max_pool2d(context, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices, true);
+}
+
 }  // namespace optimized
+
+// Note [Unread outs]: the values of max_pool2d_with_indices.out, as the exporter lays out its
+// call (self, kernel_size, stride, padding, dilation, ceil_mode, out, indices, [out, indices]).
+void rt::fused::max_pool2d_values(rt::KernelContext& context, rt::Span<rt::EValue* const> args) {
+  optimized::max_pool2d(context, args[0]->to_tensor(), rt::IntList(args[1]->to_list()),
+                        rt::IntList(args[2]->to_list()), rt::IntList(args[3]->to_list()),
+                        rt::IntList(args[4]->to_list()), args[5]->to_bool(), args[6]->to_tensor(),
+                        args[7]->to_tensor(), false);
+}
+
+bool rt::fused::max_pool2d_values_accepts(rt::Span<rt::EValue* const> args) {
+  return args[0]->is_tensor() && optimized::Dtypes::kEnabled.contains(args[0]->to_tensor().dtype());
+}

@@ -8,6 +8,7 @@
 
 #include "runtime/executor/call_graph.h"
 #include "runtime/kernel/epilogue.h"
+#include "runtime/kernel/unread_outs.h"
 
 namespace rt {
 namespace {
@@ -24,6 +25,7 @@ enum Op : uint8_t {
   kHardswish,
   kSigmoid,
   kMul,
+  kMaxPool,
   kOps
 };
 
@@ -39,6 +41,7 @@ constexpr const char* kNames[kOps] = {
     "aten::hardswish.out",
     "aten::sigmoid.out",
     "aten::mul.out",
+    "aten::max_pool2d_with_indices.out",
 };
 
 bool is_float_tensor(const EValue* value) {
@@ -228,6 +231,20 @@ class Fuser {
   size_t cap_;
 };
 
+// Whether a max pool's indices are read by nothing but the call itself (its out argument and
+// its return list, which nothing else refers to): Note [Unread outs].
+bool indices_unread(const Instruction& call, const CallGraph& graph) {
+  if (call.args.size() != 9) return false;
+  const EValue* indices = call.args[7];
+  const EValue* list = call.args[8];
+  if (!indices->is_tensor() || list->tag() != Tag::TensorList || !graph.owned(indices) ||
+      !graph.owned(list))
+    return false;
+  const BoxedList items = list->to_list();
+  return items.size == 2 && items.items[0] == call.args[6] && items.items[1] == indices &&
+         graph.uses[graph.at(indices)] == 2 && graph.uses[graph.at(list)] == 1;
+}
+
 // The calls with a fused entry (runtime/kernel/epilogue.h): a null entry is not linked.
 struct Fusable {
   Op op;
@@ -246,7 +263,8 @@ const Fusable kFusable[] = {
 Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList inputs,
                   BoxedList outputs, const Program& program, const KernelRegistry& registry,
                   Arena& arena) {
-  if (fused::convolution == nullptr && fused::addmm == nullptr && fused::mm == nullptr)
+  if (fused::convolution == nullptr && fused::addmm == nullptr && fused::mm == nullptr &&
+      fused::max_pool2d_values == nullptr)
     return Status();
   CallGraph graph(instructions, values, program);
   if (!graph.allocate(arena))
@@ -265,6 +283,12 @@ Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList
   for (size_t i = 0; i < instructions.size(); ++i) {
     Instruction& call = instructions[i];
     const Op op = static_cast<Op>(ops.of(call));
+    if (op == kMaxPool) {
+      if (fused::max_pool2d_values != nullptr && indices_unread(call, graph) &&
+          fused::max_pool2d_values_accepts(call.args))
+        call.fn = fused::max_pool2d_values;
+      continue;
+    }
     const Fusable* fusable = nullptr;
     for (const Fusable& f : kFusable) {
       if (f.op == op && call.args.size() == f.inputs + 2 && f.fused != nullptr) fusable = &f;
@@ -305,6 +329,10 @@ Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList
 FusionStats fusion_stats(Span<Instruction> instructions) {
   FusionStats stats{0, 0};
   for (const Instruction& call : instructions) {
+    // A max pool without its indices (Note [Unread outs]) counts as a call, taking no memory.
+    if (call.kind == Instruction::Kind::Kernel && fused::max_pool2d_values != nullptr &&
+        call.fn == fused::max_pool2d_values)
+      ++stats.chains;
     for (const Fusable& f : kFusable) {
       if (call.kind != Instruction::Kind::Kernel || f.fused == nullptr || call.fn != f.fused)
         continue;

@@ -105,6 +105,36 @@ def test_taps_over_the_padded_grid(both: Both) -> None:
 
 
 @pytest.mark.parametrize("constant_weight", [False, True])
+def test_one_by_one_over_few_pixels_has_the_pixels_as_rows(
+    both: Both, constant_weight: bool
+) -> None:
+    # Note [Pixels as rows]: a 7x7 map into 64 channels, one pixel (a squeeze-and-excitation
+    # block's 1x1) into 40 (a narrow last column panel), 100 frames of a 1-d net into 128
+    # (two images, two groups), a 14x14 map into 96 without a bias; the weight packed at
+    # load as b, or per call from the weight read transposed.
+    options: dict[str, Any] = {"constant_weight": constant_weight}
+    _conv(both, (1, 24, 7, 7), (64, 24, 1, 1), **options)
+    _conv(both, (1, 300, 1, 1), (40, 300, 1, 1), seed=1, **options)
+    one_d = {"stride": (1,), "padding": (0,), "dilation": (1,), "groups": 2}
+    _conv(both, (2, 10, 100), (128, 5, 1), seed=2, **one_d, **options)
+    _conv(both, (1, 16, 14, 14), (96, 16, 1, 1), bias=False, seed=3, **options)
+
+
+@pytest.mark.parametrize("constant_weight", [False, True])
+def test_taps_over_few_pixels_have_the_pixels_as_rows(both: Both, constant_weight: bool) -> None:
+    # Note [Pixels as rows] for layers that read their taps: a 1-d net's 100 frames (kernel
+    # 11, "same" padding), its stride-2 stem over two images (phases), a 7x7 map into 128
+    # channels (panels spanning output rows), two groups, a dilated 9x9 one without a bias.
+    options: dict[str, Any] = {"constant_weight": constant_weight}
+    one_d: dict[str, Any] = {"dilation": (1,), **options}
+    _conv(both, (1, 16, 100), (64, 16, 11), stride=(1,), padding=(5,), **one_d)
+    _conv(both, (2, 8, 201), (64, 8, 11), stride=(2,), padding=(5,), seed=1, **one_d)
+    _conv(both, (1, 32, 7, 7), (128, 32, 3, 3), padding=(1, 1), seed=2, **options)
+    _conv(both, (2, 16, 7, 7), (128, 8, 3, 3), padding=(1, 1), groups=2, seed=3, **options)
+    _conv(both, (1, 8, 9, 9), (96, 8, 3, 3), padding=(2, 2), dilation=(2, 2), bias=False, **options)
+
+
+@pytest.mark.parametrize("constant_weight", [False, True])
 def test_taps_split_into_row_blocks(both: Both, constant_weight: bool) -> None:
     # Few column tiles: a 7x7 plane (2 panels of its 9-wide grid) and a 14x14 one, 70 output
     # channels (5 AVX-512 row panels, 12 AVX2 ones) cut into blocks of row panels, each

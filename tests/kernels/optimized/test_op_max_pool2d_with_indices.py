@@ -52,14 +52,17 @@ def test_windows(both: Both, k: int, s: int, p: int, d: int, ceil: bool) -> None
     _pool(both, random_input((2, 3, 13, 11), seed=k + s + p), k, s, p, d, ceil)
 
 
-@pytest.mark.parametrize("width", [17, 18, 19, 40])
-def test_wide_rows_eight_outputs_at_a_time(both: Both, width: int) -> None:
-    # Rows of 9 to 40 outputs: the eight-wide vector loop at column stride 1 and 2 and its
-    # scalar tail; ties (halves), NaN and -inf inside, and whole windows of -inf.
+@pytest.mark.parametrize("width", [17, 18, 19, 40, 71])
+def test_wide_rows_in_vector_blocks(both: Both, width: int) -> None:
+    # Rows of 8 to 71 outputs: the blocks of 16 outputs (AVX-512) and of 8 at column stride 1
+    # and 2, the last block overlapping, and the scalar tail; ties (halves, and zeros of both
+    # signs, where the first wins), NaN and -inf inside, and whole windows of -inf.
     x = random_input((2, 3, 7, width), seed=width)
     x[0, 0, 2, ::3] = np.nan
     x[0, 1, :, : width // 2] = -np.inf
     x[1, 2, 3, 5:9] = 0.5
+    x[1, 1, 2:5, ::2] = -0.0
+    x[1, 1, 2:5, 1::2] = 0.0
     for k, s, p, d in [(3, 2, 1, 1), (2, 2, 0, 1), (3, 1, 1, 1), (3, 2, 1, 2), (2, 1, 0, 1)]:
         _pool(both, x, k, s, p, d)
 
