@@ -18,8 +18,9 @@
 // microkernel sums one block in registers and adds it to c, so output (i, j) is
 // (((block 0) + block 1) + ...), each block one FMA chain in order of p: a function of the
 // depth alone, never of the tile, the microkernel's row count or the thread. c is cut into
-// tiles of kTileRowPanels row panels x kTileCols spread over the threads (Note [Threads]):
-// results are bit-identical for every thread count. Within a tile, for each depth block,
+// tiles of about kTileRowPanels x kMR rows (whole panels) x kTileCols spread over the
+// threads (Note [Threads]): results are bit-identical for every thread count. Within a
+// tile, for each depth block,
 // one panel of a (kMR x kDepthBlock floats at most, 14 KiB with AVX-512) stays in L1 while
 // the tile's panels of b (kTileCols columns, 256 KiB) come from L2.
 //
@@ -66,8 +67,9 @@ constexpr int kLowestHeight = kPanelHeights[sizeof kPanelHeights / sizeof kPanel
 constexpr int64_t kDepthBlock = 256;
 constexpr int64_t kTileRowPanels = 8;
 constexpr int64_t kTileCols = 256 / kNR * kNR;
-// b is packed per call only when the product has more row panels than this (Note [Packed
-// GEMM]); with fewer, copying b costs about as much as the product.
+// b is packed per call only when the product has more rows than this many panels of kMR
+// (Note [Packed GEMM]; of kMR whatever its own panels' height, Note [Balanced row panels]);
+// with fewer, copying b costs about as much as the product.
 constexpr int64_t kInPlaceRowPanels = 2;
 
 inline int64_t panels(int64_t extent, int64_t width) { return (extent + width - 1) / width; }
@@ -369,7 +371,8 @@ inline void gemm_block(int64_t depth, int64_t p0, const PanelsA& a, const Panels
 template <bool kRowTable = false>
 inline void gemm_tiles(int64_t depth, const PanelsA& a, const PanelsB& b, const Matrix<float>& c,
                        const Epilogue& e, int64_t col0, int64_t cols) {
-  const int64_t tile_height = kTileRowPanels * a.height;
+  // About kTileRowPanels panels of kMR rows whatever a's panel height: the same blocking.
+  const int64_t tile_height = panels(kTileRowPanels * kMR, a.height) * a.height;
   const int64_t row_tiles = panels(c.rows, tile_height), col_tiles = panels(cols, kTileCols);
   const int64_t tile_rows = c.rows < tile_height ? c.rows : tile_height;
   const int64_t tile_cols = cols < kTileCols ? cols : kTileCols;
@@ -421,7 +424,7 @@ inline bool gemm(const Matrix<const float>& a, const float* a_packed, const Matr
   if (c.rows <= 0 || c.cols <= 0) return true;
   const int64_t depth = a.cols, height = panel_height(c.rows);
   const bool pack_b_here =
-      b_packed == nullptr && (!b.row_major() || panels(c.rows, height) > kInPlaceRowPanels);
+      b_packed == nullptr && (!b.row_major() || c.rows > kInPlaceRowPanels * kMR);
   const int64_t a_floats = a_packed == nullptr ? packed_a_floats(c.rows, depth, height) : 0;
   const int64_t b_floats =
       pack_b_here ? packed_b_floats(depth, c.cols < kTileCols ? c.cols : kTileCols) : 0;
