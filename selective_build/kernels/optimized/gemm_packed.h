@@ -20,9 +20,9 @@
 // depth alone, never of the tile, the microkernel's row count or the thread. c is cut into
 // tiles of about kTileRowPanels x kMR rows (whole panels) x kTileCols spread over the
 // threads (Note [Threads]): results are bit-identical for every thread count. Within a
-// tile, for each depth block,
-// one panel of a (kMR x kDepthBlock floats at most, 14 KiB with AVX-512) stays in L1 while
-// the tile's panels of b (kTileCols columns, 256 KiB) come from L2.
+// tile, for each depth block, one panel of a (kMR x kDepthBlock floats at most, 14 KiB with
+// AVX-512) stays in L1 while the tile's panels of b (kTileCols columns, 256 KiB) come from
+// L2.
 //
 // Note [Balanced row panels]
 // The microkernel runs at the FMA units' rate only on a tile of many rows (Note [sgemm
