@@ -42,8 +42,14 @@ def packed_b(depth: int, cols: int) -> int:
     return panels(cols, NR) * NR * depth * 4 + PER_CALL
 
 
+# The panel heights gemm_packed.h's panel_height picks for the row counts below (Note
+# [Balanced row panels]): with AVX-512, 20 rows as 8 + 8 + 4, 3 in one panel of 8.
+HEIGHT = {20: 8, 3: 8} if MR == 14 else {}
+
+
 def packed_a(rows: int, depth: int) -> int:
-    return panels(rows, MR) * MR * depth * 4 + PER_CALL
+    height = HEIGHT.get(rows, MR)
+    return panels(rows, height) * height * depth * 4 + PER_CALL
 
 
 def run(

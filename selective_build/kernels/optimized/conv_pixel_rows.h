@@ -43,14 +43,16 @@ namespace conv {
 constexpr int64_t kPixelRowsMargin = 8;  // percent: the transpose, and the packing's slack
 constexpr int64_t kRunCost = 48;         // multiply-adds a copied run of a window costs
 
-// Rows of the microkernel's tiles a product of `rows` rows computes: whole panels, and a
-// last one of the smaller instantiation (a power of two) that holds its rows.
+// Rows of the microkernel's tiles a product of `rows` rows computes: whole panels (Note
+// [Balanced row panels]), and a last one of the smallest instantiation that holds its rows
+// (sgemm::smaller_tile's chain).
 inline int64_t computed_rows(int64_t rows) {
-  const int64_t full = rows / opt::kMR * opt::kMR, left = rows - full;
+  const int64_t height = opt::panel_height(rows);
+  const int64_t full = rows / height * height, left = rows - full;
   if (left == 0) return full;
-  int64_t tile = 1;
-  while (tile < left) tile *= 2;
-  return full + std::min<int64_t>(tile, opt::kMR);
+  int tile = opt::kMR;
+  while (tile > 1 && opt::sgemm::smaller_tile(tile) >= left) tile = opt::sgemm::smaller_tile(tile);
+  return full + tile;
 }
 
 // Whether layer `l` (a 1x1, or with `taps` one that reads its taps in place) computes less
@@ -61,8 +63,9 @@ inline bool pixel_rows_pay(const Layer& l, bool taps) {
   const int64_t columns = taps ? tap_grid(l).columns : pixels;
   const int64_t as_columns = computed_rows(l.cout_g) * opt::panels(columns, opt::kNR) * opt::kNR;
   int64_t runs = 0;  // per row of b, the windows' copies (pack_windows)
-  for (int64_t p0 = 0; taps && p0 < pixels; p0 += opt::kMR)
-    runs += (std::min(pixels, p0 + opt::kMR) - 1) / l.out_w - p0 / l.out_w + 1;
+  const int64_t height = opt::panel_height(pixels);
+  for (int64_t p0 = 0; taps && p0 < pixels; p0 += height)
+    runs += (std::min(pixels, p0 + height) - 1) / l.out_w - p0 / l.out_w + 1;
   const int64_t as_rows =
       computed_rows(pixels) * opt::panels(l.cout_g, opt::kNR) * opt::kNR + kRunCost * runs;
   return as_rows * (100 + kPixelRowsMargin) < as_columns * 100;
@@ -103,7 +106,7 @@ inline void store_pixel_rows(const Layer& l, const float* product, const float* 
                 e);
 }
 
-// Group g's product of a (the pixels' panels) and b (the weight's, k x cout_g), its epilogue
+// Group g's product of a (the pixels' panels, panel_height(pixels) rows each) and b (the weight's, k x cout_g), its epilogue
 // per column (the output channel; a bias with a stride waits for store_pixel_rows), then
 // stored. Its column panels are the work items: a layer of few pixels has one tile of rows
 // but, like any conv layer, channels in tens of panels to share between the threads.
@@ -119,8 +122,8 @@ inline void pixel_rows_gemm(const Layer& l, int64_t g, const float* a, const flo
   const int64_t grain = work >= (int64_t{1} << 17) ? 1 : ((int64_t{1} << 17) + work - 1) / work;
   opt::parallel_for(opt::panels(l.cout_g, opt::kNR), grain, [&](int64_t first, int64_t last) {
     const int64_t col0 = first * opt::kNR;
-    opt::gemm_tiles(k, a, opt::PanelsB::packed(b, k), c, epilogue, col0,
-                    std::min(l.cout_g, last * opt::kNR) - col0);
+    opt::gemm_tiles(k, opt::PanelsA{a, opt::panel_height(pixels)}, opt::PanelsB::packed(b, k), c,
+                    epilogue, col0, std::min(l.cout_g, last * opt::kNR) - col0);
   });
   store_pixel_rows(l, product, bias, g, e, out);
 }
@@ -166,8 +169,9 @@ inline bool pixel_rows_conv(const Layer& l, const float* x, const float* w, cons
       // input^T: the pixels' rows are adjacent floats (Note [Packed GEMM]'s column-major a).
       const opt::Matrix<const float> input_t{x + n * l.x_n + g * l.cin_g * l.x_c, l.pixels(), l.k(),
                                              1, l.x_c};
-      opt::parallel_for(opt::panels(l.pixels(), opt::kMR), 4, [&](int64_t first, int64_t last) {
-        opt::pack_a_panels(input_t, first, last, s.a);
+      const int64_t height = opt::panel_height(l.pixels());
+      opt::parallel_for(opt::panels(l.pixels(), height), 4, [&](int64_t first, int64_t last) {
+        opt::pack_a_panels(input_t, first, last, height, s.a);
       });
       pixel_rows_gemm(l, g, s.a, pixel_rows_weight(l, g, w, packed, s.b), bias, e, s.product,
                       y + n * l.y_n + g * l.cout_g * l.y_c);
@@ -176,20 +180,20 @@ inline bool pixel_rows_conv(const Layer& l, const float* x, const float* w, cons
   return true;
 }
 
-// Row panel q of the windows (pixels as rows, kMR per panel; Note [Packed GEMM]): the
+// Row panel q of the windows (pixels as rows, `height` per panel; Note [Packed GEMM]): the
 // panel's pixels at row kk of the taps (padded + table[kk] + grid column), copied an output
 // row's run at a time; rows past the last pixel zero.
 inline void pack_windows(const Layer& l, const TapGrid& grid, const float* padded,
-                         const int64_t* table, int64_t q, float* panels) {
-  const int64_t k = l.k(), p0 = q * opt::kMR;
-  const int64_t rows = std::min<int64_t>(opt::kMR, l.pixels() - p0);
-  float* dst = panels + q * opt::kMR * k;
-  if (rows < opt::kMR) std::memset(dst, 0, sizeof(float) * opt::kMR * k);
+                         const int64_t* table, int64_t height, int64_t q, float* panels) {
+  const int64_t k = l.k(), p0 = q * height;
+  const int64_t rows = std::min<int64_t>(height, l.pixels() - p0);
+  float* dst = panels + q * height * k;
+  if (rows < height) std::memset(dst, 0, sizeof(float) * height * k);
   for (int64_t i = 0; i < rows;) {
     const int64_t p = p0 + i, oy = p / l.out_w, ox = p % l.out_w;
     const int64_t run = std::min(rows - i, l.out_w - ox);
     const float* from = padded + oy * grid.w + ox;
-    for (int64_t kk = 0; kk < k; ++kk) copy_piece(dst + kk * opt::kMR + i, from + table[kk], run);
+    for (int64_t kk = 0; kk < k; ++kk) copy_piece(dst + kk * height + i, from + table[kk], run);
     i += run;
   }
 }
@@ -215,8 +219,9 @@ inline bool pixel_rows_taps(const Layer& l, const float* x, const float* w, cons
       const float* xg = x + n * l.x_n + g * l.cin_g * l.x_c;
       opt::parallel_for(l.cin_g, std::max<int64_t>(1, 16384 / (phases * grid.plane)),
                         [&](int64_t c0, int64_t c1) { pad_channels(l, grid, xg, c0, c1, padded); });
-      opt::parallel_for(opt::panels(l.pixels(), opt::kMR), 1, [&](int64_t first, int64_t last) {
-        for (int64_t q = first; q < last; ++q) pack_windows(l, grid, padded, table, q, s.a);
+      const int64_t height = opt::panel_height(l.pixels());
+      opt::parallel_for(opt::panels(l.pixels(), height), 1, [&](int64_t first, int64_t last) {
+        for (int64_t q = first; q < last; ++q) pack_windows(l, grid, padded, table, height, q, s.a);
       });
       pixel_rows_gemm(l, g, s.a, pixel_rows_weight(l, g, w, packed, s.b), bias, e, s.product,
                       y + n * l.y_n + g * l.cout_g * l.y_c);

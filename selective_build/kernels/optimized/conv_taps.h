@@ -129,11 +129,13 @@ inline bool tap_conv(const Layer& l, const float* x, const float* w, const float
   const TapGrid grid = tap_grid(l);
   // Note [Convolution work items]: column tiles, and blocks of row panels when they are few.
   const int64_t col_panels = opt::panels(grid.columns, opt::kNR);
-  const int64_t row_panels = opt::panels(l.cout_g, opt::kMR);
+  // The weight's panels are packed for each group's rows (Note [Balanced row panels]).
+  const int64_t height = opt::panel_height(l.cout_g);
+  const int64_t row_panels = opt::panels(l.cout_g, height);
   const int64_t tile_panels = std::clamp<int64_t>(col_panels / kFewItems, 1, kTapTilePanels);
   const int64_t tile = tile_panels * opt::kNR, tiles = opt::panels(col_panels, tile_panels);
   const int64_t row_blocks = std::min(row_panels, opt::panels(kFewItems, tiles));
-  const int64_t block_rows = std::min(l.cout_g, opt::panels(row_panels, row_blocks) * opt::kMR);
+  const int64_t block_rows = std::min(l.cout_g, opt::panels(row_panels, row_blocks) * height);
   // The row table, then the padded planes, in the calling thread's GEMM scratch: the work
   // items read them on every thread.
   const int64_t phases = l.stride_h * l.stride_w;
@@ -152,7 +154,8 @@ inline bool tap_conv(const Layer& l, const float* x, const float* w, const float
       opt::parallel_for(l.cin_g, std::max<int64_t>(1, 16384 / (phases * grid.plane)),
                         [&](int64_t c0, int64_t c1) { pad_channels(l, grid, xg, c0, c1, padded); });
       opt::parallel_items(tiles * row_blocks, 1, [&](opt::WorkItems& items) {
-        const int64_t a_floats = packed == nullptr ? opt::packed_a_floats(block_rows, k) : 0;
+        const int64_t a_floats =
+            packed == nullptr ? opt::packed_a_floats(block_rows, k, height) : 0;
         float* scratch = static_cast<float*>(opt::thread_scratch().get(
             sizeof(float) * static_cast<size_t>(block_rows * tile + a_floats)));
         if (scratch == nullptr) {
@@ -164,17 +167,19 @@ inline bool tap_conv(const Layer& l, const float* x, const float* w, const float
           for (int64_t item = begin; item < end; ++item) {
             const int64_t rb = item % row_blocks, t = item / row_blocks;
             const int64_t first_panel = rb * row_panels / row_blocks;
-            const int64_t r0 = first_panel * opt::kMR;
+            const int64_t r0 = first_panel * height;
             const int64_t rows =
-                std::min(l.cout_g, (rb + 1) * row_panels / row_blocks * opt::kMR) - r0;
+                std::min(l.cout_g, (rb + 1) * row_panels / row_blocks * height) - r0;
             const int64_t j0 = t * tile, width = std::min(tile, grid.columns - j0);
             const int64_t channel = g * l.cout_g + r0;
-            const float* weight_packed = packed == nullptr ? nullptr : packed->matrix(g) + r0 * k;
-            if (weight_packed == nullptr) {
+            opt::PanelsA weight_packed{nullptr, height};
+            if (packed != nullptr) {
+              weight_packed = packed->panels_a(g, r0 * k);
+            } else {
               // Not packed at load, so w holds it (Note [Convolution path]).
               opt::pack_a(opt::Matrix<const float>{w + channel * l.w_row, rows, k, l.w_row, 1},
-                          weight_panels);
-              weight_packed = weight_panels;
+                          weight_panels, height);
+              weight_packed.data = weight_panels;
             }
             opt::Epilogue epilogue;
             epilogue.by_rows = true;

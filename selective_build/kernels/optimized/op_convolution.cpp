@@ -73,12 +73,13 @@ constexpr int64_t kDirectTileWidth = 512;
 // thread has work. Which split a layer gets depends on its shape alone, never on the
 // thread count, and each output is one FMA chain whatever its block (Note [Packed GEMM]),
 // so the bits are the same for any number of threads (Note [Threads]). A block starts on a
-// panel of the packed weight (a multiple of kMR rows, about 32). A thread's consecutive row
+// panel of the packed weight (a multiple of its panel height, Note [Balanced row panels],
+// about 32 rows: row_block_of). A thread's consecutive row
 // blocks of one tile share its packed columns. The layers that read their taps in place
 // (Note [Tap GEMM]) have no columns to share: their tiles are cut narrower (down to one
 // panel) until there are kFewItems of them, then their row panels into as many blocks as
 // it takes to reach kFewItems (a 7x7 layer: 2 tiles of one panel, 4 row blocks).
-constexpr int64_t kRowBlock = (32 + opt::kMR - 1) / opt::kMR * opt::kMR;
+inline int64_t row_block_of(int64_t height) { return opt::panels(32, height) * height; }
 
 // Note [Implicit GEMM]
 // The k x k path packs the GEMM's b operand straight from the input: columns [p0, p0 +
@@ -172,7 +173,11 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
                  : opt::panels(std::max(kMinTileWidth, kTileFloats / k), opt::kNR) * opt::kNR;
   const int64_t tiles = (pixels + tile - 1) / tile;
   // Note [Convolution work items]: blocks of output rows too when there are few tiles.
-  const int64_t row_block = l.batch * l.groups * tiles >= kFewItems ? l.cout_g : kRowBlock;
+  // The weight's panels are packed for the whole of each group's rows (Note [Balanced row
+  // panels]), at load or below.
+  const int64_t height = opt::panel_height(l.cout_g);
+  const int64_t row_block =
+      l.batch * l.groups * tiles >= kFewItems ? l.cout_g : row_block_of(height);
   const int64_t row_blocks = (l.cout_g + row_block - 1) / row_block;
   bool ok = true;
   // Each thread packs its scratch once and keeps its columns from one claimed item to the next.
@@ -182,7 +187,7 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
     if (!one_by_one) {
       const int64_t b_floats = opt::packed_b_floats(k, std::min(tile, pixels));
       const int64_t a_floats =
-          packed == nullptr ? opt::packed_a_floats(std::min(row_block, l.cout_g), k) : 0;
+          packed == nullptr ? opt::packed_a_floats(std::min(row_block, l.cout_g), k, height) : 0;
       const size_t bytes = static_cast<size_t>(b_floats + a_floats) * sizeof(float);
       panels = static_cast<float*>(opt::thread_scratch().get(bytes));
       if (panels == nullptr) {
@@ -205,9 +210,9 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
         // w is null once a folded weight was packed and released (prepare.cpp, release_fused).
         const opt::Matrix<const float> weight{w != nullptr ? w + r0 * l.w_row : nullptr, rows, k,
                                               l.w_row, 1};
-        const float* weight_packed =
-            packed == nullptr ? nullptr
-                              : packed->matrix(g) + rb * row_block * k;  // whole panels before
+        opt::PanelsA weight_packed{nullptr, height};
+        if (packed != nullptr)
+          weight_packed = packed->panels_a(g, rb * row_block * k);  // whole panels before
         const opt::Matrix<float> out{yr, rows, width, l.y_c, 1};
         opt::Epilogue epilogue;
         epilogue.by_rows = true;
@@ -216,7 +221,7 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
         if (bias != nullptr && l.bias_stride == 1) epilogue.shift = bias + r0;
         if (one_by_one) {
           const opt::Matrix<const float> columns{xg + p0, k, width, l.x_c, 1};
-          if (weight_packed != nullptr) {
+          if (weight_packed.data != nullptr) {
             // The input's rows are b's panels as they are (Note [Packed GEMM]): no copy.
             opt::gemm_packed(k, weight_packed, opt::PanelsB::row_major(columns), out, epilogue);
           } else if (!opt::gemm(weight, nullptr, columns, nullptr, out, epilogue)) {
@@ -225,9 +230,9 @@ bool gemm_conv(const Layer& l, bool one_by_one, const float* x, const float* w, 
         } else {
           if (columns_of != tile_item) im2col_panels(l, xg, p0, width, panels);
           columns_of = tile_item;
-          if (weight_packed == nullptr) {
-            opt::pack_a(weight, weight_panels);
-            weight_packed = weight_panels;
+          if (weight_packed.data == nullptr) {
+            opt::pack_a(weight, weight_panels, height);
+            weight_packed.data = weight_panels;
           }
           opt::gemm_packed(k, weight_packed, opt::PanelsB::packed(panels, k), out, epilogue);
         }

@@ -5,8 +5,9 @@
 //
 // Note [Prepared GEMM operand]
 // While preparing, a kernel whose a or b operand is a constant tensor packs it, one matrix
-// per batch, into the panels gemm_packed.h reads (a: kMR-row panels, b: kNR-column panels)
-// after a header that records the side and the shape packed. When the call runs, the kernel
+// per batch, into the panels gemm_packed.h reads (a: row panels of panel_height's rows, Note
+// [Balanced row panels]; b: kNR-column panels) after a header that records the side, the
+// shape and the panels' geometry. When the call runs, the kernel
 // takes the panels only if the header matches the call's shape (it always does: a constant
 // keeps its shape; the check makes a mismatch cost speed, never correctness), and so packs
 // nothing per call. The memory is the packed matrices, padded to whole panels, plus 64 bytes
@@ -28,16 +29,22 @@ enum class GemmSide : int32_t { A, B };
 struct alignas(64) PreparedGemm {
   int64_t batch, rows, cols;  // each matrix: rows x cols (a: rows x depth; b: depth x cols)
   GemmSide side;
-  int32_t mr, nr;  // the microkernel's geometry they were packed for
+  int32_t mr, nr;  // the panels' geometry: a's panel height (or 0 for b), b's width
 
+  // The geometry a side-`side` operand of `rows` rows is packed in.
+  static int32_t height_for(GemmSide side, int64_t rows) {
+    return side == GemmSide::A ? static_cast<int32_t>(panel_height(rows)) : 0;
+  }
   static int64_t matrix_floats(GemmSide side, int64_t rows, int64_t cols) {
     return side == GemmSide::A ? packed_a_floats(rows, cols) : packed_b_floats(rows, cols);
   }
   const float* matrix(int64_t b) const {
     return reinterpret_cast<const float*>(this + 1) + b * matrix_floats(side, rows, cols);
   }
+  // Matrix b's panels, for an a operand (or a's rows from a panel boundary on, at + offset).
+  PanelsA panels_a(int64_t b, int64_t offset = 0) const { return PanelsA{matrix(b) + offset, mr}; }
   bool fits(GemmSide s, int64_t b, int64_t r, int64_t c) const {
-    return side == s && batch == b && rows == r && cols == c && mr == kMR && nr == kNR;
+    return side == s && batch == b && rows == r && cols == c && mr == height_for(s, r) && nr == kNR;
   }
 };
 
@@ -49,7 +56,8 @@ inline bool prepare_operand(rt::KernelContext& context, size_t arg, GemmSide sid
   const int64_t floats = PreparedGemm::matrix_floats(side, m.rows, m.cols);
   void* memory = context.prepare(sizeof(PreparedGemm) + sizeof(float) * batch * floats, arg);
   if (memory == nullptr) return false;
-  PreparedGemm* prepared = new (memory) PreparedGemm{batch, m.rows, m.cols, side, kMR, kNR};
+  PreparedGemm* prepared = new (memory)
+      PreparedGemm{batch, m.rows, m.cols, side, PreparedGemm::height_for(side, m.rows), kNR};
   for (int64_t b = 0; b < batch; ++b) {
     Matrix<const float> one = m;
     one.data += b * batch_stride;

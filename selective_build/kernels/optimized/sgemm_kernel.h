@@ -4,8 +4,9 @@
 //
 // Note [sgemm microkernel]
 // One call computes a tile of kMR x kNR outputs over one block of the depth:
-// acc[i][j] = sum over p of a[p][i] * b[p][j], a the tile's rows packed depth-major (kMR
-// values per p), b its columns (kNR values per p, `b_step` floats apart). The accumulators
+// acc[i][j] = sum over p of a[p][i] * b[p][j], a the tile's rows packed depth-major (the
+// panel's height of values per p, kMR at most: Note [Balanced row panels] in gemm_packed.h),
+// b its columns (kNR values per p, `b_step` floats apart). The accumulators
 // live in vector registers for the whole block; each step of p loads kNR / kLanes vectors of
 // b, broadcasts one value of a per row and issues one fused multiply-add per accumulator.
 // Those are independent chains: 28 (AVX-512) or 12 (AVX2) of them, more than FMA latency x
@@ -14,10 +15,10 @@
 //   AVX-512 (32 registers of 16 floats): 14 x 32, 28 accumulators;
 //   AVX2 + FMA (16 registers of 8):      6 x 16, 12 accumulators;
 //   anything else (SSE2, NEON: 4 lanes): 6 x 8,  12 accumulators.
-// A tile with fewer rows (a product's last rows) runs an instantiation for fewer (kMR, then
-// powers of two: run_microkernel), which skips the other rows' work. Each output is one FMA
-// chain in the order of p whatever the instantiation, the tile or the thread: bit-identical
-// results (gemm_packed.h).
+// A tile with fewer rows (a product's last rows) runs an instantiation for fewer (the panel
+// heights, then powers of two: run_microkernel), which skips the other rows' work. Each
+// output is one FMA chain in the order of p whatever the instantiation, the tile or the
+// thread: bit-identical results (gemm_packed.h).
 //
 // Only the FMA is an intrinsic; the rest is GCC/Clang vector arithmetic on the same types.
 
@@ -39,6 +40,9 @@ namespace sgemm {
 #if defined(__AVX512F__)
 using Vec = __m512;
 constexpr int kLanes = 16, kMR = 14, kNR = 32;
+// The heights a packed a's row panels may have, largest first: Note [Balanced row panels]
+// in gemm_packed.h.
+constexpr int kPanelHeights[] = {14, 8};
 inline Vec madd(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
 inline Vec splat(float x) { return _mm512_set1_ps(x); }
 #elif defined(__AVX2__) && defined(__FMA__)
@@ -59,6 +63,9 @@ inline Vec madd(Vec a, Vec b, Vec c) { return a * b + c; }
 inline Vec splat(float x) { return Vec{x, x, x, x}; }
 #endif
 
+#if !defined(__AVX512F__)
+constexpr int kPanelHeights[] = {kMR};
+#endif
 constexpr int kVecs = kNR / kLanes;  // vectors per row of a tile
 
 inline Vec load(const float* p) {
@@ -67,6 +74,36 @@ inline Vec load(const float* p) {
   return v;
 }
 inline void store(float* p, Vec v) { std::memcpy(p, &v, sizeof v); }
+
+// Note [Masked b loads]
+// A narrow last panel of a b read in place (a 1x1 convolution's input of 784, 196 or 49
+// pixels, a Linear's row-major weight) cannot be read kNR floats wide: that would pass b's
+// end. The tile that needs it copies it, one depth block at a time, into a whole panel
+// padded with zeros (gemm_packed.h gemm_block); with AVX-512 each row of it is two masked
+// loads, the lanes past b's end neither read nor faulted, and two stores (copy_narrow_rows),
+// where a scalar loop took a fifth of MobileNetV2's tiles' time. The microkernel itself
+// keeps plain loads: masked ones cost its loop 2-3 % on Zen 4, and a second loop for
+// narrow tiles would cost each instantiation its size again.
+//
+// rows x cols floats (cols < kNR) from `from` (rows `step` apart) into whole panel rows of
+// kNR at `to`, zeros past cols.
+inline void copy_narrow_rows(const float* from, int64_t step, int64_t rows, int64_t cols,
+                             float* to) {
+#if defined(__AVX512F__)
+  const auto low = static_cast<__mmask16>(cols >= kLanes ? 0xffff : (1u << cols) - 1);
+  const auto high = static_cast<__mmask16>(cols <= kLanes ? 0 : (1u << (cols - kLanes)) - 1);
+  for (int64_t p = 0; p < rows; ++p, from += step, to += kNR) {
+    _mm512_storeu_ps(to, _mm512_maskz_loadu_ps(low, from));
+    // With no lane to load, from itself: from + kLanes may lie past b's end.
+    _mm512_storeu_ps(to + kLanes, _mm512_maskz_loadu_ps(high, high != 0 ? from + kLanes : from));
+  }
+#else
+  for (int64_t p = 0; p < rows; ++p, from += step, to += kNR) {
+    for (int64_t j = 0; j < cols; ++j) to[j] = from[j];
+    for (int64_t j = cols; j < kNR; ++j) to[j] = 0.0f;
+  }
+#endif
+}
 
 // What the last depth block does to a tile before storing it: Note [GEMM epilogue] in
 // gemm_packed.h. Per-channel values are this tile's: kNR of them along its columns, or one
@@ -176,11 +213,12 @@ __attribute__((always_inline)) inline void store_tile(const Vec (&acc)[R][kVecs]
   finish_tile(tile, rows < R ? rows : R, c, ldc, cols, accumulate, epilogue);
 }
 
-// The tile of R rows (R <= kMR) over `depth` steps: Note [sgemm microkernel]. Row p of b
-// lies at b + p * b_step, or, with a row table (kRowTable), at b + b_rows[p]: the rows of a
-// convolution's input read in place tap by tap (Note [Tap GEMM], conv_taps.h).
+// The tile of R rows over `depth` steps: Note [sgemm microkernel]. Step p of a lies at a +
+// p * a_step (the panel's height, at least R). Row p of b lies at b + p * b_step, or, with a
+// row table (kRowTable), at b + b_rows[p]: the rows of a convolution's input read in place
+// tap by tap (Note [Tap GEMM], conv_taps.h).
 template <int R, bool kRowTable>
-void microkernel(int64_t depth, const float* a, const float* b, int64_t b_step,
+void microkernel(int64_t depth, const float* a, int64_t a_step, const float* b, int64_t b_step,
                  const int64_t* b_rows, float* c, int64_t ldc, int64_t rows, int64_t cols,
                  bool accumulate, const TileEpilogue* epilogue) {
   Vec acc[R][kVecs];
@@ -200,37 +238,82 @@ void microkernel(int64_t depth, const float* a, const float* b, int64_t b_step,
 #pragma GCC unroll 4
       for (int v = 0; v < kVecs; ++v) acc[i][v] = madd(ai, bv[v], acc[i][v]);
     }
-    a += kMR;
+    a += a_step;
     if (!kRowTable) b += b_step;
   }
   store_tile<R>(acc, c, ldc, rows, cols, accumulate, epilogue);
 }
 
-// The next smaller instantiation below R rows: the largest power of two under it, so a
-// tile of 16 or 32 output channels ends in an instantiation of 2 or 4 rows (rows not
-// computed at all), not one of 3 or 7, at one more instantiation than halving kMR.
+// Note [One-row tiles]
+// A product of one row (a Linear for one token: a classifier head, a decoder's projection
+// when it is not streamed) has tiles of one row, and microkernel<1> keeps kVecs
+// accumulator chains (2 with AVX-512), fewer than the FMA's latency times its units: each
+// step waits for the last one's FMAs. row_microkernel takes kRowPanels full column panels
+// per step instead (8 chains with AVX-512), each stored as microkernel<1> stores its tile.
+// Each output is still one FMA chain in order of p: the same bits.
+constexpr int kRowPanels = 4;
+
+// One row of a (step p at a + p * a_step) times kRowPanels whole panels of b (panel t's row
+// p at b + t * panel_step + p * b_step) into c's kRowPanels * kNR columns, through
+// epilogues[t] (or null) for panel t; as microkernel<1, false> does panel by panel.
+inline void row_microkernel(int64_t depth, const float* a, int64_t a_step, const float* b,
+                            int64_t b_step, int64_t panel_step, float* c, bool accumulate_c,
+                            const TileEpilogue* const (&epilogues)[kRowPanels]) {
+  Vec acc[kRowPanels][1][kVecs];
+#pragma GCC unroll 4
+  for (int t = 0; t < kRowPanels; ++t) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kVecs; ++v) acc[t][0][v] = Vec{};
+  }
+  for (int64_t p = 0; p < depth; ++p) {
+    const Vec ai = splat(*a);
+#pragma GCC unroll 4
+    for (int t = 0; t < kRowPanels; ++t) {
+#pragma GCC unroll 4
+      for (int v = 0; v < kVecs; ++v)
+        acc[t][0][v] = madd(ai, load(b + t * panel_step + v * kLanes), acc[t][0][v]);
+    }
+    a += a_step;
+    b += b_step;
+  }
+#pragma GCC unroll 4
+  for (int t = 0; t < kRowPanels; ++t)
+    store_tile<1>(acc[t], c + t * kNR, 0, 1, kNR, accumulate_c, epilogues[t]);
+}
+
+// The next smaller instantiation below R rows: the next panel height, then below the
+// smallest the largest power of two under it, down to 4, then 1 (rows not computed at
+// all). Two rows run as four: with AVX-512 a tile of 2 rows is bound by the FMA's latency
+// and takes as long as one of 4 (benchmarks/RESULTS.md, "Balanced row panels"), and its
+// instantiation would be code for nothing.
 constexpr int smaller_tile(int r) {
-  int p = 1;
+  for (int h : kPanelHeights)
+    if (h < r) return h;
+  if (r <= 4) return 1;
+  int p = 4;
   while (p * 2 < r) p *= 2;
   return p;
 }
 
-// The instantiation for `rows` (1 to kMR): kMR, or the smallest of smaller_tile's that
-// holds them; b's rows b_step apart, or, with kRowTable, where b_rows says (only the
+// The instantiation for `rows` (1 to the panel's height a_step): the smallest of
+// smaller_tile's chain from kMR that holds them, never more than the panel's height (which
+// is in the chain); b's rows b_step apart, or, with kRowTable, where b_rows says (only the
 // convolution instantiates that one: the other GEMMs' code stays as it was).
 template <bool kRowTable, int R = kMR>
-inline void run_microkernel(int64_t depth, const float* a, const float* b, int64_t b_step,
-                            const int64_t* b_rows, float* c, int64_t ldc, int64_t rows,
-                            int64_t cols, bool accumulate, const TileEpilogue* epilogue) {
+inline void run_microkernel(int64_t depth, const float* a, int64_t a_step, const float* b,
+                            int64_t b_step, const int64_t* b_rows, float* c, int64_t ldc,
+                            int64_t rows, int64_t cols, bool accumulate,
+                            const TileEpilogue* epilogue) {
   if constexpr (R > 1) {
     constexpr int kSmaller = smaller_tile(R);
     if (rows <= kSmaller) {
-      run_microkernel<kRowTable, kSmaller>(depth, a, b, b_step, b_rows, c, ldc, rows, cols,
+      run_microkernel<kRowTable, kSmaller>(depth, a, a_step, b, b_step, b_rows, c, ldc, rows, cols,
                                            accumulate, epilogue);
       return;
     }
   }
-  microkernel<R, kRowTable>(depth, a, b, b_step, b_rows, c, ldc, rows, cols, accumulate, epilogue);
+  microkernel<R, kRowTable>(depth, a, a_step, b, b_step, b_rows, c, ldc, rows, cols, accumulate,
+                            epilogue);
 }
 
 }  // namespace sgemm

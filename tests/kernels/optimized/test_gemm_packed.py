@@ -2,7 +2,8 @@
 (Note [sgemm microkernel]: AVX-512, AVX2 and the 4-lane kernel are different code): every
 product shape around the microkernel's tiles and the depth block, operands packed per call,
 prepared (packed once) or read in place, transposed layouts, and each epilogue, against a
-plain loop; and the same bits on one thread and on three (Note [Packed GEMM])."""
+plain loop; the same bits on one thread and on three (Note [Packed GEMM]) and in row panels
+of every compiled height (Note [Balanced row panels])."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ PROGRAM = r"""
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "kernels/optimized/gemm_packed.h"
 
@@ -89,13 +93,67 @@ static int check(int n, int k, int m, int mode, bool a_t, bool b_t, int epilogue
   return bad;
 }
 
+// c of an n x k x m product, a packed in panels of `height` rows, b packed.
+static std::vector<float> in_panels(int n, int k, int m, int64_t height) {
+  uint32_t state = uint32_t(n * 7 + k * 3 + m);
+  std::vector<float> a(size_t(n) * k), b(size_t(k) * m), c(size_t(n) * m);
+  for (float& x : a) x = value(&state, false);
+  for (float& x : b) x = value(&state, false);
+  std::vector<float> pa(opt::packed_a_floats(n, k, height)), pb(opt::packed_b_floats(k, m));
+  opt::pack_a(opt::Matrix<const float>{a.data(), n, k, k, 1}, pa.data(), height);
+  opt::pack_b(opt::Matrix<const float>{b.data(), k, m, m, 1}, pb.data());
+  opt::gemm_packed(k, opt::PanelsA{pa.data(), height}, opt::PanelsB::packed(pb.data(), k),
+                   opt::Matrix<float>{c.data(), n, m, m, 1}, opt::Epilogue{});
+  return c;
+}
+
+// A b read in place whose last float is the last of a readable page (the next one is
+// not): its narrow last panel must not be read past its end (Note [Masked b loads]).
+// Returns the wrong outputs.
+static int at_a_page_end(int n, int k, int m) {
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  char* two = static_cast<char*>(
+      mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  if (two == MAP_FAILED || mprotect(two + page, page, PROT_NONE) != 0) return 1;
+  float* b = reinterpret_cast<float*>(two + page) - size_t(k) * m;
+  std::vector<float> a(size_t(n) * k), c(size_t(n) * m);
+  uint32_t state = 5;
+  for (float& x : a) x = value(&state, true);
+  for (int i = 0; i < k * m; ++i) b[i] = value(&state, true);
+  const opt::Matrix<const float> mb{b, k, m, m, 1};
+  opt::gemm(opt::Matrix<const float>{a.data(), n, k, k, 1}, nullptr, mb, nullptr,
+            opt::Matrix<float>{c.data(), n, m, m, 1}, opt::Epilogue{});
+  int bad = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) {
+      float want = 0;
+      for (int p = 0; p < k; ++p) want += a[size_t(i) * k + p] * mb.at(p, j);
+      bad += c[size_t(i) * m + j] != want;
+    }
+  munmap(two, 2 * page);
+  return bad;
+}
+
 int main() {
-  // Rows and columns around kMR (6, 14) and kNR (8, 16, 32) and the tiles; depths around
-  // the block of 256; one row (in place b), a few, many.
+  const int at_end = at_a_page_end(1, 3, 5) + at_a_page_end(9, 20, 37) + at_a_page_end(2, 7, 70);
+  printf("%d wrong outputs from a b at a page's end\n", at_end);
+  // Rows and columns around the panel heights (6; 8, 12, 14) and kNR (8, 16, 32) and the
+  // tiles; depths around the block of 256; one row (in place b, several panels at once),
+  // a few, many.
   const int shapes[][3] = {{1, 1, 1},   {1, 5, 1},   {3, 4, 2},    {1, 300, 33}, {2, 7, 70},
                            {5, 17, 9},  {6, 256, 16}, {7, 257, 17}, {13, 33, 31}, {14, 64, 32},
                            {15, 1, 65}, {29, 513, 47}, {97, 33, 129}, {120, 40, 300},
-                           {0, 3, 4},   {4, 0, 5},   {300, 64, 7}};
+                           {0, 3, 4},   {4, 0, 5},   {300, 64, 7},  {16, 70, 40}, {24, 9, 33},
+                           {9, 300, 64}, {1, 513, 300}, {1, 40, 128}};
+  // Each height gives every output the same bits (one FMA chain in order of p).
+  const int heights[][3] = {{16, 300, 40}, {24, 513, 70}, {41, 20, 33}, {160, 64, 9}};
+  int unequal = 0;
+  for (const auto& s : heights) {
+    const std::vector<float> first = in_panels(s[0], s[1], s[2], opt::kPanelHeights[0]);
+    for (const int height : opt::kPanelHeights)
+      unequal += in_panels(s[0], s[1], s[2], height) != first;
+  }
+  printf("%d products whose bits depend on the panel height\n", unequal);
   int bad = 0, checks = 0;
   for (const auto& s : shapes) {
     for (int mode = 0; mode < 3; ++mode) {
@@ -110,7 +168,7 @@ int main() {
     }
   }
   printf("%d of %d products wrong, hash %016llx\n", bad, checks, (unsigned long long)hash);
-  return bad != 0;
+  return bad != 0 || unequal != 0 || at_end != 0;
 }
 """
 
@@ -142,6 +200,6 @@ def test_gemm_matches_a_plain_loop_with_the_same_bits_on_any_thread_count(
     tmp_path: Path, isa: str
 ) -> None:
     one = run_driver(tmp_path, isa, 1)
-    assert one.startswith("0 of 2856 products wrong"), one
+    assert one.startswith("0 of 3696 products wrong"), one
     assert run_driver(tmp_path, isa, 2) == one
     assert run_driver(tmp_path, isa, 3) == one
