@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/optimized/elem/unary.h"
 #include "kernels/optimized/elem/vmath.h"
@@ -58,6 +59,36 @@ inline void activate_all(float* data, int64_t vectors, const rt::Epilogue& e) {
       return activate_each<K::Sigmoid, V>(data, vectors, 0, 0);
     case K::Silu:
       return activate_each<K::Silu, V>(data, vectors, 0, 0);
+  }
+}
+
+// For each of `vectors` vectors of type V at `data`: store(k, activate(before(k, x))), the
+// activation chosen once (as activate_all) and each vector kept in a register from its load
+// to its store.
+template <typename V, typename Before, typename Store>
+inline void activate_stores(const float* data, int64_t vectors, const rt::Epilogue& e,
+                            const Before& before, const Store& store) {
+  auto each = [&](auto kind) {
+    for (int64_t k = 0; k < vectors; ++k) {
+      V x;
+      memcpy(&x, data + k * (sizeof(V) / sizeof(float)), sizeof x);
+      store(k, activate<decltype(kind)::value, V>(before(k, x), e.lo, e.hi));
+    }
+  };
+  using K = rt::EpilogueKind;
+  switch (e.kind) {
+    case K::None:
+      return each(std::integral_constant<K, K::None>{});
+    case K::Relu:
+      return each(std::integral_constant<K, K::Relu>{});
+    case K::Clamp:
+      return each(std::integral_constant<K, K::Clamp>{});
+    case K::Hardswish:
+      return each(std::integral_constant<K, K::Hardswish>{});
+    case K::Sigmoid:
+      return each(std::integral_constant<K, K::Sigmoid>{});
+    case K::Silu:
+      return each(std::integral_constant<K, K::Silu>{});
   }
 }
 
