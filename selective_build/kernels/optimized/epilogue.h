@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/optimized/elem/unary.h"
 #include "kernels/optimized/elem/vmath.h"
@@ -27,38 +28,43 @@ inline V activate(V x, float lo, float hi) {
   return x;
 }
 
-// activate<kKind> on each of `vectors` vectors of type V stored at `data`.
-template <rt::EpilogueKind kKind, typename V>
-inline void activate_each(float* data, int64_t vectors, float lo, float hi) {
-  for (int64_t i = 0; i < vectors; ++i) {
-    V x;
-    memcpy(&x, data + i * (sizeof(V) / sizeof(float)), sizeof x);
-    x = activate<kKind, V>(x, lo, hi);
-    memcpy(data + i * (sizeof(V) / sizeof(float)), &x, sizeof x);
-  }
-}
-
-// `vectors` vectors of type V at `data` through the epilogue's activation (activate, each
-// as its own kernel computes it). One choice of the activation for all of them: their
-// chains (sigmoid's is some twenty operations long) are independent, so the core overlaps
-// them, where a call per vector waits for each in turn.
-template <typename V>
-inline void activate_all(float* data, int64_t vectors, const rt::Epilogue& e) {
+// For each of `vectors` vectors of type V at `data`: store(k, activate(before(k, x))), each
+// vector in a register from its load to its store. One choice of the activation for all of
+// them: their chains (sigmoid's is some twenty operations long) are independent, so the
+// core overlaps them, where a choice per vector waits for each in turn.
+template <typename V, typename Before, typename Store>
+inline void activate_stores(const float* data, int64_t vectors, const rt::Epilogue& e,
+                            const Before& before, const Store& store) {
+  auto each = [&](auto kind) {
+    for (int64_t k = 0; k < vectors; ++k) {
+      V x;
+      memcpy(&x, data + k * (sizeof(V) / sizeof(float)), sizeof x);
+      store(k, activate<decltype(kind)::value, V>(before(k, x), e.lo, e.hi));
+    }
+  };
   using K = rt::EpilogueKind;
   switch (e.kind) {
     case K::None:
-      return;
+      return each(std::integral_constant<K, K::None>{});
     case K::Relu:
-      return activate_each<K::Relu, V>(data, vectors, 0, 0);
+      return each(std::integral_constant<K, K::Relu>{});
     case K::Clamp:
-      return activate_each<K::Clamp, V>(data, vectors, e.lo, e.hi);
+      return each(std::integral_constant<K, K::Clamp>{});
     case K::Hardswish:
-      return activate_each<K::Hardswish, V>(data, vectors, 0, 0);
+      return each(std::integral_constant<K, K::Hardswish>{});
     case K::Sigmoid:
-      return activate_each<K::Sigmoid, V>(data, vectors, 0, 0);
+      return each(std::integral_constant<K, K::Sigmoid>{});
     case K::Silu:
-      return activate_each<K::Silu, V>(data, vectors, 0, 0);
+      return each(std::integral_constant<K, K::Silu>{});
   }
+}
+
+// `vectors` vectors of type V at `data` through the epilogue's activation, in place.
+template <typename V>
+inline void activate_all(float* data, int64_t vectors, const rt::Epilogue& e) {
+  activate_stores<V>(
+      data, vectors, e, [](int64_t, V x) { return x; },
+      [&](int64_t k, V x) { memcpy(data + k * (sizeof(V) / sizeof(float)), &x, sizeof x); });
 }
 
 // y[i] = activation(y[i] + bias) for i in [0, count); no addition without kBias (it would
