@@ -145,6 +145,30 @@ struct Run {
   int64_t first, end, oy, ox;
 };
 
+// Tap (u, v) for the panel's pixels laid out by `runs`: per output-row run inside the
+// image, its lanes and the offset of lane 0 in a plane of at.h x at.w values (bytes of a
+// channel for window_values, 4-byte words of a quad plane for a tap-major layer); returns
+// their count, at most `count`.
+struct TapLoad {
+  uint32_t lanes;
+  int64_t offset;  // lane j reads value offset + j * S
+};
+template <int S>
+inline int tap_loads(const Plan& plan, const Window& at, const Run* runs, int count, int64_t u,
+                     int64_t v, TapLoad* loads) {
+  int m = 0;
+  for (int k = 0; k < count; ++k) {
+    const Run& run = runs[k];
+    const int64_t y = run.oy * plan.stride[0] - plan.padding[0] + u * plan.dilation[0];
+    const int64_t x0 = run.ox * S - plan.padding[1] + v * plan.dilation[1];  // lane first's
+    if (y < 0 || y >= at.h || x0 + (run.end - 1 - run.first) * S < 0 || x0 >= at.w) continue;
+    const int64_t low = run.first + (x0 < 0 ? (-x0 + S - 1) / S : 0);
+    const int64_t high = std::min(run.end, run.first + (at.w - 1 - x0) / S + 1);
+    loads[m++] = TapLoad{((1u << high) - 1) & ~((1u << low) - 1), y * at.w + x0 - run.first * S};
+  }
+  return m;
+}
+
 // The values of depth step (c, u, v) (c's plane at `channel`) for the panel's pixels, laid
 // out by `runs`: per run one masked load of an input row at stride S (the lanes off the
 // image are not read), the zero point elsewhere.
@@ -158,21 +182,16 @@ __m128i window_values(const Plan& plan, const Window& at, const In* channel, con
   } else {
     values = _mm256_set1_epi8(static_cast<char>(zero));
   }
-  for (int k = 0; k < count; ++k) {
-    const Run& run = runs[k];
-    const int64_t y = run.oy * plan.stride[0] - plan.padding[0] + u * plan.dilation[0];
-    const int64_t x0 = run.ox * S - plan.padding[1] + v * plan.dilation[1];  // lane first's
-    if (y < 0 || y >= at.h || x0 + (run.end - 1 - run.first) * S < 0 || x0 >= at.w) continue;
-    const int64_t low = run.first + (x0 < 0 ? (-x0 + S - 1) / S : 0);
-    const int64_t high = std::min(run.end, run.first + (at.w - 1 - x0) / S + 1);
-    const uint32_t lanes = ((1u << high) - 1) & ~((1u << low) - 1);
-    // Lane j reads column x0 + (j - first) * S; the masked lanes read nothing.
-    const uintptr_t base = reinterpret_cast<uintptr_t>(channel + y * at.w) +
-                           static_cast<uintptr_t>(x0 - run.first * S);
+  TapLoad loads[opt::qgemm::kQNR];
+  const int m = tap_loads<S>(plan, at, runs, count, u, v, loads);
+  for (int k = 0; k < m; ++k) {
+    // The masked lanes read nothing (lane 0's address may lie outside the row).
+    const uintptr_t base =
+        reinterpret_cast<uintptr_t>(channel) + static_cast<uintptr_t>(loads[k].offset);
     if constexpr (S == 1) {
-      values = _mm_mask_loadu_epi8(values, lanes, reinterpret_cast<const void*>(base));
+      values = _mm_mask_loadu_epi8(values, loads[k].lanes, reinterpret_cast<const void*>(base));
     } else {
-      values = _mm256_mask_loadu_epi8(values, _pdep_u32(lanes, 0x55555555u),
+      values = _mm256_mask_loadu_epi8(values, _pdep_u32(loads[k].lanes, 0x55555555u),
                                       reinterpret_cast<const void*>(base));
     }
   }
@@ -196,35 +215,12 @@ inline int panel_runs(const Window& at, int64_t j0, int64_t n, Run* runs) {
   return count;
 }
 
-// A tap-major layer's tap (u, v) for the panel's pixels: per output-row run inside the
-// image, its lanes and the word offset of lane 0 in a quad plane (Window), as
-// window_values finds them for bytes; returns their count. The same for every quad.
-struct WordLoad {
-  uint32_t lanes;
-  int64_t offset;  // lane j reads word offset + j * S
-};
-template <int S>
-inline int tap_loads(const Plan& plan, const Window& at, const Run* runs, int count, int64_t u,
-                     int64_t v, WordLoad* loads) {
-  int m = 0;
-  for (int k = 0; k < count; ++k) {
-    const Run& run = runs[k];
-    const int64_t y = run.oy * plan.stride[0] - plan.padding[0] + u * plan.dilation[0];
-    const int64_t x0 = run.ox * S - plan.padding[1] + v * plan.dilation[1];  // lane first's
-    if (y < 0 || y >= at.h || x0 + (run.end - 1 - run.first) * S < 0 || x0 >= at.w) continue;
-    const int64_t low = run.first + (x0 < 0 ? (-x0 + S - 1) / S : 0);
-    const int64_t high = std::min(run.end, run.first + (at.w - 1 - x0) / S + 1);
-    loads[m++] = WordLoad{((1u << high) - 1) & ~((1u << low) - 1), y * at.w + x0 - run.first * S};
-  }
-  return m;
-}
-
 // The depth step (u, v, quad) from the quad's plane by `loads` (tap_loads): per load one
 // masked load of 16 words (the masked lanes read nothing; at stride 2 two of the even words
 // of 32 and a permute), the zero point elsewhere.
 template <int S>
 __attribute__((always_inline)) inline __m512i quad_values(const opt::qgemm::PanelValue* quad,
-                                                          const WordLoad* loads, int count,
+                                                          const TapLoad* loads, int count,
                                                           __m512i zero) {
   __m512i values = zero;
   for (int k = 0; k < count; ++k) {
@@ -271,7 +267,7 @@ void pack_panel(const Plan& plan, const Window& at, const In* x, int64_t j0, int
       const __m512i zero = _mm512_set1_epi32(zero_word);
       const bool one = plan.stride[1] == 1;
       for (int64_t t = 0; t < window; ++t) {
-        WordLoad loads[q::kQNR];
+        TapLoad loads[q::kQNR];
         const int m = one ? tap_loads<1>(plan, at, runs, count, t / kw, t % kw, loads)
                           : tap_loads<2>(plan, at, runs, count, t / kw, t % kw, loads);
         for (int64_t k = 0; k < quads; ++k) {
