@@ -90,6 +90,9 @@ void decode_kernel_call(fb::Reader& reader, fb::Table plan, fb::Table call, Span
   if (!check_kernel_call(*kernel, out->args, message))
     return reader.fail(Error::InvalidProgram, message.text);
   out->fn = kernel->fn;
+#ifdef RT_PROFILE_CALLS
+  out->op = kernel->name;  // Note [Call profile]
+#endif
 #ifdef RT_FOLD_CONSTANTS
   // Note [Constant folding at load] in fold.h: the calls that may be folded,
   // "aten::" + base + ".out" or "..._out", so the name is longer than 10.

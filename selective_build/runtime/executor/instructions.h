@@ -31,6 +31,9 @@ struct Instruction {
   OpFunction fn;             // Kernel
   Span<EValue* const> args;  // Kernel: the values of KernelCall.args
   const void* prepared;      // Kernel: what it prepared at load (Note [Prepared weights])
+#ifdef RT_PROFILE_CALLS
+  const char* op;  // Kernel: the operator its kernel was registered for (Note [Call profile])
+#endif
 };
 
 // Decodes chain 0 of `plan`, resolving every KernelCall against `registry`

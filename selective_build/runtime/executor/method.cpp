@@ -37,6 +37,12 @@ Status Method::load(const Program& program, const char* name, const KernelRegist
   outputs_ = resolve_values(reader, outputs, false, false, values_, arena_);
   // After a failure it reads nothing (chain 0 reads as empty).
   instructions_ = decode_instructions(reader, plan, values_, registry, arena_, message_);
+#ifdef RT_PROFILE_CALLS
+  // Note [Call profile].
+  call_times_ = {arena_.allocate_array<CallTimes>(instructions_.size()), instructions_.size()};
+  if (call_times_.data() == nullptr && !instructions_.empty())
+    return Status(Error::OutOfMemory, "out of memory for the call profile");
+#endif
 #if defined(RT_PREPARE) || defined(RT_QUANT_CALLS)
   // Note [Prepared weights]: before any kernel runs (folding runs some).
   context_.end_preparing();
@@ -104,7 +110,17 @@ Status Method::execute() {
 #if defined(RT_PREPARE) || defined(RT_QUANT_CALLS)
       context_.set_prepared(instruction.prepared);  // Note [Prepared weights]
 #endif
+#ifdef RT_PROFILE_CALLS
+      // Note [Call profile].
+      const int64_t wall = clock_ns(CLOCK_MONOTONIC), cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
       instruction.fn(context_, instruction.args);
+      CallTimes& times = call_times_[pc - 1];
+      times.cpu_ns += clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu;
+      times.wall_ns += clock_ns(CLOCK_MONOTONIC) - wall;
+      ++times.calls;
+#else
+      instruction.fn(context_, instruction.args);
+#endif
       if (context_.failed()) return context_.status();
     } else if (instruction.kind == Instruction::Kind::Move) {
       values_[instruction.second] = values_[instruction.first];

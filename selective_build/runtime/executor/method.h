@@ -8,6 +8,7 @@
 #include "runtime/core/evalue.h"
 #include "runtime/core/message.h"
 #include "runtime/core/span.h"
+#include "runtime/executor/call_profile.h"
 #include "runtime/executor/fold.h"
 #include "runtime/executor/fuse.h"
 #include "runtime/executor/instructions.h"
@@ -70,6 +71,15 @@ class Method {
   // Runs chain 0 once.
   Status execute();
 
+#ifdef RT_PROFILE_CALLS
+  // Note [Call profile]: each instruction's calls and times over the runs so far, and the
+  // instructions (their kernels' names and arguments).
+  Span<const CallTimes> call_times() const { return {call_times_.data(), call_times_.size()}; }
+  Span<const Instruction> instructions() const {
+    return {instructions_.data(), instructions_.size()};
+  }
+#endif
+
  private:
   Arena arena_;
   PlannedMemory memory_;
@@ -79,6 +89,9 @@ class Method {
   Span<Instruction> instructions_{};
   KernelContext context_;
   Message message_;
+#ifdef RT_PROFILE_CALLS
+  Span<CallTimes> call_times_{};
+#endif
 };
 
 }  // namespace rt
