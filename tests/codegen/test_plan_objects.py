@@ -16,6 +16,7 @@ from selective_build.codegen.plan.objects import (
 from selective_build.codegen.plan.ours import (
     FOLD_DEFINE,
     FUSE_DEFINE,
+    PLACE_CATS_DEFINE,
     PREPARE_DEFINE,
     runtime_sources,
 )
@@ -136,6 +137,20 @@ def test_an_optimized_kernel_with_a_fused_entry_compiles_fusion_in_portable_s_do
         plain = by_source(objects(target(), [ADD, slow]))
         assert FOLD_DEFINE in fusing[method].flags and FUSE_DEFINE in fusing[method].flags
         assert FOLD_DEFINE not in plain[method].flags and FUSE_DEFINE not in plain[method].flags
+
+
+def test_cats_are_placed_only_where_fusion_and_a_cat_are_linked() -> None:
+    # Note [Cats in place]: a Linear's runner (fusion, no cat) leaves the code out, and so
+    # does a runner with a cat but no fused entry.
+    method = "src/runtime/executor/method.cpp"
+    conv = PATHS.builtin_kernels_dir / "optimized" / "op_convolution.cpp"
+    cat = PATHS.builtin_kernels_dir / "portable" / "op_cat.cpp"
+    both = by_source(objects(target(), [ADD, conv, cat]))
+    no_cat = by_source(objects(target(), [ADD, conv]))
+    no_fusion = by_source(objects(target(), [ADD, cat]))
+    assert PLACE_CATS_DEFINE in both[method].flags
+    assert PLACE_CATS_DEFINE not in no_cat[method].flags
+    assert PLACE_CATS_DEFINE not in no_fusion[method].flags
 
 
 def test_a_library_s_cflags_and_threads_reach_its_objects_only() -> None:

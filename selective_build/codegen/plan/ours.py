@@ -32,6 +32,10 @@ FOLDING_KERNELS = frozenset({"op_permute_copy.cpp", "op_t_copy.cpp", "op_transpo
 # convolution or matrix product, is linked.
 FUSE_DEFINE = "-DRT_FUSE_CALLS"
 FUSING_KERNELS = frozenset({"op_convolution.cpp", "op_mm.cpp", "op_addmm.cpp"})
+# Note [Cats in place] (runtime/executor/place_cats.h), with fusion, only where a cat is
+# linked: a Linear's runner has no cat to place, and no bytes to spare.
+PLACE_CATS_DEFINE = "-DRT_PLACE_CATS"
+CAT_KERNEL = "op_cat.cpp"
 # Note [Prepared weights] (runtime/kernel/kernel_context.h): compiled in, with the constant
 # analysis of folding it needs, only where the optimized library's kernels that prepare
 # their weights are linked.
@@ -49,6 +53,7 @@ FOLDING_SOURCES = (
     "executor/instructions.cpp",
     "executor/method.cpp",
     "executor/fuse.cpp",
+    "executor/place_cats.cpp",
     "executor/quantize_calls.cpp",
     "runner/main.cpp",
 )
@@ -126,7 +131,8 @@ class OurRuntime:
     def runtime_objects(self, kernel_sources: Sequence[Path]) -> list[CompileStep]:
         """Every .cpp of runtime/ but the size app, shared where Note [Shared objects]
         (codegen/plan/objects.py) allows: constant folding compiled in when a kernel can
-        fold (FOLD_DEFINE), fusion with it when a kernel has a fused entry (FUSE_DEFINE),
+        fold (FOLD_DEFINE), fusion with it when a kernel has a fused entry (FUSE_DEFINE), and
+        with fusion placing cats where a cat is linked (PLACE_CATS_DEFINE),
         prepared weights when a kernel prepares them (PREPARE_DEFINE), the Bool constants
         check of a dtype-selective target by one bit of its selection, and the start-up
         check of the optimized kernels' instruction set (isa_check_object)."""
@@ -143,8 +149,10 @@ class OurRuntime:
             s.name in QUANT_KERNELS and s.parent == optimized for s in kernel_sources
         ) and any(s.name == QUANT_ANCHOR for s in kernel_sources)
         folds = fuses or prepares or any(s.name in FOLDING_KERNELS for s in kernel_sources)
+        cats = fuses and any(s.name == CAT_KERNEL for s in kernel_sources)
         defines = (
             ((FUSE_DEFINE,) if fuses else ())
+            + ((PLACE_CATS_DEFINE,) if cats else ())
             + ((PREPARE_DEFINE,) if prepares else ())
             + ((QUANT_DEFINE,) if quantizes else ())
         )

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "runtime/executor/call_graph.h"
+#include "runtime/executor/place_cats.h"
 #include "runtime/kernel/epilogue.h"
 #include "runtime/kernel/unread_outs.h"
 
@@ -329,6 +330,13 @@ Status fuse_calls(Span<Instruction> instructions, Span<EValue> values, BoxedList
 FusionStats fusion_stats(Span<Instruction> instructions) {
   FusionStats stats{0, 0};
   for (const Instruction& call : instructions) {
+#ifdef RT_PLACE_CATS
+    // A cat placed in memory (Note [Cats in place]): the memory its out took.
+    if (call.kind == Instruction::Kind::Free && call.fn == placed_cat) {
+      ++stats.chains;
+      stats.bytes += static_cast<size_t>(call.args[0]->to_int());
+    }
+#endif
     // A max pool without its indices (Note [Unread outs]) counts as a call, taking no memory.
     if (call.kind == Instruction::Kind::Kernel && fused::max_pool2d_values != nullptr &&
         call.fn == fused::max_pool2d_values)

@@ -62,6 +62,11 @@ Status Method::load(const Program& program, const char* name, const KernelRegist
   // Before preparing: a weight with a batch norm folded in is the one to pack.
   if (status.ok())
     status = fuse_calls(instructions_, values_, inputs_, outputs_, program, registry, arena_);
+#ifdef RT_PLACE_CATS
+  // After fusion, whose fused calls are then what writes a cat's inputs.
+  if (status.ok())
+    status = place_cats(instructions_, values_, inputs_, outputs_, program, registry, arena_);
+#endif
 #endif
 #ifdef RT_PREPARE
   if (status.ok())

@@ -21,6 +21,11 @@ the inputs and PyTorch eager's outputs, which ExecuTorch's runtime is checked to
 - ``max_pool_ceil``: ceil_mode 3x3/2 max pools (with and without padding, SqueezeNet's and
   ResNet's), a 3x3/1 one, with indices returned: Note [Max pool in registers]; and a 2x2/2
   one whose indices nobody reads: Note [Unread outs].
+- ``fire_cats``: two SqueezeNet Fire modules (squeeze 1x1 -> relu, then a 1x1 and a 3x3
+  expand -> relu, their outs concatenated along the channels), whose cats Note [Cats in
+  place] places; and cats it must leave: one with an input another call also reads, one of
+  the method's input, and one along the rows of a several-channel tensor (its inputs are no
+  runs of its out).
 """
 
 from __future__ import annotations
@@ -120,8 +125,38 @@ class MaxPools(nn.Module):
         return a, ia, b, ib, c, ic, d
 
 
+class Fire(nn.Module):
+    def __init__(self, channels: int, squeeze: int, expand: int) -> None:
+        super().__init__()
+        self.squeeze = nn.Conv2d(channels, squeeze, 1)
+        self.expand1 = nn.Conv2d(squeeze, expand, 1)
+        self.expand3 = nn.Conv2d(squeeze, expand, 3, padding=1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        s = torch.relu(self.squeeze(x))
+        return torch.cat([torch.relu(self.expand1(s)), torch.relu(self.expand3(s))], 1)
+
+
+class FireCats(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fire1 = Fire(3, 4, 8)
+        self.fire2 = Fire(16, 6, 12)
+        self.side = nn.Conv2d(24, 5, 1)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        y = self.fire2(self.fire1(x))
+        side = self.side(y)
+        read_twice = torch.cat([side, y], 1) + side.sum()  # side is read by the sum too
+        with_input = torch.cat([x, self.fire1(x)], 1)  # x is the method's input
+        along_rows = torch.cat([side, torch.relu(side)], 2)  # 5 channels: no runs of the out
+        return y, read_twice, with_input, along_rows
+
+
 def _inputs(name: str) -> tuple[torch.Tensor, ...]:
     torch.manual_seed(1)
+    if name == "fire_cats":
+        return (torch.randn(1, 3, 13, 15),)
     if name == "max_pool_ceil":
         x = torch.randn(1, 4, 27, 45)  # rows of 22 and 23 pooled outputs: blocks of 16 too
         x[0, 1, 3:6, 4:9] = 0.25  # ties: the first maximum wins
@@ -136,6 +171,8 @@ def _inputs(name: str) -> tuple[torch.Tensor, ...]:
 
 def _module(name: str) -> nn.Module:
     torch.manual_seed(0)
+    if name == "fire_cats":
+        return FireCats().eval()
     if name == "max_pool_ceil":
         return MaxPools().eval()
     if name == "depthwise_chains":
@@ -181,7 +218,13 @@ def _save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
             archive.writestr(zipfile.ZipInfo(f"{key}.npy", _ZIP_DATE), buffer.getvalue())
 
 
-NAMES = ("conv_chains", "conv_chains_channels_last", "depthwise_chains", "max_pool_ceil")
+NAMES = (
+    "conv_chains",
+    "conv_chains_channels_last",
+    "depthwise_chains",
+    "max_pool_ceil",
+    "fire_cats",
+)
 
 
 def main() -> int:
