@@ -3,7 +3,7 @@
 Usage (from the repository root, with the project's Python)::
 
     python benchmarks/call_profile.py [--models NAME ...] [--iterations 100]
-        [--threads 1] [--cflags "-O2 -march=x86-64-v4"] [--top 25]
+        [--threads 1] [--cflags "-O2 -march=x86-64-v4"] [--top 25] [--xnnpack PYTHON]
 
 1. Builds, in a temporary copy of the repository, one include-all runner (``optimized``,
    ``portable``, ``prim``, ``quantized``) whose toolchain's cflags are ``--cflags`` plus
@@ -15,6 +15,11 @@ Usage (from the repository root, with the project's Python)::
    its share of the run and, for a convolution or a matrix product, its multiply-adds and
    the GFLOP/s it ran at; then the time by kind of call (1x1, k x k and depthwise
    convolutions, matrix products, and every other operator by name).
+4. With ``--xnnpack PYTHON`` (torch 2.13 and ExecuTorch 1.5.1 in it): the model's
+   XNNPACK-lowered program (``latency_models.py xnnpack``, cached) profiled by ExecuTorch's
+   event tracer (``benchmarks/xnnpack_ops.py``: XNNPACK's own wall time per operator,
+   medians over ``--iterations`` runs), its time by operator kind, and our convolutions and
+   products beside its own in execution order, with the ratio of each.
 
 The calls are timed one by one with two clock reads around each (about a microsecond,
 outside the timed span): the sum of the calls comes within a few percent of the runner's
@@ -25,6 +30,7 @@ shares against a reference's whole-model time (``benchmarks/latency.py``).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import re
 import subprocess
@@ -179,6 +185,82 @@ def report(name: str, run_us: float, calls: list[Call], top: int) -> str:
     return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------- XNNPACK
+
+
+@dataclass(frozen=True)
+class XnnpackOp:
+    name: str  # "Convolution (NHWC, F32) IGEMM #3"
+    median_us: float
+
+    @property
+    def kind(self) -> str:
+        return self.name.split(" #")[0]
+
+    @property
+    def layer(self) -> bool:
+        """A convolution or matrix product: what our convolution and matrix calls are."""
+        return self.name.startswith(("Convolution", "Fully Connected", "Batch Matrix"))
+
+
+def xnnpack_ops(
+    python: str, model: latency.Model, iterations: int
+) -> tuple[float, list[XnnpackOp]]:
+    """XNNPACK's median time per operator on the model's XNNPACK-lowered program
+    (benchmarks/xnnpack_ops.py under `python`), and the method's median."""
+    latency.lower_to_xnnpack(python, [model.name])
+    program = model.pte.with_name(f"{model.name}.xnnpack.pte")
+    if not program.is_file():
+        program = latency.CACHE / model.name / f"{model.name}.xnnpack.pte"
+    command = [python, str(HERE / "xnnpack_ops.py"), str(program), *map(str, model.inputs)]
+    run = subprocess.run(
+        [*command, "--iterations", str(iterations)], capture_output=True, text=True, check=False
+    )
+    if run.returncode != 0:
+        raise SystemExit(
+            f"call_profile: {model.name}: XNNPACK's profile failed: {run.stderr[-300:]}"
+        )
+    reply = json.loads(run.stdout)
+    ops = [XnnpackOp(op["name"], float(op["median_us"])) for op in reply["operators"]]
+    return float(reply["method_us"]), ops
+
+
+def comparison(calls: list[Call], method_us: float, ops: list[XnnpackOp]) -> str:
+    """XNNPACK's time by operator kind, then our convolutions and matrix products beside its
+    own, paired in execution order where both have as many."""
+    total = sum(op.median_us for op in ops)
+    lines = [
+        f"\nXNNPACK: {len(ops)} operators, {total:,.1f} µs (medians; the method's median "
+        f"{method_us:,.1f} µs)\n",
+        "| XNNPACK operator | count | µs | share |",
+        "|---|---:|---:|---:|",
+    ]
+    kinds: dict[str, list[XnnpackOp]] = {}
+    for op in ops:
+        kinds.setdefault(op.kind, []).append(op)
+    for kind, group in sorted(kinds.items(), key=lambda item: -sum(o.median_us for o in item[1])):
+        spent = sum(o.median_us for o in group)
+        lines.append(f"| {kind} | {len(group)} | {spent:,.1f} | {100 * spent / total:.1f} % |")
+    ours = [c for c in calls if c.multiply_adds > 0]
+    theirs = [op for op in ops if op.layer]
+    if len(ours) != len(theirs):
+        counts = f"{len(ours)} convolutions and products of ours, {len(theirs)} of XNNPACK's"
+        lines.append(f"\n({counts}: not paired)")
+        return "\n".join(lines)
+    lines += [
+        "",
+        "| # | ours | shapes | ours CPU µs | XNNPACK | XNNPACK µs | ours / XNNPACK |",
+        "|---:|---|---|---:|---|---:|---:|",
+    ]
+    for index, (call, op) in enumerate(zip(ours, theirs, strict=True)):
+        ratio = call.cpu_us / op.median_us if op.median_us > 0 else math.inf
+        lines.append(
+            f"| {index} | {call.kind} | {call.shape_text()} | {call.cpu_us:,.1f} | {op.name} | "
+            f"{op.median_us:,.1f} | {ratio:.2f} |"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--models", nargs="+", default=CONV_NETS, choices=sorted(latency.MODELS))
@@ -186,14 +268,23 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--cflags", default=" ".join(latency.TOOLCHAINS["host_v4"]))
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument(
+        "--xnnpack",
+        metavar="PYTHON",
+        help="a Python with torch and ExecuTorch: also profile each model's XNNPACK program",
+    )
     options = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="call-profile-") as temp:
         runner = build_runner(Path(temp), options.cflags.split(), options.threads)
         heading = f"cflags `{options.cflags}`, threads {options.threads}"
         print(f"Processor: {latency.processor()}; {heading}.")
         for name in options.models:
-            run_us, calls = profile(runner, latency.find_model(name), options.iterations)
+            model = latency.find_model(name)
+            run_us, calls = profile(runner, model, options.iterations)
             print(report(name, run_us, calls, options.top))
+            if options.xnnpack:
+                method_us, ops = xnnpack_ops(options.xnnpack, model, options.iterations)
+                print(comparison(calls, method_us, ops))
     return 0
 
 

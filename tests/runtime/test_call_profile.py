@@ -85,3 +85,24 @@ def test_convolutions_are_classed_and_counted() -> None:
     assert stem.kind == "convolution, k x k"
     assert stem.multiply_adds == 32 * 56 * 56 * 96 * 9
     assert call_profile.parse_calls("call 1 aten::relu.out calls x") == []
+
+
+def test_xnnpack_s_layers_are_paired_with_ours_in_order() -> None:
+    lines = [
+        "call 0 aten::convolution.out calls 1 wall_us 9.0 cpu_us 8.0 [1,3,8,8] [4,3,3,3] [4] "
+        "[1,4,8,8] [1,4,8,8]",
+        "call 3 aten::relu.out calls 1 wall_us 1.0 cpu_us 1.0 [1,4,8,8] [1,4,8,8]",
+        "call 4 aten::addmm.out calls 1 wall_us 3.0 cpu_us 2.0 [5] [1,256] [256,5] [1,5] [1,5]",
+    ]
+    calls = call_profile.parse_calls("\n".join(lines))
+    ops = [
+        call_profile.XnnpackOp("Convolution (NHWC, F32) IGEMM #1", 4.0),
+        call_profile.XnnpackOp("Clamp (NC) #1", 0.5),
+        call_profile.XnnpackOp("Fully Connected (NC, F32) GEMM #1", 4.0),
+    ]
+    text = call_profile.comparison(calls, 9.0, ops)
+    assert "| Convolution (NHWC, F32) IGEMM | 1 | 4.0 | 47.1 % |" in text
+    assert "| 0 | convolution, k x k |" in text and "| 4.0 | 2.00 |" in text
+    assert "| 1 | aten::addmm.out |" in text and "| 4.0 | 0.50 |" in text
+    # A model whose layers do not pair (a fused or split layer) says so instead.
+    assert "not paired" in call_profile.comparison(calls, 9.0, ops[:1])
