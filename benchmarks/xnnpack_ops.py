@@ -6,7 +6,7 @@ Usage (with a Python that has torch 2.13 and ExecuTorch 1.5.1)::
     python benchmarks/xnnpack_ops.py PROGRAM.xnnpack.pte INPUT.npy... --iterations N
 
 Loads the program with ETDump enabled (``_load_for_executorch(..., enable_etdump=True)``),
-runs it N times on one thread after one run to warm up, and prints one JSON object: the
+runs it N times on one thread (its pool reset to one) after one run to warm up, and prints one JSON object: the
 delegate's operators in execution order, each ``{"name": "Convolution (NHWC, F32) IGEMM #3",
 "median_us": ..., "min_us": ...}`` over the N runs (XNNPACK's own timing of each operator,
 wall time), and the whole method's median.
@@ -29,6 +29,8 @@ def profile(program: Path, inputs: list[Path], iterations: int) -> dict[str, Any
     from executorch.extension.pybindings import portable_lib
 
     torch.set_num_threads(1)
+    # One thread, as our runner's: XNNPACK's pool is otherwise sized to the machine.
+    portable_lib._unsafe_reset_threadpool(1)
     method = portable_lib._load_for_executorch(str(program), enable_etdump=True)
     tensors = [torch.from_numpy(np.load(path)) for path in inputs]
     for _ in range(iterations + 1):
