@@ -1,0 +1,191 @@
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "kernels/optimized/conv_depthwise_direct.h"
+#include "kernels/optimized/conv_layer.h"
+#include "kernels/optimized/epilogue.h"
+#include "kernels/optimized/parallel.h"
+#include "kernels/optimized/scratch.h"
+#include "kernels/optimized/transpose.h"
+#include "runtime/kernel/epilogue.h"
+
+// Note [Depthwise channels as lanes]
+// Note [Direct depthwise] computes a vector of one plane's output columns: a 7-wide plane
+// fills 7 of 16 lanes, a 14-wide one 14, and each chunk makes its masks again. For the
+// narrow planes (MobileNetV2's and EfficientNet-B0's 14x14 and 7x7 layers) the layer
+// instead runs 16 channels at once, one per lane, as XNNPACK's channels-last kernels do:
+// 1. The block's 16 input planes are transposed (transpose.h, 16 x 16 in registers) into a
+//    pixel-major copy in scratch, [padded row][padded column][16 channels], with the padding
+//    made explicit: zeros written once per thread and call (every block fills the same
+//    positions). Only the rows and columns some tap reads are kept.
+// 2. Each output pixel is then the bias and one fused multiply-add per tap in the order of
+//    (ky, kx), each of a vector of the 16 channels' weights (transposed from the weight rows
+//    once per block) and one aligned load: the chain of Note [Direct depthwise] lane for
+//    lane, padding taps multiplying zeros as there, so the bits are the direct kernel's.
+//    Eight pixels (four for planes of fewer) are computed at once, in raster order across
+//    the rows, their chains interleaved; the last group overlaps the one before.
+// 3. The fused epilogue (Note [Fused epilogue]): relu and clamp in registers, hardswish,
+//    sigmoid and SiLU over the block's outputs with their own kernels' vector code, then
+//    16 x 16 transposes back into the 16 output planes.
+// Channels past the last multiple of 16 are masked lanes: their weights and bias are
+// zeros, their inputs are whatever an earlier block left, and nothing of them is stored.
+// Only with AVX-512 (16 lanes, the masked transposes); wider planes and other instruction
+// sets keep the direct kernel. Which widths pay was measured (benchmarks/RESULTS.md,
+// "Depthwise channels as lanes").
+namespace optimized {
+namespace conv {
+
+#if defined(__AVX512F__)
+namespace lanes {
+
+using opt::sgemm::Vec;
+constexpr int kChannels = opt::sgemm::kLanes;
+// Output planes at most this wide take this path.
+constexpr int64_t kMaxOutWidth = 16;
+
+// The padded input rows and columns some tap reads.
+struct Grid {
+  int64_t rows, cols;
+  explicit Grid(const Layer& l)
+      : rows((l.out_h - 1) * l.stride_h + l.k_h), cols((l.out_w - 1) * l.stride_w + l.k_w) {}
+  int64_t input_floats() const { return rows * cols * kChannels; }
+};
+
+// Step 1: input planes [c0, c0 + count) of one image into the grid's interior.
+inline void transpose_in(const Layer& l, const Grid& g, const float* x, int count, float* grid) {
+  const int64_t height = std::min(l.in_h, g.rows - l.pad_h);
+  const int64_t width = std::min(l.in_w, g.cols - l.pad_w);
+  for (int64_t iy = 0; iy < height; ++iy)
+    opt::transpose_rows(x + iy * l.in_w, l.x_c, count, width,
+                        grid + ((iy + l.pad_h) * g.cols + l.pad_w) * kChannels, kChannels);
+}
+
+// Step 2: output pixels [q0, q0 + R) in raster order, written at out[q * kChannels].
+template <int K, int S, int R>
+inline void pixels(const Layer& l, const Grid& g, const float* grid, int64_t q0, const Vec* w,
+                   Vec bias, const rt::Epilogue& e, float* out) {
+  const float* at[R];
+  int64_t oy = q0 / l.out_w, ox = q0 - oy * l.out_w;
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) {
+    at[r] = grid + (oy * S * g.cols + ox * S) * kChannels;
+    if (++ox == l.out_w) ox = 0, ++oy;
+  }
+  const int64_t row = g.cols * kChannels;
+  Vec acc[R];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) acc[r] = bias;
+#pragma GCC unroll 5
+  for (int ky = 0; ky < K; ++ky)
+#pragma GCC unroll 5
+    for (int kx = 0; kx < K; ++kx)
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r)
+        acc[r] = opt::sgemm::madd(w[ky * K + kx],
+                                  opt::sgemm::load(at[r] + ky * row + kx * kChannels), acc[r]);
+  using Kind = rt::EpilogueKind;
+  if (e.kind == Kind::Relu) {
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) acc[r] = optimized::activate<Kind::Relu>(acc[r], 0, 0);
+  } else if (e.kind == Kind::Clamp) {
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) acc[r] = optimized::activate<Kind::Clamp>(acc[r], e.lo, e.hi);
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) opt::sgemm::store(out + (q0 + r) * kChannels, acc[r]);
+}
+
+// Steps 2 and 3 up to the transpose: every output pixel of the block into `out`.
+template <int K, int S>
+void block(const Layer& l, const Grid& g, const float* grid, const Vec* w, Vec bias,
+           const rt::Epilogue& e, float* out) {
+  const int64_t total = l.out_h * l.out_w;  // at least 4: Note [Direct depthwise]'s block
+  if (total < 8) {
+    for (int64_t q = 0; q < total; q += 4)
+      pixels<K, S, 4>(l, g, grid, std::min<int64_t>(q, total - 4), w, bias, e, out);
+  } else {
+    for (int64_t q = 0; q < total; q += 8)
+      pixels<K, S, 8>(l, g, grid, std::min<int64_t>(q, total - 8), w, bias, e, out);
+  }
+  using Kind = rt::EpilogueKind;
+  if (e.kind != Kind::None && e.kind != Kind::Relu && e.kind != Kind::Clamp)
+    optimized::activate_all<Vec>(out, total, e);
+}
+
+using Block = void (*)(const Layer&, const Grid&, const float*, const Vec*, Vec,
+                       const rt::Epilogue&, float*);
+
+inline Block block_of(const Layer& l) {
+  if (l.k_h == 3) return l.stride_h == 1 ? block<3, 1> : block<3, 2>;
+  return l.stride_h == 1 ? block<5, 1> : block<5, 2>;
+}
+
+}  // namespace lanes
+
+// True when Note [Depthwise channels as lanes] computes this depthwise layer.
+inline bool lanes_cover(const Layer& l) {
+  return direct_depthwise(l) != nullptr && l.cout_g == 1 && l.out_w <= lanes::kMaxOutWidth;
+}
+
+// Every block of 16 channels of every image, split over the pool's threads (Note
+// [Depthwise channels as lanes]); the layer is one lanes_cover accepts. False when the
+// scratch cannot be had.
+inline bool depthwise_lanes(const Layer& l, const float* x, const float* w, const float* bias,
+                            const rt::Epilogue& e, float* y) {
+  using lanes::kChannels;
+  const int64_t channels = l.groups;
+  const int64_t blocks = (channels + kChannels - 1) / kChannels;
+  const lanes::Grid grid(l);
+  const lanes::Block compute = lanes::block_of(l);
+  const int64_t total = l.out_h * l.out_w;
+  bool ok = true;
+  opt::parallel_items(l.batch * blocks, 1, [&](opt::WorkItems& items) {
+    const int64_t floats = grid.input_floats() + total * kChannels;
+    float* scratch = static_cast<float*>(opt::thread_scratch().get(
+        static_cast<size_t>(floats) * sizeof(float)));
+    if (scratch == nullptr) {
+      ok = false;  // every writer stores false: no ordering needed
+      return;
+    }
+    float* out = scratch + grid.input_floats();
+    fill(scratch, grid.input_floats(), 0.0f);  // the padding, for every block
+    for (int64_t begin, end; items.claim(begin, end);)
+      for (int64_t item = begin; item < end; ++item) {
+        const int64_t n = item / blocks, c0 = item % blocks * kChannels;
+        const int count = static_cast<int>(std::min<int64_t>(kChannels, channels - c0));
+        // Masked lanes' weights and bias are zeros.
+        alignas(64) float taps[25 * kChannels] = {};
+        alignas(64) float lane_bias[kChannels] = {};
+        opt::transpose_rows(w + c0 * l.w_row, l.w_row, count, l.k_h * l.k_w, taps, kChannels);
+        if (bias != nullptr)
+          for (int j = 0; j < count; ++j) lane_bias[j] = bias[(c0 + j) * l.bias_stride];
+        lanes::transpose_in(l, grid, x + n * l.x_n + c0 * l.x_c, count, scratch);
+        lanes::Vec tap_vectors[25];
+        for (int64_t t = 0; t < l.k_h * l.k_w; ++t)
+          tap_vectors[t] = opt::sgemm::load(taps + t * kChannels);
+        compute(l, grid, scratch, tap_vectors, opt::sgemm::load(lane_bias), e, out);
+        // Step 3's transpose: pixel q of lane j to output plane c0 + j.
+        float* planes = y + n * l.y_n + c0 * l.y_c;
+        for (int64_t q = 0; q < total; q += kChannels)
+          opt::transpose_block(out + q * kChannels, kChannels,
+                               static_cast<int>(std::min<int64_t>(kChannels, total - q)), count,
+                               planes + q, l.y_c);
+      }
+  });
+  return ok;
+}
+
+#else
+
+inline bool lanes_cover(const Layer&) { return false; }
+inline bool depthwise_lanes(const Layer&, const float*, const float*, const float*,
+                            const rt::Epilogue&, float*) {
+  return false;
+}
+
+#endif
+
+}  // namespace conv
+}  // namespace optimized
