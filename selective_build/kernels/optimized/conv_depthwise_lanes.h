@@ -42,8 +42,11 @@ namespace lanes {
 
 using opt::sgemm::Vec;
 constexpr int kChannels = opt::sgemm::kLanes;
-// Output planes at most this wide take this path.
-constexpr int64_t kMaxOutWidth = 16;
+// Where the lanes pay (benchmarks/RESULTS.md, "Depthwise channels as lanes", per layer
+// class): output rows up to this wide, and at stride 2 or with a 5x5 kernel up to kWideRow.
+// Wider rows fill the direct kernel's vectors, and at stride 1 with a 3x3 kernel the
+// transposes then cost more than the lanes save (28x28: 1.10x the direct kernel's time).
+constexpr int64_t kNarrowRow = 16, kWideRow = 28;
 
 // The padded input rows and columns some tap reads.
 struct Grid {
@@ -126,7 +129,9 @@ inline Block block_of(const Layer& l) {
 
 // True when Note [Depthwise channels as lanes] computes this depthwise layer.
 inline bool lanes_cover(const Layer& l) {
-  return direct_depthwise(l) != nullptr && l.cout_g == 1 && l.out_w <= lanes::kMaxOutWidth;
+  if (direct_depthwise(l) == nullptr || l.cout_g != 1) return false;
+  return l.out_w <= lanes::kNarrowRow ||
+         (l.out_w <= lanes::kWideRow && (l.stride_w == 2 || l.k_w == 5));
 }
 
 // Every block of 16 channels of every image, split over the pool's threads (Note
@@ -143,8 +148,8 @@ inline bool depthwise_lanes(const Layer& l, const float* x, const float* w, cons
   bool ok = true;
   opt::parallel_items(l.batch * blocks, 1, [&](opt::WorkItems& items) {
     const int64_t floats = grid.input_floats() + total * kChannels;
-    float* scratch = static_cast<float*>(opt::thread_scratch().get(
-        static_cast<size_t>(floats) * sizeof(float)));
+    float* scratch =
+        static_cast<float*>(opt::thread_scratch().get(static_cast<size_t>(floats) * sizeof(float)));
     if (scratch == nullptr) {
       ok = false;  // every writer stores false: no ordering needed
       return;
@@ -156,8 +161,9 @@ inline bool depthwise_lanes(const Layer& l, const float* x, const float* w, cons
         const int64_t n = item / blocks, c0 = item % blocks * kChannels;
         const int count = static_cast<int>(std::min<int64_t>(kChannels, channels - c0));
         // Masked lanes' weights and bias are zeros.
-        alignas(64) float taps[25 * kChannels] = {};
+        alignas(64) float taps[25 * kChannels];
         alignas(64) float lane_bias[kChannels] = {};
+        if (count < kChannels) fill(taps, l.k_h * l.k_w * kChannels, 0.0f);
         opt::transpose_rows(w + c0 * l.w_row, l.w_row, count, l.k_h * l.k_w, taps, kChannels);
         if (bias != nullptr)
           for (int j = 0; j < count; ++j) lane_bias[j] = bias[(c0 + j) * l.bias_stride];
