@@ -13,9 +13,11 @@
 
 // Note [Depthwise channels as lanes]
 // Note [Direct depthwise] computes a vector of one plane's output columns: a 7-wide plane
-// fills 7 of 16 lanes, a 14-wide one 14, and each chunk makes its masks again. For the
-// narrow planes (MobileNetV2's and EfficientNet-B0's 14x14 and 7x7 layers) the layer
-// instead runs 16 channels at once, one per lane, as XNNPACK's channels-last kernels do:
+// fills 7 of 16 lanes, a 14-wide one 14, each chunk makes its masks again, and at stride 2
+// each tap takes two loads and a shuffle. For narrow planes (MobileNetV2's and
+// EfficientNet-B0's 7x7 layers, their 14x14 and 28x28 ones at stride 2 or with a 5x5
+// kernel) the layer instead runs 16 channels at once, one per lane, as XNNPACK's
+// channels-last kernels do:
 // 1. The block's 16 input planes are transposed (transpose.h, 16 x 16 in registers) into a
 //    pixel-major copy in scratch, [padded row][padded column][16 channels], with the padding
 //    made explicit: zeros written once per thread and call (every block fills the same
@@ -42,11 +44,13 @@ namespace lanes {
 
 using opt::sgemm::Vec;
 constexpr int kChannels = opt::sgemm::kLanes;
-// Where the lanes pay (benchmarks/RESULTS.md, "Depthwise channels as lanes", per layer
-// class): output rows up to this wide, and at stride 2 or with a 5x5 kernel up to kWideRow.
-// Wider rows fill the direct kernel's vectors, and at stride 1 with a 3x3 kernel the
-// transposes then cost more than the lanes save (28x28: 1.10x the direct kernel's time).
-constexpr int64_t kNarrowRow = 16, kWideRow = 28;
+// Where the lanes pay (benchmarks/depthwise_lanes.py; RESULTS.md, "Depthwise channels as
+// lanes"): output rows up to kWideRow wide, and for a 3x3 kernel at stride 1 up to
+// kNarrowRow. Wider rows fill the direct kernel's vectors; a 3x3 stride-1 layer's few taps
+// per output leave the transposes as much time as the lanes save from 14 wide on (14x14:
+// 0.97-1.08x the direct kernel's time, 28x28: 1.09-1.17x), where a stride-2 or 5x5 layer's
+// direct kernel is slower per output (its loads and shuffles) and the lanes pay to 28x28.
+constexpr int64_t kNarrowRow = 8, kWideRow = 28;
 
 // The padded input rows and columns some tap reads.
 struct Grid {
@@ -130,8 +134,8 @@ inline Block block_of(const Layer& l) {
 // True when Note [Depthwise channels as lanes] computes this depthwise layer.
 inline bool lanes_cover(const Layer& l) {
   if (direct_depthwise(l) == nullptr || l.cout_g != 1) return false;
-  return l.out_w <= lanes::kNarrowRow ||
-         (l.out_w <= lanes::kWideRow && (l.stride_w == 2 || l.k_w == 5));
+  const bool few_taps = l.k_w == 3 && l.stride_w == 1;
+  return l.out_w <= (few_taps ? lanes::kNarrowRow : lanes::kWideRow);
 }
 
 // Every block of 16 channels of every image, split over the pool's threads (Note

@@ -117,10 +117,9 @@ def _out(size: int, k: int, stride: int, pad: int) -> int:
 
 
 def _lanes_pay(layer: tuple[int, ...]) -> bool:
-    """lanes_cover's widths: rows up to 16 wide, up to 28 at stride 2 or with a 5x5 kernel."""
+    """lanes_cover's widths: rows up to 28 wide, up to 8 for a 3x3 kernel at stride 1."""
     _, k, stride, _, pad_w, _, width = layer[:7]
-    out_w = _out(width, k, stride, pad_w)
-    return out_w <= 16 or (out_w <= 28 and (stride == 2 or k == 5))
+    return _out(width, k, stride, pad_w) <= (8 if k == 3 and stride == 1 else 28)
 
 
 @pytest.mark.skipif(best_level() != "x86-64-v4", reason="the lanes path is AVX-512's")
