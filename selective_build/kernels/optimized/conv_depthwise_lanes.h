@@ -26,8 +26,9 @@
 //    (ky, kx), each of a vector of the 16 channels' weights (transposed from the weight rows
 //    once per block) and one aligned load: the chain of Note [Direct depthwise] lane for
 //    lane, padding taps multiplying zeros as there, so the bits are the direct kernel's.
-//    Eight pixels (four for planes of fewer) are computed at once, in raster order across
-//    the rows, their chains interleaved; the last group overlaps the one before.
+//    Eight pixels are computed at once, in raster order across the rows, their chains
+//    interleaved; the last group overlaps the one before (planes of fewer pixels keep the
+//    direct kernel).
 // 3. The fused epilogue (Note [Fused epilogue]): relu and clamp in registers, hardswish,
 //    sigmoid and SiLU over the block's outputs with their own kernels' vector code, then
 //    16 x 16 transposes back into the 16 output planes.
@@ -51,6 +52,15 @@ constexpr int kChannels = opt::sgemm::kLanes;
 // 0.97-1.08x the direct kernel's time, 28x28: 1.09-1.17x), where a stride-2 or 5x5 layer's
 // direct kernel is slower per output (its loads and shuffles) and the lanes pay to 28x28.
 constexpr int64_t kNarrowRow = 8, kWideRow = 28;
+// Output pixels computed at once (step 2).
+constexpr int kGroup = 8;
+
+// opt::transpose_rows, one copy for the weights', the input's and the output's transposes
+// (inlined at each, they made the runner 5 KB larger for no measurable time).
+__attribute__((noinline)) inline void transpose(const float* in, int64_t in_step, int rows,
+                                                int64_t depth, float* out, int64_t out_step) {
+  opt::transpose_rows(in, in_step, rows, depth, out, out_step);
+}
 
 // The padded input rows and columns some tap reads.
 struct Grid {
@@ -65,8 +75,8 @@ inline void transpose_in(const Layer& l, const Grid& g, const float* x, int coun
   const int64_t height = std::min(l.in_h, g.rows - l.pad_h);
   const int64_t width = std::min(l.in_w, g.cols - l.pad_w);
   for (int64_t iy = 0; iy < height; ++iy)
-    opt::transpose_rows(x + iy * l.in_w, l.x_c, count, width,
-                        grid + ((iy + l.pad_h) * g.cols + l.pad_w) * kChannels, kChannels);
+    transpose(x + iy * l.in_w, l.x_c, count, width,
+              grid + ((iy + l.pad_h) * g.cols + l.pad_w) * kChannels, kChannels);
 }
 
 // Step 2: output pixels [q0, q0 + R) in raster order, written at out[q * kChannels].
@@ -108,17 +118,12 @@ inline void pixels(const Layer& l, const Grid& g, const float* grid, int64_t q0,
 template <int K, int S>
 void block(const Layer& l, const Grid& g, const float* grid, const Vec* w, Vec bias,
            const rt::Epilogue& e, float* out) {
-  const int64_t total = l.out_h * l.out_w;  // at least 4: Note [Direct depthwise]'s block
-  if (total < 8) {
-    for (int64_t q = 0; q < total; q += 4)
-      pixels<K, S, 4>(l, g, grid, std::min<int64_t>(q, total - 4), w, bias, e, out);
-  } else {
-    for (int64_t q = 0; q < total; q += 8)
-      pixels<K, S, 8>(l, g, grid, std::min<int64_t>(q, total - 8), w, bias, e, out);
-  }
+  const int64_t total = l.out_h * l.out_w;  // at least kGroup: lanes_cover
+  for (int64_t q = 0; q < total; q += kGroup)
+    pixels<K, S, kGroup>(l, g, grid, std::min<int64_t>(q, total - kGroup), w, bias, e, out);
   using Kind = rt::EpilogueKind;
   if (e.kind != Kind::None && e.kind != Kind::Relu && e.kind != Kind::Clamp)
-    optimized::activate_all<Vec>(out, total, e);
+    direct::activate_rows_out_of_line(reinterpret_cast<Vec*>(out), static_cast<int>(total), e);
 }
 
 using Block = void (*)(const Layer&, const Grid&, const float*, const Vec*, Vec,
@@ -133,7 +138,7 @@ inline Block block_of(const Layer& l) {
 
 // True when Note [Depthwise channels as lanes] computes this depthwise layer.
 inline bool lanes_cover(const Layer& l) {
-  if (direct_depthwise(l) == nullptr || l.cout_g != 1) return false;
+  if (direct_depthwise(l) == nullptr || l.cout_g != 1 || l.pixels() < lanes::kGroup) return false;
   const bool few_taps = l.k_w == 3 && l.stride_w == 1;
   return l.out_w <= (few_taps ? lanes::kNarrowRow : lanes::kWideRow);
 }
@@ -168,7 +173,7 @@ inline bool depthwise_lanes(const Layer& l, const float* x, const float* w, cons
         alignas(64) float taps[25 * kChannels];
         alignas(64) float lane_bias[kChannels] = {};
         if (count < kChannels) fill(taps, l.k_h * l.k_w * kChannels, 0.0f);
-        opt::transpose_rows(w + c0 * l.w_row, l.w_row, count, l.k_h * l.k_w, taps, kChannels);
+        lanes::transpose(w + c0 * l.w_row, l.w_row, count, l.k_h * l.k_w, taps, kChannels);
         if (bias != nullptr)
           for (int j = 0; j < count; ++j) lane_bias[j] = bias[(c0 + j) * l.bias_stride];
         lanes::transpose_in(l, grid, x + n * l.x_n + c0 * l.x_c, count, scratch);

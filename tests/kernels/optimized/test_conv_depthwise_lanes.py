@@ -29,8 +29,8 @@ PROGRAM = r"""
 
 // Each layer from the command line: channels, k, stride, pad_h, pad_w, in_h, in_w, batch,
 // epilogue kind, bias (0/1), extra floats between input channels. Prints, per layer, "s"
-// (the same bits), "D" (they differ) or "-" (not a direct layer), then a digit per layer:
-// 1 when lanes_cover takes it.
+// (the same bits), "D" (they differ) or "-" (not a direct layer, or fewer pixels than a
+// group of the lanes), then a digit per layer: 1 when lanes_cover takes it.
 int main(int argc, char** argv) {
   std::string same, covered;
   std::mt19937 random(7);
@@ -63,7 +63,9 @@ int main(int argc, char** argv) {
     for (size_t k = 0; k < x.size(); k += 5) x[k] = k % 10 == 0 ? 0.0f : -0.0f;
     covered += optimized::conv::lanes_cover(l) ? '1' : '0';
     const optimized::conv::DirectPlane direct = optimized::conv::direct_depthwise(l);
-    if (direct == nullptr) {
+    // The lanes compute any direct layer of a group of pixels or more, not only those
+    // lanes_cover takes.
+    if (direct == nullptr || l.out_h * l.out_w < optimized::conv::lanes::kGroup) {
       same += '-';
       continue;
     }
@@ -116,10 +118,17 @@ def _out(size: int, k: int, stride: int, pad: int) -> int:
     return (size + 2 * pad - k) // stride + 1
 
 
+def _pixels(layer: tuple[int, ...]) -> int:
+    _, k, stride, pad_h, pad_w, height, width = layer[:7]
+    return _out(height, k, stride, pad_h) * _out(width, k, stride, pad_w)
+
+
 def _lanes_pay(layer: tuple[int, ...]) -> bool:
-    """lanes_cover's widths: rows up to 28 wide, up to 8 for a 3x3 kernel at stride 1."""
+    """lanes_cover's widths: rows up to 28 wide, up to 8 for a 3x3 kernel at stride 1; and
+    planes of at least a group of 8 pixels."""
     _, k, stride, _, pad_w, _, width = layer[:7]
-    return _out(width, k, stride, pad_w) <= (8 if k == 3 and stride == 1 else 28)
+    narrow = _out(width, k, stride, pad_w) <= (8 if k == 3 and stride == 1 else 28)
+    return narrow and _pixels(layer) >= 8
 
 
 @pytest.mark.skipif(best_level() != "x86-64-v4", reason="the lanes path is AVX-512's")
@@ -140,7 +149,8 @@ def test_lanes_give_the_direct_kernels_bits(tmp_path: Path, threads: int) -> Non
     assert result.returncode == 0, result.stderr
     same, covered = result.stdout.split()
     direct = [_out(layer[5], layer[1], layer[2], layer[3]) >= 4 for layer in layers]
-    assert same == "".join("s" if d else "-" for d in direct)
+    group = [_pixels(layer) >= 8 for layer in layers]
+    assert same == "".join("s" if d and g else "-" for d, g in zip(direct, group, strict=True))
     assert same.count("s") > 150  # most random layers are direct ones
     want = "".join(
         "1" if d and _lanes_pay(layer) else "0" for d, layer in zip(direct, layers, strict=True)
