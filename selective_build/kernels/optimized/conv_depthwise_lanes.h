@@ -15,7 +15,7 @@
 // Note [Direct depthwise] computes a vector of one plane's output columns: a 7-wide plane
 // fills 7 of 16 lanes, a 14-wide one 14, each chunk makes its masks again, and at stride 2
 // each tap takes two loads and a shuffle. For narrow planes (MobileNetV2's and
-// EfficientNet-B0's 7x7 layers, their 14x14 and 28x28 ones at stride 2 or with a 5x5
+// EfficientNet-B0's 7x7 and 14x14 layers, their 28x28 ones at stride 2 or with a 5x5
 // kernel) the layer instead runs 16 channels at once, one per lane, as XNNPACK's
 // channels-last kernels do:
 // 1. The block's 16 input planes are transposed (transpose.h, 16 x 16 in registers) into a
@@ -48,10 +48,11 @@ constexpr int kChannels = opt::sgemm::kLanes;
 // Where the lanes pay (benchmarks/depthwise_lanes.py; RESULTS.md, "Depthwise channels as
 // lanes"): output rows up to kWideRow wide, and for a 3x3 kernel at stride 1 up to
 // kNarrowRow. Wider rows fill the direct kernel's vectors; a 3x3 stride-1 layer's few taps
-// per output leave the transposes as much time as the lanes save from 14 wide on (14x14:
-// 0.97-1.08x the direct kernel's time, 28x28: 1.09-1.17x), where a stride-2 or 5x5 layer's
-// direct kernel is slower per output (its loads and shuffles) and the lanes pay to 28x28.
-constexpr int64_t kNarrowRow = 8, kWideRow = 28;
+// per output leave the transposes about as much time as the lanes save at 28x28 (0.92-1.17x
+// the direct kernel's time over the runs; 14x14: 0.84-0.97x), where a stride-2 or 5x5
+// layer's direct kernel is slower per output (its loads and shuffles) and the lanes pay
+// at 28 wide too.
+constexpr int64_t kNarrowRow = 16, kWideRow = 28;
 // Output pixels computed at once (step 2).
 constexpr int kGroup = 8;
 

@@ -124,10 +124,10 @@ def _pixels(layer: tuple[int, ...]) -> int:
 
 
 def _lanes_pay(layer: tuple[int, ...]) -> bool:
-    """lanes_cover's widths: rows up to 28 wide, up to 8 for a 3x3 kernel at stride 1; and
+    """lanes_cover's widths: rows up to 28 wide, up to 16 for a 3x3 kernel at stride 1; and
     planes of at least a group of 8 pixels."""
     _, k, stride, _, pad_w, _, width = layer[:7]
-    narrow = _out(width, k, stride, pad_w) <= (8 if k == 3 and stride == 1 else 28)
+    narrow = _out(width, k, stride, pad_w) <= (16 if k == 3 and stride == 1 else 28)
     return narrow and _pixels(layer) >= 8
 
 
