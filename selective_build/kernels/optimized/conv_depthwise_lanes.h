@@ -48,8 +48,8 @@ constexpr int kChannels = opt::sgemm::kLanes;
 // Where the lanes pay (benchmarks/depthwise_lanes.py; RESULTS.md, "Depthwise channels as
 // lanes"): output rows up to kWideRow wide, and for a 3x3 kernel at stride 1 up to
 // kNarrowRow. Wider rows fill the direct kernel's vectors; a 3x3 stride-1 layer's few taps
-// per output leave the transposes about as much time as the lanes save at 28x28 (0.92-1.17x
-// the direct kernel's time over the runs; 14x14: 0.84-0.97x), where a stride-2 or 5x5
+// per output leave the transposes about as much time as the lanes save at 28x28 (0.92-1.05x
+// the direct kernel's time over the runs; 14x14: 0.84-1.00x), where a stride-2 or 5x5
 // layer's direct kernel is slower per output (its loads and shuffles) and the lanes pay
 // at 28 wide too.
 constexpr int64_t kNarrowRow = 16, kWideRow = 28;
