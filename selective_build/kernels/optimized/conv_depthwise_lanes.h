@@ -16,12 +16,15 @@
 // fills 7 of 16 lanes, a 14-wide one 14, each chunk makes its masks again, and at stride 2
 // each tap takes two loads and a shuffle. For narrow planes (MobileNetV2's and
 // EfficientNet-B0's 7x7 and 14x14 layers, their 28x28 ones at stride 2 or with a 5x5
-// kernel) the layer instead runs 16 channels at once, one per lane, as XNNPACK's
-// channels-last kernels do:
+// kernel, their 56x56 ones at stride 2) the layer instead runs 16 channels at once, one per
+// lane, as XNNPACK's channels-last kernels do:
 // 1. The block's 16 input planes are transposed (transpose.h, 16 x 16 in registers) into a
 //    pixel-major copy in scratch, [padded row][padded column][16 channels], with the padding
-//    made explicit: zeros written once per thread and call (every block fills the same
-//    positions). Only the rows and columns some tap reads are kept.
+//    made explicit: the padding columns zeroed once per thread and call (every block fills
+//    the same positions), rows of padding zeroed where a band reads them. Only the rows and
+//    columns some tap reads are kept, and a large plane goes in bands of output rows whose
+//    copy fits in L2 (Grid; rows under two bands copied twice, the last band overlapping
+//    the one before, computed twice to the same bits).
 // 2. Each output pixel is then the bias and one fused multiply-add per tap in the order of
 //    (ky, kx), each of a vector of the 16 channels' weights (transposed from the weight rows
 //    once per block) and one aligned load: the chain of Note [Direct depthwise] lane for
@@ -30,7 +33,7 @@
 //    interleaved; the last group overlaps the one before (planes of fewer pixels keep the
 //    direct kernel).
 // 3. The fused epilogue (Note [Fused epilogue]): relu and clamp in registers, hardswish,
-//    sigmoid and SiLU over the block's outputs with their own kernels' vector code, then
+//    sigmoid and SiLU over the band's outputs with their own kernels' vector code, then
 //    16 x 16 transposes back into the 16 output planes.
 // Channels past the last multiple of 16 are masked lanes: their weights and bias are
 // zeros, their inputs are whatever an earlier block left, and nothing of them is stored.
@@ -46,13 +49,15 @@ namespace lanes {
 using opt::sgemm::Vec;
 constexpr int kChannels = opt::sgemm::kLanes;
 // Where the lanes pay (benchmarks/depthwise_lanes.py; RESULTS.md, "Depthwise channels as
-// lanes"): output rows up to kWideRow wide, and for a 3x3 kernel at stride 1 up to
-// kNarrowRow. Wider rows fill the direct kernel's vectors; a 3x3 stride-1 layer's few taps
-// per output leave the transposes about as much time as the lanes save at 28x28 (0.92-1.05x
-// the direct kernel's time over the runs; 14x14: 0.84-1.00x), where a stride-2 or 5x5
-// layer's direct kernel is slower per output (its loads and shuffles) and the lanes pay
-// at 28 wide too.
-constexpr int64_t kNarrowRow = 16, kWideRow = 28;
+// lanes"), the widest output rows they take: at stride 2, whose direct kernel takes two
+// loads and a shuffle per tap, 56 (112 -> 56: 0.60-0.83x the direct kernel's time); with
+// a 5x5 kernel 28 (0.84-0.89x); with a 3x3 one at stride 1, whose few taps per output
+// leave the transposes about as much time as the lanes save from 28 wide on (0.92-1.05x),
+// 16 (14x14: 0.84-1.00x). Wider rows fill the direct kernel's vectors.
+inline int64_t widest_row(const Layer& l) {
+  if (l.stride_w == 2) return 56;
+  return l.k_w == 5 ? 28 : 16;
+}
 // Output pixels computed at once (step 2).
 constexpr int kGroup = 8;
 
@@ -63,24 +68,52 @@ __attribute__((noinline)) inline void transpose(const float* in, int64_t in_step
   opt::transpose_rows(in, in_step, rows, depth, out, out_step);
 }
 
-// The padded input rows and columns some tap reads.
+// The grid's floats at most (256 KB), unless a band of kGroup pixels needs more: it stays
+// in L2 with the band's outputs. MobileNetV2's and EfficientNet-B0's 56 -> 28 layers fit
+// whole; their 112 -> 56 one takes 4 bands.
+constexpr int64_t kGridFloats = 64 * 1024;
+
+// A band of output rows, and the padded input rows and columns its taps read.
 struct Grid {
-  int64_t rows, cols;
+  int64_t cols, band, rows;
   explicit Grid(const Layer& l)
-      : rows((l.out_h - 1) * l.stride_h + l.k_h), cols((l.out_w - 1) * l.stride_w + l.k_w) {}
+      : cols((l.out_w - 1) * l.stride_w + l.k_w),
+        band(band_of(l, cols)),
+        rows((band - 1) * l.stride_h + l.k_h) {}
   int64_t input_floats() const { return rows * cols * kChannels; }
+  int64_t output_floats(const Layer& l) const { return band * l.out_w * kChannels; }
+
+ private:
+  // Bands of equal height, as few as fit: the last overlaps the one before by less than
+  // one row per band.
+  static int64_t band_of(const Layer& l, int64_t cols) {
+    const int64_t fit = (kGridFloats / (cols * kChannels) - l.k_h) / l.stride_h + 1;
+    const int64_t group = (kGroup + l.out_w - 1) / l.out_w;  // rows of a group of pixels
+    const int64_t most = std::min(l.out_h, std::max(fit, group));
+    const int64_t bands = (l.out_h + most - 1) / most;
+    return (l.out_h + bands - 1) / bands;
+  }
 };
 
-// Step 1: input planes [c0, c0 + count) of one image into the grid's interior.
-inline void transpose_in(const Layer& l, const Grid& g, const float* x, int count, float* grid) {
-  const int64_t height = std::min(l.in_h, g.rows - l.pad_h);
+// Step 1: the padded rows [oy0 * S, oy0 * S + g.rows) of input planes [c0, c0 + count) of
+// one image, for output rows [oy0, oy0 + g.band). Rows of padding are zeroed; the padding
+// columns are zeros already.
+inline void transpose_in(const Layer& l, const Grid& g, const float* x, int count, int64_t oy0,
+                         float* grid) {
   const int64_t width = std::min(l.in_w, g.cols - l.pad_w);
-  for (int64_t iy = 0; iy < height; ++iy)
-    transpose(x + iy * l.in_w, l.x_c, count, width,
-              grid + ((iy + l.pad_h) * g.cols + l.pad_w) * kChannels, kChannels);
+  for (int64_t t = 0; t < g.rows; ++t) {
+    const int64_t iy = oy0 * l.stride_h + t - l.pad_h;
+    float* row = grid + t * g.cols * kChannels;
+    if (iy >= 0 && iy < l.in_h) {
+      transpose(x + iy * l.in_w, l.x_c, count, width, row + l.pad_w * kChannels, kChannels);
+    } else {
+      fill(row, g.cols * kChannels, 0.0f);
+    }
+  }
 }
 
-// Step 2: output pixels [q0, q0 + R) in raster order, written at out[q * kChannels].
+// Step 2: a band's output pixels [q0, q0 + R) in raster order, written at
+// out[q * kChannels].
 template <int K, int S, int R>
 inline void pixels(const Layer& l, const Grid& g, const float* grid, int64_t q0, const Vec* w,
                    Vec bias, const rt::Epilogue& e, float* out) {
@@ -115,11 +148,11 @@ inline void pixels(const Layer& l, const Grid& g, const float* grid, int64_t q0,
   for (int r = 0; r < R; ++r) opt::sgemm::store(out + (q0 + r) * kChannels, acc[r]);
 }
 
-// Steps 2 and 3 up to the transpose: every output pixel of the block into `out`.
+// Steps 2 and 3 up to the transpose: every output pixel of a band into `out`.
 template <int K, int S>
 void block(const Layer& l, const Grid& g, const float* grid, const Vec* w, Vec bias,
            const rt::Epilogue& e, float* out) {
-  const int64_t total = l.out_h * l.out_w;  // at least kGroup: lanes_cover
+  const int64_t total = g.band * l.out_w;  // at least kGroup: Grid::band_of
   for (int64_t q = 0; q < total; q += kGroup)
     pixels<K, S, kGroup>(l, g, grid, std::min<int64_t>(q, total - kGroup), w, bias, e, out);
   using Kind = rt::EpilogueKind;
@@ -140,8 +173,7 @@ inline Block block_of(const Layer& l) {
 // True when Note [Depthwise channels as lanes] computes this depthwise layer.
 inline bool lanes_cover(const Layer& l) {
   if (direct_depthwise(l) == nullptr || l.cout_g != 1 || l.pixels() < lanes::kGroup) return false;
-  const bool few_taps = l.k_w == 3 && l.stride_w == 1;
-  return l.out_w <= (few_taps ? lanes::kNarrowRow : lanes::kWideRow);
+  return l.out_w <= lanes::widest_row(l);
 }
 
 // Every block of 16 channels of every image, split over the pool's threads (Note
@@ -154,10 +186,10 @@ inline bool depthwise_lanes(const Layer& l, const float* x, const float* w, cons
   const int64_t blocks = (channels + kChannels - 1) / kChannels;
   const lanes::Grid grid(l);
   const lanes::Block compute = lanes::block_of(l);
-  const int64_t total = l.out_h * l.out_w;
+  const int64_t total = grid.band * l.out_w;  // per band
   bool ok = true;
   opt::parallel_items(l.batch * blocks, 1, [&](opt::WorkItems& items) {
-    const int64_t floats = grid.input_floats() + total * kChannels;
+    const int64_t floats = grid.input_floats() + grid.output_floats(l);
     float* scratch =
         static_cast<float*>(opt::thread_scratch().get(static_cast<size_t>(floats) * sizeof(float)));
     if (scratch == nullptr) {
@@ -177,17 +209,22 @@ inline bool depthwise_lanes(const Layer& l, const float* x, const float* w, cons
         lanes::transpose(w + c0 * l.w_row, l.w_row, count, l.k_h * l.k_w, taps, kChannels);
         if (bias != nullptr)
           for (int j = 0; j < count; ++j) lane_bias[j] = bias[(c0 + j) * l.bias_stride];
-        lanes::transpose_in(l, grid, x + n * l.x_n + c0 * l.x_c, count, scratch);
         lanes::Vec tap_vectors[25];
         for (int64_t t = 0; t < l.k_h * l.k_w; ++t)
           tap_vectors[t] = opt::sgemm::load(taps + t * kChannels);
-        compute(l, grid, scratch, tap_vectors, opt::sgemm::load(lane_bias), e, out);
-        // Step 3's transpose: pixel q of lane j to output plane c0 + j.
-        float* planes = y + n * l.y_n + c0 * l.y_c;
-        for (int64_t q = 0; q < total; q += kChannels)
-          opt::transpose_block(out + q * kChannels, kChannels,
-                               static_cast<int>(std::min<int64_t>(kChannels, total - q)), count,
-                               planes + q, l.y_c);
+        const float* planes_in = x + n * l.x_n + c0 * l.x_c;
+        for (int64_t oy = 0; oy < l.out_h; oy += grid.band) {
+          // The last band overlaps the one before (rows computed twice, to the same bits).
+          const int64_t oy0 = std::min(oy, l.out_h - grid.band);
+          lanes::transpose_in(l, grid, planes_in, count, oy0, scratch);
+          compute(l, grid, scratch, tap_vectors, opt::sgemm::load(lane_bias), e, out);
+          // Step 3's transpose: pixel q of lane j to output plane c0 + j.
+          float* planes = y + n * l.y_n + c0 * l.y_c + oy0 * l.out_w;
+          for (int64_t q = 0; q < total; q += kChannels)
+            opt::transpose_block(out + q * kChannels, kChannels,
+                                 static_cast<int>(std::min<int64_t>(kChannels, total - q)), count,
+                                 planes + q, l.y_c);
+        }
       }
   });
   return ok;

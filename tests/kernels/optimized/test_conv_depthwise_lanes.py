@@ -1,7 +1,8 @@
 """Note [Depthwise channels as lanes] (kernels/optimized/conv_depthwise_lanes.h) gives the
 bits of Note [Direct depthwise], byte for byte, on random layers (channels 1..40, planes
 1..20 x 1..40, kernels 3 and 5, stride 1 and 2, padding up to past the kernel's reach, every
-epilogue, with and without bias, an input whose channels are further apart than a plane) at
+epilogue, with and without bias, an input whose channels are further apart than a plane;
+and planes too large for one grid, cut into bands of output rows) at
 1 and 2 threads; and it takes exactly the layers where it pays (lanes_cover).
 
 The convolution's tests through the kernel (test_op_convolution.py) compare with portable's
@@ -90,8 +91,8 @@ EPILOGUES = 6  # rt::EpilogueKind: None, Relu, Clamp, Hardswish, Sigmoid, Silu
 
 
 def _layers() -> list[tuple[int, ...]]:
-    """Random layers, and the real nets' narrow ones (MobileNetV2's 14x14 and 7x7, stride 1
-    and 2; EfficientNet-B0's 5x5)."""
+    """Random layers, the real nets' narrow ones (MobileNetV2's 14x14 and 7x7, stride 1
+    and 2; EfficientNet-B0's 5x5), and planes cut into bands."""
     rng = random.Random(21)
     layers = [
         (96, 3, 1, 1, 1, 14, 14, 1, 2, 1, 0),
@@ -100,6 +101,11 @@ def _layers() -> list[tuple[int, ...]]:
         (480, 5, 1, 2, 2, 14, 14, 1, 5, 1, 0),
         (672, 5, 2, 2, 2, 14, 14, 1, 5, 1, 0),
         (1152, 5, 1, 2, 2, 7, 7, 1, 5, 1, 0),
+        # Planes whose grid is cut into bands of output rows, the last overlapping the one
+        # before: MobileNetV2's 112 -> 56 layer, a tall narrow plane, a 3 wide one.
+        (20, 3, 2, 1, 1, 112, 112, 1, 2, 1, 0),
+        (17, 5, 1, 2, 2, 203, 9, 1, 3, 0, 2),
+        (3, 3, 2, 1, 0, 401, 7, 2, 5, 1, 0),
     ]
     while len(layers) < 300:
         k, stride = rng.choice((3, 5)), rng.choice((1, 2))
@@ -124,10 +130,10 @@ def _pixels(layer: tuple[int, ...]) -> int:
 
 
 def _lanes_pay(layer: tuple[int, ...]) -> bool:
-    """lanes_cover's widths: rows up to 28 wide, up to 16 for a 3x3 kernel at stride 1; and
-    planes of at least a group of 8 pixels."""
+    """lanes_cover's widths (rows up to 56 wide at stride 2, 28 with a 5x5 kernel, 16 with a
+    3x3 one), on planes of at least a group of 8 pixels."""
     _, k, stride, _, pad_w, _, width = layer[:7]
-    narrow = _out(width, k, stride, pad_w) <= (16 if k == 3 and stride == 1 else 28)
+    narrow = _out(width, k, stride, pad_w) <= (56 if stride == 2 else 28 if k == 5 else 16)
     return narrow and _pixels(layer) >= 8
 
 
