@@ -51,9 +51,9 @@ constexpr int kChannels = opt::sgemm::kLanes;
 // Where the lanes pay (benchmarks/depthwise_lanes.py; RESULTS.md, "Depthwise channels as
 // lanes"), the widest output rows they take: at stride 2, whose direct kernel takes two
 // loads and a shuffle per tap, 56 (112 -> 56: 0.60-0.83x the direct kernel's time); with
-// a 5x5 kernel 28 (0.84-0.89x); with a 3x3 one at stride 1, whose few taps per output
-// leave the transposes about as much time as the lanes save from 28 wide on (0.92-1.05x),
-// 16 (14x14: 0.84-1.00x). Wider rows fill the direct kernel's vectors.
+// a 5x5 kernel 28 (0.74-1.00x); with a 3x3 one at stride 1, whose few taps per output
+// leave the transposes about as much time as the lanes save from 28 wide on (0.92-1.17x),
+// 16 (14x14: 0.84-1.11x, mostly 0.85-0.99x). Wider rows fill the direct kernel's vectors.
 inline int64_t widest_row(const Layer& l) {
   if (l.stride_w == 2) return 56;
   return l.k_w == 5 ? 28 : 16;
