@@ -73,25 +73,32 @@ __attribute__((noinline)) inline void transpose(const float* in, int64_t in_step
 // whole; their 112 -> 56 one takes 4 bands.
 constexpr int64_t kGridFloats = 64 * 1024;
 
-// A band of output rows, and the padded input rows and columns its taps read.
+// The bands of output rows a plane is cut into, and the padded input rows and columns a
+// band's taps read.
 struct Grid {
-  int64_t cols, band, rows;
-  explicit Grid(const Layer& l)
+  int64_t cols, band, bands, rows;
+  // At least `at_least` bands where the plane has enough rows (more work items for the
+  // threads).
+  Grid(const Layer& l, int64_t at_least)
       : cols((l.out_w - 1) * l.stride_w + l.k_w),
-        band(band_of(l, cols)),
+        band(band_of(l, cols, at_least)),
+        bands((l.out_h + band - 1) / band),
         rows((band - 1) * l.stride_h + l.k_h) {}
   int64_t input_floats() const { return rows * cols * kChannels; }
   int64_t output_floats(const Layer& l) const { return band * l.out_w * kChannels; }
+  // The first output row of band b: the last band overlaps the one before by less than
+  // one row per band (its rows computed twice, to the same bits, and stored once).
+  int64_t first_row(const Layer& l, int64_t b) const { return std::min(b * band, l.out_h - band); }
 
  private:
-  // Bands of equal height, as few as fit: the last overlaps the one before by less than
-  // one row per band.
-  static int64_t band_of(const Layer& l, int64_t cols) {
+  // Bands of equal height, as few as fit and at least `at_least`, of at least a group of
+  // pixels each.
+  static int64_t band_of(const Layer& l, int64_t cols, int64_t at_least) {
     const int64_t fit = (kGridFloats / (cols * kChannels) - l.k_h) / l.stride_h + 1;
     const int64_t group = (kGroup + l.out_w - 1) / l.out_w;  // rows of a group of pixels
     const int64_t most = std::min(l.out_h, std::max(fit, group));
-    const int64_t bands = (l.out_h + most - 1) / most;
-    return (l.out_h + bands - 1) / bands;
+    const int64_t bands = std::max((l.out_h + most - 1) / most, at_least);
+    return std::max(group, (l.out_h + bands - 1) / bands);
   }
 };
 
@@ -176,19 +183,22 @@ inline bool lanes_cover(const Layer& l) {
   return l.out_w <= lanes::widest_row(l);
 }
 
-// Every block of 16 channels of every image, split over the pool's threads (Note
-// [Depthwise channels as lanes]); the layer is one lanes_cover accepts. False when the
-// scratch cannot be had.
+// Every band of every block of 16 channels of every image, split over the pool's threads
+// (Note [Depthwise channels as lanes]); the layer is one lanes_cover accepts. False when
+// the scratch cannot be had.
 inline bool depthwise_lanes(const Layer& l, const float* x, const float* w, const float* bias,
                             const rt::Epilogue& e, float* y) {
   using lanes::kChannels;
   const int64_t channels = l.groups;
   const int64_t blocks = (channels + kChannels - 1) / kChannels;
-  const lanes::Grid grid(l);
+  // With threads, about 8 items per thread or more: claims of one 16-channel block (a ninth
+  // of a 144-channel layer) would leave one thread waiting for the other at the end.
+  const int64_t wanted = opt::kThreads > 1 ? 8 * opt::kThreads : 1;
+  const lanes::Grid grid(l, (wanted + l.batch * blocks - 1) / (l.batch * blocks));
   const lanes::Block compute = lanes::block_of(l);
   const int64_t total = grid.band * l.out_w;  // per band
   bool ok = true;
-  opt::parallel_items(l.batch * blocks, 1, [&](opt::WorkItems& items) {
+  opt::parallel_items(l.batch * blocks * grid.bands, 1, [&](opt::WorkItems& items) {
     const int64_t floats = grid.input_floats() + grid.output_floats(l);
     float* scratch =
         static_cast<float*>(opt::thread_scratch().get(static_cast<size_t>(floats) * sizeof(float)));
@@ -200,7 +210,8 @@ inline bool depthwise_lanes(const Layer& l, const float* x, const float* w, cons
     fill(scratch, grid.input_floats(), 0.0f);  // the padding, for every block
     for (int64_t begin, end; items.claim(begin, end);)
       for (int64_t item = begin; item < end; ++item) {
-        const int64_t n = item / blocks, c0 = item % blocks * kChannels;
+        const int64_t n = item / grid.bands / blocks, c0 = item / grid.bands % blocks * kChannels;
+        const int64_t band = item % grid.bands;
         const int count = static_cast<int>(std::min<int64_t>(kChannels, channels - c0));
         // Masked lanes' weights and bias are zeros.
         alignas(64) float taps[25 * kChannels];
@@ -212,19 +223,16 @@ inline bool depthwise_lanes(const Layer& l, const float* x, const float* w, cons
         lanes::Vec tap_vectors[25];
         for (int64_t t = 0; t < l.k_h * l.k_w; ++t)
           tap_vectors[t] = opt::sgemm::load(taps + t * kChannels);
-        const float* planes_in = x + n * l.x_n + c0 * l.x_c;
-        for (int64_t oy = 0; oy < l.out_h; oy += grid.band) {
-          // The last band overlaps the one before (rows computed twice, to the same bits).
-          const int64_t oy0 = std::min(oy, l.out_h - grid.band);
-          lanes::transpose_in(l, grid, planes_in, count, oy0, scratch);
-          compute(l, grid, scratch, tap_vectors, opt::sgemm::load(lane_bias), e, out);
-          // Step 3's transpose: pixel q of lane j to output plane c0 + j.
-          float* planes = y + n * l.y_n + c0 * l.y_c + oy0 * l.out_w;
-          for (int64_t q = 0; q < total; q += kChannels)
-            opt::transpose_block(out + q * kChannels, kChannels,
-                                 static_cast<int>(std::min<int64_t>(kChannels, total - q)), count,
-                                 planes + q, l.y_c);
-        }
+        const int64_t oy0 = grid.first_row(l, band);
+        lanes::transpose_in(l, grid, x + n * l.x_n + c0 * l.x_c, count, oy0, scratch);
+        compute(l, grid, scratch, tap_vectors, opt::sgemm::load(lane_bias), e, out);
+        // Step 3's transpose: pixel q of lane j to output plane c0 + j, from the band's own
+        // rows on (those above are the band before's: no two threads store one value).
+        float* planes = y + n * l.y_n + c0 * l.y_c + oy0 * l.out_w;
+        for (int64_t q = (band * grid.band - oy0) * l.out_w; q < total; q += kChannels)
+          opt::transpose_block(out + q * kChannels, kChannels,
+                               static_cast<int>(std::min<int64_t>(kChannels, total - q)), count,
+                               planes + q, l.y_c);
       }
   });
   return ok;
