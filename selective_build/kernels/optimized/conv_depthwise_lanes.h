@@ -35,6 +35,10 @@
 // 3. The fused epilogue (Note [Fused epilogue]): relu and clamp in registers, hardswish,
 //    sigmoid and SiLU over the band's outputs with their own kernels' vector code, then
 //    16 x 16 transposes back into the 16 output planes.
+// The threads' work items are the bands of each block (at least eight per thread, so that
+// the last claims are small); a band stores only its own output rows, those it shares with
+// the band before being that band's. Each output is computed the same way whatever the
+// split, so the bits do not depend on the thread count.
 // Channels past the last multiple of 16 are masked lanes: their weights and bias are
 // zeros, their inputs are whatever an earlier block left, and nothing of them is stored.
 // Only with AVX-512 (16 lanes, the masked transposes); wider planes and other instruction
