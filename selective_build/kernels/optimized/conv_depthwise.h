@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "kernels/optimized/conv_depthwise_direct.h"
+#include "kernels/optimized/conv_depthwise_lanes.h"
 #include "kernels/optimized/conv_layer.h"
 #include "kernels/optimized/epilogue.h"
 #include "kernels/optimized/parallel.h"
@@ -127,12 +128,14 @@ inline void depthwise_plane(const Layer& l, const DepthwisePlan& p, const float*
                 static_cast<size_t>(l.out_w) * sizeof(float));
 }
 
-// Every plane of every image, split over the pool's threads: straight over the input
-// where Note [Direct depthwise] covers the layer, else through padded phases (Note [Padded
+// Every plane of every image, split over the pool's threads: 16 channels at once on narrow
+// planes (Note [Depthwise channels as lanes]), straight over the input where Note [Direct
+// depthwise] covers the layer, else through padded phases (Note [Padded
 // depthwise]). False when the scratch cannot be had.
 inline bool depthwise(const Layer& l, const float* x, const float* w, const float* bias,
                       const rt::Epilogue& e, float* y) {
   const int64_t channels = l.groups * l.cout_g;
+  if (lanes_cover(l)) return depthwise_lanes(l, x, w, bias, e, y);
   if (const DirectPlane direct = direct_depthwise(l)) {
     // Note [Direct depthwise]: no scratch, so nothing can fail.
     opt::parallel_for(l.batch * channels, 1, [&](int64_t begin, int64_t end) {

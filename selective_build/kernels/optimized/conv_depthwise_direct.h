@@ -35,6 +35,8 @@
 //   block's rows at once (their chains overlap).
 // Other depthwise shapes (dilation, stride 3, kernels not square, planes of fewer output
 // rows than a block) keep the padded phases of Note [Padded depthwise] (conv_depthwise.h).
+// Narrow planes, whose rows fill few of a vector's lanes, take Note [Depthwise channels as
+// lanes] (conv_depthwise_lanes.h) with AVX-512: the same chain per output, so the same bits.
 namespace optimized {
 namespace conv {
 

@@ -25,8 +25,9 @@
 // Float convolution in three fast shapes, each over NCHW-like tensors whose pixels are dense
 // (any batch and channel strides, as a contiguous tensor or a channel slice has):
 // - depthwise (one input channel per group): 3x3 and 5x5 at stride 1 or 2 straight over the
-//   input plane (Note [Direct depthwise], conv_depthwise_direct.h), other shapes over a
-//   padded copy of it (Note [Padded depthwise], conv_depthwise.h);
+//   input plane (Note [Direct depthwise], conv_depthwise_direct.h) or, on narrow planes,
+//   16 channels at once (Note [Depthwise channels as lanes], conv_depthwise_lanes.h), other
+//   shapes over a padded copy of it (Note [Padded depthwise], conv_depthwise.h);
 // - 1x1, stride 1, no padding: per batch and group, out[Cout, H*W] = weight[Cout, Cin] x
 //   input[Cin, H*W], one GEMM read straight from the tensors (the input's rows are b's
 //   panels in place when the weight was packed at load); over few pixels (7x7, 14x14, an
