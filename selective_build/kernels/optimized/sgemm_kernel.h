@@ -196,6 +196,7 @@ __attribute__((noinline)) inline void finish_tile(const float* tile, int64_t row
 // time). Only the row-table instantiations (the tap convolution's) have this code.
 struct OutputLanes {
   uint32_t lanes[kVecs];  // bit l: lane l of vector v is an output
+  uint32_t first[kVecs];  // as many low bits as lanes has
   int64_t at[kVecs];      // where its first output lane goes, from its row's start (else 0)
 };
 
@@ -211,31 +212,33 @@ inline OutputLanes output_lanes(int64_t j, int64_t cols, int64_t grid_w, int64_t
       }
       if (++ox == grid_w) ox = 0, ++oy;
     }
+    o.first[v] = (1u << __builtin_popcount(o.lanes[v])) - 1;
   }
   return o;
 }
 
-// The output lanes `lanes` of a vector from `p` onwards (the others zero), and back.
-inline Vec load_outputs(const float* p, uint32_t lanes) {
+// Vector v of a row of a tile whose outputs start at `p` (Note [Tap outputs]): loaded (lanes
+// that are no output zero), and stored.
+inline Vec load_outputs(const float* p, const OutputLanes& out, int v) {
 #if defined(__AVX512F__)
-  const auto first = static_cast<__mmask16>((1u << __builtin_popcount(lanes)) - 1);
-  return _mm512_maskz_expand_ps(static_cast<__mmask16>(lanes), _mm512_maskz_loadu_ps(first, p));
+  return _mm512_maskz_expand_ps(static_cast<__mmask16>(out.lanes[v]),
+                                _mm512_maskz_loadu_ps(static_cast<__mmask16>(out.first[v]), p));
 #else
   float x[kLanes] = {};
   for (int l = 0, t = 0; l < kLanes; ++l)
-    if (lanes >> l & 1) x[l] = p[t++];
+    if (out.lanes[v] >> l & 1) x[l] = p[t++];
   return load(x);
 #endif
 }
-inline void store_outputs(float* p, uint32_t lanes, Vec v) {
+inline void store_outputs(float* p, const OutputLanes& out, int v, Vec x) {
 #if defined(__AVX512F__)
-  const auto first = static_cast<__mmask16>((1u << __builtin_popcount(lanes)) - 1);
-  _mm512_mask_storeu_ps(p, first, _mm512_maskz_compress_ps(static_cast<__mmask16>(lanes), v));
+  _mm512_mask_storeu_ps(p, static_cast<__mmask16>(out.first[v]),
+                        _mm512_maskz_compress_ps(static_cast<__mmask16>(out.lanes[v]), x));
 #else
-  float x[kLanes];
-  store(x, v);
+  float lanes[kLanes];
+  store(lanes, x);
   for (int l = 0, t = 0; l < kLanes; ++l)
-    if (lanes >> l & 1) p[t++] = x[l];
+    if (out.lanes[v] >> l & 1) p[t++] = lanes[l];
 #endif
 }
 
@@ -252,11 +255,42 @@ __attribute__((noinline)) inline void finish_tile_outputs(const float* tile, int
   optimized::activate_stores<Vec>(
       tile, rows * kVecs, active,
       [&](int64_t k, Vec x) {
-        if (accumulate) x = x + load_outputs(at(k), out.lanes[k % kVecs]);
+        const int v = static_cast<int>(k % kVecs);
+        if (accumulate) x = x + load_outputs(at(k), out, v);
         if (epilogue == nullptr) return x;
-        return finish(x, *epilogue, static_cast<int>(k / kVecs), static_cast<int>(k % kVecs));
+        return finish(x, *epilogue, static_cast<int>(k / kVecs), v);
       },
-      [&](int64_t k, Vec x) { store_outputs(at(k), out.lanes[k % kVecs], x); });
+      [&](int64_t k, Vec x) { store_outputs(at(k), out, static_cast<int>(k % kVecs), x); });
+}
+
+// store_tile for a tile of a tap GEMM: without an epilogue, or with one finished in
+// registers, straight from the registers; anything else through finish_tile_outputs.
+template <int R>
+__attribute__((always_inline)) inline void store_tile_outputs(const Vec (&acc)[R][kVecs], float* c,
+                                                              int64_t ldc, int64_t rows,
+                                                              const OutputLanes& out,
+                                                              bool accumulate,
+                                                              const TileEpilogue* epilogue) {
+  if (epilogue == nullptr || epilogue->in_registers) {
+#pragma GCC unroll 16
+    for (int i = 0; i < R; ++i) {
+      if (i >= rows) break;
+#pragma GCC unroll 4
+      for (int v = 0; v < kVecs; ++v) {
+        float* at = c + i * ldc + out.at[v];
+        const Vec x = accumulate ? acc[i][v] + load_outputs(at, out, v) : acc[i][v];
+        store_outputs(at, out, v, epilogue == nullptr ? x : finish_in_registers(x, *epilogue, i, v));
+      }
+    }
+    return;
+  }
+  float tile[R * kNR];
+#pragma GCC unroll 16
+  for (int i = 0; i < R; ++i) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kVecs; ++v) store(tile + i * kNR + v * kLanes, acc[i][v]);
+  }
+  finish_tile_outputs(tile, rows < R ? rows : R, c, ldc, out, accumulate, epilogue);
 }
 
 // c[0:rows, 0:cols] (+ c when `accumulate`) = acc, through `epilogue` when it is given: a
@@ -318,13 +352,7 @@ void microkernel(int64_t depth, const float* a, int64_t a_step, const float* b, 
     if (!kRowTable) b += b_step;
   }
   if constexpr (kRowTable) {
-    float tile[R * kNR];
-#pragma GCC unroll 16
-    for (int i = 0; i < R; ++i) {
-#pragma GCC unroll 4
-      for (int v = 0; v < kVecs; ++v) store(tile + i * kNR + v * kLanes, acc[i][v]);
-    }
-    finish_tile_outputs(tile, rows < R ? rows : R, c, ldc, *outputs, accumulate, epilogue);
+    store_tile_outputs<R>(acc, c, ldc, rows, *outputs, accumulate, epilogue);
   } else {
     store_tile<R>(acc, c, ldc, rows, cols, accumulate, epilogue);
   }
