@@ -210,6 +210,49 @@ inline void window_run(const Layer& l, const float* in_row, int64_t kx, int64_t 
   zero_piece(to + (hi - ox), end - hi);
 }
 
+#if defined(__AVX512F__)
+constexpr int64_t kVectorRunTaps = 16;  // the tap columns a run takes as vectors, at most
+
+// A run of n <= 16 outputs from ox at stride 1 or 2 (Note [Pixels as rows]'s windows), as
+// vectors: per tap column, the columns inside the input row loaded from the first of them
+// (at stride 2 two loads, their even floats taken as take_even_piece takes them) and
+// expanded to their lanes, the others zero. The same for every (ic, ky) of the run.
+struct RunLanes {
+  __mmask16 low[kVectorRunTaps], high[kVectorRunTaps], lanes[kVectorRunTaps];
+  int64_t from[kVectorRunTaps];  // the first column inside, in the input row
+};
+
+inline RunLanes run_lanes(const Layer& l, int64_t ox, int64_t n) {
+  RunLanes r;
+  for (int64_t kx = 0; kx < l.k_w; ++kx) {
+    const int64_t offset = kx * l.dil_w - l.pad_w;
+    int64_t lo, hi;
+    opt::valid_outputs(offset, l.stride_w, l.in_w, l.out_w, &lo, &hi);
+    lo = std::clamp(lo, ox, ox + n);
+    hi = std::clamp(hi, lo, ox + n);
+    const int64_t reads = lo < hi ? (hi - lo - 1) * l.stride_w + 1 : 0;  // at most 31
+    r.low[kx] = static_cast<__mmask16>(reads >= 16 ? 0xffff : (1u << reads) - 1);
+    r.high[kx] = static_cast<__mmask16>(reads <= 16 ? 0 : (1u << (reads - 16)) - 1);
+    r.lanes[kx] = static_cast<__mmask16>(((1u << (hi - lo)) - 1) << (lo - ox));
+    r.from[kx] = lo < hi ? lo * l.stride_w + offset : 0;  // none inside: no pointer past the row
+  }
+  return r;
+}
+
+// Tap column kx of the run from the input row `in`.
+inline __m512 run_vector(const RunLanes& r, int64_t kx, int64_t stride, const float* in) {
+  const float* at = in + r.from[kx];
+  __m512 v = _mm512_maskz_loadu_ps(r.low[kx], at);
+  if (stride == 2) {
+    const __m512i evens =
+        _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    v = _mm512_permutex2var_ps(v, evens,
+                               _mm512_maskz_loadu_ps(r.high[kx], r.high[kx] != 0 ? at + 16 : at));
+  }
+  return _mm512_maskz_expand_ps(r.lanes[kx], v);
+}
+#endif
+
 // Row panel q of the windows (pixels as rows, `height` per panel; Note [Packed GEMM]) of one
 // batch and group's input x: row kk = (ic, ky, kx) of the panel's pixels, an output row's
 // run at a time; rows past the last pixel zero.
@@ -221,11 +264,27 @@ inline void pack_windows(const Layer& l, const float* x, int64_t height, int64_t
   for (int64_t i = 0; i < rows;) {
     const int64_t p = p0 + i, oy = p / l.out_w, ox = p % l.out_w;
     const int64_t run = std::min(rows - i, l.out_w - ox);
+#if defined(__AVX512F__)
+    const bool vectors = l.stride_w <= 2 && l.k_w <= kVectorRunTaps && run <= 16;
+    RunLanes lanes;
+    if (vectors) lanes = run_lanes(l, ox, run);
+    const auto store = static_cast<__mmask16>((1u << run) - 1);
+#endif
     for (int64_t ic = 0; ic < l.cin_g; ++ic)
       for (int64_t ky = 0; ky < l.k_h; ++ky) {
         const int64_t iy = oy * l.stride_h - l.pad_h + ky * l.dil_h;
         const float* in_row = iy >= 0 && iy < l.in_h ? x + ic * l.x_c + iy * l.in_w : nullptr;
         float* row = dst + (ic * l.k_h + ky) * l.k_w * height + i;
+#if defined(__AVX512F__)
+        if (vectors) {
+          for (int64_t kx = 0; kx < l.k_w; ++kx) {
+            const __m512 v =
+                in_row == nullptr ? _mm512_setzero_ps() : run_vector(lanes, kx, l.stride_w, in_row);
+            _mm512_mask_storeu_ps(row + kx * height, store, v);
+          }
+          continue;
+        }
+#endif
         for (int64_t kx = 0; kx < l.k_w; ++kx)
           window_run(l, in_row, kx, ox, run, row + kx * height);
       }
