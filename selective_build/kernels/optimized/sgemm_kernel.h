@@ -244,9 +244,9 @@ inline void store_outputs(float* p, const OutputLanes& out, int v, Vec x) {
 
 // finish_tile for a tile of a tap GEMM (Note [Tap outputs]): row i's outputs from c + i ldc,
 // where `out` says.
-__attribute__((noinline)) inline void finish_tile_outputs(const float* tile, int64_t rows,
-                                                          float* c, int64_t ldc,
-                                                          const OutputLanes& out, bool accumulate,
+__attribute__((noinline)) inline void finish_tile_outputs(const float* tile, int64_t rows, float* c,
+                                                          int64_t ldc, const OutputLanes& out,
+                                                          bool accumulate,
                                                           const TileEpilogue* epilogue) {
   const rt::Epilogue none{rt::EpilogueKind::None, 0.0f, 0.0f};
   const rt::Epilogue& active =
@@ -279,7 +279,8 @@ __attribute__((always_inline)) inline void store_tile_outputs(const Vec (&acc)[R
       for (int v = 0; v < kVecs; ++v) {
         float* at = c + i * ldc + out.at[v];
         const Vec x = accumulate ? acc[i][v] + load_outputs(at, out, v) : acc[i][v];
-        store_outputs(at, out, v, epilogue == nullptr ? x : finish_in_registers(x, *epilogue, i, v));
+        store_outputs(at, out, v,
+                      epilogue == nullptr ? x : finish_in_registers(x, *epilogue, i, v));
       }
     }
     return;
