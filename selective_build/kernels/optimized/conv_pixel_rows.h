@@ -15,7 +15,6 @@
 #include "kernels/optimized/prepared_gemm.h"
 #include "kernels/optimized/scratch.h"
 #include "kernels/optimized/transpose.h"
-#include "kernels/optimized/window.h"
 #include "runtime/kernel/epilogue.h"
 
 namespace optimized {
@@ -37,10 +36,10 @@ namespace conv {
 // by the work each orientation computes, padded rows and columns included.
 // A layer that reads its taps in place (Note [Tap GEMM]) over few pixels does the same: its
 // GEMM computes the padded grid's columns (a 7x7 map's 61, in 64), and as rows it takes the
-// real pixels, the input's windows packed per call straight from the input (for each row of
-// b, a vector copy per output row a panel's pixels lie in, counted in the choice, zeros
-// where a window lies in the padding: no padded copy of the input). The 1-d speech net's
-// 100 frames of 256 channels, ResNet's 7x7 stage and SqueezeNet's 13x13 expansions take it.
+// real pixels, the input's windows packed per call from the padded planes through the same
+// row table (for each row of b, a vector copy per output row a panel's pixels lie in,
+// counted in the choice). The 1-d speech net's 100 frames of 256 channels, ResNet's 7x7
+// stage and SqueezeNet's 13x13 expansions take it.
 constexpr int64_t kPixelRowsMargin = 8;  // percent: the transpose, and the packing's slack
 constexpr int64_t kRunCost = 48;         // multiply-adds a copied run of a window costs
 
@@ -181,82 +180,11 @@ inline bool pixel_rows_conv(const Layer& l, const float* x, const float* w, cons
   return true;
 }
 
-// Outputs [ox, ox + n) of an output row at tap column kx into `to`: the input row's (null: a
-// padding row) columns ox s_w - pad_w + kx dil_w, zeros where they lie outside it.
-inline void window_run(const Layer& l, const float* in_row, int64_t kx, int64_t ox, int64_t n,
-                       float* to) {
-  const int64_t offset = kx * l.dil_w - l.pad_w, end = ox + n;
-  int64_t lo = end, hi = end;  // the outputs whose column is inside the row
-  if (in_row != nullptr) {
-    if (l.stride_w == 1) {
-      lo = std::max<int64_t>(0, -offset), hi = std::min(l.out_w, l.in_w - offset);
-    } else {
-      opt::valid_outputs(offset, l.stride_w, l.in_w, l.out_w, &lo, &hi);
-    }
-    lo = std::clamp(lo, ox, end);
-    hi = std::clamp(hi, lo, end);
-  }
-  zero_piece(to, lo - ox);
-  if (lo < hi) {
-    const float* src = in_row + lo * l.stride_w + offset;
-    if (l.stride_w == 1) {
-      copy_piece(to + (lo - ox), src, hi - lo);
-    } else if (l.stride_w == 2) {
-      take_even_piece(src, hi - lo, to + (lo - ox));
-    } else {
-      for (int64_t o = lo; o < hi; ++o) to[o - ox] = src[(o - lo) * l.stride_w];
-    }
-  }
-  zero_piece(to + (hi - ox), end - hi);
-}
-
-#if defined(__AVX512F__)
-constexpr int64_t kVectorRunTaps = 16;  // the tap columns a run takes as vectors, at most
-
-// A run of n <= 16 outputs from ox at stride 1 or 2 (Note [Pixels as rows]'s windows), as
-// vectors: per tap column, the columns inside the input row loaded from the first of them
-// (at stride 2 two loads, their even floats taken as take_even_piece takes them) and
-// expanded to their lanes, the others zero. The same for every (ic, ky) of the run.
-struct RunLanes {
-  __mmask16 low[kVectorRunTaps], high[kVectorRunTaps], lanes[kVectorRunTaps];
-  int64_t from[kVectorRunTaps];  // the first column inside, in the input row
-};
-
-inline RunLanes run_lanes(const Layer& l, int64_t ox, int64_t n) {
-  RunLanes r;
-  for (int64_t kx = 0; kx < l.k_w; ++kx) {
-    const int64_t offset = kx * l.dil_w - l.pad_w;
-    int64_t lo, hi;
-    opt::valid_outputs(offset, l.stride_w, l.in_w, l.out_w, &lo, &hi);
-    lo = std::clamp(lo, ox, ox + n);
-    hi = std::clamp(hi, lo, ox + n);
-    const int64_t reads = lo < hi ? (hi - lo - 1) * l.stride_w + 1 : 0;  // at most 31
-    r.low[kx] = static_cast<__mmask16>(reads >= 16 ? 0xffff : (1u << reads) - 1);
-    r.high[kx] = static_cast<__mmask16>(reads <= 16 ? 0 : (1u << (reads - 16)) - 1);
-    r.lanes[kx] = static_cast<__mmask16>(((1u << (hi - lo)) - 1) << (lo - ox));
-    r.from[kx] = lo < hi ? lo * l.stride_w + offset : 0;  // none inside: no pointer past the row
-  }
-  return r;
-}
-
-// Tap column kx of the run from the input row `in`.
-inline __m512 run_vector(const RunLanes& r, int64_t kx, int64_t stride, const float* in) {
-  const float* at = in + r.from[kx];
-  __m512 v = _mm512_maskz_loadu_ps(r.low[kx], at);
-  if (stride == 2) {
-    const __m512i evens =
-        _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-    v = _mm512_permutex2var_ps(v, evens,
-                               _mm512_maskz_loadu_ps(r.high[kx], r.high[kx] != 0 ? at + 16 : at));
-  }
-  return _mm512_maskz_expand_ps(r.lanes[kx], v);
-}
-#endif
-
-// Row panel q of the windows (pixels as rows, `height` per panel; Note [Packed GEMM]) of one
-// batch and group's input x: row kk = (ic, ky, kx) of the panel's pixels, an output row's
-// run at a time; rows past the last pixel zero.
-inline void pack_windows(const Layer& l, const float* x, int64_t height, int64_t q, float* panels) {
+// Row panel q of the windows (pixels as rows, `height` per panel; Note [Packed GEMM]): the
+// panel's pixels at row kk of the taps (padded + table[kk] + grid column), copied an output
+// row's run at a time; rows past the last pixel zero.
+inline void pack_windows(const Layer& l, const TapGrid& grid, const float* padded,
+                         const int64_t* table, int64_t height, int64_t q, float* panels) {
   const int64_t k = l.k(), p0 = q * height;
   const int64_t rows = std::min<int64_t>(height, l.pixels() - p0);
   float* dst = panels + q * height * k;
@@ -264,46 +192,36 @@ inline void pack_windows(const Layer& l, const float* x, int64_t height, int64_t
   for (int64_t i = 0; i < rows;) {
     const int64_t p = p0 + i, oy = p / l.out_w, ox = p % l.out_w;
     const int64_t run = std::min(rows - i, l.out_w - ox);
-#if defined(__AVX512F__)
-    const bool vectors = l.stride_w <= 2 && l.k_w <= kVectorRunTaps && run <= 16;
-    RunLanes lanes;
-    if (vectors) lanes = run_lanes(l, ox, run);
-    const auto store = static_cast<__mmask16>((1u << run) - 1);
-#endif
-    for (int64_t ic = 0; ic < l.cin_g; ++ic)
-      for (int64_t ky = 0; ky < l.k_h; ++ky) {
-        const int64_t iy = oy * l.stride_h - l.pad_h + ky * l.dil_h;
-        const float* in_row = iy >= 0 && iy < l.in_h ? x + ic * l.x_c + iy * l.in_w : nullptr;
-        float* row = dst + (ic * l.k_h + ky) * l.k_w * height + i;
-#if defined(__AVX512F__)
-        if (vectors) {
-          for (int64_t kx = 0; kx < l.k_w; ++kx) {
-            const __m512 v =
-                in_row == nullptr ? _mm512_setzero_ps() : run_vector(lanes, kx, l.stride_w, in_row);
-            _mm512_mask_storeu_ps(row + kx * height, store, v);
-          }
-          continue;
-        }
-#endif
-        for (int64_t kx = 0; kx < l.k_w; ++kx)
-          window_run(l, in_row, kx, ox, run, row + kx * height);
-      }
+    const float* from = padded + oy * grid.w + ox;
+    for (int64_t kk = 0; kk < k; ++kk) copy_piece(dst + kk * height + i, from + table[kk], run);
     i += run;
   }
 }
 
-// Note [Pixels as rows] for a layer that reads its taps (Note [Tap GEMM]): the windows
-// packed per call from the input as a. False when the scratch cannot be had.
+// Note [Pixels as rows] for a layer that reads its taps (Note [Tap GEMM]): the input padded
+// into its phases as tap_conv pads it, then the windows packed per call as a. False when the
+// scratch cannot be had.
 inline bool pixel_rows_taps(const Layer& l, const float* x, const float* w, const float* bias,
                             const opt::PreparedGemm* packed, const rt::Epilogue& e, float* y) {
+  const int64_t k = l.k();
+  const TapGrid grid = tap_grid(l);
+  const int64_t phases = l.stride_h * l.stride_w;
+  // The row table and the phases in the GEMM's scratch, as tap_conv keeps them.
+  auto* table = static_cast<int64_t*>(
+      opt::gemm_scratch().get(sizeof(int64_t) * static_cast<size_t>(k) +
+                              sizeof(float) * static_cast<size_t>(phases * l.cin_g * grid.plane)));
   PixelRowsScratch s;
-  if (!pixel_rows_scratch(l, packed, &s)) return false;
-  const int64_t height = opt::panel_height(l.pixels());
+  if (table == nullptr || !pixel_rows_scratch(l, packed, &s)) return false;
+  float* padded = reinterpret_cast<float*>(table + k);
+  fill_tap_table(l, grid, table);
   for (int64_t n = 0; n < l.batch; ++n) {
     for (int64_t g = 0; g < l.groups; ++g) {
       const float* xg = x + n * l.x_n + g * l.cin_g * l.x_c;
+      opt::parallel_for(l.cin_g, std::max<int64_t>(1, 16384 / (phases * grid.plane)),
+                        [&](int64_t c0, int64_t c1) { pad_channels(l, grid, xg, c0, c1, padded); });
+      const int64_t height = opt::panel_height(l.pixels());
       opt::parallel_for(opt::panels(l.pixels(), height), 1, [&](int64_t first, int64_t last) {
-        for (int64_t q = first; q < last; ++q) pack_windows(l, xg, height, q, s.a);
+        for (int64_t q = first; q < last; ++q) pack_windows(l, grid, padded, table, height, q, s.a);
       });
       pixel_rows_gemm(l, g, s.a, pixel_rows_weight(l, g, w, packed, s.b), bias, e, s.product,
                       y + n * l.y_n + g * l.cout_g * l.y_c);

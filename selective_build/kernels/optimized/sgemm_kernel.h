@@ -190,10 +190,18 @@ __attribute__((noinline)) inline void finish_tile(const float* tile, int64_t row
 // store straight into the output, the grid's other columns neither read nor written: a
 // vector's lanes that are outputs go, in order, to consecutive outputs (an output row's last
 // pixel is followed by the next row's first), so each vector is one compress and a store of
-// its first lanes, and an accumulation one load and an expand (AVX-512; lane by lane
-// elsewhere). The sums are the same, only where they are kept changes: the same bits as a
-// dense tile copied out, without the copy (which was 2-5 % of ResNet's and SqueezeNet's
-// time). Only the row-table instantiations (the tap convolution's) have this code.
+// its first lanes, and an accumulation one load and an expand. The sums are the same, only
+// where they are kept changes: the same bits as a dense tile copied out, without the copy
+// (which was 2-5 % of ResNet's and SqueezeNet's time). Only the row-table instantiations
+// (the tap convolution's) have this code, and only with AVX-512: without its compress and
+// expand, lane by lane, it cost an AVX2 runner a fifth of ResNet's time, so there a tap
+// GEMM's tiles are dense and conv_taps.h copies their outputs out (kTapOutputs).
+#if defined(__AVX512F__)
+constexpr bool kTapOutputs = true;
+#else
+constexpr bool kTapOutputs = false;
+#endif
+
 struct OutputLanes {
   uint32_t lanes[kVecs];  // bit l: lane l of vector v is an output
   uint32_t first[kVecs];  // as many low bits as lanes has
@@ -217,29 +225,16 @@ inline OutputLanes output_lanes(int64_t j, int64_t cols, int64_t grid_w, int64_t
   return o;
 }
 
+#if defined(__AVX512F__)
 // Vector v of a row of a tile whose outputs start at `p` (Note [Tap outputs]): loaded (lanes
 // that are no output zero), and stored.
 inline Vec load_outputs(const float* p, const OutputLanes& out, int v) {
-#if defined(__AVX512F__)
   return _mm512_maskz_expand_ps(static_cast<__mmask16>(out.lanes[v]),
                                 _mm512_maskz_loadu_ps(static_cast<__mmask16>(out.first[v]), p));
-#else
-  float x[kLanes] = {};
-  for (int l = 0, t = 0; l < kLanes; ++l)
-    if (out.lanes[v] >> l & 1) x[l] = p[t++];
-  return load(x);
-#endif
 }
 inline void store_outputs(float* p, const OutputLanes& out, int v, Vec x) {
-#if defined(__AVX512F__)
   _mm512_mask_storeu_ps(p, static_cast<__mmask16>(out.first[v]),
                         _mm512_maskz_compress_ps(static_cast<__mmask16>(out.lanes[v]), x));
-#else
-  float lanes[kLanes];
-  store(lanes, x);
-  for (int l = 0, t = 0; l < kLanes; ++l)
-    if (out.lanes[v] >> l & 1) p[t++] = lanes[l];
-#endif
 }
 
 // finish_tile for a tile of a tap GEMM (Note [Tap outputs]): row i's outputs from c + i ldc,
@@ -293,6 +288,7 @@ __attribute__((always_inline)) inline void store_tile_outputs(const Vec (&acc)[R
   }
   finish_tile_outputs(tile, rows < R ? rows : R, c, ldc, out, accumulate, epilogue);
 }
+#endif
 
 // c[0:rows, 0:cols] (+ c when `accumulate`) = acc, through `epilogue` when it is given: a
 // whole tile without one, or with one finished in registers, straight from the registers;
@@ -326,8 +322,8 @@ __attribute__((always_inline)) inline void store_tile(const Vec (&acc)[R][kVecs]
 // The tile of R rows over `depth` steps: Note [sgemm microkernel]. Step p of a lies at a +
 // p * a_step (the panel's height, at least R). Row p of b lies at b + p * b_step, or, with a
 // row table (kRowTable), at b + b_rows[p]: the rows of a convolution's input read in place
-// tap by tap (Note [Tap GEMM], conv_taps.h), whose tile goes to c's rows (c + i ldc) where
-// `outputs` says (Note [Tap outputs]).
+// tap by tap (Note [Tap GEMM], conv_taps.h), whose tile goes, with kTapOutputs, to c's rows
+// (c + i ldc) where `outputs` says (Note [Tap outputs]).
 template <int R, bool kRowTable>
 void microkernel(int64_t depth, const float* a, int64_t a_step, const float* b, int64_t b_step,
                  const int64_t* b_rows, float* c, int64_t ldc, int64_t rows, int64_t cols,
@@ -352,11 +348,14 @@ void microkernel(int64_t depth, const float* a, int64_t a_step, const float* b, 
     a += a_step;
     if (!kRowTable) b += b_step;
   }
+#if defined(__AVX512F__)
   if constexpr (kRowTable) {
     store_tile_outputs<R>(acc, c, ldc, rows, *outputs, accumulate, epilogue);
-  } else {
-    store_tile<R>(acc, c, ldc, rows, cols, accumulate, epilogue);
+    return;
   }
+#endif
+  (void)outputs;
+  store_tile<R>(acc, c, ldc, rows, cols, accumulate, epilogue);
 }
 
 // Note [One-row tiles]
