@@ -122,11 +122,11 @@ def test_one_by_one_over_few_pixels_has_the_pixels_as_rows(
 
 @pytest.mark.parametrize("constant_weight", [False, True])
 def test_taps_over_few_pixels_have_the_pixels_as_rows(both: Both, constant_weight: bool) -> None:
-    # Note [Pixels as rows] for layers that read their taps, the windows packed from the
-    # input: a 1-d net's 100 frames (kernel 11, "same" padding), its stride-2 stem over two
-    # images, a 7x7 map into 128 channels (panels spanning output rows), two groups, a
-    # dilated 9x9 one without a bias, padding past the kernel's reach (windows of zero rows
-    # and columns), a stride of 3 across.
+    # Note [Pixels as rows] for layers that read their taps: a 1-d net's 100 frames (kernel
+    # 11, "same" padding), its stride-2 stem over two images (phases), a 7x7 map into 128
+    # channels (panels spanning output rows), two groups, a dilated 9x9 one without a bias,
+    # padding past the kernel's reach (windows of zero rows and columns), a stride of 3
+    # across.
     options: dict[str, Any] = {"constant_weight": constant_weight}
     one_d: dict[str, Any] = {"dilation": (1,), **options}
     _conv(both, (1, 16, 100), (64, 16, 11), stride=(1,), padding=(5,), **one_d)
