@@ -184,6 +184,17 @@ __attribute__((noinline)) inline void finish_tile(const float* tile, int64_t row
       });
 }
 
+// The accumulators of a tile into `tile` (kNR floats per row), for finish_tile and
+// finish_tile_outputs.
+template <int R>
+__attribute__((always_inline)) inline void spill_tile(const Vec (&acc)[R][kVecs], float* tile) {
+#pragma GCC unroll 16
+  for (int i = 0; i < R; ++i) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kVecs; ++v) store(tile + i * kNR + v * kLanes, acc[i][v]);
+  }
+}
+
 // Note [Tap outputs]
 // A tap GEMM's columns (Note [Tap GEMM], conv_taps.h) are its grid's: column j is pixel (j /
 // grid_w, j % grid_w), an output only when j % grid_w < out_w, at oy out_w + ox. Its tiles
@@ -281,11 +292,7 @@ __attribute__((always_inline)) inline void store_tile_outputs(const Vec (&acc)[R
     return;
   }
   float tile[R * kNR];
-#pragma GCC unroll 16
-  for (int i = 0; i < R; ++i) {
-#pragma GCC unroll 4
-    for (int v = 0; v < kVecs; ++v) store(tile + i * kNR + v * kLanes, acc[i][v]);
-  }
+  spill_tile<R>(acc, tile);
   finish_tile_outputs(tile, rows < R ? rows : R, c, ldc, out, accumulate, epilogue);
 }
 #endif
@@ -311,11 +318,7 @@ __attribute__((always_inline)) inline void store_tile(const Vec (&acc)[R][kVecs]
     return;
   }
   float tile[R * kNR];
-#pragma GCC unroll 16
-  for (int i = 0; i < R; ++i) {
-#pragma GCC unroll 4
-    for (int v = 0; v < kVecs; ++v) store(tile + i * kNR + v * kLanes, acc[i][v]);
-  }
+  spill_tile<R>(acc, tile);
   finish_tile(tile, rows < R ? rows : R, c, ldc, cols, accumulate, epilogue);
 }
 
