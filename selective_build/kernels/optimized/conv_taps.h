@@ -31,9 +31,10 @@ namespace conv {
 // is packed as for it: every output is the same FMA chain as on the im2col path, padding's
 // zeros included, so the two paths give the same bits. A tap's reads stay inside its
 // plane up to the grid's last column; a panel's last reads go at most kNR - 1 floats past
-// it (the next plane, or the zeros). Columns ox >= out_w of the grid are computed into the
-// work item's scratch with the rest of its tile and never copied out (2 of 9 columns on a
-// 7x7 layer, 2 of 58 on a 56x56 one, 3 of 115 on ResNet's stem). With no columns to build,
+// it (the next plane, or the zeros). Columns ox >= out_w of the grid are computed with the
+// rest of their tile and never stored (2 of 9 columns on a 7x7 layer, 2 of 58 on a 56x56
+// one, 3 of 115 on ResNet's stem): with AVX-512 the tiles store straight into the output
+// (Note [Tap outputs], sgemm_kernel.h), elsewhere into a work item's dense tile, copied out. With no columns to build,
 // a layer is split into column tiles and blocks of row panels as finely as its threads need
 // (Note [Convolution work items]). A stride past the kernel's reach (phases the kernel never
 // reads, and up to stride^2 of them) stays on the im2col path.
@@ -95,8 +96,8 @@ inline void pad_channels(const Layer& l, const TapGrid& grid, const float* x, in
   }
 }
 
-// Columns [j0, j0 + width) of the grid, `rows` rows of `tile` (row stride width), to the
-// outputs they hold: y's rows y_c apart, each output row out_w wide.
+// Without kTapOutputs: columns [j0, j0 + width) of the grid, `rows` rows of `tile` (row
+// stride width), to the outputs they hold: y's rows y_c apart, each output row out_w wide.
 inline void copy_out(const Layer& l, const TapGrid& grid, const float* tile, int64_t rows,
                      int64_t j0, int64_t width, float* y) {
   for (int64_t oy = j0 / grid.w; oy * grid.w < j0 + width; ++oy) {
@@ -107,6 +108,16 @@ inline void copy_out(const Layer& l, const TapGrid& grid, const float* tile, int
       copy_piece(y + r * l.y_c + oy * l.out_w + (from - oy * grid.w), tile + r * width + from - j0,
                  to - from);
   }
+}
+
+// The outputs of grid columns [j0, j0 + width): [*from, *to) of each output channel's plane
+// (consecutive: Note [Tap outputs]), empty when the columns hold none.
+inline void outputs_of(const Layer& l, const TapGrid& grid, int64_t j0, int64_t width,
+                       int64_t* from, int64_t* to) {
+  const int64_t first_row = j0 / grid.w, last = j0 + width - 1, last_row = last / grid.w;
+  *from = j0 % grid.w < l.out_w ? first_row * l.out_w + j0 % grid.w : (first_row + 1) * l.out_w;
+  *to = last_row * l.out_w + std::min(last % grid.w + 1, l.out_w);
+  if (*to < *from) *to = *from;
 }
 
 // Row kk = (ic, ky, kx) of b: its offset in the phases (Note [Tap GEMM]), for each of the
@@ -154,15 +165,20 @@ inline bool tap_conv(const Layer& l, const float* x, const float* w, const float
       opt::parallel_for(l.cin_g, std::max<int64_t>(1, 16384 / (phases * grid.plane)),
                         [&](int64_t c0, int64_t c1) { pad_channels(l, grid, xg, c0, c1, padded); });
       opt::parallel_items(tiles * row_blocks, 1, [&](opt::WorkItems& items) {
+        // A dense tile when its outputs are copied out (Note [Tap outputs]), then a weight not
+        // packed at load, packed per work item.
+        const int64_t tile_floats = opt::sgemm::kTapOutputs ? 0 : block_rows * tile;
         const int64_t a_floats =
             packed == nullptr ? opt::packed_a_floats(block_rows, k, height) : 0;
-        float* scratch = static_cast<float*>(opt::thread_scratch().get(
-            sizeof(float) * static_cast<size_t>(block_rows * tile + a_floats)));
-        if (scratch == nullptr) {
-          __atomic_store_n(&ok, false, __ATOMIC_RELAXED);  // threads may fail at once
-          return;
+        float* scratch = nullptr;
+        if (tile_floats + a_floats > 0) {
+          scratch = static_cast<float*>(opt::thread_scratch().get(
+              sizeof(float) * static_cast<size_t>(tile_floats + a_floats)));
+          if (scratch == nullptr) {
+            __atomic_store_n(&ok, false, __ATOMIC_RELAXED);  // threads may fail at once
+            return;
+          }
         }
-        float* weight_panels = scratch + block_rows * tile;
         for (int64_t begin, end; items.claim(begin, end);)
           for (int64_t item = begin; item < end; ++item) {
             const int64_t rb = item % row_blocks, t = item / row_blocks;
@@ -178,21 +194,35 @@ inline bool tap_conv(const Layer& l, const float* x, const float* w, const float
             } else {
               // Not packed at load, so w holds it (Note [Convolution path]).
               opt::pack_a(opt::Matrix<const float>{w + channel * l.w_row, rows, k, l.w_row, 1},
-                          weight_panels, height);
-              weight_packed.data = weight_panels;
+                          scratch + tile_floats, height);
+              weight_packed.data = scratch + tile_floats;
             }
             opt::Epilogue epilogue;
             epilogue.by_rows = true;
+            epilogue.grid_w = grid.w;
+            epilogue.out_w = l.out_w;
             const bool in_gemm = bias == nullptr || l.bias_stride == 1;
             if (in_gemm) epilogue.active = e;
             if (bias != nullptr && l.bias_stride == 1) epilogue.shift = bias + channel;
-            opt::gemm_packed<true>(k, weight_packed, opt::PanelsB::row_table(padded + j0, table),
-                                   opt::Matrix<float>{scratch, rows, width, width, 1}, epilogue);
-            // A bias with a stride: added after the product, then the activation.
-            if (!in_gemm)
-              finish_rows(scratch, rows, width, width, bias + channel * l.bias_stride,
-                          l.bias_stride, e);
-            copy_out(l, grid, scratch, rows, j0, width, y + n * l.y_n + channel * l.y_c);
+            float* out = y + n * l.y_n + channel * l.y_c;
+            const float* channel_bias = bias == nullptr ? nullptr : bias + channel * l.bias_stride;
+            if constexpr (opt::sgemm::kTapOutputs) {
+              opt::gemm_tiles<true>(k, weight_packed, opt::PanelsB::row_table(padded, table),
+                                    opt::Matrix<float>{out, rows, grid.columns, l.y_c, 1}, epilogue,
+                                    j0, width);
+              // A bias with a stride: added after the product, then the activation.
+              if (!in_gemm) {
+                int64_t from, to;
+                outputs_of(l, grid, j0, width, &from, &to);
+                finish_rows(out + from, rows, to - from, l.y_c, channel_bias, l.bias_stride, e);
+              }
+            } else {
+              opt::gemm_packed<true>(k, weight_packed, opt::PanelsB::row_table(padded + j0, table),
+                                     opt::Matrix<float>{scratch, rows, width, width, 1}, epilogue);
+              if (!in_gemm)
+                finish_rows(scratch, rows, width, width, channel_bias, l.bias_stride, e);
+              copy_out(l, grid, scratch, rows, j0, width, out);
+            }
           }
       });
       if (!ok) return false;

@@ -207,6 +207,10 @@ struct Epilogue {
   const float* shift = nullptr;
   bool by_rows = false;
   rt::Epilogue active{rt::EpilogueKind::None, 0.0f, 0.0f};
+  // With a row table (PanelsB::row_table) and sgemm::kTapOutputs: c's columns are a tap
+  // grid's, rows grid_w wide, the first out_w of each an output stored at c's row + oy out_w
+  // + ox (Note [Tap outputs], sgemm_kernel.h).
+  int64_t grid_w = 0, out_w = 0;
 
   bool activates() const { return active.kind != rt::EpilogueKind::None; }
   // What sgemm::finish_in_registers computes.
@@ -239,7 +243,9 @@ struct PanelsA {
 // and the last panel, if narrower than kNR, is copied by the tile that needs it (a
 // full-width read would pass b's end: Note [Masked b loads]). With a row table (`rows`): row p of panel q at data
 // + (q - first) * kNR + rows[p], every panel read whole (Note [Tap GEMM] in
-// conv_taps.h: its b is a padded input that holds the floats a last panel reads).
+// conv_taps.h: its b is a padded input that holds the floats a last panel reads), and, with
+// sgemm::kTapOutputs, c's columns those of the tap grid the Epilogue names (Note [Tap
+// outputs]).
 struct PanelsB {
   const float* data;
   int64_t k_step, panel_step;
@@ -329,6 +335,13 @@ inline void gemm_block(int64_t depth, int64_t p0, const PanelsA& a, const Panels
     sgemm::copy_narrow_rows(b.data + (last_col_panel - b.first) * b.panel_step + p0 * b.k_step,
                             b.k_step, block, narrow_cols, tail_panel);
   }
+  // A tap GEMM's tiles' output lanes, the same for all its row panels (Note [Tap outputs]).
+  constexpr bool kOutputs = kRowTable && sgemm::kTapOutputs;
+  sgemm::OutputLanes outputs[kOutputs ? kTileCols / kNR : 1];
+  if constexpr (kOutputs) {
+    for (int64_t j = col0; j < col0 + cols; j += kNR)
+      outputs[(j - col0) / kNR] = sgemm::output_lanes(j, c.cols, e.grid_w, e.out_w);
+  }
   const int64_t height = a.height;
   for (int64_t i = row0; i < row0 + rows; i += height) {
     const float* a_panel = a.data + i * depth + p0 * height;
@@ -356,8 +369,9 @@ inline void gemm_block(int64_t depth, int64_t p0, const PanelsA& a, const Panels
                           : sgemm::TileEpilogue{};
       sgemm::run_microkernel<kRowTable>(
           block, a_panel, height, b_panel, k_step, kRowTable ? b.rows + p0 : nullptr,
-          c.data + i * c.row_stride + j, c.row_stride, tile_rows, tile_cols, p0 > 0,
-          last && e.any() ? &tile_epilogue : nullptr);
+          c.data + i * c.row_stride + (kOutputs ? 0 : j), c.row_stride, tile_rows, tile_cols,
+          p0 > 0, last && e.any() ? &tile_epilogue : nullptr,
+          kOutputs ? &outputs[(j - col0) / kNR] : nullptr);
     }
   }
 }
@@ -401,7 +415,7 @@ inline void gemm_tiles(int64_t depth, const PanelsA& a, const PanelsB& b, const 
 
 // c = epilogue(a @ b), a packed in panels of a.height rows, b as `b` says; c row-major.
 // Tiles split over the threads (Note [Packed GEMM]). With kRowTable, b is
-// PanelsB::row_table's.
+// PanelsB::row_table's (and c a tap grid's with sgemm::kTapOutputs: Note [Tap outputs]).
 template <bool kRowTable = false>
 inline void gemm_packed(int64_t depth, const PanelsA& a, const PanelsB& b, const Matrix<float>& c,
                         const Epilogue& e) {

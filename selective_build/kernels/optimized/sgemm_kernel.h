@@ -184,6 +184,119 @@ __attribute__((noinline)) inline void finish_tile(const float* tile, int64_t row
       });
 }
 
+// The accumulators of a tile into `tile` (kNR floats per row), for finish_tile and
+// finish_tile_outputs.
+template <int R>
+__attribute__((always_inline)) inline void spill_tile(const Vec (&acc)[R][kVecs], float* tile) {
+#pragma GCC unroll 16
+  for (int i = 0; i < R; ++i) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kVecs; ++v) store(tile + i * kNR + v * kLanes, acc[i][v]);
+  }
+}
+
+// Note [Tap outputs]
+// A tap GEMM's columns (Note [Tap GEMM], conv_taps.h) are its grid's: column j is pixel (j /
+// grid_w, j % grid_w), an output only when j % grid_w < out_w, at oy out_w + ox. Its tiles
+// store straight into the output, the grid's other columns neither read nor written: a
+// vector's lanes that are outputs go, in order, to consecutive outputs (an output row's last
+// pixel is followed by the next row's first), so each vector is one compress and a store of
+// its first lanes, and an accumulation one load and an expand. The sums are the same, only
+// where they are kept changes: the same bits as a dense tile copied out, without the copy
+// (which was 2-5 % of ResNet's and SqueezeNet's time). Only the row-table instantiations
+// (the tap convolution's) have this code, and only with AVX-512: without its compress and
+// expand, lane by lane, it cost an AVX2 runner a fifth of ResNet's time, so there a tap
+// GEMM's tiles are dense and conv_taps.h copies their outputs out (kTapOutputs).
+#if defined(__AVX512F__)
+constexpr bool kTapOutputs = true;
+#else
+constexpr bool kTapOutputs = false;
+#endif
+
+struct OutputLanes {
+  uint32_t lanes[kVecs];  // bit l: lane l of vector v is an output
+  uint32_t first[kVecs];  // as many low bits as lanes has
+  int64_t at[kVecs];      // where its first output lane goes, from its row's start (else 0)
+};
+
+// The OutputLanes of the tile of columns [j, j + kNR) of a grid of `cols` columns.
+inline OutputLanes output_lanes(int64_t j, int64_t cols, int64_t grid_w, int64_t out_w) {
+  OutputLanes o{};
+  int64_t oy = j / grid_w, ox = j % grid_w;
+  for (int v = 0; v < kVecs; ++v) {
+    for (int l = 0; l < kLanes && j < cols; ++l, ++j) {
+      if (ox < out_w) {
+        if (o.lanes[v] == 0) o.at[v] = oy * out_w + ox;
+        o.lanes[v] |= 1u << l;
+      }
+      if (++ox == grid_w) ox = 0, ++oy;
+    }
+    o.first[v] = (1u << __builtin_popcount(o.lanes[v])) - 1;
+  }
+  return o;
+}
+
+#if defined(__AVX512F__)
+// Vector v of a row of a tile whose outputs start at `p` (Note [Tap outputs]): loaded (lanes
+// that are no output zero), and stored.
+inline Vec load_outputs(const float* p, const OutputLanes& out, int v) {
+  return _mm512_maskz_expand_ps(static_cast<__mmask16>(out.lanes[v]),
+                                _mm512_maskz_loadu_ps(static_cast<__mmask16>(out.first[v]), p));
+}
+inline void store_outputs(float* p, const OutputLanes& out, int v, Vec x) {
+  _mm512_mask_storeu_ps(p, static_cast<__mmask16>(out.first[v]),
+                        _mm512_maskz_compress_ps(static_cast<__mmask16>(out.lanes[v]), x));
+}
+
+// finish_tile for a tile of a tap GEMM (Note [Tap outputs]): row i's outputs from c + i ldc,
+// where `out` says.
+__attribute__((noinline)) inline void finish_tile_outputs(const float* tile, int64_t rows, float* c,
+                                                          int64_t ldc, const OutputLanes& out,
+                                                          bool accumulate,
+                                                          const TileEpilogue* epilogue) {
+  const rt::Epilogue none{rt::EpilogueKind::None, 0.0f, 0.0f};
+  const rt::Epilogue& active =
+      epilogue != nullptr && epilogue->active != nullptr ? *epilogue->active : none;
+  auto at = [&](int64_t k) { return c + k / kVecs * ldc + out.at[k % kVecs]; };
+  optimized::activate_stores<Vec>(
+      tile, rows * kVecs, active,
+      [&](int64_t k, Vec x) {
+        const int v = static_cast<int>(k % kVecs);
+        if (accumulate) x = x + load_outputs(at(k), out, v);
+        if (epilogue == nullptr) return x;
+        return finish(x, *epilogue, static_cast<int>(k / kVecs), v);
+      },
+      [&](int64_t k, Vec x) { store_outputs(at(k), out, static_cast<int>(k % kVecs), x); });
+}
+
+// store_tile for a tile of a tap GEMM: without an epilogue, or with one finished in
+// registers, straight from the registers; anything else through finish_tile_outputs.
+template <int R>
+__attribute__((always_inline)) inline void store_tile_outputs(const Vec (&acc)[R][kVecs], float* c,
+                                                              int64_t ldc, int64_t rows,
+                                                              const OutputLanes& out,
+                                                              bool accumulate,
+                                                              const TileEpilogue* epilogue) {
+  if (epilogue == nullptr || epilogue->in_registers) {
+#pragma GCC unroll 16
+    for (int i = 0; i < R; ++i) {
+      if (i >= rows) break;
+#pragma GCC unroll 4
+      for (int v = 0; v < kVecs; ++v) {
+        float* at = c + i * ldc + out.at[v];
+        const Vec x = accumulate ? acc[i][v] + load_outputs(at, out, v) : acc[i][v];
+        store_outputs(at, out, v,
+                      epilogue == nullptr ? x : finish_in_registers(x, *epilogue, i, v));
+      }
+    }
+    return;
+  }
+  float tile[R * kNR];
+  spill_tile<R>(acc, tile);
+  finish_tile_outputs(tile, rows < R ? rows : R, c, ldc, out, accumulate, epilogue);
+}
+#endif
+
 // c[0:rows, 0:cols] (+ c when `accumulate`) = acc, through `epilogue` when it is given: a
 // whole tile without one, or with one finished in registers, straight from the registers;
 // anything else through finish_tile.
@@ -205,22 +318,19 @@ __attribute__((always_inline)) inline void store_tile(const Vec (&acc)[R][kVecs]
     return;
   }
   float tile[R * kNR];
-#pragma GCC unroll 16
-  for (int i = 0; i < R; ++i) {
-#pragma GCC unroll 4
-    for (int v = 0; v < kVecs; ++v) store(tile + i * kNR + v * kLanes, acc[i][v]);
-  }
+  spill_tile<R>(acc, tile);
   finish_tile(tile, rows < R ? rows : R, c, ldc, cols, accumulate, epilogue);
 }
 
 // The tile of R rows over `depth` steps: Note [sgemm microkernel]. Step p of a lies at a +
 // p * a_step (the panel's height, at least R). Row p of b lies at b + p * b_step, or, with a
 // row table (kRowTable), at b + b_rows[p]: the rows of a convolution's input read in place
-// tap by tap (Note [Tap GEMM], conv_taps.h).
+// tap by tap (Note [Tap GEMM], conv_taps.h), whose tile goes, with kTapOutputs, to c's rows
+// (c + i ldc) where `outputs` says (Note [Tap outputs]).
 template <int R, bool kRowTable>
 void microkernel(int64_t depth, const float* a, int64_t a_step, const float* b, int64_t b_step,
                  const int64_t* b_rows, float* c, int64_t ldc, int64_t rows, int64_t cols,
-                 bool accumulate, const TileEpilogue* epilogue) {
+                 bool accumulate, const TileEpilogue* epilogue, const OutputLanes* outputs) {
   Vec acc[R][kVecs];
 #pragma GCC unroll 16
   for (int i = 0; i < R; ++i) {
@@ -241,6 +351,13 @@ void microkernel(int64_t depth, const float* a, int64_t a_step, const float* b, 
     a += a_step;
     if (!kRowTable) b += b_step;
   }
+#if defined(__AVX512F__)
+  if constexpr (kRowTable) {
+    store_tile_outputs<R>(acc, c, ldc, rows, *outputs, accumulate, epilogue);
+    return;
+  }
+#endif
+  (void)outputs;
   store_tile<R>(acc, c, ldc, rows, cols, accumulate, epilogue);
 }
 
@@ -297,23 +414,24 @@ constexpr int smaller_tile(int r) {
 
 // The instantiation for `rows` (1 to the panel's height a_step): the smallest of
 // smaller_tile's chain from kMR that holds them, never more than the panel's height (which
-// is in the chain); b's rows b_step apart, or, with kRowTable, where b_rows says (only the
-// convolution instantiates that one: the other GEMMs' code stays as it was).
+// is in the chain); b's rows b_step apart, or, with kRowTable, where b_rows says and c's
+// where `outputs` says (only the convolution instantiates that one: the other GEMMs' code
+// stays as it was).
 template <bool kRowTable, int R = kMR>
 inline void run_microkernel(int64_t depth, const float* a, int64_t a_step, const float* b,
                             int64_t b_step, const int64_t* b_rows, float* c, int64_t ldc,
                             int64_t rows, int64_t cols, bool accumulate,
-                            const TileEpilogue* epilogue) {
+                            const TileEpilogue* epilogue, const OutputLanes* outputs = nullptr) {
   if constexpr (R > 1) {
     constexpr int kSmaller = smaller_tile(R);
     if (rows <= kSmaller) {
       run_microkernel<kRowTable, kSmaller>(depth, a, a_step, b, b_step, b_rows, c, ldc, rows, cols,
-                                           accumulate, epilogue);
+                                           accumulate, epilogue, outputs);
       return;
     }
   }
   microkernel<R, kRowTable>(depth, a, a_step, b, b_step, b_rows, c, ldc, rows, cols, accumulate,
-                            epilogue);
+                            epilogue, outputs);
 }
 
 }  // namespace sgemm

@@ -124,7 +124,9 @@ def test_one_by_one_over_few_pixels_has_the_pixels_as_rows(
 def test_taps_over_few_pixels_have_the_pixels_as_rows(both: Both, constant_weight: bool) -> None:
     # Note [Pixels as rows] for layers that read their taps: a 1-d net's 100 frames (kernel
     # 11, "same" padding), its stride-2 stem over two images (phases), a 7x7 map into 128
-    # channels (panels spanning output rows), two groups, a dilated 9x9 one without a bias.
+    # channels (panels spanning output rows), two groups, a dilated 9x9 one without a bias,
+    # padding past the kernel's reach (windows of zero rows and columns), a stride of 3
+    # across.
     options: dict[str, Any] = {"constant_weight": constant_weight}
     one_d: dict[str, Any] = {"dilation": (1,), **options}
     _conv(both, (1, 16, 100), (64, 16, 11), stride=(1,), padding=(5,), **one_d)
@@ -132,6 +134,8 @@ def test_taps_over_few_pixels_have_the_pixels_as_rows(both: Both, constant_weigh
     _conv(both, (1, 32, 7, 7), (128, 32, 3, 3), padding=(1, 1), seed=2, **options)
     _conv(both, (2, 16, 7, 7), (128, 8, 3, 3), padding=(1, 1), groups=2, seed=3, **options)
     _conv(both, (1, 8, 9, 9), (96, 8, 3, 3), padding=(2, 2), dilation=(2, 2), bias=False, **options)
+    _conv(both, (1, 8, 3, 4), (96, 8, 3, 3), padding=(3, 3), seed=4, **options)
+    _conv(both, (1, 8, 7, 20), (96, 8, 3, 3), stride=(1, 3), padding=(1, 1), seed=5, **options)
 
 
 @pytest.mark.parametrize("constant_weight", [False, True])
