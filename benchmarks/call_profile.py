@@ -9,9 +9,10 @@ Usage (from the repository root, with the project's Python)::
    ``portable``, ``prim``, ``quantized``) whose toolchain's cflags are ``--cflags`` plus
    ``-DRT_PROFILE_CALLS``: its runtime times every kernel call of every run.
 2. Runs each model ``--iterations`` times on it and reads the runner's ``call`` lines: per
-   instruction that ran a kernel, the operator, the wall and CPU time per call (the whole
-   process's CPU time, so a parallel kernel's workers count) and its tensors' shapes.
-3. Prints, headed by the processor, per model: the ``--top`` calls by CPU time, each with
+   instruction that ran a kernel, the operator, its wall time per call (the steady clock:
+   Note [Call profile] says why not CPU time; profile on a quiet machine) and its tensors'
+   shapes.
+3. Prints, headed by the processor, per model: the ``--top`` calls by time, each with
    its share of the run and, for a convolution or a matrix product, its multiply-adds and
    the GFLOP/s it ran at; then the time by kind of call (1x1, k x k and depthwise
    convolutions, matrix products, and every other operator by name).
@@ -49,10 +50,8 @@ from tests.workspace import copy_repository, doit  # noqa: E402
 
 CONV_NETS = ["mobilenet_v2", "resnet", "squeezenet", "efficientnet_b0", "speech"]
 LIBRARIES = ("optimized", "portable", "prim", "quantized")
-# "call PC OP calls N wall_us W cpu_us C [shape] [shape] ...", as the runner prints it.
-CALL_LINE = re.compile(
-    r"^call (\d+) (\S+) calls (\d+) wall_us ([\d.]+) cpu_us ([\d.]+)((?: \[[\d,]*\])*)$"
-)
+# "call PC OP calls N wall_us W [shape] [shape] ...", as the runner prints it.
+CALL_LINE = re.compile(r"^call (\d+) (\S+) calls (\d+) wall_us ([\d.]+)((?: \[[\d,]*\])*)$")
 
 
 @dataclass(frozen=True)
@@ -60,7 +59,6 @@ class Call:
     pc: int
     op: str
     wall_us: float
-    cpu_us: float
     shapes: tuple[tuple[int, ...], ...]
 
     @property
@@ -107,14 +105,13 @@ def parse_calls(text: str) -> list[Call]:
             continue
         shapes = tuple(
             tuple(int(d) for d in shape.split(",") if d)
-            for shape in re.findall(r"\[([\d,]*)\]", found.group(6))
+            for shape in re.findall(r"\[([\d,]*)\]", found.group(5))
         )
         calls.append(
             Call(
                 int(found.group(1)),
                 found.group(2),
                 float(found.group(4)),
-                float(found.group(5)),
                 shapes,
             )
         )
@@ -158,25 +155,25 @@ def profile(runner: Path, model: latency.Model, iterations: int) -> tuple[float,
 
 
 def report(name: str, run_us: float, calls: list[Call], top: int) -> str:
-    total = sum(call.cpu_us for call in calls)
+    total = sum(call.wall_us for call in calls)
     lines = [
-        f"\n### {name}: {len(calls)} kernel calls, {total:,.1f} µs CPU per run "
+        f"\n### {name}: {len(calls)} kernel calls, {total:,.1f} µs per run "
         f"(the runner's wall mean: {run_us:,.1f} µs)\n",
-        "| call | operator | shapes | CPU µs | share | GFLOP/s |",
+        "| call | operator | shapes | µs | share | GFLOP/s |",
         "|---:|---|---|---:|---:|---:|",
     ]
-    for call in sorted(calls, key=lambda c: -c.cpu_us)[:top]:
-        rate = f"{2 * call.multiply_adds / call.cpu_us / 1e3:.1f}" if call.multiply_adds else ""
+    for call in sorted(calls, key=lambda c: -c.wall_us)[:top]:
+        rate = f"{2 * call.multiply_adds / call.wall_us / 1e3:.1f}" if call.multiply_adds else ""
         lines.append(
-            f"| {call.pc} | {call.kind} | {call.shape_text()} | {call.cpu_us:,.1f} | "
-            f"{100 * call.cpu_us / total:.1f} % | {rate} |"
+            f"| {call.pc} | {call.kind} | {call.shape_text()} | {call.wall_us:,.1f} | "
+            f"{100 * call.wall_us / total:.1f} % | {rate} |"
         )
     kinds: dict[str, list[Call]] = {}
     for call in calls:
         kinds.setdefault(call.kind, []).append(call)
-    lines += ["", "| kind | calls | CPU µs | share | GFLOP/s |", "|---|---:|---:|---:|---:|"]
-    for kind, group in sorted(kinds.items(), key=lambda item: -sum(c.cpu_us for c in item[1])):
-        spent = sum(c.cpu_us for c in group)
+    lines += ["", "| kind | calls | µs | share | GFLOP/s |", "|---|---:|---:|---:|---:|"]
+    for kind, group in sorted(kinds.items(), key=lambda item: -sum(c.wall_us for c in item[1])):
+        spent = sum(c.wall_us for c in group)
         work = sum(c.multiply_adds for c in group)
         rate = f"{2 * work / spent / 1e3:.1f}" if work and spent else ""
         lines.append(
@@ -249,13 +246,13 @@ def comparison(calls: list[Call], method_us: float, ops: list[XnnpackOp]) -> str
         return "\n".join(lines)
     lines += [
         "",
-        "| # | ours | shapes | ours CPU µs | XNNPACK | XNNPACK µs | ours / XNNPACK |",
+        "| # | ours | shapes | ours µs | XNNPACK | XNNPACK µs | ours / XNNPACK |",
         "|---:|---|---|---:|---|---:|---:|",
     ]
     for index, (call, op) in enumerate(zip(ours, theirs, strict=True)):
-        ratio = call.cpu_us / op.median_us if op.median_us > 0 else math.inf
+        ratio = call.wall_us / op.median_us if op.median_us > 0 else math.inf
         lines.append(
-            f"| {index} | {call.kind} | {call.shape_text()} | {call.cpu_us:,.1f} | {op.name} | "
+            f"| {index} | {call.kind} | {call.shape_text()} | {call.wall_us:,.1f} | {op.name} | "
             f"{op.median_us:,.1f} | {ratio:.2f} |"
         )
     return "\n".join(lines)

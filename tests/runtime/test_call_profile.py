@@ -51,7 +51,7 @@ def test_each_kernel_call_is_timed_with_its_operator_and_shapes(tmp_path: Path) 
         "aten::addmm.out",
         "aten::_softmax.out",
     ]
-    assert all(call.wall_us >= 0 and call.cpu_us >= 0 for call in calls)
+    assert all(call.wall_us >= 0 for call in calls)
     assert all(f"call {call.pc} {call.op} calls 3 " in stdout for call in calls)
     first, second, _ = calls
     # addmm(bias, input, weight^T): 3 x 16 times 16 x 32, then 3 x 32 times 32 x 4.
@@ -69,7 +69,7 @@ def test_a_runner_built_without_it_prints_no_call_lines(all_runner: Path, tmp_pa
 
 
 def test_convolutions_are_classed_and_counted() -> None:
-    line = "call 8 aten::convolution.out calls 2 wall_us 3.5 cpu_us 2.0 [1,96,112,112] {} [96] {}"
+    line = "call 8 aten::convolution.out calls 2 wall_us 2.0 [1,96,112,112] {} [96] {}"
     depthwise, pointwise, stem = (
         call_profile.parse_calls(line.format(w, o))[0]
         for w, o in [
@@ -89,10 +89,10 @@ def test_convolutions_are_classed_and_counted() -> None:
 
 def test_xnnpack_s_layers_are_paired_with_ours_in_order() -> None:
     lines = [
-        "call 0 aten::convolution.out calls 1 wall_us 9.0 cpu_us 8.0 [1,3,8,8] [4,3,3,3] [4] "
+        "call 0 aten::convolution.out calls 1 wall_us 8.0 [1,3,8,8] [4,3,3,3] [4] "
         "[1,4,8,8] [1,4,8,8]",
-        "call 3 aten::relu.out calls 1 wall_us 1.0 cpu_us 1.0 [1,4,8,8] [1,4,8,8]",
-        "call 4 aten::addmm.out calls 1 wall_us 3.0 cpu_us 2.0 [5] [1,256] [256,5] [1,5] [1,5]",
+        "call 3 aten::relu.out calls 1 wall_us 1.0 [1,4,8,8] [1,4,8,8]",
+        "call 4 aten::addmm.out calls 1 wall_us 2.0 [5] [1,256] [256,5] [1,5] [1,5]",
     ]
     calls = call_profile.parse_calls("\n".join(lines))
     ops = [

@@ -68,7 +68,7 @@ __attribute__((noinline)) int64_t now_ns() {  // out of line: smaller, and calle
 #ifdef RT_PROFILE_CALLS
 // Note [Call profile] (runtime/executor/call_profile.h): a line per instruction that ran a
 // kernel, its times per call, then the shapes of its tensor arguments in order:
-// "call 3 aten::convolution.out calls 200 wall_us 41.250 cpu_us 41.190 [1,32,112,112] ...".
+// "call 3 aten::convolution.out calls 200 wall_us 41.250 [1,32,112,112] ...".
 // The operator's name is the registry's, never the file's.
 void print_call_profile(const rt::Method& method) {
   const rt::Span<const rt::CallTimes> times = method.call_times();
@@ -77,9 +77,8 @@ void print_call_profile(const rt::Method& method) {
     const rt::CallTimes& t = times[pc];
     if (t.calls == 0) continue;
     const double calls = static_cast<double>(t.calls);
-    printf("call %zu %s calls %lld wall_us %.3f cpu_us %.3f", pc, instructions[pc].op,
-           static_cast<long long>(t.calls), static_cast<double>(t.wall_ns) / 1e3 / calls,
-           static_cast<double>(t.cpu_ns) / 1e3 / calls);
+    printf("call %zu %s calls %lld wall_us %.3f", pc, instructions[pc].op,
+           static_cast<long long>(t.calls), static_cast<double>(t.wall_ns) / 1e3 / calls);
     for (const rt::EValue* value : instructions[pc].args) {
       if (!value->is_tensor()) continue;
       const rt::Tensor& tensor = value->to_tensor();
