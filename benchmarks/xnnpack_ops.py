@@ -6,10 +6,10 @@ Usage (with a Python that has torch 2.13 and ExecuTorch 1.5.1)::
     python benchmarks/xnnpack_ops.py PROGRAM.xnnpack.pte INPUT.npy... --iterations N
 
 Loads the program with ETDump enabled (``_load_for_executorch(..., enable_etdump=True)``),
-runs it N times on one thread (its pool reset to one) after one run to warm up, and prints one JSON object: the
-delegate's operators in execution order, each ``{"name": "Convolution (NHWC, F32) IGEMM #3",
-"median_us": ..., "min_us": ...}`` over the N runs (XNNPACK's own timing of each operator,
-wall time), and the whole method's median.
+runs it N times on one thread (its pool reset to one) after one run to warm up, and prints
+one JSON object: the delegate's operators in execution order, each
+``{"name": "Convolution (NHWC, F32) IGEMM #3", "median_us": ..., "min_us": ...}`` over the N
+runs (XNNPACK's own timing of each operator, wall time), and the whole method's median.
 """
 
 from __future__ import annotations
