@@ -37,8 +37,10 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 REPO = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
@@ -48,6 +50,7 @@ import latency  # noqa: E402
 
 from tests.workspace import copy_repository, doit  # noqa: E402
 
+Item = TypeVar("Item")
 CONV_NETS = ["mobilenet_v2", "resnet", "squeezenet", "efficientnet_b0", "speech"]
 LIBRARIES = ("optimized", "portable", "prim", "quantized")
 # "call PC OP calls N wall_us W [shape] [shape] ...", as the runner prints it.
@@ -154,6 +157,17 @@ def profile(runner: Path, model: latency.Model, iterations: int) -> tuple[float,
     return float(found.group(1)), parse_calls(run.stdout)
 
 
+def by_kind(
+    items: list[Item], kind: Callable[[Item], str], time: Callable[[Item], float]
+) -> list[tuple[str, list[Item], float]]:
+    """`items` grouped by kind, each group with its summed time, the largest first."""
+    groups: dict[str, list[Item]] = {}
+    for item in items:
+        groups.setdefault(kind(item), []).append(item)
+    summed = [(name, group, sum(map(time, group))) for name, group in groups.items()]
+    return sorted(summed, key=lambda entry: -entry[2])
+
+
 def report(name: str, run_us: float, calls: list[Call], top: int) -> str:
     total = sum(call.wall_us for call in calls)
     lines = [
@@ -168,12 +182,8 @@ def report(name: str, run_us: float, calls: list[Call], top: int) -> str:
             f"| {call.pc} | {call.kind} | {call.shape_text()} | {call.wall_us:,.1f} | "
             f"{100 * call.wall_us / total:.1f} % | {rate} |"
         )
-    kinds: dict[str, list[Call]] = {}
-    for call in calls:
-        kinds.setdefault(call.kind, []).append(call)
     lines += ["", "| kind | calls | µs | share | GFLOP/s |", "|---|---:|---:|---:|---:|"]
-    for kind, group in sorted(kinds.items(), key=lambda item: -sum(c.wall_us for c in item[1])):
-        spent = sum(c.wall_us for c in group)
+    for kind, group, spent in by_kind(calls, lambda c: c.kind, lambda c: c.wall_us):
         work = sum(c.multiply_adds for c in group)
         rate = f"{2 * work / spent / 1e3:.1f}" if work and spent else ""
         lines.append(
@@ -232,11 +242,7 @@ def comparison(calls: list[Call], method_us: float, ops: list[XnnpackOp]) -> str
         "| XNNPACK operator | count | µs | share |",
         "|---|---:|---:|---:|",
     ]
-    kinds: dict[str, list[XnnpackOp]] = {}
-    for op in ops:
-        kinds.setdefault(op.kind, []).append(op)
-    for kind, group in sorted(kinds.items(), key=lambda item: -sum(o.median_us for o in item[1])):
-        spent = sum(o.median_us for o in group)
+    for kind, group, spent in by_kind(ops, lambda o: o.kind, lambda o: o.median_us):
         lines.append(f"| {kind} | {len(group)} | {spent:,.1f} | {100 * spent / total:.1f} % |")
     ours = [c for c in calls if c.multiply_adds > 0]
     theirs = [op for op in ops if op.layer]
