@@ -106,24 +106,37 @@ inline void store_pixel_rows(const Layer& l, const float* product, const float* 
                 e);
 }
 
-// Group g's product of a (the pixels' panels, panel_height(pixels) rows each) and b (the weight's, k x cout_g), its epilogue
-// per column (the output channel; a bias with a stride waits for store_pixel_rows), then
-// stored. Its column panels are the work items: a layer of few pixels has one tile of rows
-// but, like any conv layer, channels in tens of panels to share between the threads.
+// Group g's product of a (the pixels' panels, panel_height(pixels) rows each) and b (the
+// weight's, k x cout_g), its epilogue per column (the output channel; a bias with a stride
+// waits for store_pixel_rows), then stored. The work items are its column panels and, when
+// those are fewer than kFewItems (ResNet's 64 channels: two), groups of its row panels too
+// (Note [Convolution work items]): with the columns alone, a 14x14 layer of 64 channels ran
+// on two threads no faster than on one. Which split a layer gets depends on its shape
+// alone, and each output is the same FMA chain in any tile (Note [Packed GEMM]): the same
+// bits for every thread count.
 inline void pixel_rows_gemm(const Layer& l, int64_t g, const float* a, const float* b,
                             const float* bias, const rt::Epilogue& e, float* product, float* out) {
   const int64_t pixels = l.pixels(), k = l.k();
   opt::Epilogue epilogue;
   if (bias == nullptr || l.bias_stride == 1) epilogue.active = e;
   if (bias != nullptr && l.bias_stride == 1) epilogue.shift = bias + g * l.cout_g;
-  const opt::Matrix<float> c{product, pixels, l.cout_g, l.cout_g, 1};
-  // A column panel per item when it is worth a wake-up (~2^17 multiply-adds), as gemm_tiles.
-  const int64_t work = computed_rows(pixels) * opt::kNR * std::max<int64_t>(k, 1);
+  const int64_t height = opt::panel_height(pixels);
+  const int64_t row_panels = opt::panels(pixels, height);
+  const int64_t col_panels = opt::panels(l.cout_g, opt::kNR);
+  const int64_t row_groups = std::clamp<int64_t>(opt::panels(kFewItems, col_panels), 1, row_panels);
+  // An item per claim when it is worth a wake-up (~2^17 multiply-adds), as gemm_tiles.
+  const int64_t work = computed_rows(pixels) / row_groups * opt::kNR * std::max<int64_t>(k, 1) + 1;
   const int64_t grain = work >= (int64_t{1} << 17) ? 1 : ((int64_t{1} << 17) + work - 1) / work;
-  opt::parallel_for(opt::panels(l.cout_g, opt::kNR), grain, [&](int64_t first, int64_t last) {
-    const int64_t col0 = first * opt::kNR;
-    opt::gemm_tiles(k, opt::PanelsA{a, opt::panel_height(pixels)}, opt::PanelsB::packed(b, k), c,
-                    epilogue, col0, std::min(l.cout_g, last * opt::kNR) - col0);
+  opt::parallel_for(col_panels * row_groups, grain, [&](int64_t first, int64_t last) {
+    for (int64_t item = first; item < last; ++item) {
+      const int64_t q = item % col_panels, group = item / col_panels;
+      const int64_t r0 = group * row_panels / row_groups * height;
+      const int64_t r1 = std::min(pixels, (group + 1) * row_panels / row_groups * height);
+      const opt::Matrix<float> c{product + r0 * l.cout_g, r1 - r0, l.cout_g, l.cout_g, 1};
+      const int64_t col0 = q * opt::kNR;
+      opt::gemm_tiles(k, opt::PanelsA{a + r0 * k, height}, opt::PanelsB::packed(b, k), c, epilogue,
+                      col0, std::min(l.cout_g, col0 + opt::kNR) - col0);
+    }
   });
   store_pixel_rows(l, product, bias, g, e, out);
 }
