@@ -216,17 +216,16 @@ def xnnpack_ops(
     """XNNPACK's median time per operator on the model's XNNPACK-lowered program
     (benchmarks/xnnpack_ops.py under `python`), and the method's median."""
     latency.lower_to_xnnpack(python, [model.name])
-    program = model.pte.with_name(f"{model.name}.xnnpack.pte")
-    if not program.is_file():
-        program = latency.CACHE / model.name / f"{model.name}.xnnpack.pte"
-    command = [python, str(HERE / "xnnpack_ops.py"), str(program), *map(str, model.inputs)]
+    lowered = latency.program_for("executorch_xnnpack", model)
+    if lowered is None:
+        raise SystemExit(f"call_profile: {model.name}: it did not lower to XNNPACK")
+    command = [python, str(HERE / "xnnpack_ops.py"), str(lowered.pte), *map(str, model.inputs)]
     run = subprocess.run(
         [*command, "--iterations", str(iterations)], capture_output=True, text=True, check=False
     )
     if run.returncode != 0:
-        raise SystemExit(
-            f"call_profile: {model.name}: XNNPACK's profile failed: {run.stderr[-300:]}"
-        )
+        failure = latency._one_line(run.stderr)
+        raise SystemExit(f"call_profile: {lowered.pte}: XNNPACK's profile failed: {failure}")
     reply = json.loads(run.stdout)
     ops = [XnnpackOp(op["name"], float(op["median_us"])) for op in reply["operators"]]
     return float(reply["method_us"]), ops

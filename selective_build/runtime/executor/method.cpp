@@ -8,6 +8,9 @@
 #ifdef RT_QUANT_CALLS
 #include "runtime/executor/quantize_calls.h"
 #endif
+#ifdef RT_PLACE_CATS
+#include "runtime/executor/place_cats.h"
+#endif
 
 #include "runtime/loader/schema.h"
 #include "runtime/loader/value_list.h"

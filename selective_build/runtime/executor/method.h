@@ -12,7 +12,6 @@
 #include "runtime/executor/fold.h"
 #include "runtime/executor/fuse.h"
 #include "runtime/executor/instructions.h"
-#include "runtime/executor/place_cats.h"
 #include "runtime/executor/prepare.h"
 #include "runtime/executor/quantize_calls.h"
 #include "runtime/kernel/kernel_context.h"

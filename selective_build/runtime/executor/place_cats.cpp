@@ -16,14 +16,7 @@ constexpr uint8_t kCat = 1;
 constexpr size_t kMaxChecks = 256;
 
 // Whether `t` has static sizes and the contiguous dim order.
-bool plain(const Tensor& t) {
-  if (t.is_dynamic()) return false;
-  const Span<const uint8_t> order = t.dim_order();
-  for (size_t d = 0; d < order.size(); ++d) {
-    if (order[d] != d) return false;
-  }
-  return true;
-}
+bool plain(const Tensor& t) { return !t.is_dynamic() && t.is_contiguous(); }
 
 // Whether the inputs of a cat along `dim` lie in its out `out` one after another: Note
 // [Cats in place].
@@ -112,14 +105,13 @@ bool placeable(const Instruction& cat, uint32_t pc, const CallGraph& graph, cons
   for (uint32_t k = 0; k < method_inputs.size; ++k) {
     if (method_inputs.items[k] == a[2]) return false;
   }
+  // Three uses: its producer's out and return slot, the list once (an input listed twice
+  // has four).
   for (uint32_t k = 0; k < items.size; ++k) {
     const EValue* item = items.items[k];
     if (!graph.owned(item) || graph.uses[graph.at(item)] != 3) return false;
     const uint32_t producer = graph.producer[graph.at(item)];
     if (producer == CallGraph::kNone || producer >= pc) return false;
-    for (uint32_t j = 0; j < k; ++j) {
-      if (items.items[j] == item) return false;
-    }
   }
   return true;
 }
