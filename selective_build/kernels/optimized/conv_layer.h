@@ -33,11 +33,26 @@ inline bool dense_from(const portable::View4& v, int first) {
   return true;
 }
 
+// True when `v` is a channels-last tensor's view (Note [Channels last],
+// runtime/executor/channels_last.h): each pixel's channels adjacent (stride 1), the pixels
+// of a row `stride[3]` apart (the channel count, or more for a slice of a wider tensor's
+// channels), the rows and the batches dense over them (size-1 dims have any stride).
+inline bool channels_last_view(const portable::View4& v) {
+  if (v.size[1] != 1 && v.stride[1] != 1) return false;
+  const int64_t pixel = v.stride[3];
+  if (pixel < v.size[1]) return false;
+  if (v.size[2] != 1 && v.stride[2] != pixel * v.size[3]) return false;
+  return v.size[0] == 1 || v.stride[0] == pixel * v.size[3] * v.size[2];
+}
+
 struct Layer {
   int64_t batch, groups, cin_g, cout_g;
   int64_t in_h, in_w, k_h, k_w, out_h, out_w;
   int64_t stride_h, stride_w, pad_h, pad_w, dil_h, dil_w;
   int64_t x_n, x_c, y_n, y_c, w_row;  // strides: batch and channel of input and out, weight row
+  // Pixel strides of input and out: 1 when each channel's pixels are dense (NCHW), a pixel's
+  // channel count when it is channels last (Note [Channels last]; then x_c or y_c is 1).
+  int64_t x_p, y_p;
   int64_t bias_stride;
 
   int64_t k() const { return cin_g * k_h * k_w; }
@@ -66,6 +81,8 @@ inline Layer layer_of(const portable::ConvCall& c) {
   l.x_c = c.x.stride[1];
   l.y_n = c.y.stride[0];
   l.y_c = c.y.stride[1];
+  l.x_p = l.in_w == 1 && l.in_h == 1 ? 1 : (l.in_w == 1 ? c.x.stride[2] : c.x.stride[3]);
+  l.y_p = l.out_w == 1 && l.out_h == 1 ? 1 : (l.out_w == 1 ? c.y.stride[2] : c.y.stride[3]);
   l.w_row = c.w.size[0] == 1 ? l.k() : c.w.stride[0];
   l.bias_stride = c.bias_stride;
   return l;

@@ -64,6 +64,11 @@ bool Tensor::is_contiguous() const {
   return true;
 }
 
+bool Tensor::is_channels_last() const {
+  return dim_ == 4 && dim_order_[0] == 0 && dim_order_[1] == 2 && dim_order_[2] == 3 &&
+         dim_order_[3] == 1;
+}
+
 int64_t Tensor::offset_of(int64_t linear_index) const {
   int64_t offset = 0;
   for (int d = dim_ - 1; d >= 0; --d) {

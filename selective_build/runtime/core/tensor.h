@@ -52,6 +52,9 @@ class Tensor {
 
   // True when elements are laid out in row-major order of the sizes.
   bool is_contiguous() const;
+  // True for a 4-D tensor in dim order (0, 2, 3, 1): NCHW sizes, each pixel's channels
+  // adjacent (Note [Channels last]).
+  bool is_channels_last() const;
   // Element offset (in elements) of the element at a row-major position.
   int64_t offset_of(int64_t linear_index) const;
 
