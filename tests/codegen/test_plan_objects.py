@@ -14,6 +14,7 @@ from selective_build.codegen.plan.objects import (
     unique_objects,
 )
 from selective_build.codegen.plan.ours import (
+    CHANNELS_LAST_DEFINE,
     FOLD_DEFINE,
     FUSE_DEFINE,
     PLACE_CATS_DEFINE,
@@ -151,6 +152,21 @@ def test_cats_are_placed_only_where_fusion_and_a_cat_are_linked() -> None:
     assert PLACE_CATS_DEFINE in both[method].flags
     assert PLACE_CATS_DEFINE not in no_cat[method].flags
     assert PLACE_CATS_DEFINE not in no_fusion[method].flags
+
+
+def test_activations_go_channels_last_only_with_the_optimized_convolution_and_our_kernels() -> None:
+    # Note [Channels last]: the pass hands calls tensors in a layout another library's
+    # kernel may not expect, so one kernel of a user's library leaves it out.
+    method = "src/runtime/executor/method.cpp"
+    conv = PATHS.builtin_kernels_dir / "optimized" / "op_convolution.cpp"
+    add = PATHS.builtin_kernels_dir / "portable" / "op_add.cpp"
+    mm = PATHS.builtin_kernels_dir / "optimized" / "op_mm.cpp"
+    ours_only = by_source(objects(target(), [add, conv]))
+    with_users = by_source(objects(target(), [ADD, conv]))
+    no_conv = by_source(objects(target(), [add, mm]))
+    assert CHANNELS_LAST_DEFINE in ours_only[method].flags
+    assert CHANNELS_LAST_DEFINE not in with_users[method].flags
+    assert CHANNELS_LAST_DEFINE not in no_conv[method].flags
 
 
 def test_a_library_s_cflags_and_threads_reach_its_objects_only() -> None:

@@ -36,6 +36,11 @@ FUSING_KERNELS = frozenset({"op_convolution.cpp", "op_mm.cpp", "op_addmm.cpp"})
 # linked: a Linear's runner has no cat to place, and no bytes to spare.
 PLACE_CATS_DEFINE = "-DRT_PLACE_CATS"
 CAT_KERNEL = "op_cat.cpp"
+# Note [Channels last] (runtime/executor/channels_last.h), with fusion, where the optimized
+# convolution is linked and every kernel is one of ours: the pass hands its calls tensors
+# in a layout a kernel of another library may not expect.
+CHANNELS_LAST_DEFINE = "-DRT_CHANNELS_LAST"
+CONVOLUTION_KERNEL = "op_convolution.cpp"
 # Note [Prepared weights] (runtime/kernel/kernel_context.h): compiled in, with the constant
 # analysis of folding it needs, only where the optimized library's kernels that prepare
 # their weights are linked.
@@ -54,6 +59,7 @@ FOLDING_SOURCES = (
     "executor/method.cpp",
     "executor/fuse.cpp",
     "executor/place_cats.cpp",
+    "executor/channels_last.cpp",
     "executor/quantize_calls.cpp",
     "runner/main.cpp",
 )
@@ -132,7 +138,9 @@ class OurRuntime:
         """Every .cpp of runtime/ but the size app, shared where Note [Shared objects]
         (codegen/plan/objects.py) allows: constant folding compiled in when a kernel can
         fold (FOLD_DEFINE), fusion with it when a kernel has a fused entry (FUSE_DEFINE), and
-        with fusion placing cats where a cat is linked (PLACE_CATS_DEFINE),
+        with fusion placing cats where a cat is linked (PLACE_CATS_DEFINE) and giving
+        activations the channels-last layout where the optimized convolution is (and every
+        kernel is ours: CHANNELS_LAST_DEFINE),
         prepared weights when a kernel prepares them (PREPARE_DEFINE), the Bool constants
         check of a dtype-selective target by one bit of its selection, and the start-up
         check of the optimized kernels' instruction set (isa_check_object)."""
@@ -150,9 +158,16 @@ class OurRuntime:
         ) and any(s.name == QUANT_ANCHOR for s in kernel_sources)
         folds = fuses or prepares or any(s.name in FOLDING_KERNELS for s in kernel_sources)
         cats = fuses and any(s.name == CAT_KERNEL for s in kernel_sources)
+        builtin = paths.builtin_kernels_dir.resolve()  # a manifest may name it through a link
+        lays_out = (
+            fuses
+            and any(s.name == CONVOLUTION_KERNEL and s.parent == optimized for s in kernel_sources)
+            and all(s.resolve().is_relative_to(builtin) for s in kernel_sources)
+        )
         defines = (
             ((FUSE_DEFINE,) if fuses else ())
             + ((PLACE_CATS_DEFINE,) if cats else ())
+            + ((CHANNELS_LAST_DEFINE,) if lays_out else ())
             + ((PREPARE_DEFINE,) if prepares else ())
             + ((QUANT_DEFINE,) if quantizes else ())
         )

@@ -8,6 +8,9 @@
 #ifdef RT_QUANT_CALLS
 #include "runtime/executor/quantize_calls.h"
 #endif
+#ifdef RT_CHANNELS_LAST
+#include "runtime/executor/channels_last.h"
+#endif
 #ifdef RT_PLACE_CATS
 #include "runtime/executor/place_cats.h"
 #endif
@@ -65,6 +68,12 @@ Status Method::load(const Program& program, const char* name, const KernelRegist
   // Before preparing: a weight with a batch norm folded in is the one to pack.
   if (status.ok())
     status = fuse_calls(instructions_, values_, inputs_, outputs_, program, registry, arena_);
+#ifdef RT_CHANNELS_LAST
+  // After fusion, whose fused calls are then what reads and writes the activations; before
+  // cats are placed, which they are only where their tensors stayed contiguous.
+  if (status.ok())
+    status = channels_last(instructions_, values_, inputs_, outputs_, program, registry, arena_);
+#endif
 #ifdef RT_PLACE_CATS
   // After fusion, whose fused calls are then what writes a cat's inputs.
   if (status.ok())

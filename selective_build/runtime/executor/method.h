@@ -68,6 +68,17 @@ class Method {
     return calls;
   }
 
+#ifdef RT_CHANNELS_LAST
+  // The method's tensors that are channels last (Note [Channels last] in channels_last.h):
+  // given that dim order at load, or exported with it.
+  size_t channels_last_tensors() const {
+    size_t count = 0;
+    for (const EValue& value : values_)
+      count += value.is_tensor() && value.to_tensor().is_channels_last() ? 1 : 0;
+    return count;
+  }
+#endif
+
   // Runs chain 0 once.
   Status execute();
 

@@ -251,6 +251,10 @@ int run(int argc, char** argv, Options& options, rt::Program& program) {
     // Note [Fusion at load] (runtime/executor/fuse.h): the calls fused and their memory.
     printf("calls fused at load: %zu, %zu B\n", method.fusion().chains, method.fusion().bytes);
 #endif
+#ifdef RT_CHANNELS_LAST
+    // Note [Channels last] (runtime/executor/channels_last.h).
+    printf("tensors channels last: %zu\n", method.channels_last_tensors());
+#endif
 #ifdef RT_QUANT_CALLS
     // Note [Quantized calls at load] (runtime/executor/quantize_calls.h).
     printf("calls quantized at load: %zu, %zu B\n", method.quantized().calls,

@@ -1,0 +1,71 @@
+"""Channels-last activations at load (Note [Channels last], runtime/executor/channels_last.h)
+on programs ExecuTorch's exporter wrote as NCHW (tests/runtime/programs/export_prepared.py).
+
+The runner's line `tensors channels last: N` counts the method's tensors in that dim order;
+each count below is worked out from the program's graph, so a tensor changed that must stay
+(or left that could change) shows. The outputs must still be eager's, and the same bytes on
+one thread and three.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.kernels.conftest import optimized_runner, threaded_runner
+from tests.runtime.timed_runs import run_iterations
+
+__all__ = ["optimized_runner", "threaded_runner"]
+
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+_CHANNELS_LAST = re.compile(r"^tensors channels last: (\d+)$", re.MULTILINE)
+_FUSED = re.compile(r"^calls fused at load: (\d+), \d+ B$", re.MULTILINE)
+
+CHANGED = {
+    # The outs of the stem, project, relu, clamp, SiLU and gate convolutions and of the gate's
+    # mul. The depthwise's out stays: its hardswish is exported decomposed, and the div at
+    # the end of it takes its tensors as they are (so does the div's out, the project's
+    # input). The residual's out stays: its add writes the method's output.
+    "conv_chains": 7,
+    # Every out between its eight convolutions (the gate's mul joined with its inputs); the
+    # last convolution's is the method's output.
+    "depthwise_chains": 8,
+    # The three squeeze convolutions' outs, each read by two convolutions. The expand outs
+    # go to cats, which take tensors as they are (and are still placed in memory: twelve
+    # calls fused or placed, as without the pass).
+    "fire_cats": 3,
+    # No convolution: the pools' tensors stay as exported.
+    "max_pool_ceil": 0,
+}
+FUSED = {"conv_chains": 7, "depthwise_chains": 8, "fire_cats": 12, "max_pool_ceil": 1}
+
+
+def run(runner: Path, name: str, folder: Path) -> tuple[str, list[np.ndarray]]:
+    folder.mkdir()
+    arrays = np.load(PROGRAMS / f"{name}.npz")
+    inputs = [arrays[k] for k in sorted(k for k in arrays if k.startswith("in"))]
+    outputs = sum(1 for k in arrays if k.startswith("out"))
+    return run_iterations(runner, PROGRAMS / f"{name}.pte", inputs, outputs, folder)
+
+
+def count(pattern: re.Pattern[str], stdout: str) -> int:
+    found = pattern.search(stdout)
+    assert found is not None, stdout
+    return int(found.group(1))
+
+
+@pytest.mark.parametrize("name", sorted(CHANGED))
+def test_activations_between_convolutions_go_channels_last_and_match_eager(
+    name: str, optimized_runner: Path, threaded_runner: Path, tmp_path: Path
+) -> None:
+    stdout, outs = run(optimized_runner, name, tmp_path / "one")
+    threaded_stdout, threaded = run(threaded_runner, name, tmp_path / "three")
+    assert count(_CHANNELS_LAST, stdout) == count(_CHANNELS_LAST, threaded_stdout) == CHANGED[name]
+    assert count(_FUSED, stdout) == FUSED[name]
+    expected = np.load(PROGRAMS / f"{name}.npz")
+    for index, (out, other) in enumerate(zip(outs, threaded, strict=True)):
+        assert out.tobytes() == other.tobytes()
+        np.testing.assert_allclose(out, expected[f"out{index}"], rtol=1e-5, atol=1e-5)
