@@ -115,12 +115,11 @@ struct Sets {
   }
 };
 
-// Whether `value` may change its layout at all: an activation written by one kernel call as
-// its out (not the method's input or output, no constant), 4-D with pixels and channels,
-// static and contiguous.
+// Whether `value` may change its layout at all: an activation written at run time (not the
+// method's input or output, no constant), 4-D with pixels and channels, static and
+// contiguous. Who writes it is the calls' business (constrain).
 bool candidate(const CallGraph& graph, const EValue* value, BoxedList inputs, BoxedList outputs) {
-  if (!has_pixels(value) || !graph.owned(value) ||
-      graph.producer[graph.at(value)] == CallGraph::kNone)
+  if (!has_pixels(value) || !graph.owned(value) || graph.written[graph.at(value)] == 0)
     return false;
   const Tensor& t = value->to_tensor();
   if (t.is_dynamic() || !t.is_contiguous() || t.size(1) < 2 || graph.program.holds(t.data()))
@@ -171,20 +170,26 @@ void constrain(const Instruction& call, Role role, const CallGraph& graph, Sets&
     case Role::Follow: {
       uint32_t first = CallGraph::kNone;
       for (const EValue* arg : call.args) {
-        if (arg->tag() == Tag::TensorList || arg->tag() == Tag::OptionalTensorList) {
+        if (arg->tag() == Tag::OptionalTensorList) {
           keep_all(call, graph, sets);
           return;
         }
-        if (!has_pixels(arg)) continue;
-        if (!graph.owned(arg)) {  // a value a rewrite made: its layout is its own
-          keep_all(call, graph, sets);
-          return;
-        }
-        const uint32_t v = static_cast<uint32_t>(graph.at(arg));
-        if (first == CallGraph::kNone) {
-          first = v;
-        } else {
-          sets.join(first, v);
+        // A list (max pool's outs, as its return slot) is its items.
+        const bool list = arg->tag() == Tag::TensorList;
+        const uint32_t items = list ? arg->to_list().size : 1;
+        for (uint32_t k = 0; k < items; ++k) {
+          const EValue* item = list ? arg->to_list().items[k] : arg;
+          if (!has_pixels(item)) continue;
+          if (!graph.owned(item)) {  // a value a rewrite made: its layout is its own
+            keep_all(call, graph, sets);
+            return;
+          }
+          const uint32_t v = static_cast<uint32_t>(graph.at(item));
+          if (first == CallGraph::kNone) {
+            first = v;
+          } else {
+            sets.join(first, v);
+          }
         }
       }
       return;

@@ -35,8 +35,8 @@ namespace rt {
 //    transposed) as its input or out; a call that computes pixel by pixel (relu, hardtanh,
 //    clamp, sigmoid, hardswish, add, sub, mul, max pool, average pool) when every tensor of
 //    the call with pixels changes too (the sets are joined: one stays, all stay); a
-//    reduction over the pixels (adaptive average pool, mean) as its input; no move, no
-//    list, no other operator;
+//    reduction over the pixels (adaptive average pool, mean) as its input (a max pool's
+//    list of its outs is those outs); no move, no other operator, no other list;
 //  - its set reaches a convolution: a chain of pools and adds alone stays as exported.
 // The kernels compute the same values in either layout, within float rounding (a k x k
 // convolution over channels-last windows sums its products in another order).
