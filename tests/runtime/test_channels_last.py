@@ -37,10 +37,20 @@ CHANGED = {
     # go to cats, which take tensors as they are (and are still placed in memory: twelve
     # calls fused or placed, as without the pass).
     "fire_cats": 3,
+    # The first convolution's out, its max pool's out and unread indices; the third's out,
+    # the relu's and add's outs and the average pool's (read by the mean). The second's out
+    # and its max pool's out and indices stay: the indices are the method's output.
+    "conv_pools": 7,
     # No convolution: the pools' tensors stay as exported.
     "max_pool_ceil": 0,
 }
-FUSED = {"conv_chains": 7, "depthwise_chains": 8, "fire_cats": 12, "max_pool_ceil": 1}
+FUSED = {
+    "conv_chains": 7,
+    "conv_pools": 2,
+    "depthwise_chains": 8,
+    "fire_cats": 12,
+    "max_pool_ceil": 1,
+}
 
 
 def run(runner: Path, name: str, folder: Path) -> tuple[str, list[np.ndarray]]:

@@ -26,6 +26,9 @@ the inputs and PyTorch eager's outputs, which ExecuTorch's runtime is checked to
   place] places; and cats it must leave: one with an input another call also reads, one of
   the method's input, and one along the rows of a several-channel tensor (its inputs are no
   runs of its out).
+- ``conv_pools``: convolutions between max pools (one with its indices unread, one whose
+  indices the method returns), an add, relu and average pool into a mean: the sets of
+  tensors Note [Channels last] changes together or leaves.
 """
 
 from __future__ import annotations
@@ -153,6 +156,27 @@ class FireCats(nn.Module):
         return y, read_twice, with_input, along_rows
 
 
+class ConvPools(nn.Module):
+    """Note [Channels last]'s sets: a max pool whose indices nobody reads, between two
+    convolutions (its tensors change); one whose indices are the method's output (its
+    tensors stay, and so does the out of the convolution before it); an add, relu and
+    average pool after a convolution, into a mean (they change)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first = nn.Conv2d(3, 8, 3, padding=1)
+        self.second = nn.Conv2d(8, 16, 3, padding=1)
+        self.third = nn.Conv2d(16, 16, 1)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        a = torch.relu(self.first(x))
+        b = self.second(functional.max_pool2d(a, 3, 2, ceil_mode=True))
+        q, indices = functional.max_pool2d(b, 2, 2, return_indices=True)
+        c = self.third(q)
+        d = functional.avg_pool2d(c + torch.relu(c), 2)
+        return d.mean((2, 3)), indices
+
+
 def _inputs(name: str) -> tuple[torch.Tensor, ...]:
     torch.manual_seed(1)
     if name == "fire_cats":
@@ -163,6 +187,8 @@ def _inputs(name: str) -> tuple[torch.Tensor, ...]:
         return (x,)
     if name == "depthwise_chains":
         return (torch.randn(1, 8, 20, 40),)
+    if name == "conv_pools":
+        return (torch.randn(1, 3, 23, 29),)
     x = torch.randn(1, 3, 16, 16)
     if name.endswith("channels_last"):
         x = x.to(memory_format=torch.channels_last)
@@ -177,6 +203,8 @@ def _module(name: str) -> nn.Module:
         return MaxPools().eval()
     if name == "depthwise_chains":
         return DepthwiseChains().eval()
+    if name == "conv_pools":
+        return ConvPools().eval()
     module = ConvChains().eval()
     if name.endswith("channels_last"):
         module = module.to(memory_format=torch.channels_last)
@@ -224,6 +252,7 @@ NAMES = (
     "depthwise_chains",
     "max_pool_ceil",
     "fire_cats",
+    "conv_pools",
 )
 
 
