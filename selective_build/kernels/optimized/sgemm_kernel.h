@@ -434,5 +434,59 @@ inline void run_microkernel(int64_t depth, const float* a, int64_t a_step, const
                             epilogue, outputs);
 }
 
+// Note [Indirect microkernel]
+// A channels-last convolution's GEMM (Note [Channels-last GEMM], conv_channels_last.h) has
+// the output pixels as rows and its depth as (tap, input channel): row i's values for tap t
+// are the cin channels of one input pixel, adjacent in memory, or zeros in the padding. So
+// a is never packed: for each tap the kernel takes R row pointers (rows[t * row_step + i])
+// and broadcasts row i's p-th value from its pointer, while b (the weight, packed at load in
+// the same (tap, cin) order) is read as the packed GEMM reads it. Each output is one FMA
+// chain over the whole depth in order of (tap, cin), whatever the tile or the thread: the
+// same bits for every thread count. Its store is store_tile's (an epilogue per column).
+template <int R>
+void indirect_microkernel(int64_t taps, int64_t cin, const float* const* rows, int64_t row_step,
+                          const float* b, float* c, int64_t ldc, int64_t tile_rows, int64_t cols,
+                          const TileEpilogue* epilogue) {
+  Vec acc[R][kVecs];
+#pragma GCC unroll 16
+  for (int i = 0; i < R; ++i) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kVecs; ++v) acc[i][v] = Vec{};
+  }
+  for (int64_t t = 0; t < taps; ++t, rows += row_step) {
+    const float* a[R];
+#pragma GCC unroll 16
+    for (int i = 0; i < R; ++i) a[i] = rows[i];
+    for (int64_t p = 0; p < cin; ++p, b += kNR) {
+      Vec bv[kVecs];
+#pragma GCC unroll 4
+      for (int v = 0; v < kVecs; ++v) bv[v] = load(b + v * kLanes);
+#pragma GCC unroll 16
+      for (int i = 0; i < R; ++i) {
+        const Vec ai = splat(a[i][p]);
+#pragma GCC unroll 4
+        for (int v = 0; v < kVecs; ++v) acc[i][v] = madd(ai, bv[v], acc[i][v]);
+      }
+    }
+  }
+  store_tile<R>(acc, c, ldc, tile_rows, cols, false, epilogue);
+}
+
+// indirect_microkernel for `tile_rows` rows (1 to kMR): the smallest of smaller_tile's chain
+// that holds them, as run_microkernel chooses.
+template <int R = kMR>
+inline void run_indirect(int64_t taps, int64_t cin, const float* const* rows, int64_t row_step,
+                         const float* b, float* c, int64_t ldc, int64_t tile_rows, int64_t cols,
+                         const TileEpilogue* epilogue) {
+  if constexpr (R > 1) {
+    constexpr int kSmaller = smaller_tile(R);
+    if (tile_rows <= kSmaller) {
+      run_indirect<kSmaller>(taps, cin, rows, row_step, b, c, ldc, tile_rows, cols, epilogue);
+      return;
+    }
+  }
+  indirect_microkernel<R>(taps, cin, rows, row_step, b, c, ldc, tile_rows, cols, epilogue);
+}
+
 }  // namespace sgemm
 }  // namespace opt

@@ -1,0 +1,247 @@
+#pragma once
+
+// A convolution over channels-last activations as one indirect GEMM: Note [Channels-last
+// GEMM].
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+
+#include "kernels/optimized/conv_layer.h"
+#include "kernels/optimized/conv_pixel_rows.h"
+#include "kernels/optimized/epilogue.h"
+#include "kernels/optimized/gemm_packed.h"
+#include "kernels/optimized/parallel.h"
+#include "kernels/optimized/prepared_gemm.h"
+#include "kernels/optimized/scratch.h"
+#include "kernels/portable/util/nn_conv.h"
+#include "runtime/kernel/epilogue.h"
+#include "runtime/kernel/kernel_context.h"
+
+namespace optimized {
+namespace conv {
+
+// Note [Channels-last GEMM]
+// With its input and out channels last (Note [Channels last],
+// runtime/executor/channels_last.h), a non-depthwise layer is one GEMM whose rows are the
+// output pixels and whose columns the output channels: out[P, Cout] = epilogue(A[P, K] x
+// W^T[K, Cout]), the bias and activation per column (Note [GEMM epilogue]). Row p of A is,
+// tap by tap, the cin_g channels of the input pixel that tap reads (adjacent floats), or
+// zeros where it falls in the padding: the depth is ordered (tap, input channel), and the
+// weight is packed once at load as the GEMM's b in that order (prepare_channels_last). A is
+// never built: per tile of kMR output pixels a table holds, for each tap, each row's pointer
+// (into the input, or to a row of zeros), and the microkernel broadcasts from them in place
+// (Note [Indirect microkernel], sgemm_kernel.h). A 1x1 stride-1 layer is the case of one
+// tap and the pointers pixel after pixel: the input read as it is. The table costs taps x
+// kMR pointers per tile against taps x cin_g x kMR x Cout multiply-adds: it is built per
+// tile, where its pointers are used. The work items are (group, block of pixel tiles,
+// block of column panels), the blocks' sizes a function of the layer alone (Note
+// [Convolution work items] in op_convolution.cpp), all in one parallel section; each
+// output one FMA chain over the whole depth whatever the item: the same bits for any
+// thread count. A mixed layer (a net's stem: an NCHW input, a channels-last out; or the
+// last channels-last layer before an NCHW consumer) transposes its input into scratch
+// first, or its product out of it after.
+constexpr int64_t kPixelTilesPerItem = 8;  // kMR-pixel tiles per work item at most
+constexpr int64_t kPanelsPerItem = 8;      // kNR-column panels per work item at most
+
+// Weight element (o, i, ky, kx) of a weight view.
+inline int64_t weight_at(const portable::View4& w, int64_t o, int64_t i, int64_t ky, int64_t kx) {
+  return o * w.stride[0] + i * w.stride[1] + ky * w.stride[2] + kx * w.stride[3];
+}
+
+// Group g's weight as the GEMM's b (depth (tap, cin) x cout_g columns, kNR-column panels
+// as pack_b writes them), from `w` (any strides: an exported or a channels-last weight).
+inline void pack_channels_last_weight(const Layer& l, const portable::View4& view, const float* w,
+                                      int64_t g, float* packed) {
+  const int64_t depth = l.k();
+  for (int64_t q = 0; q < opt::panels(l.cout_g, opt::kNR); ++q) {
+    float* dst = packed + q * opt::kNR * depth;
+    const int64_t first = g * l.cout_g + q * opt::kNR;
+    const int64_t cols = std::min<int64_t>(opt::kNR, l.cout_g - q * opt::kNR);
+    for (int64_t ky = 0; ky < l.k_h; ++ky)
+      for (int64_t kx = 0; kx < l.k_w; ++kx)
+        for (int64_t ic = 0; ic < l.cin_g; ++ic, dst += opt::kNR) {
+          for (int64_t j = 0; j < cols; ++j) dst[j] = w[weight_at(view, first + j, ic, ky, kx)];
+          for (int64_t j = cols; j < opt::kNR; ++j) dst[j] = 0.0f;
+        }
+  }
+}
+
+// While preparing: a constant weight packed for this path (a PreparedGemm of side B, groups
+// matrices of k() x cout_g; only this path's calls read it, Note [Convolution path]). False
+// when the memory cannot be had.
+inline bool prepare_channels_last(rt::KernelContext& context, const Layer& l,
+                                  const portable::View4& view, const float* w) {
+  const int64_t floats = opt::packed_b_floats(l.k(), l.cout_g);
+  void* memory = context.prepare(sizeof(opt::PreparedGemm) + sizeof(float) * l.groups * floats, 1);
+  if (memory == nullptr) return false;
+  auto* prepared =
+      new (memory) opt::PreparedGemm{l.groups, l.k(), l.cout_g, opt::GemmSide::B, 0, opt::kNR};
+  for (int64_t g = 0; g < l.groups; ++g)
+    pack_channels_last_weight(l, view, w, g, const_cast<float*>(prepared->matrix(g)));
+  return true;
+}
+
+// Tile rows [p0, p0 + rows) of the flattened output pixels (batch-major): for tap t, row i's
+// pointer at table[t * kMR + i] (rows past `rows` read the zeros too). x is channels last
+// (x_c == 1), at group g's first channel.
+inline void fill_pointer_table(const Layer& l, const float* x, const float* zeros, int64_t p0,
+                               int64_t rows, const float** table) {
+  const int64_t pixels = l.pixels();
+  for (int64_t i = 0; i < opt::kMR; ++i) {
+    if (i >= rows) {
+      for (int64_t t = 0; t < l.k_h * l.k_w; ++t) table[t * opt::kMR + i] = zeros;
+      continue;
+    }
+    const int64_t p = p0 + i, n = p / pixels, oy = p % pixels / l.out_w, ox = p % l.out_w;
+    const float* image = x + n * l.x_n;
+    for (int64_t ky = 0, t = 0; ky < l.k_h; ++ky) {
+      const int64_t iy = oy * l.stride_h - l.pad_h + ky * l.dil_h;
+      for (int64_t kx = 0; kx < l.k_w; ++kx, ++t) {
+        const int64_t ix = ox * l.stride_w - l.pad_w + kx * l.dil_w;
+        const bool inside = iy >= 0 && iy < l.in_h && ix >= 0 && ix < l.in_w;
+        table[t * opt::kMR + i] = inside ? image + (iy * l.in_w + ix) * l.x_p : zeros;
+      }
+    }
+  }
+}
+
+// Where a layer's GEMM runs: its input (channels last, x_c == 1), its output rows (pixel p of
+// the flattened batch at out + p * out_row, channel c at + c), the weight's panels per group.
+struct ChannelsLastGemm {
+  const float* x;
+  const float* zeros;   // cin_g zeros
+  const float* weight;  // group g's panels at + g * packed_b_floats(k, cout_g)
+  float* out;
+  int64_t out_row;
+};
+
+// The GEMM of Note [Channels-last GEMM] over every batch and group, one parallel section.
+// False when a thread's scratch cannot be had.
+inline bool channels_last_gemm(const Layer& l, const ChannelsLastGemm& m, const float* bias,
+                               const rt::Epilogue& e) {
+  const int64_t taps = l.k_h * l.k_w, k = l.k(), all_pixels = l.batch * l.pixels();
+  const int64_t pixel_tiles = opt::panels(all_pixels, opt::kMR);
+  const int64_t col_panels = opt::panels(l.cout_g, opt::kNR);
+  const int64_t col_blocks = opt::panels(col_panels, kPanelsPerItem);
+  const int64_t block_panels = opt::panels(col_panels, col_blocks);
+  // Blocks of pixel tiles: as many as it takes to have kFewItems items, of at most
+  // kPixelTilesPerItem tiles.
+  const int64_t blocks_wanted = opt::panels(kFewItems, l.groups * col_blocks);
+  const int64_t block_tiles =
+      std::clamp<int64_t>(opt::panels(pixel_tiles, blocks_wanted), 1, kPixelTilesPerItem);
+  const int64_t row_blocks = opt::panels(pixel_tiles, block_tiles);
+  const int64_t weight_floats = opt::packed_b_floats(k, l.cout_g);
+  opt::Epilogue epilogue;
+  const bool in_gemm = bias == nullptr || l.bias_stride == 1;
+  if (in_gemm) epilogue.active = e;
+  bool ok = true;
+  opt::parallel_items(l.groups * row_blocks * col_blocks, 1, [&](opt::WorkItems& items) {
+    const auto** table = static_cast<const float**>(opt::thread_scratch().get(
+        sizeof(float*) * static_cast<size_t>(block_tiles * taps * opt::kMR)));
+    if (table == nullptr) {
+      __atomic_store_n(&ok, false, __ATOMIC_RELAXED);  // threads may fail at once
+      return;
+    }
+    for (int64_t begin, end; items.claim(begin, end);)
+      for (int64_t item = begin; item < end; ++item) {
+        const int64_t cb = item % col_blocks, rb = item / col_blocks % row_blocks;
+        const int64_t g = item / col_blocks / row_blocks;
+        const int64_t tile0 = rb * block_tiles;
+        const int64_t tiles = std::min(block_tiles, pixel_tiles - tile0);
+        for (int64_t t = 0; t < tiles; ++t) {
+          const int64_t p0 = (tile0 + t) * opt::kMR;
+          fill_pointer_table(l, m.x + g * l.cin_g, m.zeros, p0,
+                             std::min<int64_t>(opt::kMR, all_pixels - p0),
+                             table + t * taps * opt::kMR);
+        }
+        if (bias != nullptr && l.bias_stride == 1) epilogue.shift = bias + g * l.cout_g;
+        const int64_t q1 = std::min(col_panels, (cb + 1) * block_panels);
+        for (int64_t q = cb * block_panels; q < q1; ++q) {
+          const int64_t j = q * opt::kNR, cols = std::min<int64_t>(opt::kNR, l.cout_g - j);
+          const float* b = m.weight + g * weight_floats + q * opt::kNR * k;
+          for (int64_t t = 0; t < tiles; ++t) {
+            const int64_t p0 = (tile0 + t) * opt::kMR;
+            const int64_t rows = std::min<int64_t>(opt::kMR, all_pixels - p0);
+            float scale[opt::kNR], shift[opt::kNR];
+            const opt::sgemm::TileEpilogue tile =
+                opt::detail::tile_epilogue_of(epilogue, p0, j, rows, cols, scale, shift);
+            opt::sgemm::run_indirect(taps, l.cin_g, table + t * taps * opt::kMR, opt::kMR, b,
+                                     m.out + p0 * m.out_row + g * l.cout_g + j, m.out_row, rows,
+                                     cols, epilogue.any() ? &tile : nullptr);
+            // A bias with a stride: added after the product, then the activation.
+            for (int64_t i = 0; !in_gemm && i < rows; ++i)
+              finish_rows(m.out + (p0 + i) * m.out_row + g * l.cout_g + j, cols, 1, 1,
+                          bias + (g * l.cout_g + j) * l.bias_stride, l.bias_stride, e);
+          }
+        }
+      }
+  });
+  return ok;
+}
+
+// Note [Channels-last GEMM] for layer `l`, its input channels last or NCHW (`x_last`), its
+// out likewise (`y_last`), at least one of them channels last; `packed` the weight prepared
+// at load, or null (then `w`, through `view`, is packed here). False when the scratch
+// cannot be had.
+inline bool channels_last_conv(const Layer& layer, bool x_last, bool y_last,
+                               const portable::View4& view, const float* x, const float* w,
+                               const float* bias, const opt::PreparedGemm* packed,
+                               const rt::Epilogue& e, float* y) {
+  Layer l = layer;
+  const int64_t in_pixels = l.in_h * l.in_w, cin = l.groups * l.cin_g, cout = l.groups * l.cout_g;
+  const int64_t all_pixels = l.batch * l.pixels();
+  const int64_t weight_floats =
+      packed == nullptr ? l.groups * opt::packed_b_floats(l.k(), l.cout_g) : 0;
+  const int64_t input_floats = x_last ? 0 : l.batch * in_pixels * cin;
+  const int64_t product_floats = y_last ? 0 : all_pixels * cout;
+  const int64_t zero_floats = opt::panels(l.cin_g, 16) * 16;
+  // The calling thread's GEMM scratch: the work items use the kernels' (Note [Kernel
+  // scratch]).
+  auto* scratch = static_cast<float*>(
+      opt::gemm_scratch().get(sizeof(float) * static_cast<size_t>(zero_floats + weight_floats +
+                                                                  input_floats + product_floats)));
+  if (scratch == nullptr) return false;
+  float* zeros = scratch;
+  float* weight = zeros + zero_floats;
+  float* input = weight + weight_floats;
+  float* product = input + input_floats;
+  fill(zeros, zero_floats, 0.0f);
+  if (packed == nullptr) {
+    for (int64_t g = 0; g < l.groups; ++g)
+      pack_channels_last_weight(l, view, w, g, weight + g * opt::packed_b_floats(l.k(), l.cout_g));
+  }
+  if (!x_last) {
+    // NCHW into pixels of cin floats.
+    for (int64_t n = 0; n < l.batch; ++n)
+      transpose_out(x + n * l.x_n, l.x_c, cin, in_pixels, input + n * in_pixels * cin, cin);
+    x = input;
+    l.x_n = in_pixels * cin;
+    l.x_c = 1;
+    l.x_p = cin;
+  }
+  // A one-pixel out's next pixel is its next batch.
+  const int64_t out_row = !y_last ? cout : l.pixels() == 1 ? l.y_n : l.y_p;
+  const ChannelsLastGemm m{x, zeros, packed != nullptr ? packed->matrix(0) : weight,
+                           y_last ? y : product, out_row};
+  if (!channels_last_gemm(l, m, bias, e)) return false;
+  if (!y_last) {
+    // The product's pixels into the NCHW out's planes.
+    const int64_t pixels = l.pixels();
+    opt::parallel_for(l.batch * opt::panels(cout, 16), std::max<int64_t>(1, 4096 / pixels),
+                      [&](int64_t first, int64_t last) {
+                        for (int64_t item = first; item < last; ++item) {
+                          const int64_t n = item / opt::panels(cout, 16);
+                          const int64_t c = item % opt::panels(cout, 16) * 16;
+                          transpose_out(product + n * pixels * cout + c, cout, pixels,
+                                        std::min<int64_t>(16, cout - c), y + n * l.y_n + c * l.y_c,
+                                        l.y_c);
+                        }
+                      });
+  }
+  return true;
+}
+
+}  // namespace conv
+}  // namespace optimized
