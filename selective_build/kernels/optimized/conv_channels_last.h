@@ -45,6 +45,16 @@ namespace conv {
 constexpr int64_t kPixelTilesPerItem = 8;  // kMR-pixel tiles per work item at most
 constexpr int64_t kPanelsPerItem = 8;      // kNR-column panels per work item at most
 
+// Note [Row taps]
+// A layer of few input channels (a net's stem: 3) has a short run per tap (3 floats), and
+// the microkernel then spends as much on taking its rows' pointers as on multiply-adds. In
+// a copy of the input whose rows are zero-padded left and right, the k_w taps of one kernel
+// row are adjacent pixels: one run of k_w x cin floats, which the depth's (tap, cin) order
+// already has them in. Such a layer (one group, no dilation across) reads that copy as a
+// layer of k_h taps over k_w x cin channels; the copy replaces the transpose a stem makes of
+// its NCHW input anyway.
+constexpr int64_t kRowTapsChannels = 8;
+
 // Weight element (o, i, ky, kx) of a weight view.
 inline int64_t weight_at(const portable::View4& w, int64_t o, int64_t i, int64_t ky, int64_t kx) {
   return o * w.stride[0] + i * w.stride[1] + ky * w.stride[2] + kx * w.stride[3];
@@ -133,9 +143,7 @@ inline bool channels_last_gemm(const Layer& l, const ChannelsLastGemm& m, const 
       std::clamp<int64_t>(opt::panels(pixel_tiles, blocks_wanted), 1, kPixelTilesPerItem);
   const int64_t row_blocks = opt::panels(pixel_tiles, block_tiles);
   const int64_t weight_floats = opt::packed_b_floats(k, l.cout_g);
-  opt::Epilogue epilogue;
   const bool in_gemm = bias == nullptr || l.bias_stride == 1;
-  if (in_gemm) epilogue.active = e;
   bool ok = true;
   opt::parallel_items(l.groups * row_blocks * col_blocks, 1, [&](opt::WorkItems& items) {
     const auto** table = static_cast<const float**>(opt::thread_scratch().get(
@@ -156,6 +164,8 @@ inline bool channels_last_gemm(const Layer& l, const ChannelsLastGemm& m, const 
                              std::min<int64_t>(opt::kMR, all_pixels - p0),
                              table + t * taps * opt::kMR);
         }
+        opt::Epilogue epilogue;  // the item's group's
+        if (in_gemm) epilogue.active = e;
         if (bias != nullptr && l.bias_stride == 1) epilogue.shift = bias + g * l.cout_g;
         const int64_t q1 = std::min(col_panels, (cb + 1) * block_panels);
         for (int64_t q = cb * block_panels; q < q1; ++q) {
@@ -181,6 +191,27 @@ inline bool channels_last_gemm(const Layer& l, const ChannelsLastGemm& m, const 
   return ok;
 }
 
+// Whether layer `l` reads its input through a copy whose rows are padded (Note [Row taps]).
+inline bool reads_row_taps(const Layer& l) {
+  return l.groups == 1 && l.k_w > 1 && l.dil_w == 1 && l.cin_g <= kRowTapsChannels;
+}
+
+// Channels [0, cin) of image rows [0, in_h) into `to` (channels last, each row pad_w
+// pixels of zeros either side): from an NCHW input (x_last false) or a channels-last one.
+inline void copy_padded_rows(const Layer& l, bool x_last, const float* x, int64_t cin, float* to) {
+  const int64_t row = (l.in_w + 2 * l.pad_w) * cin;
+  for (int64_t iy = 0; iy < l.in_h; ++iy, to += row) {
+    zero_piece(to, l.pad_w * cin);
+    zero_piece(to + (l.pad_w + l.in_w) * cin, l.pad_w * cin);
+    if (x_last) {
+      for (int64_t ix = 0; ix < l.in_w; ++ix)
+        copy_piece(to + (l.pad_w + ix) * cin, x + (iy * l.in_w + ix) * l.x_p, cin);
+    } else {
+      transpose_out(x + iy * l.in_w, l.x_c, cin, l.in_w, to + l.pad_w * cin, cin);
+    }
+  }
+}
+
 // Note [Channels-last GEMM] for layer `l`, its input channels last or NCHW (`x_last`), its
 // out likewise (`y_last`), at least one of them channels last; `packed` the weight prepared
 // at load, or null (then `w`, through `view`, is packed here). False when the scratch
@@ -189,14 +220,17 @@ inline bool channels_last_conv(const Layer& layer, bool x_last, bool y_last,
                                const portable::View4& view, const float* x, const float* w,
                                const float* bias, const opt::PreparedGemm* packed,
                                const rt::Epilogue& e, float* y) {
-  Layer l = layer;
-  const int64_t in_pixels = l.in_h * l.in_w, cin = l.groups * l.cin_g, cout = l.groups * l.cout_g;
+  Layer l = layer;  // as the GEMM reads it
+  const int64_t cin = l.groups * l.cin_g, cout = l.groups * l.cout_g;
   const int64_t all_pixels = l.batch * l.pixels();
+  const bool row_taps = reads_row_taps(layer);
+  const bool copy = row_taps || !x_last;
+  const int64_t copy_w = row_taps ? l.in_w + 2 * l.pad_w : l.in_w;
   const int64_t weight_floats =
       packed == nullptr ? l.groups * opt::packed_b_floats(l.k(), l.cout_g) : 0;
-  const int64_t input_floats = x_last ? 0 : l.batch * in_pixels * cin;
+  const int64_t input_floats = copy ? l.batch * l.in_h * copy_w * cin : 0;
   const int64_t product_floats = y_last ? 0 : all_pixels * cout;
-  const int64_t zero_floats = opt::panels(l.cin_g, 16) * 16;
+  const int64_t zero_floats = opt::panels(l.cin_g * (row_taps ? l.k_w : 1), 16) * 16;
   // The calling thread's GEMM scratch: the work items use the kernels' (Note [Kernel
   // scratch]).
   auto* scratch = static_cast<float*>(
@@ -212,14 +246,26 @@ inline bool channels_last_conv(const Layer& layer, bool x_last, bool y_last,
     for (int64_t g = 0; g < l.groups; ++g)
       pack_channels_last_weight(l, view, w, g, weight + g * opt::packed_b_floats(l.k(), l.cout_g));
   }
-  if (!x_last) {
-    // NCHW into pixels of cin floats.
-    for (int64_t n = 0; n < l.batch; ++n)
-      transpose_out(x + n * l.x_n, l.x_c, cin, in_pixels, input + n * in_pixels * cin, cin);
+  if (copy) {
+    const int64_t image = l.in_h * copy_w * cin;
+    for (int64_t n = 0; n < l.batch; ++n) {
+      if (row_taps) {
+        copy_padded_rows(l, x_last, x + n * l.x_n, cin, input + n * image);
+      } else {
+        transpose_out(x + n * l.x_n, l.x_c, cin, l.in_h * l.in_w, input + n * image, cin);
+      }
+    }
     x = input;
-    l.x_n = in_pixels * cin;
+    l.x_n = image;
     l.x_c = 1;
     l.x_p = cin;
+  }
+  if (row_taps) {
+    // Each tap row's k_w pixels as one run of k_w cin floats (Note [Row taps]).
+    l.in_w = copy_w;
+    l.pad_w = 0;
+    l.cin_g *= l.k_w;
+    l.k_w = 1;
   }
   // A one-pixel out's next pixel is its next batch.
   const int64_t out_row = !y_last ? cout : l.pixels() == 1 ? l.y_n : l.y_p;
