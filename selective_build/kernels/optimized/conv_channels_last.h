@@ -95,24 +95,30 @@ inline bool prepare_channels_last(rt::KernelContext& context, const Layer& l,
 
 // Tile rows [p0, p0 + rows) of the flattened output pixels (batch-major): for tap t, row i's
 // pointer at table[t * kMR + i] (rows past `rows` read the zeros too). x is channels last
-// (x_c == 1), at group g's first channel.
+// (x_c == 1), at group g's first channel. One division per tile, the rows stepped from it:
+// a division per row cost a layer of 16 input channels a third of its time.
 inline void fill_pointer_table(const Layer& l, const float* x, const float* zeros, int64_t p0,
                                int64_t rows, const float** table) {
-  const int64_t pixels = l.pixels();
+  const int64_t pixels = l.pixels(), taps = l.k_h * l.k_w;
+  int64_t n = p0 / pixels, oy = p0 % pixels / l.out_w, ox = p0 % l.out_w;
   for (int64_t i = 0; i < opt::kMR; ++i) {
     if (i >= rows) {
-      for (int64_t t = 0; t < l.k_h * l.k_w; ++t) table[t * opt::kMR + i] = zeros;
+      for (int64_t t = 0; t < taps; ++t) table[t * opt::kMR + i] = zeros;
       continue;
     }
-    const int64_t p = p0 + i, n = p / pixels, oy = p % pixels / l.out_w, ox = p % l.out_w;
     const float* image = x + n * l.x_n;
+    const int64_t y0 = oy * l.stride_h - l.pad_h, x0 = ox * l.stride_w - l.pad_w;
     for (int64_t ky = 0, t = 0; ky < l.k_h; ++ky) {
-      const int64_t iy = oy * l.stride_h - l.pad_h + ky * l.dil_h;
+      const int64_t iy = y0 + ky * l.dil_h;
       for (int64_t kx = 0; kx < l.k_w; ++kx, ++t) {
-        const int64_t ix = ox * l.stride_w - l.pad_w + kx * l.dil_w;
+        const int64_t ix = x0 + kx * l.dil_w;
         const bool inside = iy >= 0 && iy < l.in_h && ix >= 0 && ix < l.in_w;
         table[t * opt::kMR + i] = inside ? image + (iy * l.in_w + ix) * l.x_p : zeros;
       }
+    }
+    if (++ox == l.out_w) {
+      ox = 0;
+      if (++oy == l.out_h) oy = 0, ++n;
     }
   }
 }
