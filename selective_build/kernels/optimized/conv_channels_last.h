@@ -202,11 +202,13 @@ inline bool reads_row_taps(const Layer& l) {
   return l.groups == 1 && l.k_w > 1 && l.dil_w == 1 && l.cin_g <= kRowTapsChannels;
 }
 
-// Channels [0, cin) of image rows [0, in_h) into `to` (channels last, each row pad_w
+// Channels [0, cin) of image rows [y0, y1) into `to` (channels last, each row pad_w
 // pixels of zeros either side): from an NCHW input (x_last false) or a channels-last one.
-inline void copy_padded_rows(const Layer& l, bool x_last, const float* x, int64_t cin, float* to) {
+inline void copy_padded_rows(const Layer& l, bool x_last, const float* x, int64_t cin, int64_t y0,
+                             int64_t y1, float* to) {
   const int64_t row = (l.in_w + 2 * l.pad_w) * cin;
-  for (int64_t iy = 0; iy < l.in_h; ++iy, to += row) {
+  to += y0 * row;
+  for (int64_t iy = y0; iy < y1; ++iy, to += row) {
     zero_piece(to, l.pad_w * cin);
     zero_piece(to + (l.pad_w + l.in_w) * cin, l.pad_w * cin);
     if (x_last) {
@@ -254,12 +256,17 @@ inline bool channels_last_conv(const Layer& layer, bool x_last, bool y_last,
   }
   if (copy) {
     const int64_t image = l.in_h * copy_w * cin;
-    for (int64_t n = 0; n < l.batch; ++n) {
-      if (row_taps) {
-        copy_padded_rows(l, x_last, x + n * l.x_n, cin, input + n * image);
-      } else {
+    if (row_taps) {
+      opt::parallel_for(l.batch * l.in_h, 16, [&](int64_t first, int64_t last) {
+        for (int64_t r = first; r < last;) {
+          const int64_t n = r / l.in_h, y0 = r % l.in_h, y1 = std::min(l.in_h, y0 + last - r);
+          copy_padded_rows(l, x_last, x + n * l.x_n, cin, y0, y1, input + n * image);
+          r += y1 - y0;
+        }
+      });
+    } else {
+      for (int64_t n = 0; n < l.batch; ++n)
         transpose_out(x + n * l.x_n, l.x_c, cin, l.in_h * l.in_w, input + n * image, cin);
-      }
     }
     x = input;
     l.x_n = image;
