@@ -288,7 +288,9 @@ Path path_of(const portable::ConvCall& c, const Layer& l) {
     const bool readable =
         (!x_last || conv::channels_last_view(c.x)) && (!y_last || conv::channels_last_view(c.y));
     const bool depthwise = l.groups > 1 && l.cin_g == 1;
-    return readable && !depthwise ? Path::ChannelsLast : Path::Reference;
+    return readable && !depthwise && conv::offsets_fit(conv::gemm_layer(l, x_last))
+               ? Path::ChannelsLast
+               : Path::Reference;
   }
   if (!conv::dense_from(c.w, 1)) return Path::Reference;
   if (l.groups > 1 && l.cin_g == 1) return Path::Depthwise;
@@ -317,7 +319,8 @@ void prepare(const rt::OpContext& in, const portable::ConvCall& c, const rt::Ten
     ok = opt::prepare_copy(in.context(), 1, weight.data_as<const float>(),
                            depthwise_weight_floats(l));
   } else if (path == Path::ChannelsLast) {
-    ok = conv::prepare_channels_last(in.context(), l, c.w, weight.data_as<const float>());
+    ok = conv::prepare_channels_last(in.context(), l, channels_last_input(c), c.w,
+                                     weight.data_as<const float>());
   } else if (path != Path::Reference) {
     const opt::Matrix<const float> w{weight.data_as<const float>(), l.cout_g, l.k(), l.w_row, 1};
     const bool as_b = path == Path::PixelRows || path == Path::TapPixelRows;

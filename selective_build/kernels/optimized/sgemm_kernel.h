@@ -438,8 +438,8 @@ inline void run_microkernel(int64_t depth, const float* a, int64_t a_step, const
 // A channels-last convolution's GEMM (Note [Channels-last GEMM], conv_channels_last.h) has
 // the output pixels as rows and its depth as (tap, input channel): row i's values for tap t
 // are the cin channels of one input pixel, adjacent in memory, or zeros in the padding. So
-// a is never packed: for each tap the kernel takes R row pointers (rows[t * row_step + i])
-// and broadcasts row i's p-th value from its pointer, while b (the weight, packed at load in
+// a is never packed: for each tap the kernel takes R rows' offsets (rows[t * row_step + i]
+// floats from x, or -1: `zeros`) and broadcasts row i's p-th value from its pointer, while b (the weight, packed at load in
 // the same (tap, cin) order) is read as the packed GEMM reads it. A panel of at most kLanes
 // columns (a layer of 16 output channels, or its last 16) computes V = 1 vector per row
 // instead of kVecs: half the multiply-adds, still R independent chains. Each output is one
@@ -447,9 +447,9 @@ inline void run_microkernel(int64_t depth, const float* a, int64_t a_step, const
 // the thread: the same bits for every thread count. Its store is store_tile's (an epilogue
 // per column).
 template <int R, int V>
-void indirect_microkernel(int64_t taps, int64_t cin, const float* const* rows, int64_t row_step,
-                          const float* b, float* c, int64_t ldc, int64_t tile_rows, int64_t cols,
-                          const TileEpilogue* epilogue) {
+void indirect_microkernel(int64_t taps, int64_t cin, const int32_t* rows, int64_t row_step,
+                          const float* x, const float* zeros, const float* b, float* c, int64_t ldc,
+                          int64_t tile_rows, int64_t cols, const TileEpilogue* epilogue) {
   Vec acc[R][kVecs];
 #pragma GCC unroll 16
   for (int i = 0; i < R; ++i) {
@@ -459,7 +459,7 @@ void indirect_microkernel(int64_t taps, int64_t cin, const float* const* rows, i
   for (int64_t t = 0; t < taps; ++t, rows += row_step) {
     const float* a[R];
 #pragma GCC unroll 16
-    for (int i = 0; i < R; ++i) a[i] = rows[i];
+    for (int i = 0; i < R; ++i) a[i] = rows[i] >= 0 ? x + rows[i] : zeros;
     for (int64_t p = 0; p < cin; ++p, b += kNR) {
       Vec bv[V];
 #pragma GCC unroll 4
@@ -490,20 +490,23 @@ void indirect_microkernel(int64_t taps, int64_t cin, const float* const* rows, i
 // indirect_microkernel for `tile_rows` rows (1 to kMR): the smallest of smaller_tile's chain
 // that holds them, as run_microkernel chooses; one vector wide when `cols` fit one.
 template <int R = kMR>
-inline void run_indirect(int64_t taps, int64_t cin, const float* const* rows, int64_t row_step,
-                         const float* b, float* c, int64_t ldc, int64_t tile_rows, int64_t cols,
-                         const TileEpilogue* epilogue) {
+inline void run_indirect(int64_t taps, int64_t cin, const int32_t* rows, int64_t row_step,
+                         const float* x, const float* zeros, const float* b, float* c, int64_t ldc,
+                         int64_t tile_rows, int64_t cols, const TileEpilogue* epilogue) {
   if constexpr (R > 1) {
     constexpr int kSmaller = smaller_tile(R);
     if (tile_rows <= kSmaller) {
-      run_indirect<kSmaller>(taps, cin, rows, row_step, b, c, ldc, tile_rows, cols, epilogue);
+      run_indirect<kSmaller>(taps, cin, rows, row_step, x, zeros, b, c, ldc, tile_rows, cols,
+                             epilogue);
       return;
     }
   }
   if (cols <= kLanes) {
-    indirect_microkernel<R, 1>(taps, cin, rows, row_step, b, c, ldc, tile_rows, cols, epilogue);
+    indirect_microkernel<R, 1>(taps, cin, rows, row_step, x, zeros, b, c, ldc, tile_rows, cols,
+                               epilogue);
   } else {
-    indirect_microkernel<R, kVecs>(taps, cin, rows, row_step, b, c, ldc, tile_rows, cols, epilogue);
+    indirect_microkernel<R, kVecs>(taps, cin, rows, row_step, x, zeros, b, c, ldc, tile_rows, cols,
+                                   epilogue);
   }
 }
 

@@ -2,7 +2,7 @@
 instruction set this machine runs (Note [Indirect microkernel]'s AVX-512, AVX2 and 4-lane
 code): 1x1 at stride 1 and 2, 3x3 and 7x7 with padding, dilation, groups, few input channels
 (Note [Row taps]), panels of one vector's columns, one pixel, several images, each of the three layouts (input or out or
-both channels last), an exported or a channels-last weight, prepared or packed per call,
+both channels last), an exported or a channels-last weight, prepared with its offsets or packed per call,
 no bias, a bias or a strided one, each epilogue, against a plain loop; the same bits on one
 thread and on three (Note [Threads])."""
 
@@ -74,14 +74,9 @@ static int check(int batch, int groups, int cin_g, int cout_g, int h, int w, int
   std::vector<float> packed_memory;
   const opt::PreparedGemm* packed = nullptr;
   if (prepared) {
-    const int64_t floats = opt::packed_b_floats(l.k(), l.cout_g);
-    packed_memory.resize(size_t(16 + groups * floats));
-    auto* p = new (packed_memory.data())
-        opt::PreparedGemm{l.groups, l.k(), l.cout_g, opt::GemmSide::B, 0, opt::kNR};
-    for (int g = 0; g < groups; ++g)
-      optimized::conv::pack_channels_last_weight(l, c.w, wt.data(), g,
-                                                 const_cast<float*>(p->matrix(g)));
-    packed = p;
+    const optimized::conv::Layer gemm = optimized::conv::gemm_layer(l, x_last);
+    packed_memory.resize(optimized::conv::prepared_bytes(l, gemm) / sizeof(float) + 16);
+    packed = optimized::conv::write_prepared(packed_memory.data(), l, gemm, c.w, wt.data());
   }
   const float* b = bias_kind == 0 ? nullptr : bias.data();
   if (!optimized::conv::channels_last_conv(l, x_last, y_last, c.w, x.data(), wt.data(), b, packed,
