@@ -215,7 +215,9 @@ inline void copy_padded_rows(const Layer& l, bool x_last, const float* x, int64_
   for (int64_t iy = y0; iy < y1; ++iy, to += row) {
     zero_piece(to, l.pad_w * cin);
     zero_piece(to + (l.pad_w + l.in_w) * cin, l.pad_w * cin);
-    if (x_last) {
+    if (x_last && l.x_p == cin) {
+      std::memcpy(to + l.pad_w * cin, x + iy * l.in_w * cin, sizeof(float) * l.in_w * cin);
+    } else if (x_last) {
       for (int64_t ix = 0; ix < l.in_w; ++ix)
         copy_piece(to + (l.pad_w + ix) * cin, x + (iy * l.in_w + ix) * l.x_p, cin);
     } else {
