@@ -1,10 +1,11 @@
 """kernels/optimized/conv_channels_last.h on its own (Note [Channels-last GEMM]), for every
 instruction set this machine runs (Note [Indirect microkernel]'s AVX-512, AVX2 and 4-lane
 code): 1x1 at stride 1 and 2, 3x3 and 7x7 with padding, dilation, groups, few input channels
-(Note [Row taps]), panels of one vector's columns, one pixel, several images, each of the three layouts (input or out or
-both channels last), an exported or a channels-last weight, prepared with its offsets or packed per call,
-no bias, a bias or a strided one, each epilogue, against a plain loop; the same bits on one
-thread and on three (Note [Threads])."""
+(Note [Row taps]), panels of one vector's columns, one pixel, several images, each of the
+three layouts (input or out or both channels last), an exported or a channels-last weight,
+prepared with its offsets or packed per call, no bias, a bias or a strided one, each
+epilogue, against a plain loop; the same bits on one thread and on three (Note
+[Threads])."""
 
 from __future__ import annotations
 
@@ -44,7 +45,8 @@ static int check(int batch, int groups, int cin_g, int cout_g, int h, int w, int
                  bool prepared) {
   uint32_t state = uint32_t(batch * 7 + groups * 13 + cin_g * 17 + cout_g * 19 + h * 23 + k * 29);
   const int cin = groups * cin_g, cout = groups * cout_g;
-  const int oh = (h + 2 * pad - dil * (k - 1) - 1) / s + 1, ow = (w + 2 * pad - dil * (k - 1) - 1) / s + 1;
+  const int oh = (h + 2 * pad - dil * (k - 1) - 1) / s + 1;
+  const int ow = (w + 2 * pad - dil * (k - 1) - 1) / s + 1;
   std::vector<float> x(size_t(batch) * cin * h * w), wt(size_t(cout) * cin_g * k * k),
       bias(size_t(cout) * 2), y(size_t(batch) * cout * oh * ow, 99.0f);
   for (float& v : x) v = value(&state);
@@ -107,7 +109,8 @@ static int check(int batch, int groups, int cin_g, int cout_g, int h, int w, int
           const float got = y[n * c.y.stride[0] + o * c.y.stride[1] + py * c.y.stride[2] +
                               px * c.y.stride[3]];
           if (!(std::fabs(got - want) <= 1e-5 * (size + 1)) && bad++ == 0)
-            printf("layer %dx%d g%d %d->%d k%d s%d p%d d%d layouts %d%d%d bias %d act %d: y[%d][%d][%d][%d] = %g, want %g\n",
+            printf("layer %dx%d g%d %d->%d k%d s%d p%d d%d layouts %d%d%d bias %d act %d: "
+                   "y[%d][%d][%d][%d] = %g, want %g\n",
                    h, w, groups, cin_g, cout_g, k, s, pad, dil, x_last, y_last, w_last, bias_kind,
                    act, n, o, py, px, got, want);
         }
@@ -144,7 +147,8 @@ def run_driver(tmp_path: Path, isa: str, threads: int) -> str:
     source.write_text(PROGRAM)
     subprocess.run(
         ["c++", "-std=c++17", "-O2", "-fno-exceptions", "-fno-threadsafe-statics", "-pthread"]
-        + [*isa_flags(isa), f"-DOPT_THREADS={threads}", f"-I{REPO}", "-isystem", "/usr/include/eigen3"]
+        + [*isa_flags(isa), f"-DOPT_THREADS={threads}", f"-I{REPO}"]
+        + ["-isystem", "/usr/include/eigen3"]
         + [str(source), "-o", str(program)],
         check=True,
         timeout=600,
