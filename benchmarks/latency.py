@@ -79,6 +79,7 @@ MODELS: dict[str, Path] = {
     **{name: EXAMPLES for name in ("lstm", "gru_cell", "quant_conv")},
     **{name: CACHE for name in ("mlp_big", "transformer", "vit")},
     **{name: CACHE for name in ("squeezenet", "efficientnet_b0", "bert_tiny", "speech")},
+    **{name: CACHE for name in ("resnet_nhwc", "mobilenet_v2_nhwc")},  # Note [Channels last]
 }
 
 

@@ -196,6 +196,28 @@ BENCH_MODELS: dict[str, RealModel] = {
 }
 
 
+# Channels-last copies of conv nets (Note [Channels last], runtime/executor/channels_last.h):
+# the same module, weights and input, moved to torch.channels_last before the export, so
+# the program's activations and weights are channels last. Checked against eager by the
+# runners that read them (ExecuTorch 1.5.1's portable batch norm refuses such an input).
+CHANNELS_LAST = {"resnet_nhwc": "resnet", "mobilenet_v2_nhwc": "mobilenet_v2"}
+
+
+def export_channels_last(name: str) -> None:
+    from executorch.exir import to_edge
+
+    module, inputs = export_real_models.prepare(export_real_models.REAL_MODELS[CHANNELS_LAST[name]])
+    module = module.to(memory_format=torch.channels_last)
+    inputs = tuple(t.to(memory_format=torch.channels_last) for t in inputs)
+    outputs = export_models.run_eager(module, export_models.FORWARD, inputs)
+    program = to_edge(torch.export.export(module, inputs)).to_executorch()
+    folder = CACHE / name
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.pte").write_bytes(program.buffer)
+    export_models.save_arrays(folder, inputs, outputs)
+    print(f"{name}: {len(program.buffer):,} bytes")
+
+
 def eager(name: str) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     """The eager module and inputs of a benchmark model (small example, real or cached)."""
     if name in export_models.EXAMPLES:
@@ -217,6 +239,13 @@ def export(force: bool, names: list[str]) -> None:
             print(f"{name}: cached in {CACHE / name}")
             continue
         export_real_models.export_one(name, model, CACHE)
+    for name in CHANNELS_LAST:
+        if name not in names:  # only when asked: the plain ones are what `latency.py` runs
+            continue
+        if (CACHE / name / f"{name}.pte").is_file() and not force:
+            print(f"{name}: cached in {CACHE / name}")
+            continue
+        export_channels_last(name)
 
 
 def xnnpack_program(name: str) -> Path:
@@ -250,7 +279,7 @@ def main(argv: list[str]) -> int:
         for name in args.names:
             print(xnnpack_program(name))
         return 0
-    unknown = sorted(set(args.names) - set(BENCH_MODELS))
+    unknown = sorted(set(args.names) - set(BENCH_MODELS) - set(CHANNELS_LAST))
     if unknown:
         parser.error(f"no benchmark model {', '.join(unknown)} (known: {', '.join(BENCH_MODELS)})")
     export(args.force, args.names)

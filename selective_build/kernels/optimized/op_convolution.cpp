@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "kernels/common/declared_dtypes.h"
+#include "kernels/optimized/conv_channels_last.h"
 #include "kernels/optimized/conv_depthwise.h"
 #include "kernels/optimized/conv_layer.h"
 #include "kernels/optimized/conv_pixel_rows.h"
@@ -40,6 +41,9 @@
 //   panels (Note [Implicit GEMM]), then one GEMM on them.
 // The GEMMs are the packed GEMM's (gemm_packed.h), the bias their epilogue, a constant
 // weight packed once at load (Note [Prepared GEMM operand]).
+// A layer whose input or out is channels last (Note [Channels last]) and that is no
+// depthwise one: one indirect GEMM with the pixels as rows (Note [Channels-last GEMM],
+// conv_channels_last.h), an NCHW input or out transposed into or out of scratch.
 // What none of them covers (transposed convolution, pixels not dense, a permuted weight)
 // runs portable's reference loops (kernels/portable/util/nn_conv.h): correct, slow.
 // Each fast path applies a fused activation (Note [Fused epilogue],
@@ -261,12 +265,34 @@ void finish_strided(const portable::View4& v, const rt::Epilogue& e, float* y) {
 // it at load, and runtime/executor/prepare.cpp's release_fused then frees a folded weight's
 // own data: convolve() must take the path the weight was prepared for, so both ask this one
 // function.
-enum class Path { Reference, Depthwise, OneByOne, PixelRows, Taps, TapPixelRows, ImplicitGemm };
+enum class Path {
+  Reference,
+  Depthwise,
+  OneByOne,
+  PixelRows,
+  Taps,
+  TapPixelRows,
+  ImplicitGemm,
+  ChannelsLast,
+};
+
+// Whether a layer's input (`x_last`) and out are read as channels last (Note
+// [Channels-last GEMM]): a tensor whose pixels are dense is read as NCHW.
+bool channels_last_input(const portable::ConvCall& c) { return !conv::dense_from(c.x, 2); }
+bool channels_last_out(const portable::ConvCall& c) { return !conv::dense_from(c.y, 2); }
 
 Path path_of(const portable::ConvCall& c, const Layer& l) {
-  if (c.transposed || l.k() <= 0 || !conv::dense_from(c.x, 2) || !conv::dense_from(c.y, 2) ||
-      !conv::dense_from(c.w, 1))
-    return Path::Reference;
+  if (c.transposed || l.k() <= 0) return Path::Reference;
+  const bool x_last = channels_last_input(c), y_last = channels_last_out(c);
+  if (x_last || y_last) {
+    const bool readable =
+        (!x_last || conv::channels_last_view(c.x)) && (!y_last || conv::channels_last_view(c.y));
+    const bool depthwise = l.groups > 1 && l.cin_g == 1;
+    return readable && !depthwise && conv::offsets_fit(conv::gemm_layer(l, x_last))
+               ? Path::ChannelsLast
+               : Path::Reference;
+  }
+  if (!conv::dense_from(c.w, 1)) return Path::Reference;
   if (l.groups > 1 && l.cin_g == 1) return Path::Depthwise;
   const bool one_by_one = l.k_h == 1 && l.k_w == 1 && l.stride_h == 1 && l.stride_w == 1 &&
                           l.pad_h == 0 && l.pad_w == 0;
@@ -292,6 +318,9 @@ void prepare(const rt::OpContext& in, const portable::ConvCall& c, const rt::Ten
   if (path == Path::Depthwise) {
     ok = opt::prepare_copy(in.context(), 1, weight.data_as<const float>(),
                            depthwise_weight_floats(l));
+  } else if (path == Path::ChannelsLast) {
+    ok = conv::prepare_channels_last(in.context(), l, channels_last_input(c), c.w,
+                                     weight.data_as<const float>());
   } else if (path != Path::Reference) {
     const opt::Matrix<const float> w{weight.data_as<const float>(), l.cout_g, l.k(), l.w_row, 1};
     const bool as_b = path == Path::PixelRows || path == Path::TapPixelRows;
@@ -318,6 +347,14 @@ void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float*
     const float* copy = opt::prepared_copy(in.context(), depthwise_weight_floats(l));
     if (!conv::depthwise(l, x, copy != nullptr ? copy : w, bias, e, y))
       in.fail("out of memory for the depthwise scratch");
+    return;
+  }
+  if (path == Path::ChannelsLast) {
+    const opt::PreparedGemm* packed =
+        opt::prepared_operand(in.context(), opt::GemmSide::B, l.groups, l.k(), l.cout_g);
+    if (!conv::channels_last_conv(l, channels_last_input(c), channels_last_out(c), c.w, x, w, bias,
+                                  packed, e, y))
+      in.fail("out of memory for the convolution's channels-last scratch");
     return;
   }
   if (path == Path::PixelRows || path == Path::TapPixelRows) {

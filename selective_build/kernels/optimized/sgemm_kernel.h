@@ -434,5 +434,81 @@ inline void run_microkernel(int64_t depth, const float* a, int64_t a_step, const
                             epilogue, outputs);
 }
 
+// Note [Indirect microkernel]
+// A channels-last convolution's GEMM (Note [Channels-last GEMM], conv_channels_last.h) has
+// the output pixels as rows and its depth as (tap, input channel): row i's values for tap t
+// are the cin channels of one input pixel, adjacent in memory, or zeros in the padding. So
+// a is never packed: for each tap the kernel takes R rows' offsets (rows[t * row_step + i]
+// floats from x, or -1: `zeros`) and broadcasts row i's p-th value from its pointer, while b (the weight, packed at load in
+// the same (tap, cin) order) is read as the packed GEMM reads it. A panel of at most kLanes
+// columns (a layer of 16 output channels, or its last 16) computes V = 1 vector per row
+// instead of kVecs: half the multiply-adds, still R independent chains. Each output is one
+// FMA chain over the whole depth in order of (tap, cin), whatever the tile, its width or
+// the thread: the same bits for every thread count. Its store is store_tile's (an epilogue
+// per column).
+template <int R, int V>
+void indirect_microkernel(int64_t taps, int64_t cin, const int32_t* rows, int64_t row_step,
+                          const float* x, const float* zeros, const float* b, float* c, int64_t ldc,
+                          int64_t tile_rows, int64_t cols, const TileEpilogue* epilogue) {
+  Vec acc[R][kVecs];
+#pragma GCC unroll 16
+  for (int i = 0; i < R; ++i) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kVecs; ++v) acc[i][v] = Vec{};
+  }
+  for (int64_t t = 0; t < taps; ++t, rows += row_step) {
+    const float* a[R];
+#pragma GCC unroll 16
+    for (int i = 0; i < R; ++i) a[i] = rows[i] >= 0 ? x + rows[i] : zeros;
+    for (int64_t p = 0; p < cin; ++p, b += kNR) {
+      Vec bv[V];
+#pragma GCC unroll 4
+      for (int v = 0; v < V; ++v) bv[v] = load(b + v * kLanes);
+#pragma GCC unroll 16
+      for (int i = 0; i < R; ++i) {
+        const Vec ai = splat(a[i][p]);
+#pragma GCC unroll 4
+        for (int v = 0; v < V; ++v) acc[i][v] = madd(ai, bv[v], acc[i][v]);
+      }
+    }
+  }
+  if constexpr (V < kVecs) {
+    if (cols == kLanes && (epilogue == nullptr || epilogue->in_registers)) {
+      // A whole narrow tile straight from the registers, as store_tile stores a wide one.
+#pragma GCC unroll 16
+      for (int i = 0; i < R; ++i) {
+        if (i >= tile_rows) break;
+        store(c + i * ldc,
+              epilogue == nullptr ? acc[i][0] : finish_in_registers(acc[i][0], *epilogue, i, 0));
+      }
+      return;
+    }
+  }
+  store_tile<R>(acc, c, ldc, tile_rows, cols, false, epilogue);
+}
+
+// indirect_microkernel for `tile_rows` rows (1 to kMR): the smallest of smaller_tile's chain
+// that holds them, as run_microkernel chooses; one vector wide when `cols` fit one.
+template <int R = kMR>
+inline void run_indirect(int64_t taps, int64_t cin, const int32_t* rows, int64_t row_step,
+                         const float* x, const float* zeros, const float* b, float* c, int64_t ldc,
+                         int64_t tile_rows, int64_t cols, const TileEpilogue* epilogue) {
+  if constexpr (R > 1) {
+    constexpr int kSmaller = smaller_tile(R);
+    if (tile_rows <= kSmaller) {
+      run_indirect<kSmaller>(taps, cin, rows, row_step, x, zeros, b, c, ldc, tile_rows, cols,
+                             epilogue);
+      return;
+    }
+  }
+  if (cols <= kLanes) {
+    indirect_microkernel<R, 1>(taps, cin, rows, row_step, x, zeros, b, c, ldc, tile_rows, cols,
+                               epilogue);
+  } else {
+    indirect_microkernel<R, kVecs>(taps, cin, rows, row_step, x, zeros, b, c, ldc, tile_rows, cols,
+                                   epilogue);
+  }
+}
+
 }  // namespace sgemm
 }  // namespace opt

@@ -1,8 +1,8 @@
 """optimized::convolution_out against portable's, on every path of the kernel: depthwise
 (direct and padded), 1x1 as one GEMM, stride-1 layers read tap by tap (tiles ending mid-row,
 row blocks, padding wider than the input, a weight packed at load), implicit GEMM for
-strided ones, grouped, 1-d, and the layouts it leaves to portable's loops (channels-last,
-transposed)."""
+strided ones, grouped, 1-d, channels-last input or out as one indirect GEMM, and what it
+leaves to portable's loops (a channels-last depthwise layer, other layouts, transposed)."""
 
 from __future__ import annotations
 
@@ -265,9 +265,29 @@ def test_conv1d(both: Both) -> None:
     _conv(both, (1, 3, 10), (3, 1, 3), padding=(1,), groups=3)
 
 
+LAST = (0, 2, 3, 1)
+
+
+@pytest.mark.parametrize("constant_weight", [False, True])
+def test_channels_last_is_one_indirect_gemm(both: Both, constant_weight: bool) -> None:
+    # Note [Channels-last GEMM]: input and out channels last, or either alone (an NCHW input
+    # transposed into scratch, an NCHW out from the product); a stem's few channels (Note
+    # [Row taps]), 1x1 at stride 1 and 2, groups, a panel of 16 columns, a batch.
+    options: dict[str, Any] = {"constant_weight": constant_weight}
+    _conv(both, (1, 3, 6, 5), (4, 3, 3, 3), padding=(1, 1), x_order=LAST, **options)
+    _conv(both, (1, 3, 6, 5), (4, 3, 3, 3), out_order=LAST, **options)
+    _conv(both, (2, 3, 19, 17), (16, 3, 7, 7), stride=(2, 2), padding=(3, 3), **options)
+    both_last = {"x_order": LAST, "out_order": LAST, **options}
+    _conv(both, (1, 24, 15, 15), (48, 24, 1, 1), **both_last)
+    _conv(both, (1, 24, 15, 15), (40, 24, 1, 1), stride=(2, 2), bias=False, **both_last)
+    _conv(both, (2, 16, 9, 11), (32, 8, 3, 3), padding=(1, 1), groups=2, **both_last)
+    _conv(both, (1, 12, 10, 10), (20, 12, 3, 3), stride=(2, 2), padding=(1, 1), **both_last)
+
+
 def test_layouts_left_to_portable_loops(both: Both) -> None:
-    _conv(both, (1, 3, 6, 5), (4, 3, 3, 3), padding=(1, 1), x_order=(0, 2, 3, 1))
-    _conv(both, (1, 3, 6, 5), (4, 3, 3, 3), out_order=(0, 2, 3, 1))
+    # A channels-last depthwise layer, and pixels neither dense nor channels last.
+    _conv(both, (1, 4, 6, 5), (4, 1, 3, 3), padding=(1, 1), groups=4, x_order=LAST)
+    _conv(both, (1, 3, 6, 5), (4, 3, 3, 3), x_order=(0, 1, 3, 2))
 
 
 def test_transposed(both: Both) -> None:
@@ -321,6 +341,9 @@ THREADED = [
     ((1, 8, 40, 40), (16, 8, 3, 3), {"padding": (1, 1)}),
     ((1, 16, 7, 7), (60, 16, 3, 3), {"padding": (1, 1), "constant_weight": True}),
     ((1, 300, 30, 34), (16, 300, 1, 1), {"stride": (2, 2)}),
+    # Channels last (Note [Channels-last GEMM]): pixel tiles and column panels as items.
+    ((2, 16, 20, 23), (48, 16, 3, 3), {"padding": (1, 1), "x_order": LAST, "out_order": LAST}),
+    ((1, 3, 30, 31), (16, 3, 7, 7), {"stride": (2, 2), "padding": (3, 3), "out_order": LAST}),
 ]
 
 
