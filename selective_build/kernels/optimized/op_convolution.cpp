@@ -264,6 +264,11 @@ void finish_strided(const portable::View4& v, const rt::Epilogue& e, float* y) {
 enum class Path { Reference, Depthwise, OneByOne, PixelRows, Taps, TapPixelRows, ImplicitGemm };
 
 Path path_of(const portable::ConvCall& c, const Layer& l) {
+  // Note [Channels-last depthwise]: a depthwise layer (no channel multiplier) over
+  // channels-last input and out.
+  if (!c.transposed && l.groups > 1 && l.cin_g == 1 && l.cout_g == 1 && conv::dense_from(c.w, 1) &&
+      conv::channels_last_view(c.x) && conv::channels_last_view(c.y))
+    return Path::Depthwise;
   if (c.transposed || l.k() <= 0 || !conv::dense_from(c.x, 2) || !conv::dense_from(c.y, 2) ||
       !conv::dense_from(c.w, 1))
     return Path::Reference;
