@@ -48,8 +48,9 @@ namespace nhwc {
 
 using opt::sgemm::kLanes;
 using opt::sgemm::Vec;
-// Output pixels computed at once.
-constexpr int kGroup = 8;
+// Output pixels computed at once: their accumulators and a window row's inputs in registers
+// (32 vector registers with AVX-512, 16 with AVX2).
+constexpr int kGroup = kLanes >= 16 ? 8 : 4;
 
 // One scalar step of the chain: fused where the vectors' madd is.
 inline float madd(float a, float b, float c) {
@@ -96,6 +97,110 @@ inline void pixels(const Layer& l, const Row& row, int64_t ox, int64_t kx0, int6
   for (int r = 0; r < R; ++r) opt::sgemm::store(row.y + (ox + r) * l.y_p + c, acc[r]);
 }
 
+// Keeps v in a register: without it GCC folds each load of a window row's input into every
+// multiply-add that reads it (K loads where one was meant).
+inline void in_register(Vec& v) {
+#if defined(__x86_64__)
+  __asm__("" : "+v"(v));
+#elif defined(__aarch64__)
+  __asm__("" : "+w"(v));
+#endif
+}
+
+// Outputs [ox, ox + R) of a row, channels [c, c + kLanes), of a K x K kernel at stride S:
+// each input vector of a window row is loaded once for the R outputs and K taps that read
+// it ((R - 1) S + K loads for R K multiply-adds, where pixels<R> makes one per
+// multiply-add). With kEdge, the window columns outside the input read as zeros, as Note
+// [Direct depthwise]'s padding taps do (a zero product: the same sums).
+template <int K, int S, int R, bool kEdge>
+inline void group(const Layer& l, const Row& row, int64_t ox, int64_t c, const float* taps,
+                  const float* bias, const rt::Epilogue& e, int64_t channels) {
+  constexpr int kColumns = (R - 1) * S + K;
+  const int64_t x_row = l.x_p * l.in_w;
+  const int64_t ix = ox * S - l.pad_w;  // the input column of in[0]
+  Vec acc[R];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) acc[r] = opt::sgemm::load(bias + c);
+  for (int64_t ky = row.ky0; ky < row.ky1; ++ky) {
+    const int64_t at = row.origin + ox * S * l.x_p + c + ky * x_row;
+    Vec in[kColumns];
+#pragma GCC unroll 20
+    for (int j = 0; j < kColumns; ++j) {
+      if (kEdge && (ix + j < 0 || ix + j >= l.in_w)) {
+        in[j] = opt::sgemm::splat(0.0f);
+      } else {
+        in[j] = opt::sgemm::load(row.x + (at + j * l.x_p));
+      }
+      in_register(in[j]);
+    }
+#pragma GCC unroll 5
+    for (int kx = 0; kx < K; ++kx) {
+      const Vec w = opt::sgemm::load(taps + (ky * K + kx) * channels + c);
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) acc[r] = opt::sgemm::madd(w, in[r * S + kx], acc[r]);
+    }
+  }
+  // direct::activate_rows, with relu and clamp unrolled for all R accumulators (kept in
+  // registers).
+  using Kind = rt::EpilogueKind;
+  if (e.kind == Kind::Relu) {
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) acc[r] = optimized::activate<Kind::Relu>(acc[r], 0, 0);
+  } else if (e.kind == Kind::Clamp) {
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) acc[r] = optimized::activate<Kind::Clamp>(acc[r], e.lo, e.hi);
+  } else if (e.kind != Kind::None) {
+    direct::activate_rows<R>(acc, e);
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) opt::sgemm::store(row.y + (ox + r) * l.y_p + c, acc[r]);
+}
+
+// A row of a K x K kernel at stride S in groups of R outputs (the last overlapping the one
+// before: its outputs computed again, to the same bits, by the same thread); `lo` and `hi`
+// bound the outputs whose window columns all lie inside the input.
+template <int K, int S, int R>
+inline void row_in_groups(const Layer& l, const Row& row, const float* taps, const float* bias,
+                          const rt::Epilogue& e, int64_t channels, int64_t lo, int64_t hi) {
+  auto run = [&](int64_t first) {
+    const bool edge = first < lo || first + R > hi;
+    for (int64_t c = 0; c < channels; c += kLanes) {
+      const int64_t c0 = std::min(c, channels - kLanes);
+      if (edge) {
+        group<K, S, R, true>(l, row, first, c0, taps, bias, e, channels);
+      } else {
+        group<K, S, R, false>(l, row, first, c0, taps, bias, e, channels);
+      }
+    }
+  };
+  int64_t ox = 0;
+  for (; ox + R <= l.out_w; ox += R) run(ox);
+  if (ox < l.out_w) run(l.out_w - R);
+}
+
+// The row of a K x K kernel at stride S: groups of kGroup outputs, of 4 on narrower rows.
+template <int K, int S>
+void fixed_row(const Layer& l, const Row& row, const float* taps, const float* bias,
+               const rt::Epilogue& e, int64_t channels, int64_t lo, int64_t hi) {
+  if (l.out_w >= kGroup)
+    return row_in_groups<K, S, kGroup>(l, row, taps, bias, e, channels, lo, hi);
+  row_in_groups<K, S, 4>(l, row, taps, bias, e, channels, lo, hi);
+}
+
+using FixedRow = void (*)(const Layer&, const Row&, const float*, const float*, const rt::Epilogue&,
+                          int64_t, int64_t, int64_t);
+
+// fixed_row<K, S> for the layer's kernel and stride where there is one (3x3 and 5x5 at
+// stride 1 and 2, no dilation, rows of 4 outputs or more, a vector of channels or more),
+// else null.
+inline FixedRow fixed_row_of(const Layer& l) {
+  if (l.k_h != l.k_w || l.dil_w != 1 || l.out_w < 4 || l.groups < kLanes) return nullptr;
+  if (l.stride_w != 1 && l.stride_w != 2) return nullptr;
+  if (l.k_w == 3) return l.stride_w == 1 ? fixed_row<3, 1> : fixed_row<3, 2>;
+  if (l.k_w == 5) return l.stride_w == 1 ? fixed_row<5, 1> : fixed_row<5, 2>;
+  return nullptr;
+}
+
 // Output ox of a row, one channel at a time (fewer channels than lanes).
 inline void pixel_by_channel(const Layer& l, const Row& row, int64_t ox, int64_t kx0, int64_t kx1,
                              const float* taps, const float* bias, const rt::Epilogue& e,
@@ -128,8 +233,9 @@ inline void all_channels(const Layer& l, const Row& row, int64_t ox, int64_t kx0
 }
 
 // Output row oy of image n.
-inline void row(const Layer& l, const float* x, const float* taps, const float* bias,
-                const rt::Epilogue& e, float* y, int64_t n, int64_t oy, int64_t channels) {
+inline void row(const Layer& l, FixedRow fixed, const float* x, const float* taps,
+                const float* bias, const rt::Epilogue& e, float* y, int64_t n, int64_t oy,
+                int64_t channels) {
   const int64_t top = oy * l.stride_h - l.pad_h;
   Row r{x, n * l.x_n + top * l.x_p * l.in_w - l.pad_w * l.x_p, y + n * l.y_n + oy * l.out_w * l.y_p,
         0, 0};
@@ -144,6 +250,7 @@ inline void row(const Layer& l, const float* x, const float* taps, const float* 
   }
   lo = std::min(lo, l.out_w);
   hi = std::max(lo, hi);
+  if (fixed != nullptr) return fixed(l, r, taps, bias, e, channels, lo, hi);
   auto border = [&](int64_t ox) {
     int64_t kx0, kx1;
     opt::valid_outputs(ox * l.stride_w - l.pad_w, l.dil_w, l.in_w, l.k_w, &kx0, &kx1);
@@ -169,6 +276,7 @@ inline void row(const Layer& l, const float* x, const float* taps, const float* 
 inline bool depthwise_nhwc(const Layer& l, const float* x, const float* w, const float* bias,
                            const rt::Epilogue& e, float* y) {
   const int64_t channels = l.groups * l.cout_g, taps = l.k_h * l.k_w;
+  const nhwc::FixedRow fixed = nhwc::fixed_row_of(l);
   bool ok = true;
   opt::parallel_items(l.batch * l.out_h, 1, [&](opt::WorkItems& items) {
     const size_t bytes = static_cast<size_t>((taps + 1) * channels) * sizeof(float);
@@ -186,7 +294,7 @@ inline bool depthwise_nhwc(const Layer& l, const float* x, const float* w, const
     }
     for (int64_t begin, end; items.claim(begin, end);)
       for (int64_t item = begin; item < end; ++item)
-        nhwc::row(l, x, weights, lane_bias, e, y, item / l.out_h, item % l.out_h, channels);
+        nhwc::row(l, fixed, x, weights, lane_bias, e, y, item / l.out_h, item % l.out_h, channels);
   });
   return ok;
 }
