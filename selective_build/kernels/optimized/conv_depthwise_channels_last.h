@@ -9,6 +9,7 @@
 #include "kernels/optimized/epilogue.h"
 #include "kernels/optimized/parallel.h"
 #include "kernels/optimized/scratch.h"
+#include "kernels/optimized/transpose.h"
 #include "kernels/optimized/window.h"
 #include "runtime/kernel/epilogue.h"
 
@@ -292,10 +293,17 @@ inline bool depthwise_nhwc(const Layer& l, const float* x, const float* w, const
     float* lane_bias = weights + taps * channels;
     // Output channel oc reads input channel oc / cout_g: a channel multiplier > 1 is no
     // depthwise layer this kernel takes (cout_g == 1, op_convolution.cpp).
-    for (int64_t oc = 0; oc < channels; ++oc) {
-      for (int64_t t = 0; t < taps; ++t) weights[t * channels + oc] = w[oc * l.w_row + t];
-      lane_bias[oc] = bias != nullptr ? bias[oc * l.bias_stride] : 0.0f;
+#if defined(__AVX512F__)
+    for (int64_t oc = 0; oc < channels; oc += opt::kTransposeLanes) {
+      const int rows = static_cast<int>(std::min<int64_t>(opt::kTransposeLanes, channels - oc));
+      opt::transpose_rows(w + oc * l.w_row, l.w_row, rows, taps, weights + oc, channels);
     }
+#else
+    for (int64_t oc = 0; oc < channels; ++oc)
+      for (int64_t t = 0; t < taps; ++t) weights[t * channels + oc] = w[oc * l.w_row + t];
+#endif
+    for (int64_t oc = 0; oc < channels; ++oc)
+      lane_bias[oc] = bias != nullptr ? bias[oc * l.bias_stride] : 0.0f;
     for (int64_t begin, end; items.claim(begin, end);)
       for (int64_t item = begin; item < end; ++item)
         nhwc::row(l, fixed, x, weights, lane_bias, e, y, item / l.out_h, item % l.out_h, channels);
