@@ -38,13 +38,15 @@ FOLDED_BIASES = 4 * (8 + 8 + 16 + 16)
 FOLDED_WEIGHTS = 4 * (216 + 72 + 128 + 2304)
 # Note [Prepared weights] runs after fusion: the folded weights above are packed (or, the
 # depthwise one, copied) at load, each into at least its own bytes, and then released
-# (prepare.cpp's release_fused): the fused calls keep their biases alone. Channels-last
-# tensors run portable's loops, which prepare nothing and keep every folded weight.
+# (prepare.cpp's release_fused): the fused calls keep their biases alone. Over channels-last
+# tensors the depthwise layer is prepared as on NCHW ones (Note [Channels-last depthwise]);
+# the others run portable's loops, which prepare nothing and keep their folded weights.
+DEPTHWISE_WEIGHT = 4 * 72
 CHAINS_BYTES = {
     "conv_chains": FOLDED_BIASES + OWN_OUTS,
-    "conv_chains_channels_last": FOLDED_WEIGHTS + FOLDED_BIASES + OWN_OUTS,
+    "conv_chains_channels_last": FOLDED_WEIGHTS - DEPTHWISE_WEIGHT + FOLDED_BIASES + OWN_OUTS,
 }
-PREPARED_AT_LEAST = {"conv_chains": FOLDED_WEIGHTS, "conv_chains_channels_last": 0}
+PREPARED_AT_LEAST = {"conv_chains": FOLDED_WEIGHTS, "conv_chains_channels_last": DEPTHWISE_WEIGHT}
 # The kernel calls each run makes once the chains are fused (the runner's `kernel calls per
 # run`), of 28 and 23 as exported: a chain's activation applied in its epilogue gives the
 # bits of its own kernel, so the count is what tells that it was fused.

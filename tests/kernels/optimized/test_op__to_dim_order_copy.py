@@ -39,6 +39,19 @@ def test_to_dim_order_copy_between_contiguous_and_channels_last_in_tiles(
         np.testing.assert_array_equal(out, x)
 
 
+def test_to_dim_order_copy_other_dtypes_and_conversions(
+    optimized: KernelRunner, kernel: KernelRunner
+) -> None:
+    # The entry declares every dtype (an operator selected by name gets this kernel alone):
+    # Long and Bool copies, conversions, in either dim order.
+    x = np.arange(120, dtype=np.int64).reshape(2, 3, 4, 5) - 60
+    for order in (None, LAST):
+        for dtype in (np.int64, np.float32, np.bool_):
+            args = [In(x, order), False, IntList(order or (0, 1, 2, 3)), Out(dtype, x.shape, order)]
+            (out,) = assert_matches(optimized, kernel, OP, args)
+            np.testing.assert_array_equal(out, x.astype(dtype))
+
+
 def test_to_dim_order_copy_errors_are_portables(
     optimized: KernelRunner, kernel: KernelRunner
 ) -> None:
