@@ -4,10 +4,11 @@ layer takes on NCHW tensors (Note [Direct depthwise], or [Depthwise channels as 
 
 Usage (from the repository root, with the project's Python, on an AVX-512 machine)::
 
-    python benchmarks/depthwise_channels_last.py [--rounds 5]
+    python benchmarks/depthwise_channels_last.py [--rounds 5] [--level x86-64-v4]
 
 Compiles a small C++ driver around kernels/optimized/conv_depthwise.h with the flags the
-build gives the optimized library's objects for x86-64-v4, and prints for each layer class
+build gives the optimized library's objects for `--level` (x86-64-v4: 16 channels per
+vector; x86-64-v3: AVX2, 8), and prints for each layer class
 (channels, kernel, stride, input plane; padding k / 2, a relu6 epilogue) the time per call
 of each layout, one thread, thread CPU time, the layouts alternating in each round: warm
 (the layer's tensors left in cache by the previous call) and cold (4 MB written between
@@ -120,17 +121,20 @@ int main(int, char** argv) {
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--level", default="x86-64-v4", choices=["x86-64-v3", "x86-64-v4"])
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         source, program = Path(folder) / "nhwc.cpp", Path(folder) / "nhwc"
         source.write_text(DRIVER)
-        flags = (*BASE_CFLAGS, "-Os", "-march=x86-64-v4", *builtin_cflags(OPTIMIZED))
+        flags = (*BASE_CFLAGS, "-Os", f"-march={options.level}", *builtin_cflags(OPTIMIZED))
         command = ["c++", *flags, "-DOPT_THREADS=1", f"-I{REPO}", str(source), "-o", str(program)]
         subprocess.run(command, check=True)
         output = subprocess.run(
             [str(program), str(options.rounds)], capture_output=True, text=True, check=True
         ).stdout
-    print(f"x86-64-v4; one thread, thread CPU time per call, mean of {options.rounds} rounds.")
+    print(
+        f"{options.level}; one thread, thread CPU time per call, mean of {options.rounds} rounds."
+    )
     print(output)
 
 
