@@ -199,7 +199,8 @@ using FixedRow = void (*)(const Layer&, const Row&, const float*, const float*, 
 // stride 1 and 2, no dilation, rows of 4 outputs or more, a vector of channels or more),
 // else null.
 inline FixedRow fixed_row_of(const Layer& l) {
-  if (l.k_h != l.k_w || l.dil_w != 1 || l.out_w < 4 || l.groups < kLanes) return nullptr;
+  if (l.k_h != l.k_w || l.dil_h != 1 || l.dil_w != 1 || l.out_w < 4 || l.groups < kLanes)
+    return nullptr;
   if (l.stride_w != 1 && l.stride_w != 2) return nullptr;
   if (l.k_w == 3) return l.stride_w == 1 ? fixed_row<3, 1> : fixed_row<3, 2>;
   if (l.k_w == 5) return l.stride_w == 1 ? fixed_row<5, 1> : fixed_row<5, 2>;

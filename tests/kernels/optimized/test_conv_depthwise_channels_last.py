@@ -1,11 +1,12 @@
 """Note [Channels-last depthwise] (kernels/optimized/conv_depthwise_channels_last.h) gives
 the NCHW kernels' bits, byte for byte, on random layers where Note [Direct depthwise] or
 Note [Depthwise channels as lanes] computes them (3x3 and 5x5, stride 1 and 2), and their
-values within rounding on the rest (other kernel sizes, stride 3, dilation 2: Note [Padded
-depthwise]); channels 2..40 (fewer than a vector, and a last vector overlapping the one
-before), every epilogue, with and without bias, pixels further apart than their channels (a
-slice of a wider tensor, as a cat in place leaves), and it writes nothing between them. At
-1 and 3 threads with AVX-512 (16 channels per vector), and with AVX2 (8)."""
+values within rounding on the rest (other kernel sizes, stride 3, dilation 2, strides and
+dilations that differ between rows and columns: Note [Padded depthwise]); channels 2..40
+(fewer than a vector, and a last vector overlapping the one before), every epilogue, with
+and without bias, pixels further apart than their channels (a slice of a wider tensor, as a
+cat in place leaves), and it writes nothing between them. At 1 and 3 threads with AVX-512
+(16 channels per vector), and with AVX2 (8)."""
 
 from __future__ import annotations
 
@@ -28,11 +29,12 @@ PROGRAM = r"""
 
 #include "kernels/optimized/conv_depthwise.h"
 
-// Each layer from the command line: channels, k_h, k_w, stride, pad_h, pad_w, dilation,
-// in_h, in_w, batch, epilogue kind, bias (0/1), extra floats between pixels. Prints a
-// letter per layer: "s" the NCHW kernels' bits, "t" a reference's values within rounding,
-// "D" neither, "G" something was written between the pixels; then a digit per layer: 1
-// when a direct NCHW kernel computed it.
+// Each layer from the command line: channels, k_h, k_w, stride_h and stride_w (s or, as
+// 10 s_h + s_w, two), pad_h, pad_w, dilation (the same way), in_h, in_w, batch, epilogue
+// kind, bias (0/1), extra floats between pixels. Prints a letter per layer: "s" the NCHW
+// kernels' bits, "t" a reference's values within rounding, "D" neither, "G" something was
+// written between the pixels; then a digit per layer: 1 when a direct NCHW kernel computed
+// it.
 int main(int argc, char** argv) {
   std::string verdicts, direct;
   std::mt19937 random(5);
@@ -42,9 +44,10 @@ int main(int argc, char** argv) {
     const int channels = atoi(argv[i]);
     l.groups = channels, l.cin_g = 1, l.cout_g = 1;
     l.k_h = atoi(argv[i + 1]), l.k_w = atoi(argv[i + 2]);
-    l.stride_h = l.stride_w = atoi(argv[i + 3]);
+    const int stride = atoi(argv[i + 3]), dilation = atoi(argv[i + 6]);
+    l.stride_h = stride >= 10 ? stride / 10 : stride, l.stride_w = stride % 10;
     l.pad_h = atoi(argv[i + 4]), l.pad_w = atoi(argv[i + 5]);
-    l.dil_h = l.dil_w = atoi(argv[i + 6]);
+    l.dil_h = dilation >= 10 ? dilation / 10 : dilation, l.dil_w = dilation % 10;
     l.in_h = atoi(argv[i + 7]), l.in_w = atoi(argv[i + 8]);
     l.batch = atoi(argv[i + 9]);
     const rt::Epilogue e{static_cast<rt::EpilogueKind>(atoi(argv[i + 10])), -0.25f, 0.5f};
@@ -139,6 +142,11 @@ def _layers() -> list[tuple[int, ...]]:
         (672, 5, 5, 2, 2, 2, 1, 14, 14, 1, 5, 1, 0),
         (32, 3, 3, 1, 1, 1, 1, 56, 56, 1, 2, 1, 0),
         (40, 3, 3, 2, 1, 1, 1, 30, 34, 2, 3, 0, 24),
+        # Strides and dilations that differ between rows and columns.
+        (32, 3, 3, 12, 1, 1, 1, 17, 21, 1, 2, 1, 0),
+        (32, 3, 3, 21, 1, 1, 1, 17, 21, 1, 1, 0, 0),
+        (32, 3, 3, 1, 2, 1, 21, 17, 21, 1, 2, 1, 0),
+        (20, 5, 5, 1, 2, 4, 12, 19, 23, 2, 5, 1, 3),
     ]
     while len(layers) < 300:
         k_h, k_w = (rng.choice((3, 5)),) * 2
