@@ -43,7 +43,7 @@ bool place_channels_last(rt::Tensor& out, const rt::BoxedList& tensors, int at) 
     int64_t offset = 0;
     for (uint32_t i = 0; i < tensors.size; ++i) {
       const rt::Tensor& t = tensors.items[i]->to_tensor();
-      if (portable::cat_skips(t)) continue;
+      if (portable::cat_skips(t) || t.size(1) == 0) continue;  // no data to copy from
       const int64_t run = t.size(1);
       const float* from = t.data_as<const float>();
       for (int64_t p = first; p < last; ++p)
