@@ -80,6 +80,9 @@ MODELS: dict[str, Path] = {
     **{name: CACHE for name in ("mlp_big", "transformer", "vit")},
     **{name: CACHE for name in ("squeezenet", "efficientnet_b0", "bert_tiny", "speech")},
     **{name: CACHE for name in ("resnet_nhwc", "mobilenet_v2_nhwc")},  # Note [Channels last]
+    # Channels-last exports of conv nets (channels_last_models.py).
+    **{name: CACHE for name in ("mobilenet_v2_cl", "resnet_cl", "squeezenet_cl")},
+    **{name: CACHE for name in ("efficientnet_b0_cl",)},
 }
 
 

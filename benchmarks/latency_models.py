@@ -219,7 +219,13 @@ def export_channels_last(name: str) -> None:
 
 
 def eager(name: str) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
-    """The eager module and inputs of a benchmark model (small example, real or cached)."""
+    """The eager module and inputs of a benchmark model (small example, real or cached);
+    `<name>_cl`: model `<name>` and its inputs in `torch.channels_last` (Note [Channels
+    last], channels_last_models.py)."""
+    if name.endswith("_cl"):
+        module, inputs = eager(name.removesuffix("_cl"))
+        last = torch.channels_last
+        return module.to(memory_format=last), tuple(t.to(memory_format=last) for t in inputs)
     if name in export_models.EXAMPLES:
         module, inputs = export_models.build(export_models.EXAMPLES[name])
         return module, inputs[export_models.FORWARD]

@@ -61,9 +61,10 @@ class Out:
 
 @dataclass(frozen=True)
 class InList:
-    """A TensorList argument whose elements are program inputs."""
+    """A TensorList argument whose elements are program inputs, each in `dim_order`."""
 
     arrays: tuple[np.ndarray, ...]
+    dim_order: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ class KernelRunner:
                 values.append(IntList(tuple(boxed)))
                 call_args.append(len(values) - 1)
             elif isinstance(arg, InList):
-                items = tuple(add_input(In(array)) for array in arg.arrays)
+                items = tuple(add_input(In(array, arg.dim_order)) for array in arg.arrays)
                 values.append(TensorList(items))
                 call_args.append(len(values) - 1)
             else:

@@ -26,10 +26,10 @@ _FUSED = re.compile(r"^calls fused at load: (\d+), \d+ B$", re.MULTILINE)
 
 CHANGED = {
     # The outs of the stem, project, relu, clamp, SiLU and gate convolutions and of the gate's
-    # mul. The depthwise's out stays: its hardswish is exported decomposed, and the div at
-    # the end of it takes its tensors as they are (so does the div's out, the project's
-    # input). The residual's out stays: its add writes the method's output.
-    "conv_chains": 7,
+    # mul; the depthwise's out and the five outs of its hardswish as exported (add, clamp,
+    # clamp, mul, div), the div's being the project's input. The residual's out stays: its
+    # add writes the method's output.
+    "conv_chains": 13,
     # Every out between its eight convolutions (the gate's mul joined with its inputs); the
     # last convolution's is the method's output.
     "depthwise_chains": 8,

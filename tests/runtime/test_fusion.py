@@ -39,17 +39,13 @@ FOLDED_WEIGHTS = 4 * (216 + 72 + 128 + 2304)
 # Note [Prepared weights] runs after fusion: the folded weights above are packed (or, the
 # depthwise one, copied) at load, each into at least its own bytes, and then released
 # (prepare.cpp's release_fused): the fused calls keep their biases alone. Over channels-last
-# tensors the GEMM layers do the same (Note [Channels-last GEMM]); the depthwise one runs
-# portable's loops, which prepare nothing and keep its folded weight.
-DEPTHWISE_WEIGHT = 4 * 72
+# tensors the GEMM layers do the same (Note [Channels-last GEMM]), and the depthwise one is
+# copied as on NCHW ones (Note [Channels-last depthwise]).
 CHAINS_BYTES = {
     "conv_chains": FOLDED_BIASES + OWN_OUTS,
-    "conv_chains_channels_last": DEPTHWISE_WEIGHT + FOLDED_BIASES + OWN_OUTS,
+    "conv_chains_channels_last": FOLDED_BIASES + OWN_OUTS,
 }
-PREPARED_AT_LEAST = {
-    "conv_chains": FOLDED_WEIGHTS,
-    "conv_chains_channels_last": FOLDED_WEIGHTS - DEPTHWISE_WEIGHT,
-}
+PREPARED_AT_LEAST = {"conv_chains": FOLDED_WEIGHTS, "conv_chains_channels_last": FOLDED_WEIGHTS}
 # The kernel calls each run makes once the chains are fused (the runner's `kernel calls per
 # run`), of 28 and 23 as exported: a chain's activation applied in its epilogue gives the
 # bits of its own kernel, so the count is what tells that it was fused.

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/optimized/conv_depthwise_channels_last.h"
 #include "kernels/optimized/conv_depthwise_direct.h"
 #include "kernels/optimized/conv_depthwise_lanes.h"
 #include "kernels/optimized/conv_layer.h"
@@ -128,12 +129,14 @@ inline void depthwise_plane(const Layer& l, const DepthwisePlan& p, const float*
                 static_cast<size_t>(l.out_w) * sizeof(float));
 }
 
-// Every plane of every image, split over the pool's threads: 16 channels at once on narrow
+// Every plane of every image, split over the pool's threads: channels-last tensors a vector
+// of channels at once (Note [Channels-last depthwise]); 16 channels at once on narrow
 // planes (Note [Depthwise channels as lanes]), straight over the input where Note [Direct
 // depthwise] covers the layer, else through padded phases (Note [Padded
 // depthwise]). False when the scratch cannot be had.
 inline bool depthwise(const Layer& l, const float* x, const float* w, const float* bias,
                       const rt::Epilogue& e, float* y) {
+  if (depthwise_channels_last(l)) return depthwise_nhwc(l, x, w, bias, e, y);
   const int64_t channels = l.groups * l.cout_g;
   if (lanes_cover(l)) return depthwise_lanes(l, x, w, bias, e, y);
   if (const DirectPlane direct = direct_depthwise(l)) {

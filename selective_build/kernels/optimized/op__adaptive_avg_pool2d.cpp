@@ -2,6 +2,7 @@
 #include <type_traits>
 
 #include "kernels/common/declared_dtypes.h"
+#include "kernels/optimized/elem/pixels.h"
 #include "kernels/optimized/parallel.h"
 #include "kernels/optimized/scratch.h"
 #include "kernels/portable/util/nn_pool.h"
@@ -14,7 +15,8 @@
 // are first summed into one row of column sums (a pass along dense memory per input row,
 // which the compiler vectorises), then each output sums its columns of that row. The sum
 // runs down then across where portable's runs across then down: the rounding may differ
-// in the last bits (within the Float tolerance).
+// in the last bits (within the Float tolerance). Channels-last tensors: a vector of
+// channels per pixel (Note [Sums over pixels]).
 namespace optimized {
 namespace {
 
@@ -25,6 +27,27 @@ using Dtypes = rt::DtypeDispatch<kernels::declared_dtypes(kOp).bits(), kSelected
 // Output bin o of `out` over `in` covers [floor(o * in / out), ceil((o + 1) * in / out)).
 int64_t bin_start(int64_t o, int64_t in, int64_t out) { return o * in / out; }
 int64_t bin_end(int64_t o, int64_t in, int64_t out) { return ((o + 1) * in + out - 1) / out; }
+
+// Input and out channels last (each pixel's channels adjacent): every bin's mean is
+// Note [Sums over pixels], its sum in portable's order (rows, then columns). Output rows
+// split over the threads.
+void adaptive_avg_pool_channels_last(const portable::Planes4& x, const portable::Planes4& y,
+                                     const float* px, float* py) {
+  const int64_t height = x.size[2], width = x.size[3], out_h = y.size[2], out_w = y.size[3];
+  opt::parallel_for(y.size[0] * out_h, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t item = begin; item < end; ++item) {
+      const int64_t n = item / out_h, oy = item % out_h;
+      const int64_t h0 = bin_start(oy, height, out_h), h1 = bin_end(oy, height, out_h);
+      for (int64_t ox = 0; ox < out_w; ++ox) {
+        const int64_t w0 = bin_start(ox, width, out_w), w1 = bin_end(ox, width, out_w);
+        const PixelWindow window{px + x.at(n, 0, h0, w0), h1 - h0, x.stride[2], w1 - w0,
+                                 x.stride[3]};
+        window_mean(window, y.size[1], static_cast<float>((h1 - h0) * (w1 - w0)),
+                    py + y.at(n, 0, oy, ox));
+      }
+    }
+  });
+}
 
 // False when the row of column sums cannot be had.
 bool adaptive_avg_pool(const portable::Planes4& x, const portable::Planes4& y, const float* px,
@@ -77,7 +100,9 @@ rt::Tensor& _adaptive_avg_pool2d_out(rt::KernelContext& context, const rt::Tenso
   Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
     static_assert(std::is_same<typename decltype(tag)::type, float>::value,
                   "only Float is claimed");
-    if (!adaptive_avg_pool(x, y, self.data_as<const float>(), out.data_as<float>())) {
+    if (x.stride[1] == 1 && y.stride[1] == 1 && x.size[1] > 1) {
+      adaptive_avg_pool_channels_last(x, y, self.data_as<const float>(), out.data_as<float>());
+    } else if (!adaptive_avg_pool(x, y, self.data_as<const float>(), out.data_as<float>())) {
       in.fail("out of memory for a row of column sums");
     }
   });

@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "kernels/common/declared_dtypes.h"
+#include "kernels/optimized/elem/pixels.h"
 #include "kernels/optimized/parallel.h"
 #include "kernels/optimized/window.h"
 #include "kernels/portable/util/nn_pool.h"
@@ -15,6 +16,7 @@
 // pass (a run along the row the compiler vectorises when columns are dense), then is
 // divided by each window's count. Every output adds its window in portable's order (rows,
 // then columns) and divides the same way, so the results are portable's to the bit.
+// Channels-last tensors: a vector of channels per pixel (Note [Sums over pixels]).
 namespace optimized {
 namespace {
 
@@ -64,6 +66,32 @@ int64_t window_count(const AvgPoolCall& c, int64_t oy, int64_t ox) {
   return count == 0 ? 1 : count;
 }
 
+// Input and out channels last (each pixel's channels adjacent): each output's window,
+// clipped to the input, is Note [Sums over pixels] (portable's order: rows, then columns),
+// divided by window_count. Output rows split over the threads.
+void avg_pool_channels_last(const AvgPoolCall& c, const float* px, float* py) {
+  const int64_t out_h = c.y.size[2];
+  opt::parallel_for(c.y.size[0] * out_h, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t item = begin; item < end; ++item) {
+      const int64_t n = item / out_h, oy = item % out_h;
+      int64_t ky0, ky1;
+      const int64_t top = oy * c.win.stride[0] - c.win.padding[0];
+      opt::valid_outputs(top, 1, c.x.size[2], c.win.kernel[0], &ky0, &ky1);
+      for (int64_t ox = 0; ox < c.y.size[3]; ++ox) {
+        int64_t kx0, kx1;
+        const int64_t left = ox * c.win.stride[1] - c.win.padding[1];
+        opt::valid_outputs(left, 1, c.x.size[3], c.win.kernel[1], &kx0, &kx1);
+        // An empty window (wholly in padding) sums nothing from a pixel inside.
+        const PixelWindow window{
+            px + c.x.at(n, 0, ky1 > ky0 ? top + ky0 : 0, kx1 > kx0 ? left + kx0 : 0), ky1 - ky0,
+            c.x.stride[2], kx1 > kx0 ? kx1 - kx0 : 0, c.x.stride[3]};
+        window_mean(window, c.y.size[1], static_cast<float>(window_count(c, oy, ox)),
+                    py + c.y.at(n, 0, oy, ox));
+      }
+    }
+  });
+}
+
 void avg_pool(const AvgPoolCall& c, const float* px, float* py) {
   const bool dense = c.x.stride[3] == 1 && c.y.stride[3] == 1;
   const int64_t channels = c.y.size[1];
@@ -111,7 +139,11 @@ rt::Tensor& avg_pool2d_out(rt::KernelContext& context, const rt::Tensor& self,
   Dtypes::run(context, kOp, self.dtype(), [&](auto tag) {
     static_assert(std::is_same<typename decltype(tag)::type, float>::value,
                   "only Float is claimed");
-    avg_pool(c, self.data_as<const float>(), out.data_as<float>());
+    if (c.x.stride[1] == 1 && c.y.stride[1] == 1 && c.x.size[1] > 1) {
+      avg_pool_channels_last(c, self.data_as<const float>(), out.data_as<float>());
+    } else {
+      avg_pool(c, self.data_as<const float>(), out.data_as<float>());
+    }
   });
   return out;
 }

@@ -284,13 +284,19 @@ bool channels_last_out(const portable::ConvCall& c) { return !conv::dense_from(c
 Path path_of(const portable::ConvCall& c, const Layer& l) {
   if (c.transposed || l.k() <= 0) return Path::Reference;
   const bool x_last = channels_last_input(c), y_last = channels_last_out(c);
+  const bool depthwise = l.groups > 1 && l.cin_g == 1;
   if (x_last || y_last) {
+    // Note [Channels-last depthwise]: a depthwise layer (no channel multiplier) over
+    // channels-last input and out.
+    if (depthwise)
+      return l.cout_g == 1 && conv::dense_from(c.w, 1) && conv::channels_last_view(c.x) &&
+                     conv::channels_last_view(c.y)
+                 ? Path::Depthwise
+                 : Path::Reference;
     const bool readable =
         (!x_last || conv::channels_last_view(c.x)) && (!y_last || conv::channels_last_view(c.y));
-    const bool depthwise = l.groups > 1 && l.cin_g == 1;
-    return readable && !depthwise && conv::offsets_fit(conv::gemm_layer(l, x_last))
-               ? Path::ChannelsLast
-               : Path::Reference;
+    return readable && conv::offsets_fit(conv::gemm_layer(l, x_last)) ? Path::ChannelsLast
+                                                                      : Path::Reference;
   }
   if (!conv::dense_from(c.w, 1)) return Path::Reference;
   if (l.groups > 1 && l.cin_g == 1) return Path::Depthwise;

@@ -16,7 +16,8 @@
 #include "runtime/kernel/unread_outs.h"
 
 // Max pooling a plane at a time and an output row at a time: Float planes with dense rows in
-// registers (Note [Max pool in registers]); others per window tap, one pass along the output
+// registers (Note [Max pool in registers]), channels-last Float tensors a vector of channels
+// at a time (Note [Max pool over channels]); others per window tap, one pass along the output
 // row over the columns that tap sees (bounds computed once per tap). Each output
 // visits its window in portable's order (rows, then columns; the first maximum and the last
 // NaN win), so values and indices are the same as portable's.
@@ -207,6 +208,67 @@ void pool_row(const portable::PoolWindow& win, const PlaneStrides& s, int64_t wi
   }
 }
 
+// Note [Max pool over channels]
+// A Float call whose input and out (and indices, when read) have adjacent channels (channels
+// last: Note [Channels last], runtime/executor/channels_last.h) is pooled kPoolLanes
+// channels at once: per output pixel, its window's taps inside the input in portable's
+// order (rows, then columns), each one load of the channels, with the running maximum and
+// the tap's index (h * W + w, the same for every channel: PyTorch's meaning whatever the
+// layout) in registers; the first tap is taken whatever it is, a later one when it is
+// greater or NaN, as portable decides. A last vector of channels overlaps the one before
+// (fewer channels than lanes: the plane loops below). The threads' work items are output
+// rows; each output is computed the same way whatever the split.
+template <bool kIndices>
+void max_pool_over_channels(const portable::PoolWindow& win, const portable::Planes4& x,
+                            const portable::Planes4& y, const portable::Planes4& ix,
+                            const float* px, float* py, int64_t* pi) {
+  using P = PoolLanes<kPoolLanes>;
+  const int64_t height = x.size[2], width = x.size[3], channels = x.size[1];
+  const int64_t out_h = y.size[2], out_w = y.size[3];
+  opt::parallel_for(y.size[0] * out_h, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t item = begin; item < end; ++item) {
+      const int64_t n = item / out_h, oy = item % out_h;
+      const int64_t top = oy * win.stride[0] - win.padding[0];
+      int64_t k0, k1;  // window rows inside the input
+      opt::valid_outputs(top, win.dilation[0], height, win.kernel[0], &k0, &k1);
+      for (int64_t ox = 0; ox < out_w; ++ox) {
+        const int64_t left = ox * win.stride[1] - win.padding[1];
+        int64_t j0, j1;  // window columns inside the input
+        opt::valid_outputs(left, win.dilation[1], width, win.kernel[1], &j0, &j1);
+        for (int64_t c = 0; c < channels; c += kPoolLanes) {
+          const int64_t c0 = std::min(c, channels - kPoolLanes);
+          typename P::Values best{};
+          typename P::Indices index{};
+          bool first = true;
+          for (int64_t ky = k0; ky < k1; ++ky) {
+            const int64_t h = top + ky * win.dilation[0];
+            for (int64_t kx = j0; kx < j1; ++kx) {
+              const int64_t w = left + kx * win.dilation[1];
+              typename P::Values v;
+              std::memcpy(&v, px + x.at(n, c0, h, w), sizeof v);
+              const int32_t where = static_cast<int32_t>(h * width + w);
+              if (first) {
+                best = v;
+                if (kIndices) index = typename P::Indices{} + where;
+                first = false;
+                continue;
+              }
+              const typename P::Indices take = (v > best) | (v != v);
+              best = take ? v : best;
+              if (kIndices) index = take ? typename P::Indices{} + where : index;
+            }
+          }
+          std::memcpy(py + y.at(n, c0, oy, ox), &best, sizeof best);
+          if (kIndices) {
+            const typename P::Wide wide = __builtin_convertvector(index, typename P::Wide);
+            std::memcpy(pi + ix.at(n, c0, oy, ox), &wide, sizeof wide);
+          }
+        }
+      }
+    }
+  });
+}
+
 template <typename T, bool kIndices>
 void max_pool(const portable::PoolWindow& win, const portable::Planes4& x,
               const portable::Planes4& y, const portable::Planes4& ix, const T* px, T* py,
@@ -217,6 +279,14 @@ void max_pool(const portable::PoolWindow& win, const portable::Planes4& x,
   const bool dense = s.x_col == 1 && s.y_col == 1 && s.i_col == 1;
   const bool in_registers = std::is_same<T, float>::value && dense && s.x_row == width &&
                             win.stride[1] <= 2 && height * width < (int64_t{1} << 31);
+  if constexpr (std::is_same<T, float>::value) {
+    // Note [Max pool over channels].
+    if (x.stride[1] == 1 && y.stride[1] == 1 && (!kIndices || ix.stride[1] == 1) &&
+        channels >= kPoolLanes && height * width < (int64_t{1} << 31)) {
+      max_pool_over_channels<kIndices>(win, x, y, ix, px, py, pi);
+      return;
+    }
+  }
   opt::parallel_for(y.size[0] * channels, 1, [&](int64_t begin, int64_t end) {
     for (int64_t plane = begin; plane < end; ++plane) {
       const int64_t n = plane / channels, c = plane % channels;

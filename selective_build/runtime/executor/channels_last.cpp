@@ -22,6 +22,7 @@ enum Op : uint8_t {
   kAdd,
   kSub,
   kMul,
+  kDiv,
   kMaxPool,
   kAvgPool,
   kAdaptiveAvgPool,
@@ -40,6 +41,7 @@ constexpr const char* kNames[kOps] = {
     "aten::add.out",
     "aten::sub.out",
     "aten::mul.out",
+    "aten::div.out",
     "aten::max_pool2d_with_indices.out",
     "aten::avg_pool2d.out",
     "aten::_adaptive_avg_pool2d.out",
@@ -72,6 +74,7 @@ Role role_of(const Instruction& call, const Operators& ops) {
     case kAdd:
     case kSub:
     case kMul:
+    case kDiv:
     case kMaxPool:
     case kAvgPool:
       return Role::Follow;

@@ -29,12 +29,12 @@ namespace rt {
 // Only the dim order changes: the same bytes of planned memory, read the other way.
 // A tensor changes when all of these hold:
 //  - it is an activation: a 4-D tensor with more than one pixel and one channel, static and
-//    contiguous, the out of a kernel call, no method input or output, no constant (a
+//    contiguous, written by a call at run time, no method input or output, no constant (a
 //    [N, C, 1, 1] one is the same bytes either way and is left);
 //  - every instruction that refers to it takes it channels last: a convolution (not
 //    transposed) as its input or out; a call that computes pixel by pixel (relu, hardtanh,
-//    clamp, sigmoid, hardswish, add, sub, mul, max pool, average pool) when every tensor of
-//    the call with pixels changes too (the sets are joined: one stays, all stay); a
+//    clamp, sigmoid, hardswish, add, sub, mul, div, max pool, average pool) when every
+//    tensor of the call with pixels changes too (the sets are joined: one stays, all stay); a
 //    reduction over the pixels (adaptive average pool, mean) as its input (a max pool's
 //    list of its outs is those outs); no move, no other operator, no other list;
 //  - its set reaches a convolution: a chain of pools and adds alone stays as exported.

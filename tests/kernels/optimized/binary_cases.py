@@ -58,3 +58,16 @@ EXTREMES = (
     np.array([3e38, -3e38, 1e-38, 0.0, -0.0, np.inf, -np.inf, np.nan, 1.0], dtype=np.float32),
     np.array([3e38, 3e38, 1e10, 0.0, 0.0, 1.0, np.inf, 2.0, -0.0], dtype=np.float32),
 )
+
+
+def gate_cases(seed: int) -> list[list[object]]:
+    """Note [Fast binary layouts]'s channels-last out with an [N, C, 1, 1] operand (an SE
+    block's gate), the gate contiguous or channels last, on either side; 40 channels (past a
+    vector, not a multiple of one), 2 images: [self, other, out] each."""
+    x = In(random((2, 40, 3, 5), seed), CHANNELS_LAST)
+    cases: list[list[object]] = []
+    for order in (None, CHANNELS_LAST):
+        gate = In(random((2, 40, 1, 1), seed + 1), order)
+        out = Out(np.float32, (2, 40, 3, 5), CHANNELS_LAST)
+        cases += [[x, gate, out], [gate, x, out]]
+    return cases

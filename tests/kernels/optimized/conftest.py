@@ -40,8 +40,8 @@ def lower_levels() -> list[str]:
 # it leaves out), with the operators of the tests run at every level: the convolution's,
 # the matrix product's (on Long too, which goes to portable's kernel as on the include-all
 # runners: Note [Dtype fallback chain], codegen/resolution.py), the pools', batch norm's,
-# tests/runtime/test_fusion.py's programs. A manifest of its own, so a kernel test session
-# that does not ask for them builds none.
+# tests/runtime/test_fusion.py's programs, a channels-last net's (cat, mean, view_copy). A
+# manifest of its own, so a kernel test session that does not ask for them builds none.
 MM_DTYPES = ["Float", "Double", "Long"]
 # And the optimized kernels alone (the `optimized` fixture's runner at each level) of the
 # elementwise operators, whose vector math is 4 lanes wide at the baseline and 8 with AVX
@@ -86,6 +86,10 @@ LEVEL_OPS = [
     "aten::max_pool2d_with_indices.out",
     "aten::_adaptive_avg_pool2d.out",
     "dim_order_ops::_to_dim_order_copy.out",
+    # test_channels_last_layouts.py's calls.
+    "aten::cat.out",
+    "aten::mean.out",
+    "aten::view_copy.out",
 ]
 LEVEL_MANIFEST = (
     "# Written by tests/kernels/optimized/conftest.py: the optimized kernels at lower levels.\n"

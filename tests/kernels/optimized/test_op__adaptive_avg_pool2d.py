@@ -33,6 +33,13 @@ def test_three_d_and_channels_last(both: Both) -> None:
     _pool(both, random_input((1, 5, 8, 6), seed=2), (3, 2), order=(0, 2, 3, 1))
 
 
+@pytest.mark.parametrize("size", [(1, 1), (3, 4), (5, 7)])
+def test_channels_last_a_vector_of_channels_per_pixel(both: Both, size: tuple[int, int]) -> None:
+    # Note [Sums over pixels]: 70 channels (blocks of four vectors and a tail), a global
+    # pool (MobileNetV2's and EfficientNet-B0's head) and overlapping bins.
+    _pool(both, random_input((2, 70, 9, 11), seed=size[1]), size, order=(0, 2, 3, 1))
+
+
 def test_bad_output_size_fails_in_one_line(both: Both) -> None:
     x = np.zeros((1, 1, 4, 4), np.float32)
     args = [In(x), IntList((2,)), Out(np.float32, (1, 1, 2, 2))]

@@ -28,6 +28,17 @@ def test_clone_changes_dim_order(optimized: KernelRunner, kernel: KernelRunner) 
     assert_matches(optimized, kernel, OP, args)
 
 
+def test_clone_between_contiguous_and_channels_last_in_tiles(
+    optimized: KernelRunner, kernel: KernelRunner
+) -> None:
+    # A transpose per image in 16 x 16 tiles with tails (40 channels, 99 pixels), both ways.
+    x = random((2, 40, 9, 11), 5)
+    for before, after in [(None, LAST), (LAST, (0, 1, 2, 3))]:
+        args = [In(x, before), False, IntList(after), Out(np.float32, x.shape, after)]
+        (out,) = assert_matches(optimized, kernel, OP, args)
+        np.testing.assert_array_equal(out, x)
+
+
 def test_clone_errors_are_portables(optimized: KernelRunner, kernel: KernelRunner) -> None:
     x = random((2, 3, 4, 5), 4)
     args = [In(x), False, IntList(LAST), Out(np.float32, x.shape)]

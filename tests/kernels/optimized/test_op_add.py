@@ -9,6 +9,7 @@ from tests.kernels.optimized.binary_cases import (
     EXTREMES,
     SHAPES,
     channels_last,
+    gate_cases,
     operands,
     out_for,
 )
@@ -43,6 +44,13 @@ def test_add_channels_last(optimized: KernelRunner, kernel: KernelRunner) -> Non
     assert_matches(optimized, kernel, OP, [channels_last(1), channels_last(2), 1, out])
     bias = In(random((5,), 3))
     assert_matches(optimized, kernel, OP, [channels_last(1), bias, 1, out])
+
+
+def test_add_channels_last_and_a_gate_per_pixel(
+    optimized: KernelRunner, kernel: KernelRunner
+) -> None:
+    for args in gate_cases(9):
+        assert_matches(optimized, kernel, OP, [*args[:2], 1.5, args[2]])
 
 
 def test_add_extremes(optimized: KernelRunner, kernel: KernelRunner) -> None:

@@ -54,6 +54,17 @@ def test_divisor_override_three_d_and_channels_last(both: Both) -> None:
     _pool(both, random_input((1, 4, 7, 6), seed=5), (3, 3), 2, 1, order=(0, 2, 3, 1))
 
 
+@pytest.mark.parametrize("channels", [2, 9, 70])
+def test_channels_last_a_vector_of_channels_per_pixel(both: Both, channels: int) -> None:
+    # Note [Sums over pixels]: fewer channels than a vector, blocks of four and a tail;
+    # padding counted or not, ceil_mode, a divisor.
+    x = random_input((2, channels, 9, 10), seed=channels)
+    last = (0, 2, 3, 1)
+    _pool(both, x, (3, 3), 2, 1, order=last)
+    _pool(both, x, (3, 2), 2, 1, ceil=True, include_pad=False, order=last)
+    _pool(both, x, (2, 2), 1, 0, divisor=3, order=last)
+
+
 def test_large_values(both: Both) -> None:
     _pool(both, random_input((1, 2, 8, 8), seed=6, scale=1e30), (3, 3), 1, 1)
 

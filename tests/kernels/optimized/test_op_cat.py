@@ -43,3 +43,19 @@ def test_cat_errors_are_portables(optimized: KernelRunner, kernel: KernelRunner)
     args = [InList((a, b)), 1, Out(np.float32, (2, 6))]
     assert_both_fail(optimized, kernel, OP, args, "same shape except in dim")
     assert_both_fail(optimized, kernel, OP, [InList((a,)), 2, Out(np.float32, (2, 3))], "")
+
+
+def test_cat_channels_last_runs_per_pixel(optimized: KernelRunner, kernel: KernelRunner) -> None:
+    # Channels-last parts and out along the channels: each part's run of channels per pixel
+    # (a Fire module's expands); parts of 3, 17 and 0 channels, two images.
+    last = (0, 2, 3, 1)
+    parts = (random((2, 3, 4, 5), 1), random((2, 17, 4, 5), 2), np.zeros((2, 0, 4, 5), np.float32))
+    expected = np.concatenate(parts, axis=1)
+    args = [InList(parts, last), 1, Out(np.float32, expected.shape, last)]
+    (out,) = assert_matches(optimized, kernel, OP, args)
+    np.testing.assert_array_equal(out, expected)
+    # Along the rows: portable's strided placing.
+    rows = (parts[0], random((2, 3, 2, 5), 3))
+    args = [InList(rows, last), 2, Out(np.float32, (2, 3, 6, 5), last)]
+    (out,) = assert_matches(optimized, kernel, OP, args)
+    np.testing.assert_array_equal(out, np.concatenate(rows, axis=2))

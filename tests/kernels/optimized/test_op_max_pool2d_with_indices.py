@@ -1,6 +1,6 @@
 """optimized::max_pool2d_with_indices_out against portable's (values and indices): odd
 sizes, stride, padding, dilation, ceil_mode, ties, NaN, -inf windows, 3-D input,
-channels-last (the strided rows)."""
+channels-last (the strided rows, and Note [Max pool over channels])."""
 
 from __future__ import annotations
 
@@ -70,6 +70,20 @@ def test_wide_rows_in_vector_blocks(both: Both, width: int) -> None:
 def test_three_d_input_and_channels_last(both: Both) -> None:
     _pool(both, random_input((4, 9, 7), seed=1), 3, 2, 1)
     _pool(both, random_input((1, 3, 9, 8), seed=2), 3, 2, 1, order=(0, 2, 3, 1))
+
+
+@pytest.mark.parametrize("channels", [8, 16, 40])
+def test_channels_last_a_vector_of_channels_at_once(both: Both, channels: int) -> None:
+    # Note [Max pool over channels]: 8 channels (a vector with AVX2, fewer than one with
+    # AVX-512: the plane loops), 16, and 40 (a last vector overlapping the one before), with
+    # ties, zeros of both signs, NaN and -inf; indices h * W + w of each plane.
+    x = random_input((2, channels, 9, 11), seed=channels)
+    x[0, 3, 2, ::3] = np.nan
+    x[1, 5, :, :4] = -np.inf
+    x[1, 1, 2:5, ::2] = -0.0
+    x[1, 1, 2:5, 1::2] = 0.0
+    for k, s, p, d, ceil in [(3, 2, 0, 1, True), (3, 2, 1, 1, False), (2, 1, 1, 2, True)]:
+        _pool(both, x, k, s, p, d, ceil, order=(0, 2, 3, 1))
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.int32, np.int64, np.float16, np.float64])

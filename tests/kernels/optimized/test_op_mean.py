@@ -34,3 +34,19 @@ def test_mean_split_over_threads_gives_the_same_bits(runners: Runners, shape: tu
     dims = IntList((2, 3)) if len(shape) == 4 else IntList((2,))
     out = Out(np.float32, shape[:2] + (1,) * (len(shape) - 2))
     runners.close(OP, [In(random(shape, 7)), dims, True, None, out], shape[-1] * shape[-2])
+
+
+@pytest.mark.parametrize("keepdim", [True, False])
+@pytest.mark.parametrize("channels", [3, 70])
+def test_mean_over_pixels_of_channels_last(
+    optimized: KernelRunner, kernel: KernelRunner, keepdim: bool, channels: int
+) -> None:
+    # Note [Sums over pixels]: an SE block's squeeze, out [N, C, 1, 1] in either dim order
+    # or [N, C].
+    x = In(random((2, channels, 7, 9), 5), (0, 2, 3, 1))
+    orders = [None, (0, 2, 3, 1)] if keepdim else [None]
+    for order in orders:
+        shape = (2, channels, 1, 1) if keepdim else (2, channels)
+        out = Out(np.float32, shape, order)
+        assert_matches(optimized, kernel, OP, [x, IntList((2, 3)), keepdim, None, out])
+        assert_matches(optimized, kernel, OP, [x, IntList((-1, -2)), keepdim, None, out])

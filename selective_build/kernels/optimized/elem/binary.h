@@ -23,6 +23,10 @@ namespace optimized {
 //           the last dims, x + b with b of shape [D]);
 //   column  one element per row: element i / inner (x * rsqrt(mean) with the
 //           mean kept as [..., 1], as RMSNorm and layer norm write it).
+// And with out channels last (Note [Channels last], runtime/executor/channels_last.h),
+// one operand in its layout and the other of shape [N, C, 1, 1] (an SE block's gate, laid
+// out alike in either dim order): out is N * H * W rows of C, and the small operand is a
+// row per image, row r / (H * W) of it.
 // Anything else (other broadcasts, a dim order other than the default on a
 // broadcast operand, other dtypes, a bool alpha...) goes to portable's
 // strided template, which also reports every bad argument; so the fast path
@@ -35,8 +39,22 @@ struct BinaryPlan {
   Operand b = Operand::kOther;
   int64_t outer = 0;  // rows of out (for kRow / kColumn operands)
   int64_t inner = 0;  // elements per row
+  int64_t image = 0;  // rows per image of a channels-last out's [N, C, 1, 1] operand; 0: none
   bool empty = false;
 };
+
+// True when out (channels last) is planned as rows of channels with `full` in its layout and
+// `gate` an [N, C, 1, 1] tensor of out's N and C (Note [Fast binary layouts]).
+inline bool per_pixel(const rt::Tensor& full, const rt::Tensor& gate, const rt::Tensor& out,
+                      const int32_t* sizes, int dim) {
+  if (dim != 4 || !out.is_channels_last() || !same_layout(full, out) || gate.dim() != 4)
+    return false;
+  for (int d = 0; d < 4; ++d)
+    if (full.size(d) != sizes[d]) return false;
+  const int32_t n = sizes[0], c = sizes[1];
+  return gate.size(0) == n && gate.size(1) == c && gate.size(2) == 1 && gate.size(3) == 1 &&
+         (c == 1 || gate.stride(1) == 1) && (n == 1 || gate.stride(0) == c);
+}
 
 // How `t` (aligned right against out's `sizes`) is read. A row or column
 // split at `*split` (the first dim of the repeated or constant part).
@@ -81,9 +99,19 @@ inline bool plan_fast_binary(const rt::OpContext& in, const rt::Tensor& a, const
   if (!portable::broadcast_shape(a, b, sizes, &dim)) return false;
   const bool contiguous = a.is_contiguous() && b.is_contiguous() && out.is_contiguous();
   const bool same = same_layout(a, b) && out.dim() == dim && same_layout(a, out);
-  if (!contiguous && !same) return false;
+  const bool a_gate = !contiguous && !same && per_pixel(b, a, out, sizes, dim);
+  const bool b_gate = !contiguous && !same && !a_gate && per_pixel(a, b, out, sizes, dim);
+  if (!contiguous && !same && !a_gate && !b_gate) return false;
   if (!rt::resize_out(in, out, sizes, dim) || out.numel() == 0) {
     plan->empty = true;
+    return true;
+  }
+  if (a_gate || b_gate) {
+    plan->a = a_gate ? Operand::kRow : Operand::kFull;
+    plan->b = b_gate ? Operand::kRow : Operand::kFull;
+    plan->inner = sizes[1];
+    plan->image = static_cast<int64_t>(sizes[2]) * sizes[3];
+    plan->outer = sizes[0] * plan->image;
     return true;
   }
   if (same) {
@@ -132,16 +160,18 @@ void run_fast_binary(const BinaryPlan& plan, const float* a, const float* b, flo
   split_rows(plan.outer, inner, [&](int64_t first, int64_t last) {
     for (int64_t r = first; r < last; ++r) {
       float* o = out + r * inner;
+      // A row operand's row: its only one, or its image's (per_pixel).
+      const int64_t row = plan.image != 0 ? r / plan.image * inner : 0;
       switch (plan.b) {
         case Operand::kRow:
-          map2(o, a + r * inner, b, inner, f);
+          map2(o, a + r * inner, b + row, inner, f);
           break;
         case Operand::kColumn:
           map2_scalar(o, a + r * inner, b[r], inner, f);
           break;
         default:  // b full: a is the row or column
           if (plan.a == Operand::kRow) {
-            map2(o, b + r * inner, a, inner, swapped);
+            map2(o, b + r * inner, a + row, inner, swapped);
           } else {
             map2_scalar(o, b + r * inner, a[r], inner, swapped);
           }

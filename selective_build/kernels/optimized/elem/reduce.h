@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "kernels/optimized/elem/loops.h"
+#include "kernels/optimized/elem/pixels.h"
 #include "kernels/optimized/elem/vmath.h"
 #include "kernels/portable/util/reduce_accumulate.h"
 #include "kernels/portable/util/reduce_util.h"
@@ -53,9 +54,32 @@ inline bool trailing_reduce(const rt::Tensor& self, uint32_t mask, const portabl
   return true;
 }
 
+// A planned sum (or, with `mean`, mean) of a channels-last Float self over H and W (an SE
+// block's squeeze, a pooled head) into an out whose (n, c) is at n C + c ([N, C], or [N, C,
+// 1, 1] in either dim order): each image's Note [Sums over pixels]. False: not that case,
+// nothing done.
+inline bool pixels_reduce(const rt::Tensor& self, uint32_t mask, bool mean, rt::Tensor& out) {
+  if (self.dtype() != rt::ScalarType::Float || out.dtype() != rt::ScalarType::Float) return false;
+  if (!self.is_channels_last() || mask != ((1u << 2) | (1u << 3))) return false;
+  const int64_t images = self.size(0), channels = self.size(1);
+  if (out.numel() != images * channels || (channels > 1 && out.stride(1) != 1) ||
+      (images > 1 && out.stride(0) != channels))
+    return false;
+  const int64_t pixels = int64_t{self.size(2)} * self.size(3);
+  const float count = mean ? static_cast<float>(pixels) : 1.0f;  // an empty mean: 0 / 0
+  const float* x = self.data_as<const float>();
+  float* y = out.data_as<float>();
+  split_rows(images, pixels * channels, [&](int64_t first, int64_t last) {
+    for (int64_t n = first; n < last; ++n)
+      window_mean(PixelWindow{x + n * self.stride(0), 1, 0, pixels, channels}, channels, count,
+                  y + n * channels);
+  });
+  return true;
+}
+
 // The kernel of mean.out or sum.IntList_out (`mean` says which):
 // `name`(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None,
-// Tensor(a!) out). portable's checks and plan, then trailing_reduce, or
+// Tensor(a!) out). portable's checks and plan, then trailing_reduce, pixels_reduce, or
 // portable's walk folding with `Op` (reduce_accumulate.h) for other dim sets.
 template <typename Dtypes, typename Op>
 void reduce_kernel(rt::KernelContext& context, const char* op, const rt::Tensor& self,
@@ -69,7 +93,7 @@ void reduce_kernel(rt::KernelContext& context, const char* op, const rt::Tensor&
   }
   portable::ReducePlan plan;
   if (!portable::plan_reduce(in, self, mask, keepdim, out, &plan)) return;
-  if (trailing_reduce(self, mask, plan, mean, out)) return;
+  if (trailing_reduce(self, mask, plan, mean, out) || pixels_reduce(self, mask, mean, out)) return;
   Dtypes::run(context, op, out.dtype(), [&](auto tag) {
     portable::accumulate_reduce<Dtypes, Op, typename decltype(tag)::type>(context, op, self, plan,
                                                                           out);
