@@ -15,7 +15,8 @@ class Arena {
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
 
-  // Zero-filled, aligned for any scalar; nullptr when the system is out of memory.
+  // Zero-filled, aligned for any scalar and, from 64 bytes on, to a cache line (Note
+  // [Cache-line allocations] in arena.cpp); nullptr when the system is out of memory.
   void* allocate(size_t bytes);
 
   // Frees what allocate() returned for `data` before the arena goes (memory only load
