@@ -55,6 +55,7 @@ PREPARING_KERNELS = frozenset(
     {"op_addmm.cpp", "op_bmm.cpp", "op_convolution.cpp", "op_linear.cpp", "op_mm.cpp"}
 )
 FOLDING_SOURCES = (
+    "core/arena.cpp",
     "executor/instructions.cpp",
     "executor/method.cpp",
     "executor/fuse.cpp",

@@ -1,5 +1,6 @@
 #include "runtime/core/arena.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 
@@ -8,7 +9,7 @@
 namespace rt {
 
 // Note [Cache-line allocations]
-// A block of at least a cache line starts on one: a planned buffer then holds its tensors
+// In the runners of real models, a block of at least a cache line starts on one: a planned buffer then holds its tensors
 // at the offsets the exporter planned (multiples of 16 or more) from an aligned base, so a
 // channels-last tensor's pixels, 64 channels' bytes apart and more, are loaded a vector
 // per cache line. From calloc's 16-byte alignment every 64-byte vector of MobileNetV2's
@@ -18,37 +19,51 @@ constexpr size_t kCacheLine = 64;
 
 struct alignas(16) Arena::Block {
   Block* next;
-  void* raw;  // what calloc returned
+#ifdef RT_FOLD_CONSTANTS
+  void* data;  // where its bytes start: right after this header, or on the next line
+  void* bytes() const { return data; }
+#else
+  void* bytes() { return this + 1; }
+#endif
 };
 
 Arena::~Arena() {
   while (head_ != nullptr) {
     Block* next = head_->next;
-    free(head_->raw);
+    free(head_);
     head_ = next;
   }
 }
 
 void* Arena::allocate(size_t bytes) {
-  const size_t slack = bytes >= kCacheLine ? kCacheLine - 1 : 0;
-  if (bytes > static_cast<size_t>(-1) - sizeof(Block) - slack) return nullptr;
-  void* raw = calloc(1, sizeof(Block) + slack + bytes);
-  if (raw == nullptr) return nullptr;
-  uintptr_t data = reinterpret_cast<uintptr_t>(raw) + sizeof(Block);
-  if (slack != 0) data = (data + slack) & ~static_cast<uintptr_t>(kCacheLine - 1);
-  Block* block = reinterpret_cast<Block*>(data) - 1;
+  // Past half the address space no allocation succeeds anyway.
+  if (static_cast<ptrdiff_t>(bytes) < 0) return nullptr;
+#ifdef RT_FOLD_CONSTANTS
+  // Compiled in with the load-time preparation (Note [Constant folding at load]), for the
+  // runners of real models' vector kernels: add_mul's has no code bytes to spare. The
+  // slack is as many bytes as moving the data up to a line may take (calloc's alignment
+  // may be 8).
+  const size_t slack = bytes < kCacheLine ? 0 : kCacheLine - 1;
+#else
+  const size_t slack = 0;
+#endif
+  Block* block = static_cast<Block*>(calloc(1, sizeof(Block) + slack + bytes));
+  if (block == nullptr) return nullptr;
+#ifdef RT_FOLD_CONSTANTS
+  // ~slack: a line's multiple at or below (slack 63), or the address itself (slack 0).
+  block->data = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(block + 1) + slack) & ~slack);
+#endif
   block->next = head_;
-  block->raw = raw;
   head_ = block;
-  return block + 1;
+  return block->bytes();
 }
 
 void Arena::release(void* data) {
   for (Block** link = &head_; *link != nullptr; link = &(*link)->next) {
-    if (*link + 1 == data) {
+    if ((*link)->bytes() == data) {
       Block* block = *link;
       *link = block->next;
-      free(block->raw);
+      free(block);
       return;
     }
   }
