@@ -25,6 +25,7 @@ enum Op : uint8_t {
   kDiv,
   kMaxPool,
   kAvgPool,
+  kCat,
   kAdaptiveAvgPool,
   kMean,
   kOps
@@ -44,6 +45,7 @@ constexpr const char* kNames[kOps] = {
     "aten::div.out",
     "aten::max_pool2d_with_indices.out",
     "aten::avg_pool2d.out",
+    "aten::cat.out",
     "aten::_adaptive_avg_pool2d.out",
     "aten::mean.out",
 };
@@ -77,6 +79,7 @@ Role role_of(const Instruction& call, const Operators& ops) {
     case kDiv:
     case kMaxPool:
     case kAvgPool:
+    case kCat:
       return Role::Follow;
     case kAdaptiveAvgPool:
     case kMean:

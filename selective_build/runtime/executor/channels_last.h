@@ -24,8 +24,10 @@ namespace rt {
 // conv net's calls take them, and any mix of them and contiguous ones.
 // channels_last, once when the method loads, gives that dim order to the activations
 // between such calls, after Note [Fusion at load] (its fused calls are then what reads and
-// writes them) and before Note [Cats in place] (which places only contiguous tensors) and
-// the calls' preparation (a convolution packs its weight for the layout it will see).
+// writes them) and before Note [Cats in place] (which places only contiguous tensors: a cat
+// of channels-last parts copies a run per part and pixel, which cost SqueezeNet less than
+// the transposes into the NCHW parts of a placed cat) and the calls' preparation (a
+// convolution packs its weight for the layout it will see).
 // Only the dim order changes: the same bytes of planned memory, read the other way.
 // A tensor changes when all of these hold:
 //  - it is an activation: a 4-D tensor with more than one pixel and one channel, static and
@@ -33,10 +35,10 @@ namespace rt {
 //    [N, C, 1, 1] one is the same bytes either way and is left);
 //  - every instruction that refers to it takes it channels last: a convolution (not
 //    transposed) as its input or out; a call that computes pixel by pixel (relu, hardtanh,
-//    clamp, sigmoid, hardswish, add, sub, mul, div, max pool, average pool) when every
-//    tensor of the call with pixels changes too (the sets are joined: one stays, all stay); a
-//    reduction over the pixels (adaptive average pool, mean) as its input (a max pool's
-//    list of its outs is those outs); no move, no other operator, no other list;
+//    clamp, sigmoid, hardswish, add, sub, mul, div, max pool, average pool, cat) when every
+//    tensor of the call with pixels changes too, a list's items among them (a cat's parts,
+//    a max pool's outs): the sets are joined, one stays, all stay; a reduction over the
+//    pixels (adaptive average pool, mean) as its input; no move, no other operator;
 //  - its set reaches a convolution: a chain of pools and adds alone stays as exported.
 // The kernels compute the same values in either layout, within float rounding (a k x k
 // convolution over channels-last windows sums its products in another order).
