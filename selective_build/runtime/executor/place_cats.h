@@ -32,6 +32,8 @@ namespace rt {
 // runs). That memory is bounded as Note [Fusion at load]'s own outs are, and it and each cat
 // count in the runner's "calls fused at load". The producers write the values the cat would
 // have copied, where it would have copied them: the same bits.
+// A cat whose parts Note [Channels last] made channels last is not placed (its out is not
+// contiguous): it copies them, a run per part and pixel.
 // Who uses each value is Note [Call graph at load] (call_graph.h). Compiled in
 // (RT_PLACE_CATS, with Note [Fusion at load]'s RT_FUSE_CALLS) only where a cat is linked.
 Status place_cats(Span<Instruction> instructions, Span<EValue> values, BoxedList inputs,
