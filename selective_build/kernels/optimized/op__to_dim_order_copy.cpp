@@ -1,7 +1,6 @@
 #include "kernels/common/declared_dtypes.h"
 #include "kernels/optimized/elem/dim_order_copy.h"
-#include "kernels/portable/util/copy_convert.h"
-#include "kernels/portable/util/shape_copy.h"
+#include "kernels/portable/util/dim_order_copy.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
 #include "runtime/kernel/kernel.h"
@@ -32,23 +31,7 @@ rt::Tensor& _to_dim_order_copy_out(rt::KernelContext& context, const rt::Tensor&
     dim_order_copy<Dtypes>(in, self, dim_order, out);
     return out;
   }
-  if (!portable::shape_check_dim_order(in, dim_order, self, out)) return out;
-  portable::CopyConverter converter;
-  if (!Dtypes::run(
-          context, kOp, self.dtype(),
-          [&](auto t) { portable::copy_set_source<typename decltype(t)::type>(converter); }) ||
-      !Dtypes::run(context, kOp, out.dtype(), [&](auto t) {
-        portable::copy_set_target<typename decltype(t)::type>(converter);
-      })) {
-    return out;
-  }
-  if (!rt::resize_out(in, out, self.sizes().data(), self.dim())) return out;
-  if (self.dtype() == out.dtype()) {
-    portable::copy_same_shape(out, self);
-    return out;
-  }
-  portable::copy_convert(out, self, converter);
-  return out;
+  return portable::to_dim_order_copy<Dtypes>(in, self, dim_order, out);
 }
 
 }  // namespace optimized
