@@ -30,19 +30,24 @@ CHANGED = {
     # clamp, mul, div), the div's being the project's input. The residual's out stays: its
     # add writes the method's output.
     "conv_chains": 13,
-    # Every out between its eight convolutions (the gate's mul joined with its inputs); the
-    # last convolution's is the method's output.
-    "depthwise_chains": 8,
+    # The outs of the 1x1 mix convolution and of the two depthwise layers after it, which
+    # the last (1x1) convolution reads. The first four depthwise layers, from the method's
+    # input on, stay contiguous with it: a depthwise layer takes its input and out in one
+    # layout (were each side free, 8 would change and the first would run portable's
+    # loops on a mix).
+    "depthwise_chains": 3,
     # The three squeeze convolutions' outs, each read by two convolutions; and the first
     # Fire module's two expand outs with the cat of them, which the next squeeze reads (a
     # cat copies channels-last parts pixel by pixel, and is then not placed in memory: eleven
     # calls fused or placed, not twelve). The other cats' sets stay: one writes the method's
     # output, one reads its input, and the third's parts stay with the first.
     "fire_cats": 6,
-    # The first convolution's out, its max pool's out and unread indices; the third's out,
-    # the relu's and add's outs and the average pool's (read by the mean). The second's out
-    # and its max pool's out and indices stay: the indices are the method's output.
-    "conv_pools": 7,
+    # The first convolution's out, its max pool's out and unread indices. The second's out
+    # and its max pool's out and indices stay: the indices are the method's output. The
+    # third's out, the relu's, add's and average pool's (read by the mean) stay too: the
+    # depthwise layer that also reads it takes its input and out in one layout, and its
+    # out goes to a view (were each side free, 7 would change).
+    "conv_pools": 3,
     # No convolution: the pools' tensors stay as exported.
     "max_pool_ceil": 0,
 }

@@ -97,6 +97,15 @@ bool has_pixels(const EValue* value) {
   return t.dim() == 4 && static_cast<int64_t>(t.size(2)) * t.size(3) > 1;
 }
 
+// A depthwise convolution (one input channel per group): its kernel takes input and out
+// channels last together, or both contiguous (Note [Channels-last depthwise]).
+bool depthwise(const Instruction& call) {
+  const EValue* weight = call.args[1];
+  const EValue* groups = call.args[8];
+  return weight->is_tensor() && weight->to_tensor().dim() == 4 &&
+         weight->to_tensor().size(1) == 1 && groups->tag() == Tag::Int && groups->to_int() > 1;
+}
+
 // The values as sets (union-find, by index): the tensors one call must see in one layout
 // together, each set kept (rejected) if any member is, and changed only if it reaches a
 // convolution (anchored).
@@ -159,7 +168,10 @@ void constrain(const Instruction& call, Role role, const CallGraph& graph, Sets&
     case Role::Convolution:
     case Role::Reduce: {
       // The input (first) and, for a convolution, the out (last) are free; anything else
-      // stays, and a reduction's out with pixels too.
+      // stays, and a reduction's out with pixels too. A depthwise layer's input and out
+      // are one set.
+      uint32_t joined = CallGraph::kNone;
+      const bool together = role == Role::Convolution && depthwise(call);
       for (size_t a = 0; a < n; ++a) {
         const EValue* arg = call.args[a];
         if (!graph.owned(arg)) continue;
@@ -169,6 +181,13 @@ void constrain(const Instruction& call, Role role, const CallGraph& graph, Sets&
           if (role == Role::Convolution) sets.anchored[sets.root(v)] = 1;
         } else {
           sets.rejected[sets.root(v)] = 1;
+        }
+        if (together && free) {
+          if (joined == CallGraph::kNone) {
+            joined = v;
+          } else {
+            sets.join(joined, v);
+          }
         }
       }
       return;

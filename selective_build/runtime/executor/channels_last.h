@@ -34,7 +34,8 @@ namespace rt {
 //    contiguous, written by a call at run time, no method input or output, no constant (a
 //    [N, C, 1, 1] one is the same bytes either way and is left);
 //  - every instruction that refers to it takes it channels last: a convolution (not
-//    transposed) as its input or out; a call that computes pixel by pixel (relu, hardtanh,
+//    transposed) as its input or out (a depthwise one's both or neither: its channels-last
+//    kernel takes no mix); a call that computes pixel by pixel (relu, hardtanh,
 //    clamp, sigmoid, hardswish, add, sub, mul, div, max pool, average pool, cat) when every
 //    tensor of the call with pixels changes too, a list's items among them (a cat's parts,
 //    a max pool's outs): the sets are joined, one stays, all stay; a reduction over the

@@ -27,8 +27,8 @@ the inputs and PyTorch eager's outputs, which ExecuTorch's runtime is checked to
   the method's input, and one along the rows of a several-channel tensor (its inputs are no
   runs of its out).
 - ``conv_pools``: convolutions between max pools (one with its indices unread, one whose
-  indices the method returns), an add, relu and average pool into a mean: the sets of
-  tensors Note [Channels last] changes together or leaves.
+  indices the method returns), an add, relu and average pool into a mean, a depthwise layer
+  into a view: the sets of tensors Note [Channels last] changes together or leaves.
 """
 
 from __future__ import annotations
@@ -160,13 +160,15 @@ class ConvPools(nn.Module):
     """Note [Channels last]'s sets: a max pool whose indices nobody reads, between two
     convolutions (its tensors change); one whose indices are the method's output (its
     tensors stay, and so does the out of the convolution before it); an add, relu and
-    average pool after a convolution, into a mean (they change)."""
+    average pool after a convolution, into a mean, which would change but for a depthwise
+    layer that also reads the convolution's out and whose own out a view reads."""
 
     def __init__(self) -> None:
         super().__init__()
         self.first = nn.Conv2d(3, 8, 3, padding=1)
         self.second = nn.Conv2d(8, 16, 3, padding=1)
         self.third = nn.Conv2d(16, 16, 1)
+        self.depthwise = nn.Conv2d(16, 16, 3, padding=1, groups=16)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
         a = torch.relu(self.first(x))
@@ -174,7 +176,8 @@ class ConvPools(nn.Module):
         q, indices = functional.max_pool2d(b, 2, 2, return_indices=True)
         c = self.third(q)
         d = functional.avg_pool2d(c + torch.relu(c), 2)
-        return d.mean((2, 3)), indices
+        flat = self.depthwise(c).flatten(1)  # its out read by a view: c's set stays with it
+        return d.mean((2, 3)), indices, flat
 
 
 def _inputs(name: str) -> tuple[torch.Tensor, ...]:
