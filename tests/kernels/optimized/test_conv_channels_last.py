@@ -9,14 +9,11 @@ epilogue, against a plain loop; the same bits on one thread and on three (Note
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from selective_build.codegen.isa import isa_flags
-from tests.kernels.optimized.test_gemm_packed import levels_here
-from tests.workspace import REPO
+from tests.kernels.optimized.drivers import levels_here, run_driver
 
 PROGRAM = r"""
 #include <cmath>
@@ -142,26 +139,10 @@ int main() {
 """
 
 
-def run_driver(tmp_path: Path, isa: str, threads: int) -> str:
-    source, program = tmp_path / "conv.cpp", tmp_path / f"conv-{isa}-{threads}"
-    source.write_text(PROGRAM)
-    subprocess.run(
-        ["c++", "-std=c++17", "-O2", "-fno-exceptions", "-fno-threadsafe-statics", "-pthread"]
-        + [*isa_flags(isa), f"-DOPT_THREADS={threads}", f"-I{REPO}"]
-        + ["-isystem", "/usr/include/eigen3"]
-        + [str(source), "-o", str(program)],
-        check=True,
-        timeout=600,
-    )
-    result = subprocess.run([str(program)], capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result.stdout.splitlines()[-1]
-
-
 @pytest.mark.parametrize("isa", levels_here())
 def test_channels_last_conv_matches_a_plain_loop_with_the_same_bits_on_any_thread_count(
     tmp_path: Path, isa: str
 ) -> None:
-    one = run_driver(tmp_path, isa, 1)
+    one = run_driver(tmp_path, "conv", PROGRAM, isa, 1)
     assert one.startswith("0 of 336 layers wrong"), one
-    assert run_driver(tmp_path, isa, 3) == one
+    assert run_driver(tmp_path, "conv", PROGRAM, isa, 3) == one

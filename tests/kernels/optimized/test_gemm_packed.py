@@ -7,14 +7,11 @@ of every compiled height (Note [Balanced row panels])."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from selective_build.codegen.isa import LEVELS, best_level, isa_flags
-from tests.kernels.optimized.conftest import lower_levels
-from tests.workspace import REPO
+from tests.kernels.optimized.drivers import levels_here, run_driver
 
 PROGRAM = r"""
 #include <cmath>
@@ -173,33 +170,11 @@ int main() {
 """
 
 
-def levels_here() -> list[str]:
-    """The levels this machine runs with a vector width of their own (x86-64-v2 has the
-    baseline's): the driver runs natively (qemu has no AVX-512)."""
-    best = best_level()
-    return [*lower_levels(), best] if best in LEVELS else []
-
-
-def run_driver(tmp_path: Path, isa: str, threads: int) -> str:
-    source, program = tmp_path / "gemm.cpp", tmp_path / f"gemm-{isa}-{threads}"
-    source.write_text(PROGRAM)
-    subprocess.run(
-        ["c++", "-std=c++17", "-O2", "-fno-exceptions", "-fno-threadsafe-statics", "-pthread"]
-        + [*isa_flags(isa), f"-DOPT_THREADS={threads}", f"-I{REPO}", str(source)]
-        + ["-o", str(program)],
-        check=True,
-        timeout=600,
-    )
-    result = subprocess.run([str(program)], capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result.stdout.splitlines()[-1]
-
-
 @pytest.mark.parametrize("isa", levels_here())
 def test_gemm_matches_a_plain_loop_with_the_same_bits_on_any_thread_count(
     tmp_path: Path, isa: str
 ) -> None:
-    one = run_driver(tmp_path, isa, 1)
+    one = run_driver(tmp_path, "gemm", PROGRAM, isa, 1)
     assert one.startswith("0 of 3696 products wrong"), one
-    assert run_driver(tmp_path, isa, 2) == one
-    assert run_driver(tmp_path, isa, 3) == one
+    assert run_driver(tmp_path, "gemm", PROGRAM, isa, 2) == one
+    assert run_driver(tmp_path, "gemm", PROGRAM, isa, 3) == one

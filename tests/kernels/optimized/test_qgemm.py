@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from selective_build.codegen.isa import isa_flags
-from tests.kernels.optimized.test_gemm_packed import levels_here
+from tests.kernels.optimized.drivers import levels_here
 from tests.workspace import REPO
 
 PROGRAM = r"""
