@@ -15,6 +15,7 @@ from selective_build.codegen.isa import isa_flags, needs_check
 from selective_build.codegen.manifest import OPTIMIZED
 from selective_build.codegen.plan.objects import common_flags
 from selective_build.codegen.plan.package import PackageStep, package_step
+from selective_build.codegen.plan.paths import BuildPaths
 from selective_build.codegen.plan.runtime import Renderer, TargetContext
 from selective_build.codegen.plan.steps import CompileStep
 from selective_build.codegen.render import GENERATED_FILES, render_sources
@@ -95,6 +96,14 @@ def runtime_sources(context: TargetContext, sources: Iterable[Path]) -> list[Pat
     return sorted(s for s in sources if not any(folder in s.parents for folder in other))
 
 
+def is_builtin(paths: BuildPaths, source: Path) -> bool:
+    """Whether `source` is one of our libraries' kernels: under the built-in kernels, or a
+    link to them (a manifest may name them through one; the links are resolved only for a
+    path not under them by name, so the default manifest's builds read none)."""
+    builtin = paths.builtin_kernels_dir
+    return source.is_relative_to(builtin) or source.resolve().is_relative_to(builtin.resolve())
+
+
 def bool_constants_source(context: TargetContext) -> Path:
     """The loader source whose Bool constant check depends on the dtype selection."""
     return context.paths.runtime_dir / "loader" / "values.cpp"
@@ -159,11 +168,10 @@ class OurRuntime:
         ) and any(s.name == QUANT_ANCHOR for s in kernel_sources)
         folds = fuses or prepares or any(s.name in FOLDING_KERNELS for s in kernel_sources)
         cats = fuses and any(s.name == CAT_KERNEL for s in kernel_sources)
-        builtin = paths.builtin_kernels_dir.resolve()  # a manifest may name it through a link
         lays_out = (
             fuses
             and any(s.name == CONVOLUTION_KERNEL and s.parent == optimized for s in kernel_sources)
-            and all(s.resolve().is_relative_to(builtin) for s in kernel_sources)
+            and all(is_builtin(paths, s) for s in kernel_sources)
         )
         defines = (
             ((FUSE_DEFINE,) if fuses else ())
