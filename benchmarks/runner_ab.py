@@ -45,11 +45,19 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--iterations", type=int, default=60)
     args = parser.parse_args()
+    for runner in args.runners:
+        if not runner.is_file():
+            print(f"runner_ab: {runner}: no such runner", file=sys.stderr)
+            return 2
     print(f"Processor: {latency.processor()}.\n")
     print("| model | runner | CPU per run, best | median | best / first runner's |")
     print("|---|---|---:|---:|---:|")
     for name in args.models:
-        compare(args.runners, latency.find_model(name), args.rounds, args.iterations)
+        try:
+            compare(args.runners, latency.find_model(name), args.rounds, args.iterations)
+        except RuntimeError as error:  # a runner that failed on the model: its one line
+            print(f"runner_ab: {name}: {error}", file=sys.stderr)
+            return 1
     return 0
 
 
