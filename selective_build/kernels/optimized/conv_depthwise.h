@@ -133,10 +133,11 @@ inline void depthwise_plane(const Layer& l, const DepthwisePlan& p, const float*
 // of channels at once (Note [Channels-last depthwise]); 16 channels at once on narrow
 // planes (Note [Depthwise channels as lanes]), straight over the input where Note [Direct
 // depthwise] covers the layer, else through padded phases (Note [Padded
-// depthwise]). False when the scratch cannot be had.
+// depthwise]). `taps`: a channels-last layer's w as depthwise_taps lays it out, made at load
+// (Note [Prepared depthwise taps]), or null. False when the scratch cannot be had.
 inline bool depthwise(const Layer& l, const float* x, const float* w, const float* bias,
-                      const rt::Epilogue& e, float* y) {
-  if (depthwise_channels_last(l)) return depthwise_nhwc(l, x, w, bias, e, y);
+                      const rt::Epilogue& e, float* y, const float* taps = nullptr) {
+  if (depthwise_channels_last(l)) return depthwise_nhwc(l, x, w, bias, e, y, taps);
   const int64_t channels = l.groups * l.cout_g;
   if (lanes_cover(l)) return depthwise_lanes(l, x, w, bias, e, y);
   if (const DirectPlane direct = direct_depthwise(l)) {

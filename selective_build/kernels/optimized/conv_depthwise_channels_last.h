@@ -32,8 +32,9 @@
 //   window rows outside the input are skipped instead of multiplying zeros (a zero product
 //   changes no sum but -0, which only a bias of -0 before any tap is), so the bits are the
 //   NCHW kernels', and the same whatever the split.
-// - The weights are transposed once per thread and call into scratch, [tap][channel], and
-//   the bias gathered beside them (zeros without one), so a tap's weights are one load.
+// - The weights are [tap][channel], so a tap's weights are one load: made at load for a
+//   constant weight (Note [Prepared depthwise taps]), else once per thread and call into
+//   scratch; the bias is read as it is, or gathered into scratch (zeros without one).
 // - The fused epilogue (Note [Fused epilogue]) runs on the accumulators before their
 //   store, as Note [Direct depthwise] applies it.
 // Against the NCHW kernels on MobileNetV2's and EfficientNet-B0's layers: 0.86-1.10x their
@@ -276,35 +277,66 @@ inline void row(const Layer& l, FixedRow fixed, const float* x, const float* tap
 
 }  // namespace nhwc
 
+// The weights of a depthwise layer that depthwise_channels_last accepts as the kernels read
+// them, [tap][channel]: a tap's weights of a vector of channels are one load. Made per call
+// into scratch, or once at load (op_convolution.cpp prepare: Note [Prepared depthwise taps]).
+inline void depthwise_taps(const Layer& l, const float* w, float* taps) {
+  const int64_t channels = l.groups * l.cout_g, count = l.k_h * l.k_w;
+  // Output channel oc reads input channel oc / cout_g: a channel multiplier > 1 is no
+  // depthwise layer this kernel takes (cout_g == 1, op_convolution.cpp).
+#if defined(__AVX512F__)
+  for (int64_t oc = 0; oc < channels; oc += opt::kTransposeLanes) {
+    const int rows = static_cast<int>(std::min<int64_t>(opt::kTransposeLanes, channels - oc));
+    opt::transpose_rows(w + oc * l.w_row, l.w_row, rows, count, taps + oc, channels);
+  }
+#else
+  for (int64_t oc = 0; oc < channels; ++oc)
+    for (int64_t t = 0; t < count; ++t) taps[t * channels + oc] = w[oc * l.w_row + t];
+#endif
+}
+
+// Note [Prepared depthwise taps]
+// A constant weight is laid out by depthwise_taps once at load, as the GEMM layers' weights
+// are packed (Note [Prepared GEMM operand]), so a call reads it as it is and, with a bias of
+// one value per channel, needs no scratch at all. Before, every thread that took part in a
+// call transposed the whole weight into its scratch before its first row. On MobileNetV2
+// (Zen 3, AVX2, one and two threads) the calls' times did not measurably change: that
+// transpose was a small part of them (benchmarks/RESULTS.md, "AVX2 on Zen 3").
+//
 // Every output row of every image, split over the pool's threads (Note [Channels-last
-// depthwise]); the layer is one depthwise_channels_last accepts. False when the scratch
-// cannot be had.
+// depthwise]); the layer is one depthwise_channels_last accepts. `taps` is w as
+// depthwise_taps lays it out, made at load, or null: each thread makes it in scratch. False
+// when the scratch cannot be had.
 inline bool depthwise_nhwc(const Layer& l, const float* x, const float* w, const float* bias,
-                           const rt::Epilogue& e, float* y) {
-  const int64_t channels = l.groups * l.cout_g, taps = l.k_h * l.k_w;
+                           const rt::Epilogue& e, float* y, const float* taps = nullptr) {
+  const int64_t channels = l.groups * l.cout_g, count = l.k_h * l.k_w;
   const nhwc::FixedRow fixed = nhwc::fixed_row_of(l);
+  const bool bias_as_is = bias != nullptr && l.bias_stride == 1;
+  const int64_t scratch_floats =
+      (taps == nullptr ? count * channels : 0) + (bias_as_is ? 0 : channels);
   bool ok = true;
   opt::parallel_items(l.batch * l.out_h, 1, [&](opt::WorkItems& items) {
-    const size_t bytes = static_cast<size_t>((taps + 1) * channels) * sizeof(float);
-    float* weights = static_cast<float*>(opt::thread_scratch().get(bytes));
+    float* scratch = nullptr;
+    if (scratch_floats > 0) {
+      scratch = static_cast<float*>(
+          opt::thread_scratch().get(static_cast<size_t>(scratch_floats) * sizeof(float)));
+      if (scratch == nullptr) {
+        ok = false;  // every writer stores false: no ordering needed
+        return;
+      }
+    }
+    const float* weights = taps;
     if (weights == nullptr) {
-      ok = false;  // every writer stores false: no ordering needed
-      return;
+      depthwise_taps(l, w, scratch);
+      weights = scratch;
     }
-    float* lane_bias = weights + taps * channels;
-    // Output channel oc reads input channel oc / cout_g: a channel multiplier > 1 is no
-    // depthwise layer this kernel takes (cout_g == 1, op_convolution.cpp).
-#if defined(__AVX512F__)
-    for (int64_t oc = 0; oc < channels; oc += opt::kTransposeLanes) {
-      const int rows = static_cast<int>(std::min<int64_t>(opt::kTransposeLanes, channels - oc));
-      opt::transpose_rows(w + oc * l.w_row, l.w_row, rows, taps, weights + oc, channels);
+    const float* lane_bias = bias;  // one value per channel, zeros without a bias
+    if (!bias_as_is) {
+      float* gathered = scratch + (taps == nullptr ? count * channels : 0);
+      for (int64_t oc = 0; oc < channels; ++oc)
+        gathered[oc] = bias != nullptr ? bias[oc * l.bias_stride] : 0.0f;
+      lane_bias = gathered;
     }
-#else
-    for (int64_t oc = 0; oc < channels; ++oc)
-      for (int64_t t = 0; t < taps; ++t) weights[t * channels + oc] = w[oc * l.w_row + t];
-#endif
-    for (int64_t oc = 0; oc < channels; ++oc)
-      lane_bias[oc] = bias != nullptr ? bias[oc * l.bias_stride] : 0.0f;
     for (int64_t begin, end; items.claim(begin, end);)
       for (int64_t item = begin; item < end; ++item)
         nhwc::row(l, fixed, x, weights, lane_bias, e, y, item / l.out_h, item % l.out_h, channels);

@@ -314,14 +314,20 @@ int64_t depthwise_weight_floats(const Layer& l) {
 
 // Note [Prepared GEMM operand]: a constant weight of a GEMM layer, each group's
 // (cout_g x cin_g kh kw) matrix packed as a (transposed, as b, for Note [Pixels as rows]); a
-// depthwise layer's copied as it is (its only gain: a weight made from constants, an int8 one
-// dequantized, is made once).
+// channels-last depthwise layer's laid out [tap][channel] (Note [Prepared depthwise taps]);
+// an NCHW depthwise layer's copied as it is (its only gain: a weight made from constants, an
+// int8 one dequantized, is made once).
 void prepare(const rt::OpContext& in, const portable::ConvCall& c, const rt::Tensor& weight) {
   const Layer l = conv::layer_of(c);
   if (!in.context().constant_arg(1)) return;
   const Path path = path_of(c, l);
   bool ok = true;
-  if (path == Path::Depthwise) {
+  if (path == Path::Depthwise && conv::depthwise_channels_last(l)) {
+    // Note [Prepared depthwise taps]: laid out [tap][channel] once.
+    ok = opt::prepare_floats(in.context(), 1, l.groups * l.k_h * l.k_w, [&](float* taps) {
+      conv::depthwise_taps(l, weight.data_as<const float>(), taps);
+    });
+  } else if (path == Path::Depthwise) {
     ok = opt::prepare_copy(in.context(), 1, weight.data_as<const float>(),
                            depthwise_weight_floats(l));
   } else if (path == Path::ChannelsLast) {
@@ -347,6 +353,12 @@ void convolve(const rt::OpContext& in, const portable::ConvCall& c, const float*
       portable::convolution<float>(c, x, w, bias, y);
     }
     finish_strided(c.y, e, y);
+    return;
+  }
+  if (path == Path::Depthwise && conv::depthwise_channels_last(l)) {
+    const float* taps = opt::prepared_copy(in.context(), l.groups * l.k_h * l.k_w);
+    if (!conv::depthwise(l, x, w, bias, e, y, taps))
+      in.fail("out of memory for the depthwise scratch");
     return;
   }
   if (path == Path::Depthwise) {

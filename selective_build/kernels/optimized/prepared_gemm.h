@@ -85,13 +85,21 @@ struct alignas(64) PreparedCopy {
   const float* data() const { return reinterpret_cast<const float*>(this + 1); }
 };
 
-inline bool prepare_copy(rt::KernelContext& context, size_t arg, const float* data,
-                         int64_t floats) {
+// A constant operand laid out once at load: `fill(to)` writes its `floats` values.
+template <typename Fill>
+inline bool prepare_floats(rt::KernelContext& context, size_t arg, int64_t floats,
+                           const Fill& fill) {
   void* memory = context.prepare(sizeof(PreparedCopy) + sizeof(float) * floats, arg);
   if (memory == nullptr) return false;
   PreparedCopy* copy = new (memory) PreparedCopy{floats};
-  std::memcpy(const_cast<float*>(copy->data()), data, sizeof(float) * floats);
+  fill(const_cast<float*>(copy->data()));
   return true;
+}
+
+inline bool prepare_copy(rt::KernelContext& context, size_t arg, const float* data,
+                         int64_t floats) {
+  return prepare_floats(context, arg, floats,
+                        [&](float* to) { std::memcpy(to, data, sizeof(float) * floats); });
 }
 
 // While running: the copy this call prepared, if it has `floats` values; else nullptr.
