@@ -2,13 +2,13 @@
 [Channels-last depthwise] (input and out channels last) against the NCHW kernels the same
 layer takes on NCHW tensors (Note [Direct depthwise], or [Depthwise channels as lanes]).
 
-Usage (from the repository root, with the project's Python, on an AVX-512 machine)::
+Usage (from the repository root, with the project's Python)::
 
     python benchmarks/depthwise_channels_last.py [--rounds 5] [--level x86-64-v4]
 
 Compiles a small C++ driver around kernels/optimized/conv_depthwise.h with the flags the
 build gives the optimized library's objects for `--level` (x86-64-v4: 16 channels per
-vector; x86-64-v3: AVX2, 8), and prints for each layer class
+vector; x86-64-v3: AVX2, 8; by default the machine's own), and prints for each layer class
 (channels, kernel, stride, input plane; padding k / 2, a relu6 epilogue) the time per call
 of each layout, one thread, thread CPU time, the layouts alternating in each round: warm
 (the layer's tensors left in cache by the previous call) and cold (4 MB written between
@@ -29,6 +29,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(HERE))
 import depthwise_lanes  # noqa: E402
+import latency  # noqa: E402
 
 from selective_build.codegen.manifest.builtins import OPTIMIZED, builtin_cflags  # noqa: E402
 from selective_build.codegen.plan.objects import BASE_CFLAGS  # noqa: E402
@@ -121,8 +122,12 @@ int main(int, char** argv) {
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--level", default="x86-64-v4", choices=["x86-64-v3", "x86-64-v4"])
+    # The machine's own level by default: a v4 driver stops on an AVX2 processor with SIGILL.
+    own = "x86-64-v4" if "avx512f" in latency.cpu_flags() else "x86-64-v3"
+    parser.add_argument("--level", default=own, choices=["x86-64-v3", "x86-64-v4"])
     options = parser.parse_args()
+    if options.level == "x86-64-v4" and "avx512f" not in latency.cpu_flags():
+        parser.error("--level x86-64-v4 needs a processor with AVX-512; this one has none")
     with tempfile.TemporaryDirectory() as folder:
         source, program = Path(folder) / "nhwc.cpp", Path(folder) / "nhwc"
         source.write_text(DRIVER)

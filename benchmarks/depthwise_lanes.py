@@ -24,6 +24,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import latency  # noqa: E402
+
 from selective_build.codegen.manifest.builtins import OPTIMIZED, builtin_cflags  # noqa: E402
 from selective_build.codegen.plan.objects import BASE_CFLAGS  # noqa: E402
 
@@ -130,6 +133,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     options = parser.parse_args()
+    if "avx512f" not in latency.cpu_flags():  # its driver would stop with SIGILL
+        parser.error("the lanes path is AVX-512's: this processor has none")
     with tempfile.TemporaryDirectory() as folder:
         source, program = Path(folder) / "lanes.cpp", Path(folder) / "lanes"
         source.write_text(DRIVER)
