@@ -7,11 +7,13 @@
 // -DOPT_THREADS=N. With 1, a parallel call is a plain call of the body over [0, n) on the
 // calling thread: no pool, no <thread>, no bytes. With N > 1 the first parallel call
 // creates a fixed pool of N - 1 workers (never a thread per call). Each call cuts [0, n)
-// into units of at least `grain` (at most kMaxUnits), and the threads claim runs of them
-// from one counter, each claim 1 / (2N) of what is left, so runs shrink towards the end
-// to one unit: the caller starts at once, a worker joins when it wakes and takes what is
-// left, so a worker that wakes late costs the call nothing but the work it did not take,
-// and at the end the threads wait for one another at most about a unit (Note [Claimed
+// into units of at least `grain` (at most kMaxUnits), and thread t (the caller is 0) owns
+// the t-th of N equal shares of them: it claims runs from its share's front, each half of
+// what is left of it, and once its share is empty it takes half of what is left of the
+// fullest other share, from that share's end. So the caller starts at once, a worker that
+// wakes late costs the call nothing but the work it did not take, at the end the threads
+// wait for one another at most about a unit, and consecutive layers over the same pixels
+// give each thread mostly the rows it wrote, still in its own core's cache (Note [Claimed
 // work]). Kernels split only loops whose iterations are independent (never a reduction),
 // and compute each iteration the same way whatever the split, so results are bit-identical
 // for every N. A parallel call inside another one's body (a GEMM per image of a batch split
@@ -58,18 +60,27 @@ inline void cpu_relax() {
 }
 
 // Note [Claimed work]
-// One 64-bit word says which call is running and what is left of it: the call's serial
-// number (high 32 bits), its unit count (16 bits) and the next unclaimed unit (low 16).
-// A thread claims a run of units (an item; 1 / (2N) of those left, at least one: a claim,
-// one atomic operation, is nothing beside the work it hands out, and the last items are
-// small, so no thread waits long for another) by a compare-and-swap that checks the
-// serial, so a thread still
-// holding a finished call's body can never take an item of the next call. Everything else a
-// call publishes (body, n) is written before the word (release) and read only after a
-// successful claim (acquire): while an item is unfinished its caller has not returned, so
-// those fields are still that call's. The runs depend only on the count and the next unit,
-// not on who claims them. When its body ends a worker adds the units it took to
-// `finished_`; the caller returns once the units it did not take are all there.
+// A call's units are cut into N shares, one per thread (the caller's is the first, worker
+// w's the (w + 1)-th), each a 64-bit word: the call's serial number (high 32 bits), the end
+// of what is left of the share (16 bits) and its next unit (low 16). A thread claims a run
+// of units (an item) by a compare-and-swap that checks the serial, so a thread still
+// holding a finished call's body can never take an item of the next call: from the front
+// of its own share, half of what is left (at least one unit), or, its share empty, from the
+// end of the share with the most left, half of that. Halves: a claim (one atomic operation)
+// is nothing beside the work it hands out, the last items are single units, so no thread
+// waits long for another, and what a thread has not yet claimed is always at least what it
+// is working on, so there is something to take from a late one. Taking from the end keeps
+// the owner's run contiguous. Why shares rather than one counter: a layer's thread t then
+// computes mostly the t-th share of the pixels, as it did in the layer before, and reads
+// the rows it wrote from its own core's L2, not the other's (the one counter interleaved
+// the threads' claims differently in every layer; MobileNetV2's calls on two threads took
+// 0.98 of their time with it, its depthwise layers 0.94: benchmarks/RESULTS.md, "Shares").
+// Everything else a call publishes (body,
+// n) is written before the words (release) and read only after a successful claim
+// (acquire): while an item is unfinished its caller has not returned, so those fields are
+// still that call's. Which units an item covers depends on who claims it, never what a
+// unit computes. When its body ends a worker adds the units it took to `finished_`; the
+// caller returns once the units it did not take are all there.
 //
 // Waiting is short spins bounded in time, then sleep: a worker keeps looking for the next
 // call for kIdleSpin after one ends (the next layer usually starts within microseconds, and
@@ -99,9 +110,11 @@ class WorkItems {
   // `first` counts as taken from the start: a body that returns before its first claim (a
   // kernel whose scratch failed) still reports those units finished, or its caller would
   // wait for them forever.
-  WorkItems(detail::ThreadPool* pool, uint32_t serial, int64_t n, int64_t count, UnitRun first)
+  WorkItems(detail::ThreadPool* pool, uint32_t serial, int self, int64_t n, int64_t count,
+            UnitRun first)
       : pool_(pool),
         serial_(serial),
+        self_(self),
         n_(n),
         count_(count),
         first_(first),
@@ -113,6 +126,7 @@ class WorkItems {
   friend class detail::ThreadPool;
   detail::ThreadPool* pool_;
   uint32_t serial_;
+  int self_;  // which share is this thread's (Note [Claimed work])
   int64_t n_;
   int64_t count_;
   UnitRun first_;  // units claimed before the body ran (a worker's), or empty
@@ -140,14 +154,18 @@ class ThreadPool {
     body_ = body;
     context_ = context;
     n_ = n;
+    count_ = count;
     finished_.store(0, std::memory_order_relaxed);
-    const uint32_t serial = static_cast<uint32_t>(word_.load(std::memory_order_relaxed) >> 32) + 1;
-    word_.store(uint64_t{serial} << 32 | static_cast<uint64_t>(count) << 16);
+    const uint32_t serial = ++serial_;
+    for (int t = 0; t < kThreads; ++t)
+      shares_[t].store(uint64_t{serial} << 32 |
+                       static_cast<uint64_t>(count * (t + 1) / kThreads) << 16 |
+                       static_cast<uint64_t>(count * t / kThreads));
     if (sleepers_.load() > 0) {
       { std::lock_guard<std::mutex> lock(mutex_); }
       work_.notify_all();
     }
-    WorkItems items(this, serial, n, count, UnitRun{});
+    WorkItems items(this, serial, 0, n, count, UnitRun{});
     inside_parallel() = true;
     body(context, items);
     inside_parallel() = false;
@@ -167,31 +185,57 @@ class ThreadPool {
     }
   }
 
-  // The next item of call `serial` (Note [Claimed work]), empty when it has none left or
-  // is over.
-  UnitRun claim(uint32_t serial) {
-    uint64_t word = word_.load(std::memory_order_acquire);
+  // Thread `self`'s next item of call `serial` (Note [Claimed work]): from its own share's
+  // front, else from the end of the fullest other share; empty when none is left or the
+  // call is over.
+  UnitRun claim(uint32_t serial, int self) {
     for (;;) {
+      uint64_t word = shares_[self].load(std::memory_order_acquire);
+      if (word >> 32 != serial) return UnitRun{};
       const int64_t next = static_cast<int64_t>(word & 0xffff);
-      const int64_t left = static_cast<int64_t>(word >> 16 & 0xffff) - next;
-      if (word >> 32 != serial || left <= 0) return UnitRun{};
-      const int64_t take = left / (2 * kThreads) > 1 ? left / (2 * kThreads) : 1;
-      if (word_.compare_exchange_weak(word, word + static_cast<uint64_t>(take),
-                                      std::memory_order_acq_rel, std::memory_order_acquire))
-        return UnitRun{next, next + take};
+      const int64_t end = static_cast<int64_t>(word >> 16 & 0xffff);
+      if (next < end) {
+        const int64_t take = (end - next + 1) / 2;
+        if (shares_[self].compare_exchange_weak(word, word + static_cast<uint64_t>(take),
+                                                std::memory_order_acq_rel))
+          return UnitRun{next, next + take};
+        continue;
+      }
+      int fullest = -1;
+      int64_t most = 0;
+      for (int t = 0; t < kThreads; ++t) {
+        const uint64_t other = shares_[t].load(std::memory_order_acquire);
+        const int64_t left =
+            static_cast<int64_t>(other >> 16 & 0xffff) - static_cast<int64_t>(other & 0xffff);
+        if (other >> 32 == serial && left > most) fullest = t, most = left;
+      }
+      if (fullest < 0) return UnitRun{};
+      uint64_t other = shares_[fullest].load(std::memory_order_acquire);
+      const int64_t from = static_cast<int64_t>(other & 0xffff);
+      const int64_t until = static_cast<int64_t>(other >> 16 & 0xffff);
+      if (other >> 32 != serial || from >= until) continue;
+      const int64_t take = (until - from + 1) / 2;
+      if (shares_[fullest].compare_exchange_weak(other, other - (static_cast<uint64_t>(take) << 16),
+                                                 std::memory_order_acq_rel))
+        return UnitRun{until - take, until};
     }
   }
 
   // Marks every item of call `serial` claimed; returns how many were not.
   int64_t close(uint32_t serial) {
-    uint64_t word = word_.load(std::memory_order_acquire);
-    for (;;) {
-      const uint64_t next = word & 0xffff, count = word >> 16 & 0xffff;
-      if (word >> 32 != serial || next >= count) return 0;
-      if (word_.compare_exchange_weak(word, word - next + count, std::memory_order_acq_rel,
-                                      std::memory_order_acquire))
-        return static_cast<int64_t>(count - next);
+    int64_t unclaimed = 0;
+    for (std::atomic<uint64_t>& share : shares_) {
+      uint64_t word = share.load(std::memory_order_acquire);
+      for (;;) {
+        const uint64_t next = word & 0xffff, end = word >> 16 & 0xffff;
+        if (word >> 32 != serial || next >= end) break;
+        if (share.compare_exchange_weak(word, word - next + end, std::memory_order_acq_rel)) {
+          unclaimed += static_cast<int64_t>(end - next);
+          break;
+        }
+      }
     }
+    return unclaimed;
   }
 
   ThreadPool(const ThreadPool&) = delete;
@@ -208,13 +252,13 @@ class ThreadPool {
 
  private:
   ThreadPool() {
-    for (std::thread& worker : workers_) worker = std::thread([this] { serve(); });
+    for (int w = 0; w < kThreads - 1; ++w) workers_[w] = std::thread([this, w] { serve(w + 1); });
   }
 
   // Whether a call after `seen` started (or the pool stops), sleeping when none does
-  // within kIdleSpin.
-  bool await_call(uint32_t seen) {
-    const auto started = [&] { return stop_.load() || word_.load() >> 32 != seen; };
+  // within kIdleSpin. `self`'s share says so.
+  bool await_call(int self, uint32_t seen) {
+    const auto started = [&] { return stop_.load() || shares_[self].load() >> 32 != seen; };
     const auto until = std::chrono::steady_clock::now() + kIdleSpin;
     for (int spins = 0; !started(); ++spins) {
       cpu_relax();
@@ -229,15 +273,15 @@ class ThreadPool {
     return !stop_.load();
   }
 
-  void serve() {
+  // Worker `self`'s loop (its share is the self-th).
+  void serve(int self) {
     inside_parallel() = true;
     uint32_t seen = 0;
-    while (await_call(seen)) {
-      const uint64_t word = word_.load(std::memory_order_acquire);
-      seen = static_cast<uint32_t>(word >> 32);
-      const UnitRun first = claim(seen);
-      if (first.first == first.last) continue;  // the caller took every unit before it woke
-      WorkItems items(this, seen, n_, static_cast<int64_t>(word >> 16 & 0xffff), first);
+    while (await_call(self, seen)) {
+      seen = static_cast<uint32_t>(shares_[self].load(std::memory_order_acquire) >> 32);
+      const UnitRun first = claim(seen, self);
+      if (first.first == first.last) continue;  // the others took every unit before it woke
+      WorkItems items(this, seen, self, n_, count_, first);
       body_(context_, items);
       finished_.fetch_add(items.taken_);
       if (caller_sleeps_.load()) {
@@ -248,7 +292,8 @@ class ThreadPool {
   }
 
   std::thread workers_[kThreads - 1];
-  std::atomic<uint64_t> word_{0};  // Note [Claimed work]
+  std::atomic<uint64_t> shares_[kThreads] = {};  // Note [Claimed work]
+  uint32_t serial_ = 0;                          // the last call's; only the caller's thread
   std::atomic<int64_t> finished_{0};
   std::atomic<int> sleepers_{0};
   std::atomic<bool> caller_sleeps_{false};
@@ -256,6 +301,7 @@ class ThreadPool {
   Body body_ = nullptr;
   const void* context_ = nullptr;
   int64_t n_ = 0;
+  int64_t count_ = 0;
   std::mutex mutex_;
   std::condition_variable work_;
   std::condition_variable done_;
@@ -267,7 +313,7 @@ inline bool WorkItems::claim(int64_t& begin, int64_t& end) {
   UnitRun run = first_;
   first_ = UnitRun{};
   if (run.first == run.last && pool_ != nullptr) {
-    run = pool_->claim(serial_);
+    run = pool_->claim(serial_, self_);
     taken_ += run.last - run.first;
   }
   if (run.first == run.last) return false;
@@ -313,7 +359,7 @@ void parallel_items(int64_t n, int64_t grain, const F& body) {
         &body, n, count);
     return;
   }
-  WorkItems items(nullptr, 0, n, 1, UnitRun{0, 1});
+  WorkItems items(nullptr, 0, 0, n, 1, UnitRun{0, 1});
   body(items);
 #else
   (void)grain;

@@ -37,20 +37,32 @@ int main() {
     });
   }
   printf("%ld\n", total.load());
-  // Many more units than threads, items of uneven lengths: every index exactly once, in the
-  // items Note [Claimed work] cuts, whichever thread claims them.
+  // Many more units than threads, items of uneven lengths: every index exactly once,
+  // whichever thread claims it; no item crosses from one thread's share into the next
+  // (Note [Claimed work]); the caller's first item is the front of its own share, unless
+  // the workers took all of that share while the caller was not running.
+  const std::thread::id caller = std::this_thread::get_id();
   for (int64_t n : {int64_t{13}, int64_t{1000}}) {
     std::atomic<int> seen[1000] = {};
-    std::atomic<int> items{0};
+    std::atomic<int> across{0}, caller_not_at_front{0};
     for (int round = 0; round < 200; ++round) {
-      opt::parallel_for(n, 1, [&](int64_t b, int64_t e) {
-        ++items;
-        for (int64_t i = b; i < e; ++i) ++seen[i];
+      opt::parallel_items(n, 1, [&](opt::WorkItems& items) {
+        bool first = std::this_thread::get_id() == caller;
+        for (int64_t b, e; items.claim(b, e); first = false) {
+          caller_not_at_front += first && b != 0 && b < n / opt::kThreads;
+          for (int t = 1; t < opt::kThreads; ++t) {
+            const int64_t share_end = n * t / opt::kThreads;
+            across += b < share_end && share_end < e;
+          }
+          for (int64_t i = b; i < e; ++i) ++seen[i];
+        }
       });
     }
     int wrong = 0;
     for (int64_t i = 0; i < 1000; ++i) wrong += seen[i] != (i < n ? 200 : 0);
-    printf("%ld: %d items, %d wrong\n", (long)n, items.load() / 200, wrong);
+    printf("%ld: %d wrong, %d across shares, caller's first in its share"
+           " but off its front %d times\n",
+           (long)n, wrong, across.load(), caller_not_at_front.load());
   }
   // Bodies that return before claiming every item (a kernel whose scratch failed): the call
   // returns, nobody runs the rest, and the pool serves the next call.
@@ -64,14 +76,13 @@ int main() {
   long after = 0;
   opt::parallel_for(64, 1, [&](int64_t b, int64_t e) { __atomic_add_fetch(&after, e - b, 0); });
   // Each call's body ran one item on the caller and on each worker that joined: never all
-  // of [0, 64) with a pool (a claim takes at most half of it), all of it without one.
+  // of [0, 64) with a pool (a claim takes at most half of a share), all of it without one.
   const long r = ran.load();
   const char* early = r == 500 * 64 ? "whole" : r >= 500 && r < 500 * 64 ? "part" : "wrong";
   printf("stopped early: %s, then %ld\n", early, after);
   // Workers whose body returns before its first claim (the units a worker took before its
   // body ran count as taken: the caller waits for nothing that will not come). The caller's
   // items are slow, so the workers wake and take some.
-  const std::thread::id caller = std::this_thread::get_id();
   std::atomic<long> by_caller{0};
   for (int round = 0; round < 50; ++round) {
     opt::parallel_items(64, 1, [&](opt::WorkItems& items) {
@@ -89,16 +100,6 @@ int main() {
   opt::parallel_for(5, 100, [&](int64_t b, int64_t e) { printf("[%ld,%ld)\n", (long)b, (long)e); });
 }
 """
-
-
-def claims(units: int, threads: int) -> int:
-    """The items Note [Claimed work] cuts `units` into: each takes 1 / (2 * threads) of
-    what is left, at least one unit."""
-    items = 0
-    while units > 0:
-        units -= max(1, units // (2 * threads))
-        items += 1
-    return items
 
 
 @pytest.mark.parametrize(
@@ -120,8 +121,8 @@ def test_parallel_for_items_coverage_and_nesting(tmp_path: Path, threads: int, c
     assert result.stdout.splitlines() == [
         chunks,
         "200000",
-        f"13: {claims(13, threads) if threads > 1 else 1} items, 0 wrong",
-        f"1000: {claims(1000, threads) if threads > 1 else 1} items, 0 wrong",
+        "13: 0 wrong, 0 across shares, caller's first in its share but off its front 0 times",
+        "1000: 0 wrong, 0 across shares, caller's first in its share but off its front 0 times",
         f"stopped early: {'part' if threads > 1 else 'whole'}, then 64",
         f"workers gave up: {'part' if threads > 1 else 'whole'}",
         "[0,5)",
