@@ -118,14 +118,46 @@ struct TileEpilogue {
   bool in_registers;
 };
 
-// A shift, then relu or clamp, as finish and the activation's own kernel compute them
-// (kernels/optimized/epilogue.h: relu x <= 0 ? 0 : x, clamp_vec's min(max(x, lo), hi)).
-inline Vec finish_in_registers(Vec x, const TileEpilogue& e, int row, int vec) {
-  if (e.shift != nullptr) x = x + (e.by_rows ? splat(e.shift[row]) : load(e.shift + vec * kLanes));
-  if (e.active == nullptr) return x;
-  if (e.active->kind == rt::EpilogueKind::Relu)
-    return optimized::activate<rt::EpilogueKind::Relu>(x, 0, 0);
-  return optimized::activate<rt::EpilogueKind::Clamp>(x, e.active->lo, e.active->hi);
+// Note [Epilogue in registers]
+// What finish_in_registers needs of a TileEpilogue, read once per tile into values the
+// compiler keeps in registers. Read through the TileEpilogue instead, every field is read
+// again for every vector (the tile's float stores might alias it) and the activation chosen
+// again: in a 1x1 layer of depth 16 that was as many instructions as the multiply-adds.
+// One branch-free sequence serves the three activations it takes: x + shift, then
+// max(lo, x), min(hi, x), + plus, each as compares and choices that give exactly the bits of
+// the kernels they replace (compilers make them single max and min instructions on x86):
+// - no activation: lo, hi, plus = -inf, +inf, -0; every step leaves x as it is (-0 and NaN
+//   too: x + -0 is x);
+// - clamp (hardtanh, relu6): lo, hi as clamp_vec makes them (elem/unary.h), plus -0: its
+//   compares and choices;
+// - relu (x <= 0 ? 0 : x): lo 0, hi +inf, plus +0: max keeps a -0 that relu makes 0, and
+//   -0 + 0 is 0.
+// A shift that is absent is -0.
+struct RegisterEpilogue {
+  const float* row_shift;  // one value per row (by_rows), or null: then shift, per column
+  Vec shift[kVecs];
+  Vec lo, hi, plus;
+};
+
+inline RegisterEpilogue registers_of(const TileEpilogue& e) {
+  RegisterEpilogue f{};
+  f.row_shift = e.shift != nullptr && e.by_rows ? e.shift : nullptr;
+  for (int v = 0; v < kVecs; ++v)
+    f.shift[v] = e.shift != nullptr && !e.by_rows ? load(e.shift + v * kLanes) : splat(-0.0f);
+  const bool relu = e.active != nullptr && e.active->kind == rt::EpilogueKind::Relu;
+  const bool clamp = e.active != nullptr && e.active->kind == rt::EpilogueKind::Clamp;
+  f.lo = relu ? Vec{} : clamp ? Vec{} + e.active->lo : splat(-__builtin_inff());
+  f.hi = clamp ? Vec{} + e.active->hi : splat(__builtin_inff());
+  f.plus = splat(relu ? 0.0f : -0.0f);
+  return f;
+}
+
+// Vector `vec` of row `row` of a tile, finished (Note [Epilogue in registers]).
+inline Vec finish_in_registers(Vec x, const RegisterEpilogue& f, int row, int vec) {
+  x = x + (f.row_shift != nullptr ? splat(f.row_shift[row]) : f.shift[vec]);
+  x = f.lo > x ? f.lo : x;
+  x = f.hi < x ? f.hi : x;
+  return x + f.plus;
 }
 
 // Keeps `v` a rounded product: no multiply-add may fuse it with the addition after it (as
@@ -278,6 +310,7 @@ __attribute__((always_inline)) inline void store_tile_outputs(const Vec (&acc)[R
                                                               bool accumulate,
                                                               const TileEpilogue* epilogue) {
   if (epilogue == nullptr || epilogue->in_registers) {
+    const RegisterEpilogue f = epilogue != nullptr ? registers_of(*epilogue) : RegisterEpilogue{};
 #pragma GCC unroll 16
     for (int i = 0; i < R; ++i) {
       if (i >= rows) break;
@@ -285,8 +318,7 @@ __attribute__((always_inline)) inline void store_tile_outputs(const Vec (&acc)[R
       for (int v = 0; v < kVecs; ++v) {
         float* at = c + i * ldc + out.at[v];
         const Vec x = accumulate ? acc[i][v] + load_outputs(at, out, v) : acc[i][v];
-        store_outputs(at, out, v,
-                      epilogue == nullptr ? x : finish_in_registers(x, *epilogue, i, v));
+        store_outputs(at, out, v, epilogue == nullptr ? x : finish_in_registers(x, f, i, v));
       }
     }
     return;
@@ -306,13 +338,14 @@ __attribute__((always_inline)) inline void store_tile(const Vec (&acc)[R][kVecs]
                                                       bool accumulate,
                                                       const TileEpilogue* epilogue) {
   if (rows == R && cols == kNR && (epilogue == nullptr || epilogue->in_registers)) {
+    const RegisterEpilogue f = epilogue != nullptr ? registers_of(*epilogue) : RegisterEpilogue{};
 #pragma GCC unroll 16
     for (int i = 0; i < R; ++i) {
 #pragma GCC unroll 4
       for (int v = 0; v < kVecs; ++v) {
         float* at = c + i * ldc + v * kLanes;
         const Vec x = accumulate ? acc[i][v] + load(at) : acc[i][v];
-        store(at, epilogue == nullptr ? x : finish_in_registers(x, *epilogue, i, v));
+        store(at, epilogue == nullptr ? x : finish_in_registers(x, f, i, v));
       }
     }
     return;
@@ -475,11 +508,12 @@ void indirect_microkernel(int64_t taps, int64_t cin, const int32_t* rows, int64_
   if constexpr (V < kVecs) {
     if (cols == kLanes && (epilogue == nullptr || epilogue->in_registers)) {
       // A whole narrow tile straight from the registers, as store_tile stores a wide one.
+      const RegisterEpilogue f = epilogue != nullptr ? registers_of(*epilogue) : RegisterEpilogue{};
 #pragma GCC unroll 16
       for (int i = 0; i < R; ++i) {
         if (i >= tile_rows) break;
         store(c + i * ldc,
-              epilogue == nullptr ? acc[i][0] : finish_in_registers(acc[i][0], *epilogue, i, 0));
+              epilogue == nullptr ? acc[i][0] : finish_in_registers(acc[i][0], f, i, 0));
       }
       return;
     }

@@ -178,3 +178,70 @@ def test_gemm_matches_a_plain_loop_with_the_same_bits_on_any_thread_count(
     assert one.startswith("0 of 3696 products wrong"), one
     assert run_driver(tmp_path, "gemm", PROGRAM, isa, 2) == one
     assert run_driver(tmp_path, "gemm", PROGRAM, isa, 3) == one
+
+
+EPILOGUE_PROGRAM = r"""
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "kernels/optimized/gemm_packed.h"
+
+// Note [Epilogue in registers]: the microkernel's store, for every kind it finishes in
+// registers, every shift it takes, on values where the choices differ (signed zeros, the
+// bounds, infinities, NaN, subnormals), against finish_scalar (the unfused kernels' way):
+// the same bits, but for which of two NaNs a sum of two keeps (the compiler's operand order,
+// in either way).
+int main() {
+  using Kind = rt::EpilogueKind;
+  const float inf = INFINITY, nan = NAN, tiny = 1e-40f;
+  const float values[] = {0.0f, -0.0f, 1.0f, -1.0f, 6.0f, 6.5f, 5.0f, -2.0f, -2.5f,
+                          inf, -inf, nan, -nan, tiny, -tiny, 3.0f, 0.5f, -0.5f};
+  const float shifts[] = {0.0f, -0.0f, 1.0f, -6.0f, inf, nan};
+  const rt::Epilogue kinds[] = {{Kind::None, 0, 0},           {Kind::Relu, 0, 0},
+                                {Kind::Clamp, 0.0f, 6.0f},    {Kind::Clamp, -0.0f, 0.0f},
+                                {Kind::Clamp, -2.0f, 5.0f},   {Kind::Clamp, 3.0f, 1.0f},
+                                {Kind::Clamp, -inf, inf},     {Kind::Clamp, 0.0f, -0.0f}};
+  constexpr int n = int(sizeof(values) / sizeof(float));
+  int bad = 0, checks = 0;
+  for (const rt::Epilogue& kind : kinds)
+    for (int mode = 0; mode < 3; ++mode)  // no shift, one per column, one per row
+      for (const float shift_value : shifts)
+        for (int at = 0; at < n; ++at) {
+          float column_shift[opt::kNR], row_shift[opt::kMR];
+          for (float& s : column_shift) s = shift_value;
+          for (float& s : row_shift) s = shift_value;
+          opt::Epilogue e;
+          e.active = kind;
+          if (mode == 1) e.shift = column_shift;
+          if (mode == 2) e.shift = row_shift, e.by_rows = true;
+          const opt::sgemm::TileEpilogue tile{nullptr, e.shift, e.by_rows,
+                                              e.activates() ? &e.active : nullptr, true};
+          const opt::sgemm::RegisterEpilogue f = opt::sgemm::registers_of(tile);
+          for (int v = 0; v < opt::sgemm::kVecs; ++v) {
+            float lanes[opt::sgemm::kLanes];
+            for (int l = 0; l < opt::sgemm::kLanes; ++l) lanes[l] = values[(at + l) % n];
+            const opt::sgemm::Vec got =
+                opt::sgemm::finish_in_registers(opt::sgemm::load(lanes), f, 1, v);
+            for (int l = 0; l < opt::sgemm::kLanes; ++l) {
+              const float want = opt::finish_scalar(lanes[l], e, 1);
+              const float g = got[l];
+              ++checks;
+              const bool same = std::memcmp(&g, &want, sizeof(float)) == 0 ||
+                                (std::isnan(g) && std::isnan(want));
+              if (!same && bad++ < 5)
+                printf("kind %d [%g, %g] mode %d shift %g: %g gives %g, want %g\n",
+                       int(kind.kind), kind.lo, kind.hi, mode, shift_value, lanes[l], g, want);
+            }
+          }
+        }
+  printf("%d of %d wrong\n", bad, checks);
+  return bad != 0;
+}
+"""
+
+
+@pytest.mark.parametrize("isa", levels_here())
+def test_epilogue_in_registers_gives_the_unfused_bits(tmp_path: Path, isa: str) -> None:
+    output = run_driver(tmp_path, "epilogue", EPILOGUE_PROGRAM, isa, 1)
+    assert output.startswith("0 of "), output

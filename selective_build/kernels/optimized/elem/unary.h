@@ -33,8 +33,11 @@ void unary_kernel(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& o
 // hi wins when lo > hi. A missing bound is +-infinity.
 template <typename V>
 inline V clamp_vec(V x, float lo, float hi) {
-  const V low = x < lo ? V{} + lo : x;
-  return low > hi ? V{} + hi : low;
+  // Compared with the vectors they choose (equal to lo and hi as numbers), so compilers
+  // make each line one max or min instruction.
+  const V low_v = V{} + lo, high_v = V{} + hi;
+  const V low = x < low_v ? low_v : x;
+  return low > high_v ? high_v : low;
 }
 
 }  // namespace optimized
