@@ -1,8 +1,7 @@
 #include <cstdint>
 
 #include "kernels/common/declared_dtypes.h"
-#include "kernels/portable/util/copy_convert.h"
-#include "kernels/portable/util/shape_copy.h"
+#include "kernels/portable/util/dim_order_copy.h"
 #include "runtime/kernel/dispatch.h"
 #include "runtime/kernel/dtype_selection.h"
 #include "runtime/kernel/kernel.h"
@@ -39,20 +38,7 @@ rt::Tensor& _to_copy_out(rt::KernelContext& context, const rt::Tensor& self, boo
     in.fail("memory_format must be contiguous_format or preserve_format");
     return out;
   }
-  CopyConverter converter;
-  if (!Dtypes::run(context, kOp, self.dtype(),
-                   [&](auto t) { copy_set_source<typename decltype(t)::type>(converter); }) ||
-      !Dtypes::run(context, kOp, out.dtype(),
-                   [&](auto t) { copy_set_target<typename decltype(t)::type>(converter); })) {
-    return out;
-  }
-  if (!resize_out(in, out, self.sizes().data(), self.dim())) return out;
-  if (self.dtype() == out.dtype()) {
-    copy_same_shape(out, self);
-    return out;
-  }
-  copy_convert(out, self, converter);
-  return out;
+  return copy_into<Dtypes>(in, self, out);
 }
 
 }  // namespace portable

@@ -8,13 +8,12 @@
 
 namespace portable {
 
-// _to_dim_order_copy.out over `Dtypes` (the calling kernel's selection): out takes self's
-// shape in `dim_order`, each element copied or converted, read and written through their
-// strides. Portable's kernel, and the optimized one for what it has no fast path for.
+// out = self, each element copied or converted to out's dtype, read and written through
+// their strides, out resized to self's shape: the body of _to_copy.out and
+// _to_dim_order_copy.out over `Dtypes` (the calling kernel's selection), after each has
+// checked its own arguments.
 template <typename Dtypes>
-rt::Tensor& to_dim_order_copy(const rt::OpContext& in, const rt::Tensor& self,
-                              rt::Optional<rt::IntList> dim_order, rt::Tensor& out) {
-  if (!shape_check_dim_order(in, dim_order, self, out)) return out;
+rt::Tensor& copy_into(const rt::OpContext& in, const rt::Tensor& self, rt::Tensor& out) {
   CopyConverter converter;
   rt::KernelContext& context = in.context();
   if (!Dtypes::run(context, in.op(), self.dtype(),
@@ -30,6 +29,16 @@ rt::Tensor& to_dim_order_copy(const rt::OpContext& in, const rt::Tensor& self,
   }
   copy_convert(out, self, converter);
   return out;
+}
+
+// _to_dim_order_copy.out over `Dtypes`: out takes self's shape in `dim_order`, each element
+// copied or converted (copy_into). Portable's kernel, and the optimized one for what it has
+// no fast path for.
+template <typename Dtypes>
+rt::Tensor& to_dim_order_copy(const rt::OpContext& in, const rt::Tensor& self,
+                              rt::Optional<rt::IntList> dim_order, rt::Tensor& out) {
+  if (!shape_check_dim_order(in, dim_order, self, out)) return out;
+  return copy_into<Dtypes>(in, self, out);
 }
 
 }  // namespace portable
