@@ -19,39 +19,21 @@ the layers against the stream of the same round, never across rounds.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(HERE))
+import kernel_driver  # noqa: E402
 import latency  # noqa: E402
 
-from selective_build.codegen.manifest.builtins import OPTIMIZED, builtin_cflags  # noqa: E402
-from selective_build.codegen.plan.objects import BASE_CFLAGS  # noqa: E402
-
-DRIVER = r"""
-#include <time.h>
-
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <random>
-#include <vector>
-
+DRIVER = (
+    kernel_driver.PRELUDE
+    + r"""
 #include "kernels/optimized/conv_channels_last.h"
 #include "kernels/optimized/conv_depthwise_channels_last.h"
 
 namespace {
-
-double cpu_seconds() {
-  timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
 
 // Least and median of `times`, in microseconds.
 void print(const char* name, std::vector<double> times) {
@@ -116,32 +98,21 @@ int main(int, char** argv) {
   return 0;
 }
 """
+)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--calls", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=3)
-    own = "x86-64-v4" if "avx512f" in latency.cpu_flags() else "x86-64-v3"
-    parser.add_argument("--level", default=own, choices=["x86-64-v3", "x86-64-v4"])
+    kernel_driver.add_level_argument(parser)
     options = parser.parse_args()
-    if options.level == "x86-64-v4" and "avx512f" not in latency.cpu_flags():
-        parser.error("--level x86-64-v4 needs a processor with AVX-512; this one has none")
+    kernel_driver.check_level(parser, options.level)
     print(f"Processor: {latency.processor()}. {options.level}; one thread, thread CPU per call.")
-    with tempfile.TemporaryDirectory() as folder:
-        source, program = Path(folder) / "pair.cpp", Path(folder) / "pair"
-        source.write_text(DRIVER)
-        # The toolchain's flags first, the library's last, as the build orders them (its
-        # -O2 wins over -Os).
-        flags = (*BASE_CFLAGS, "-Os", f"-march={options.level}", *builtin_cflags(OPTIMIZED))
-        command = ["c++", *flags, "-DOPT_THREADS=1", f"-I{REPO}", str(source), "-o", str(program)]
-        subprocess.run(command, check=True)
-        for round_number in range(1, options.rounds + 1):
-            output = subprocess.run(
-                [str(program), str(options.calls)], capture_output=True, text=True, check=True
-            ).stdout
-            print(f"\nRound {round_number}:\n\n| call | least | median |\n|---|---:|---:|")
-            print(output, end="")
+    for round_number in range(1, options.rounds + 1):
+        output = kernel_driver.run_driver(DRIVER, options.level, [str(options.calls)])
+        print(f"\nRound {round_number}:\n\n| call | least | median |\n|---|---:|---:|")
+        print(output, end="")
 
 
 if __name__ == "__main__":

@@ -19,47 +19,23 @@ are benchmarks/depthwise_lanes.py's.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 import depthwise_lanes  # noqa: E402
-import latency  # noqa: E402
-
-from selective_build.codegen.manifest.builtins import OPTIMIZED, builtin_cflags  # noqa: E402
-from selective_build.codegen.plan.objects import BASE_CFLAGS  # noqa: E402
-
-# The lanes driver's table of layer classes (`struct Shape` and `kShapes`).
-_LANES = depthwise_lanes.DRIVER
-SHAPES = _LANES[_LANES.index("struct Shape {") : _LANES.index("}  // namespace")]
+import kernel_driver  # noqa: E402
 
 DRIVER = (
-    r"""
-#include <time.h>
-
-#include <cstdio>
-#include <cstdlib>
-#include <random>
-#include <vector>
-
+    kernel_driver.PRELUDE
+    + r"""
 #include "kernels/optimized/conv_depthwise.h"
 
 namespace {
-
-double cpu_seconds() {
-  timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
 """
-    + SHAPES
-    + r"""}  // namespace
+    + depthwise_lanes.SHAPES
+    + r"""
+}  // namespace
 
 int main(int, char** argv) {
   const int rounds = atoi(argv[1]);
@@ -122,21 +98,10 @@ int main(int, char** argv) {
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
-    # The machine's own level by default: a v4 driver stops on an AVX2 processor with SIGILL.
-    own = "x86-64-v4" if "avx512f" in latency.cpu_flags() else "x86-64-v3"
-    parser.add_argument("--level", default=own, choices=["x86-64-v3", "x86-64-v4"])
+    kernel_driver.add_level_argument(parser)
     options = parser.parse_args()
-    if options.level == "x86-64-v4" and "avx512f" not in latency.cpu_flags():
-        parser.error("--level x86-64-v4 needs a processor with AVX-512; this one has none")
-    with tempfile.TemporaryDirectory() as folder:
-        source, program = Path(folder) / "nhwc.cpp", Path(folder) / "nhwc"
-        source.write_text(DRIVER)
-        flags = (*BASE_CFLAGS, "-Os", f"-march={options.level}", *builtin_cflags(OPTIMIZED))
-        command = ["c++", *flags, "-DOPT_THREADS=1", f"-I{REPO}", str(source), "-o", str(program)]
-        subprocess.run(command, check=True)
-        output = subprocess.run(
-            [str(program), str(options.rounds)], capture_output=True, text=True, check=True
-        ).stdout
+    kernel_driver.check_level(parser, options.level)
+    output = kernel_driver.run_driver(DRIVER, options.level, [str(options.rounds)])
     print(
         f"{options.level}; one thread, thread CPU time per call, mean of {options.rounds} rounds."
     )

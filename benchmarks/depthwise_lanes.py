@@ -17,37 +17,14 @@ that writing subtracted).
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import latency  # noqa: E402
+import kernel_driver  # noqa: E402
 
-from selective_build.codegen.manifest.builtins import OPTIMIZED, builtin_cflags  # noqa: E402
-from selective_build.codegen.plan.objects import BASE_CFLAGS  # noqa: E402
-
-DRIVER = r"""
-#include <time.h>
-
-#include <cstdio>
-#include <cstdlib>
-#include <random>
-#include <vector>
-
-#include "kernels/optimized/conv_depthwise.h"
-
-namespace {
-
-double cpu_seconds() {
-  timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
+# The layer classes, this driver's and depthwise_channels_last.py's.
+SHAPES = r"""
 struct Shape {
   int channels, k, stride, in;
   const char* model;
@@ -67,7 +44,17 @@ const Shape kShapes[] = {
     {672, 5, 2, 14, "EfficientNet-B0"}, {1152, 5, 1, 7, "EfficientNet-B0"},
     {1152, 3, 1, 7, "EfficientNet-B0"},
 };
+"""
 
+DRIVER = (
+    kernel_driver.PRELUDE
+    + r"""
+#include "kernels/optimized/conv_depthwise.h"
+
+namespace {
+"""
+    + SHAPES
+    + r"""
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -127,23 +114,16 @@ int main(int argc, char** argv) {
   return 0;
 }
 """
+)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     options = parser.parse_args()
-    if "avx512f" not in latency.cpu_flags():  # its driver would stop with SIGILL
+    if not kernel_driver.has_avx512():  # its driver would stop with SIGILL
         parser.error("the lanes path is AVX-512's: this processor has none")
-    with tempfile.TemporaryDirectory() as folder:
-        source, program = Path(folder) / "lanes.cpp", Path(folder) / "lanes"
-        source.write_text(DRIVER)
-        flags = (*BASE_CFLAGS, "-Os", "-march=x86-64-v4", *builtin_cflags(OPTIMIZED))
-        command = ["c++", *flags, "-DOPT_THREADS=1", f"-I{REPO}", str(source), "-o", str(program)]
-        subprocess.run(command, check=True)
-        output = subprocess.run(
-            [str(program), str(options.rounds)], capture_output=True, text=True, check=True
-        ).stdout
+    output = kernel_driver.run_driver(DRIVER, "x86-64-v4", [str(options.rounds)])
     print(f"x86-64-v4; one thread, thread CPU time per call, mean of {options.rounds} rounds.")
     print(output)
 
