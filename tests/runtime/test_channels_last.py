@@ -50,6 +50,10 @@ CHANGED = {
     "conv_pools": 3,
     # No convolution: the pools' tensors stay as exported.
     "max_pool_ceil": 0,
+    # Both convolutions' outs are read through views the exporter's memory planning made
+    # aliases (Note [Aliases in planned memory]): they stay, and so does the relu's out,
+    # whose call takes it with the second's. Changed, the tokens came out transposed.
+    "patch_tokens": 0,
 }
 FUSED = {
     "conv_chains": 7,
@@ -57,6 +61,8 @@ FUSED = {
     "depthwise_chains": 8,
     "fire_cats": 11,
     "max_pool_ceil": 1,
+    # The convolution -> relu is left: a view reads the convolution's out.
+    "patch_tokens": 0,
 }
 
 

@@ -100,6 +100,25 @@ struct CallGraph {
   }
 
   size_t at(const EValue* value) const { return static_cast<size_t>(value - values.data()); }
+  // Note [Aliases in planned memory]
+  // ExecuTorch's memory planning may turn a view (a flatten, a reshape) into a second tensor
+  // over the same bytes with no instruction between the two: the view is read at run time
+  // and written by nobody. A pass that changes how a value's bytes are laid out (Note
+  // [Channels last]) or stops writing them (Note [Fusion at load]) must leave a value that
+  // such a tensor reads: aliased(value) says whether one shares its memory. A ViT's patch
+  // convolution, flattened and transposed into tokens, is one (its out went channels last,
+  // and the tokens were read in the wrong order). Call after count().
+  bool aliased(const EValue* value) const {
+    if (!value->is_tensor()) return false;
+    const Tensor& t = value->to_tensor();
+    for (const EValue& other : values) {
+      const size_t v = at(&other);
+      if (&other == value || !other.is_tensor() || uses[v] == 0 || written[v] != 0) continue;
+      const Tensor& view = other.to_tensor();
+      if (view.data() != nullptr && !program.holds(view.data()) && overlaps(t, view)) return true;
+    }
+    return false;
+  }
   // Values a rewrite made live outside the method's table: never counted.
   bool owned(const EValue* value) const {
     return value >= values.data() && value < values.data() + values.size();

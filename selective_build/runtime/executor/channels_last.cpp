@@ -131,8 +131,9 @@ struct Sets {
 };
 
 // Whether `value` may change its layout at all: an activation written at run time (not the
-// method's input or output, no constant), 4-D with pixels and channels, static and
-// contiguous. Who writes it is the calls' business (constrain).
+// method's input or output, no constant, no view's bytes: Note [Aliases in planned
+// memory]), 4-D with pixels and channels, static and contiguous. Who writes it is the
+// calls' business (constrain).
 bool candidate(const CallGraph& graph, const EValue* value, BoxedList inputs, BoxedList outputs) {
   if (!has_pixels(value) || !graph.owned(value) || graph.written[graph.at(value)] == 0)
     return false;
@@ -143,7 +144,7 @@ bool candidate(const CallGraph& graph, const EValue* value, BoxedList inputs, Bo
     if (inputs.items[k] == value) return false;
   for (uint32_t k = 0; k < outputs.size; ++k)
     if (outputs.items[k] == value) return false;
-  return true;
+  return !graph.aliased(value);  // a view over its bytes reads them as exported
 }
 
 // Marks every value `call` refers to (its items of lists too) as staying.

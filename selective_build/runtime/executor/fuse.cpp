@@ -49,9 +49,11 @@ bool is_float_tensor(const EValue* value) {
   return value->is_tensor() && value->to_tensor().dtype() == ScalarType::Float;
 }
 
-// An out that only its producer (out and return slot) and the next call read.
+// An out that only its producer (out and return slot) and the next call read, and no view
+// over its bytes (Note [Aliases in planned memory]): a fused chain never writes it.
 bool intermediate(const CallGraph& graph, const EValue* value) {
-  return is_float_tensor(value) && graph.owned(value) && graph.uses[graph.at(value)] == 3;
+  return is_float_tensor(value) && graph.owned(value) && graph.uses[graph.at(value)] == 3 &&
+         !graph.aliased(value);
 }
 
 // The out of a call written as the exporter writes one: listed again as its return slot.
@@ -105,7 +107,7 @@ bool silu_of(const Instruction& sigmoid, const Instruction& mul, const CallGraph
   const bool operands =
       (mul.args[0] == in && mul.args[1] == s) || (mul.args[0] == s && mul.args[1] == in);
   return operands && is_float_tensor(in) && graph.uses[graph.at(in)] == 4 &&
-         graph.uses[graph.at(s)] == 3;
+         graph.uses[graph.at(s)] == 3 && !graph.aliased(in) && !graph.aliased(s);
 }
 
 // Whether a batch norm call of `conv`'s out can be folded into it.

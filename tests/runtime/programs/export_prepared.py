@@ -29,6 +29,9 @@ the inputs and PyTorch eager's outputs, which ExecuTorch's runtime is checked to
 - ``conv_pools``: convolutions between max pools (one with its indices unread, one whose
   indices the method returns), an add, relu and average pool into a mean, a depthwise layer
   into a view: the sets of tensors Note [Channels last] changes together or leaves.
+- ``patch_tokens``: a ViT's patch convolution flattened into tokens, and a convolution ->
+  relu whose out a flatten also reads: views the exporter's memory planning makes aliases
+  with no instruction (Note [Aliases in planned memory]).
 """
 
 from __future__ import annotations
@@ -180,8 +183,30 @@ class ConvPools(nn.Module):
         return d.mean((2, 3)), indices, flat
 
 
+class PatchTokens(nn.Module):
+    """Note [Aliases in planned memory]: a ViT's stem (a stride-4 convolution cut into
+    patches, flattened and transposed into tokens), whose flatten the exporter's memory
+    planning makes a second tensor over the convolution's out with no instruction between
+    them; and a convolution -> relu chain whose pre-activation out such a view also reads
+    (were it fused, nobody would write what the view reads)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.patch = nn.Conv2d(3, 16, 4, stride=4)
+        self.position = nn.Parameter(0.1 * torch.randn(1, 64, 16))
+        self.conv = nn.Conv2d(3, 8, 4, stride=4)
+        self.after = nn.Conv2d(8, 8, 1)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        tokens = self.patch(x).flatten(2).transpose(1, 2) + self.position
+        y = self.conv(x)
+        return tokens, self.after(torch.relu(y)), y.flatten(2).sum(-1)
+
+
 def _inputs(name: str) -> tuple[torch.Tensor, ...]:
     torch.manual_seed(1)
+    if name == "patch_tokens":
+        return (torch.randn(1, 3, 32, 32),)
     if name == "fire_cats":
         return (torch.randn(1, 3, 13, 15),)
     if name == "max_pool_ceil":
@@ -208,6 +233,8 @@ def _module(name: str) -> nn.Module:
         return DepthwiseChains().eval()
     if name == "conv_pools":
         return ConvPools().eval()
+    if name == "patch_tokens":
+        return PatchTokens().eval()
     module = ConvChains().eval()
     if name.endswith("channels_last"):
         module = module.to(memory_format=torch.channels_last)
@@ -256,6 +283,7 @@ NAMES = (
     "max_pool_ceil",
     "fire_cats",
     "conv_pools",
+    "patch_tokens",
 )
 
 
