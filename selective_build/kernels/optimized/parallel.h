@@ -74,11 +74,10 @@ inline void cpu_relax() {
 // computes mostly the t-th share of the pixels, as it did in the layer before, and reads
 // the rows it wrote from its own core's L2, not the other's (the one counter interleaved
 // the threads' claims differently in every layer; MobileNetV2's calls on two threads took
-// 0.98 of their time with it, its depthwise layers 0.94: benchmarks/RESULTS.md, "Shares").
-// Everything else a call publishes (body,
-// n) is written before the words (release) and read only after a successful claim
-// (acquire): while an item is unfinished its caller has not returned, so those fields are
-// still that call's. Which units an item covers depends on who claims it, never what a
+// 0.98 of their time with it, its depthwise layers 0.94: benchmarks/RESULTS.md, "Threads'
+// shares"). Everything else a call publishes (body, n, count) is written before the words
+// (release) and read only after a successful claim (acquire): while an item is unfinished
+// its caller has not returned, so those fields are still that call's. Which units an item covers depends on who claims it, never what a
 // unit computes. When its body ends a worker adds the units it took to `finished_`; the
 // caller returns once the units it did not take are all there.
 //
