@@ -104,8 +104,9 @@ struct CallGraph {
   // ExecuTorch's memory planning may turn a view (a flatten, a reshape) into a second tensor
   // over the same bytes with no instruction between the two: the view is read at run time
   // and written by nobody. A pass that changes how a value's bytes are laid out (Note
-  // [Channels last]) or stops writing them (Note [Fusion at load]) must leave a value that
-  // such a tensor reads: aliased(value) says whether one shares its memory. A ViT's patch
+  // [Channels last]), stops writing them (Note [Fusion at load], Note [Unread outs]) or
+  // moves them (Note [Cats in place]) must leave a value that such a tensor reads:
+  // aliased(value) says whether one shares its memory. A ViT's patch
   // convolution, flattened and transposed into tokens, is one (its out went channels last,
   // and the tokens were read in the wrong order). Call after count().
   bool aliased(const EValue* value) const {

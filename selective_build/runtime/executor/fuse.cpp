@@ -119,7 +119,7 @@ bool batch_norm_folds(const Instruction& conv, const Instruction& bn, const Call
   if (outs.size != 3 || outs.items[0] != b[7] || outs.items[1] != b[8] || outs.items[2] != b[9])
     return false;
   if (graph.uses[graph.at(b[8])] != 2 || graph.uses[graph.at(b[9])] != 2 ||
-      graph.uses[graph.at(b[10])] != 1)
+      graph.uses[graph.at(b[10])] != 1 || graph.aliased(b[8]) || graph.aliased(b[9]))
     return false;
   if (b[6]->tag() != Tag::Double || !graph.constant(c[1], ScalarType::Float) ||
       c[1]->to_tensor().dim() < 1 || c[1]->to_tensor().dim_order()[0] != 0)
@@ -235,7 +235,8 @@ class Fuser {
 };
 
 // Whether a max pool's indices are read by nothing but the call itself (its out argument and
-// its return list, which nothing else refers to): Note [Unread outs].
+// its return list, which nothing else refers to, and no view over their bytes): Note
+// [Unread outs].
 bool indices_unread(const Instruction& call, const CallGraph& graph) {
   if (call.args.size() != 9) return false;
   const EValue* indices = call.args[7];
@@ -245,7 +246,8 @@ bool indices_unread(const Instruction& call, const CallGraph& graph) {
     return false;
   const BoxedList items = list->to_list();
   return items.size == 2 && items.items[0] == call.args[6] && items.items[1] == indices &&
-         graph.uses[graph.at(indices)] == 2 && graph.uses[graph.at(list)] == 1;
+         graph.uses[graph.at(indices)] == 2 && graph.uses[graph.at(list)] == 1 &&
+         !graph.aliased(indices);  // Note [Aliases in planned memory]
 }
 
 // The calls with a fused entry (runtime/kernel/epilogue.h): a null entry is not linked.

@@ -106,10 +106,11 @@ bool placeable(const Instruction& cat, uint32_t pc, const CallGraph& graph, cons
     if (method_inputs.items[k] == a[2]) return false;
   }
   // Three uses: its producer's out and return slot, the list once (an input listed twice
-  // has four).
+  // has four); and no view over its bytes, which would read them where they no longer are
+  // (Note [Aliases in planned memory]).
   for (uint32_t k = 0; k < items.size; ++k) {
     const EValue* item = items.items[k];
-    if (!graph.owned(item) || graph.uses[graph.at(item)] != 3) return false;
+    if (!graph.owned(item) || graph.uses[graph.at(item)] != 3 || graph.aliased(item)) return false;
     const uint32_t producer = graph.producer[graph.at(item)];
     if (producer == CallGraph::kNone || producer >= pc) return false;
   }
