@@ -79,6 +79,7 @@ struct CallGraph {
   uint8_t* written = nullptr;    // per value: 1 if a kernel call, a move or the caller may write it
   uint8_t* folded = nullptr;     // per value: 1 if the out of a call folded at load
   uint32_t* producer = nullptr;  // per value: the kernel call whose out it is, or kNone
+  uint32_t* first = nullptr;     // per value: the first instruction that refers to it, or kNone
 
   CallGraph(Span<Instruction> calls_, Span<EValue> values_, const Program& program_)
       : calls(calls_), values(values_), program(program_) {}
@@ -87,11 +88,12 @@ struct CallGraph {
   bool allocate(Arena& arena) {
     const size_t n = values.size();
     uses = arena.allocate_array<uint8_t>(3 * n + 1);
-    producer = arena.allocate_array<uint32_t>(n + 1);
+    producer = arena.allocate_array<uint32_t>(2 * n + 2);
     if (uses == nullptr || producer == nullptr) return false;
     written = uses + n;
     folded = uses + 2 * n;
-    for (size_t i = 0; i < n; ++i) producer[i] = kNone;
+    first = producer + n + 1;
+    for (size_t i = 0; i < n; ++i) producer[i] = first[i] = kNone;
     return true;
   }
   void release(Arena& arena) {
@@ -106,17 +108,41 @@ struct CallGraph {
   // and written by nobody. A pass that changes how a value's bytes are laid out (Note
   // [Channels last]), stops writing them (Note [Fusion at load], Note [Unread outs]) or
   // moves them (Note [Cats in place]) must leave a value that such a tensor reads:
-  // aliased(value) says whether one shares its memory. A ViT's patch
-  // convolution, flattened and transposed into tokens, is one (its out went channels last,
-  // and the tokens were read in the wrong order). Call after count().
+  // aliased(value) says whether one does. Planned memory is reused by tensors that live at
+  // other times, so a view reads `value` only if `value` was written before the view's
+  // first read and nothing covered the view's bytes in between (an overlap alone took
+  // EfficientNet-B0's activations out of channels last). A ViT's patch convolution,
+  // flattened and transposed into tokens, is such a value (its out went channels last, and
+  // the tokens were read in the wrong order). Call after count().
   bool aliased(const EValue* value) const {
-    if (!value->is_tensor()) return false;
+    if (!value->is_tensor() || !owned(value) || first[at(value)] == kNone) return false;
     const Tensor& t = value->to_tensor();
+    const uint32_t written_at = first[at(value)];
     for (const EValue& other : values) {
       const size_t v = at(&other);
-      if (&other == value || !other.is_tensor() || uses[v] == 0 || written[v] != 0) continue;
+      if (&other == value || !other.is_tensor() || uses[v] == 0 || written[v] != 0 ||
+          folded[v] != 0)
+        continue;
       const Tensor& view = other.to_tensor();
-      if (view.data() != nullptr && !program.holds(view.data()) && overlaps(t, view)) return true;
+      if (view.data() == nullptr || program.holds(view.data()) || !overlaps(t, view)) continue;
+      // The view reads what was last written over all its bytes before it is first read
+      // (the method's outputs: after every instruction). Planned memory is reused, so
+      // `value` is that only if it came first and nothing covered the view's bytes since.
+      const uint32_t read = first[v] == kNone ? static_cast<uint32_t>(calls.size()) : first[v];
+      if (written_at >= read) continue;
+      bool covered = false;
+      for (const EValue& later : values) {
+        const size_t w = at(&later);
+        if (&later == value || !later.is_tensor() || written[w] == 0 || first[w] == kNone ||
+            first[w] <= written_at || first[w] >= read)
+          continue;
+        const uint8_t* from = static_cast<const uint8_t*>(later.to_tensor().data());
+        const uint8_t* to = static_cast<const uint8_t*>(view.data());
+        covered = from != nullptr && from <= to &&
+                  from + later.to_tensor().capacity() >= to + view.capacity();
+        if (covered) break;
+      }
+      if (!covered) return true;
     }
     return false;
   }
@@ -146,6 +172,8 @@ struct CallGraph {
           return false;
         case Instruction::Kind::Move:
           use(&values[call.first]), use(&values[call.second]), write(&values[call.second]);
+          refer(&values[call.first], static_cast<uint32_t>(pc));
+          refer(&values[call.second], static_cast<uint32_t>(pc));
           break;
         case Instruction::Kind::Kernel:
         case Instruction::Kind::Folded:
@@ -177,14 +205,19 @@ struct CallGraph {
   }
 
  private:
+  void refer(const EValue* value, uint32_t pc) {
+    if (owned(value) && first[at(value)] == kNone) first[at(value)] = pc;
+  }
+
   void count_call(const Instruction& call, uint32_t pc) {
     const size_t n = call.args.size();
     for (size_t a = 0; a < n; ++a) {
       const EValue* arg = call.args[a];
       use(arg);
+      refer(arg, pc);
       if (is_list_value(arg)) {
         const BoxedList items = arg->to_list();
-        for (uint32_t k = 0; k < items.size; ++k) use(items.items[k]);
+        for (uint32_t k = 0; k < items.size; ++k) use(items.items[k]), refer(items.items[k], pc);
       }
       const bool last = a + 1 == n;
       if (call.kind == Instruction::Kind::Folded) {
