@@ -58,10 +58,11 @@ struct Chain : CallGraph {
   uint8_t op(size_t pc) const { return ops.of(calls[pc]); }
 
   // The call of operator `o` that alone writes `value`, a tensor of `dtype` that only it
-  // (out and return slot) and one other call read; kNone if there is none.
+  // (out and return slot) and one other call read, and no view over its bytes (the rewrite
+  // stops writing it: Note [Aliases in planned memory]); kNone if there is none.
   uint32_t single_producer(const EValue* value, Op o, ScalarType dtype) const {
     if (!owned(value) || !value->is_tensor() || value->to_tensor().dtype() != dtype ||
-        uses[at(value)] != 3)
+        uses[at(value)] != 3 || aliased(value))
       return kNone;
     const uint32_t pc = producer[at(value)];
     if (pc == kNone || op(pc) != o || calls[pc].args.size() != kArgs[o]) return kNone;
