@@ -1,11 +1,13 @@
 """The two layers where MobileNetV2 and EfficientNet-B0 lose most against XNNPACK, as the
-model runs them: the 16 -> 96 1x1 convolution at 112x112 (a relu6 epilogue), then the
-96-channel 3x3 stride-2 depthwise layer that reads its 4.8 MB output, channels last, one
-thread; beside them a plain 4.8 MB store stream, which says how busy the machine's memory is.
+model runs them: the 16 -> 96 1x1 convolution at 112x112, then the 96-channel 3x3 stride-2
+depthwise layer that reads its 4.8 MB output, channels last, one thread, both with
+MobileNetV2's relu6 epilogue or EfficientNet-B0's SiLU; beside them a plain 4.8 MB store
+stream, which says how busy the machine's memory is.
 
 Usage (from the repository root, with the project's Python)::
 
-    python benchmarks/big_plane_pair.py [--calls 40] [--rounds 3] [--level x86-64-v3]
+    python benchmarks/big_plane_pair.py [--calls 40] [--rounds 3] [--activation silu]
+        [--level x86-64-v3]
 
 Compiles a small C++ driver around kernels/optimized/conv_channels_last.h and
 conv_depthwise_channels_last.h with the flags the build gives the optimized library's
@@ -72,7 +74,8 @@ int main(int, char** argv) {
   portable::View4 view;
   view.size[0] = cout, view.size[1] = cin, view.size[2] = view.size[3] = 1;
   view.stride[0] = cin, view.stride[1] = 1, view.stride[2] = view.stride[3] = 1;
-  const rt::Epilogue relu6{rt::EpilogueKind::Clamp, 0.0f, 6.0f};
+  // argv[2]: the activation, as kernel_driver.ACTIVATIONS numbers it.
+  const rt::Epilogue activation{static_cast<rt::EpilogueKind>(atoi(argv[2])), 0.0f, 6.0f};
   std::vector<double> stream, first, second;
   for (int call = 0; call < calls; ++call) {
     double start = cpu_seconds();
@@ -82,11 +85,11 @@ int main(int, char** argv) {
     stream.push_back(cpu_seconds() - start);
     start = cpu_seconds();
     if (!optimized::conv::channels_last_conv(expand, true, true, view, x.data(), w.data(),
-                                             bias.data(), nullptr, relu6, plane))
+                                             bias.data(), nullptr, activation, plane))
       return 2;
     first.push_back(cpu_seconds() - start);
     start = cpu_seconds();
-    if (!optimized::conv::depthwise_nhwc(depthwise, plane, dw.data(), bias.data(), relu6,
+    if (!optimized::conv::depthwise_nhwc(depthwise, plane, dw.data(), bias.data(), activation,
                                          y.data(), taps.data()))
       return 2;
     second.push_back(cpu_seconds() - start);
@@ -105,12 +108,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--calls", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=3)
+    kernel_driver.add_activation_argument(parser)
     kernel_driver.add_level_argument(parser)
     options = parser.parse_args()
     kernel_driver.check_level(parser, options.level)
     print(f"Processor: {latency.processor()}. {options.level}; one thread, thread CPU per call.")
     for round_number in range(1, options.rounds + 1):
-        output = kernel_driver.run_driver(DRIVER, options.level, [str(options.calls)])
+        arguments = [str(options.calls), str(kernel_driver.ACTIVATIONS[options.activation])]
+        output = kernel_driver.run_driver(DRIVER, options.level, arguments)
         print(f"\nRound {round_number}:\n\n| call | least | median |\n|---|---:|---:|")
         print(output, end="")
 

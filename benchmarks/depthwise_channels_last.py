@@ -4,15 +4,17 @@ layer takes on NCHW tensors (Note [Direct depthwise], or [Depthwise channels as 
 
 Usage (from the repository root, with the project's Python)::
 
-    python benchmarks/depthwise_channels_last.py [--rounds 5] [--level x86-64-v4]
+    python benchmarks/depthwise_channels_last.py [--rounds 5] [--activation silu]
+        [--level x86-64-v4]
 
 Compiles a small C++ driver around kernels/optimized/conv_depthwise.h with the flags the
 build gives the optimized library's objects for `--level` (x86-64-v4: 16 channels per
 vector; x86-64-v3: AVX2, 8; by default the machine's own), and prints for each layer class
-(channels, kernel, stride, input plane; padding k / 2, a relu6 epilogue) the time per call
-of each layout, one thread, thread CPU time, the layouts alternating in each round: warm
-(the layer's tensors left in cache by the previous call) and cold (4 MB written between
-calls, as the model's other layers do; the time of that writing subtracted). The shapes
+(channels, kernel, stride, input plane; padding k / 2, a relu6 epilogue or `--activation`'s)
+the time per call of each layout, one thread, thread CPU time, the layouts alternating in
+each round: warm (the layer's tensors left in cache by the previous call) and cold (4 MB
+written between calls, as the model's other layers do; the time of that writing
+subtracted). The shapes
 are benchmarks/depthwise_lanes.py's.
 """
 
@@ -67,7 +69,8 @@ int main(int, char** argv) {
     for (float& v : x) v = uniform(random);
     for (float& v : w) v = uniform(random);
     for (float& v : b) v = uniform(random);
-    const rt::Epilogue e{rt::EpilogueKind::Clamp, 0.0f, 6.0f};
+    // argv[2]: the activation, as kernel_driver.ACTIVATIONS numbers it.
+    const rt::Epilogue e{static_cast<rt::EpilogueKind>(atoi(argv[2])), 0.0f, 6.0f};
     const int reps = 100;
     double times[4] = {};  // NCHW, channels last, then cold
     for (int round = 0; round < rounds; ++round) {
@@ -99,9 +102,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     kernel_driver.add_level_argument(parser)
+    kernel_driver.add_activation_argument(parser)
     options = parser.parse_args()
     kernel_driver.check_level(parser, options.level)
-    output = kernel_driver.run_driver(DRIVER, options.level, [str(options.rounds)])
+    activation = str(kernel_driver.ACTIVATIONS[options.activation])
+    output = kernel_driver.run_driver(DRIVER, options.level, [str(options.rounds), activation])
     print(
         f"{options.level}; one thread, thread CPU time per call, mean of {options.rounds} rounds."
     )

@@ -54,6 +54,16 @@ def add_level_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--level", default=own, choices=LEVELS)
 
 
+# The layers' epilogues by name, as the drivers take them: their numbers in
+# runtime/kernel/epilogue.h's rt::EpilogueKind (relu6 is Clamp to [0, 6]).
+ACTIVATIONS = {"relu6": 2, "silu": 5}
+
+
+def add_activation_argument(parser: argparse.ArgumentParser) -> None:
+    """`--activation`: MobileNetV2's relu6 (the default) or EfficientNet-B0's SiLU."""
+    parser.add_argument("--activation", choices=sorted(ACTIVATIONS), default="relu6")
+
+
 def check_level(parser: argparse.ArgumentParser, level: str) -> None:
     """Refuses, in one line, a level this processor cannot run."""
     if level == "x86-64-v4" and not has_avx512():

@@ -192,22 +192,28 @@ inline Vec finish(Vec x, const TileEpilogue& e, int row, int vec) {
 __attribute__((noinline)) inline void finish_tile(const float* tile, int64_t rows, float* c,
                                                   int64_t ldc, int64_t cols, bool accumulate,
                                                   const TileEpilogue* epilogue) {
-  const rt::Epilogue none{rt::EpilogueKind::None, 0.0f, 0.0f};
-  const rt::Epilogue& active =
-      epilogue != nullptr && epilogue->active != nullptr ? *epilogue->active : none;
+  // The epilogue read once, into locals: c's stores might alias it, so through the pointer
+  // every field would be read again for every vector (Note [Epilogue in registers]).
+  const TileEpilogue fields =
+      epilogue != nullptr ? *epilogue : TileEpilogue{nullptr, nullptr, false, nullptr, false};
+  const rt::Epilogue active =
+      fields.active != nullptr ? *fields.active : rt::Epilogue{rt::EpilogueKind::None, 0.0f, 0.0f};
   // Vector k of the tile: row k / kVecs, its columns from (k % kVecs) kLanes.
   auto at = [&](int64_t k) { return c + k / kVecs * ldc + k % kVecs * kLanes; };
   auto width = [&](int64_t k) { return cols - k % kVecs * kLanes; };  // its lanes inside c
+  // Both inlined into every activation's loop: called per vector, the call clobbered every
+  // vector register, and the activation's constants were reloaded from the stack each time
+  // (SiLU's tiles took twice as long as the same operations in a plain loop).
   optimized::activate_stores<Vec>(
       tile, rows * kVecs, active,
-      [&](int64_t k, Vec x) {
+      [&](int64_t k, Vec x) __attribute__((always_inline)) {
         if (accumulate && width(k) > 0)  // as the vector add of store_tile
           x = x + (width(k) >= kLanes ? load(at(k))
                                       : optimized::load_partial<Vec>(at(k), width(k), 0.0f));
         if (epilogue == nullptr) return x;
-        return finish(x, *epilogue, static_cast<int>(k / kVecs), static_cast<int>(k % kVecs));
+        return finish(x, fields, static_cast<int>(k / kVecs), static_cast<int>(k % kVecs));
       },
-      [&](int64_t k, Vec x) {
+      [&](int64_t k, Vec x) __attribute__((always_inline)) {
         if (width(k) >= kLanes) {
           store(at(k), x);
         } else if (width(k) > 0) {
