@@ -36,6 +36,14 @@ def test_mean_split_over_threads_gives_the_same_bits(runners: Runners, shape: tu
     runners.close(OP, [In(random(shape, 7)), dims, True, None, out], shape[-1] * shape[-2])
 
 
+def test_one_images_squeeze_split_over_threads_gives_the_same_bits(runners: Runners) -> None:
+    """An EfficientNet-B0 squeeze of one image, channels last: the threads split its channels
+    (blocks of four vectors, the last one partial), each channel's sum in the same order."""
+    x = In(random((1, 148, 28, 28), 9), (0, 2, 3, 1))
+    out = Out(np.float32, (1, 148, 1, 1), (0, 2, 3, 1))
+    runners.close(OP, [x, IntList((2, 3)), True, None, out], 28 * 28)
+
+
 @pytest.mark.parametrize("keepdim", [True, False])
 @pytest.mark.parametrize("channels", [3, 70])
 def test_mean_over_pixels_of_channels_last(

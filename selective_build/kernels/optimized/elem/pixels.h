@@ -49,14 +49,20 @@ inline void window_sums(const PixelWindow& w, int64_t c, int64_t n, float count,
   }
 }
 
-// dst[c] = the mean of channel c over the window, for c in [0, channels): Note [Sums over
-// pixels].
-inline void window_mean(const PixelWindow& w, int64_t channels, float count, float* dst) {
-  constexpr int64_t kBlock = 4 * kLanes;
-  int64_t c = 0;
-  for (; c + kBlock <= channels; c += kBlock) window_sums<4>(w, c, kBlock, count, dst);
-  for (; c < channels; c += kLanes)
-    window_sums<1>(w, c, channels - c < kLanes ? channels - c : kLanes, count, dst);
+// Channels summed at once: four vectors of them.
+constexpr int64_t kWindowBlock = 4 * kLanes;
+
+// dst[c] = the mean of channel c over the window, for c in [first, last) (by default every
+// channel, [0, channels)): Note [Sums over pixels]. Each channel's sum is the same whatever
+// range it is in, so threads may split a window's channels.
+inline void window_mean(const PixelWindow& w, int64_t channels, float count, float* dst,
+                        int64_t first = 0, int64_t last = -1) {
+  if (last < 0) last = channels;
+  int64_t c = first;
+  for (; c + kWindowBlock <= last; c += kWindowBlock)
+    window_sums<4>(w, c, kWindowBlock, count, dst);
+  for (; c < last; c += kLanes)
+    window_sums<1>(w, c, last - c < kLanes ? last - c : kLanes, count, dst);
 }
 
 }  // namespace optimized

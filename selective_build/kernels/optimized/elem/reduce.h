@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "kernels/optimized/elem/loops.h"
@@ -69,10 +70,14 @@ inline bool pixels_reduce(const rt::Tensor& self, uint32_t mask, bool mean, rt::
   const float count = mean ? static_cast<float>(pixels) : 1.0f;  // an empty mean: 0 / 0
   const float* x = self.data_as<const float>();
   float* y = out.data_as<float>();
-  split_rows(images, pixels * channels, [&](int64_t first, int64_t last) {
-    for (int64_t n = first; n < last; ++n)
+  // The threads' items: blocks of an image's channels (an SE block's squeeze is one image).
+  const int64_t blocks = (channels + kWindowBlock - 1) / kWindowBlock;
+  split_rows(images * blocks, pixels * kWindowBlock, [&](int64_t first, int64_t last) {
+    for (int64_t item = first; item < last; ++item) {
+      const int64_t n = item / blocks, c = item % blocks * kWindowBlock;
       window_mean(PixelWindow{x + n * self.stride(0), 1, 0, pixels, channels}, channels, count,
-                  y + n * channels);
+                  y + n * channels, c, std::min(c + kWindowBlock, channels));
+    }
   });
   return true;
 }
