@@ -239,21 +239,6 @@ inline void all_channels(const Layer& l, const Row& row, int64_t ox, int64_t kx0
     pixels<R>(l, row, ox, kx0, kx1, std::min(c, channels - kLanes), taps, bias, e, channels);
 }
 
-// Note [Activation after the row]
-// Hardswish, sigmoid and SiLU (some twenty operations for each vector) are applied to an
-// output row once all of it is stored, in one pass over it while it is in cache, rather than
-// to each group's accumulators before their store (direct::activate_rows). There, each
-// group's few vectors went through a call that clobbered every vector register, reloaded
-// the activation's constants and ran too few chains to overlap: SiLU cost 1.0 ns per
-// output against 0.6 in a plain pass (Zen 3, AVX2). The same operations on the same sums,
-// so the same bits; outputs a group computes again (a row's last group, a last vector of
-// channels overlapping the one before) are stored before the pass, so each output is
-// activated once. Relu and clamp (a few operations) stay in registers.
-inline bool activates_after_row(const rt::Epilogue& e) {
-  return e.kind == rt::EpilogueKind::Hardswish || e.kind == rt::EpilogueKind::Sigmoid ||
-         e.kind == rt::EpilogueKind::Silu;
-}
-
 // Output row oy of image n.
 inline void row(const Layer& l, FixedRow fixed, const float* x, const float* taps,
                 const float* bias, const rt::Epilogue& e, float* y, int64_t n, int64_t oy,
@@ -272,8 +257,8 @@ inline void row(const Layer& l, FixedRow fixed, const float* x, const float* tap
   }
   lo = std::min(lo, l.out_w);
   hi = std::max(lo, hi);
-  // Note [Activation after the row]
-  const bool after = activates_after_row(e);
+  // Note [Activation after the store]
+  const bool after = activates_after_store(e);
   const rt::Epilogue inner = after ? rt::Epilogue{rt::EpilogueKind::None, 0.0f, 0.0f} : e;
   if (fixed != nullptr) {
     fixed(l, r, taps, bias, inner, channels, lo, hi);

@@ -29,10 +29,10 @@
 //   one copy of the code serves all chunks: the library stays 15 KB smaller).
 // - The bias starts each accumulator; each tap is one fused multiply-add in the order of
 //   (ky, kx), whatever the block, chunk or thread: a plane's bits depend on the layer alone.
-// - The fused epilogue (Note [Fused epilogue]) is applied before the store: relu and clamp
-//   in registers as the GEMM's store computes them, hardswish, sigmoid and SiLU with the
-//   vector code of their own kernels (kernels/optimized/epilogue.h), out of line, to the
-//   block's rows at once (their chains overlap).
+// - The fused epilogue (Note [Fused epilogue]): relu and clamp in registers before the
+//   store, as the GEMM's store computes them; hardswish, sigmoid and SiLU, with the vector
+//   code of their own kernels (kernels/optimized/epilogue.h), over each plane once it is
+//   stored (Note [Activation after the store]).
 // Other depthwise shapes (dilation, stride 3, kernels not square, planes of fewer output
 // rows than a block) keep the padded phases of Note [Padded depthwise] (conv_depthwise.h).
 // Narrow planes, whose rows fill few of a vector's lanes, take Note [Depthwise channels as
@@ -243,8 +243,13 @@ void row_block(const Layer& l, const float* plane, int64_t oy0, const float* w, 
 template <int K, int S>
 void plane(const Layer& l, const float* x, const float* w, float b, const rt::Epilogue& e,
            float* y) {
+  // Note [Activation after the store]: the whole plane once it is stored (a pass per block
+  // of rows cost more than it saved on 7x7 planes).
+  const bool after = activates_after_store(e);
+  const rt::Epilogue inner = after ? rt::Epilogue{rt::EpilogueKind::None, 0.0f, 0.0f} : e;
   for (int64_t oy = 0; oy < l.out_h; oy += kBlockRows)
-    row_block<K, S, kBlockRows>(l, x, std::min(oy, l.out_h - kBlockRows), w, b, e, y);
+    row_block<K, S, kBlockRows>(l, x, std::min(oy, l.out_h - kBlockRows), w, b, inner, y);
+  if (after) finish_rows(y, 1, l.out_h * l.out_w, 0, nullptr, 0, e);
 }
 
 }  // namespace direct
