@@ -106,12 +106,12 @@ struct CallGraph {
   // ExecuTorch's memory planning may turn a view (a flatten, a reshape) into a second tensor
   // over the same bytes with no instruction between the two: the view is read at run time
   // and written by nobody. A pass that changes how a value's bytes are laid out (Note
-  // [Channels last]), stops writing them (Note [Fusion at load], Note [Unread outs]) or
-  // moves them (Note [Cats in place]) must leave a value that such a tensor reads:
-  // aliased(value) says whether one does. Planned memory is reused by tensors that live at
-  // other times, so a view reads `value` only if `value` was written before the view's
-  // first read and nothing covered the view's bytes in between (an overlap alone took
-  // EfficientNet-B0's activations out of channels last). A ViT's patch convolution,
+  // [Channels last]), stops writing them (Note [Fusion at load], Note [Unread outs], Note
+  // [Quantized calls at load]) or moves them (Note [Cats in place]) must leave a value that
+  // such a tensor reads: aliased(value) says whether one does. Planned memory is reused by
+  // tensors that live at other times, so a view reads `value` only if `value` was written
+  // before the view's first read and nothing covered the view's bytes in between (an
+  // overlap alone took EfficientNet-B0's activations out of channels last). A ViT's patch convolution,
   // flattened and transposed into tokens, is such a value (its out went channels last, and
   // the tokens were read in the wrong order). Call after count().
   bool aliased(const EValue* value) const {
