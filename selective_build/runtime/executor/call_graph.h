@@ -111,9 +111,9 @@ struct CallGraph {
   // such a tensor reads: aliased(value) says whether one does. Planned memory is reused by
   // tensors that live at other times, so a view reads `value` only if `value` was written
   // before the view's first read and nothing covered the view's bytes in between (an
-  // overlap alone took EfficientNet-B0's activations out of channels last). A ViT's patch convolution,
-  // flattened and transposed into tokens, is such a value (its out went channels last, and
-  // the tokens were read in the wrong order). Call after count().
+  // overlap alone took EfficientNet-B0's activations out of channels last). A ViT's patch
+  // convolution, flattened and transposed into tokens, is such a value (its out went
+  // channels last, and the tokens were read in the wrong order). Call after count().
   bool aliased(const EValue* value) const {
     if (!value->is_tensor() || !owned(value) || first[at(value)] == kNone) return false;
     const Tensor& t = value->to_tensor();
