@@ -14,8 +14,7 @@ vector; x86-64-v3: AVX2, 8; by default the machine's own), and prints for each l
 the time per call of each layout, one thread, thread CPU time, the layouts alternating in
 each round: warm (the layer's tensors left in cache by the previous call) and cold (4 MB
 written between calls, as the model's other layers do; the time of that writing
-subtracted). The shapes
-are benchmarks/depthwise_lanes.py's.
+subtracted). The shapes are benchmarks/depthwise_lanes.py's.
 """
 
 from __future__ import annotations
