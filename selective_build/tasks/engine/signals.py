@@ -10,9 +10,11 @@ process-wide, and so is the record of the signals received (Note [Stop signals])
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterator
 from types import TracebackType
 
@@ -22,6 +24,7 @@ _received: list[int] = []  # the stop signals this process has received, in orde
 _raised: list[bool] = []  # whether the one KeyboardInterrupt has been raised
 _holders: list[Callable[[], None]] = []  # while a command runs: what stops it
 _AFTER = "finished tasks are saved, the next build goes on"
+WORKERS_GRACE = 5.0  # seconds an interrupted build waits for its workers (Note [Workers end])
 
 ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], object]
 _other_hooks: list[ExceptHook] = []  # the excepthook for every other exception
@@ -39,6 +42,18 @@ _other_hooks: list[ExceptHook] = []  # the excepthook for every other exception
 # runner sees what happened: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
 # A signal the process ignores stays ignored: Ctrl-C in a background job, a hangup under
 # `nohup`.
+
+# Note [Workers end]
+# ~~~~~~~~~~~~~~~~~~
+# An interrupted build ends once its doit workers have. A worker left running keeps the
+# build lock (its file is open in every worker: tasks/engine/lock.py) and the build's output
+# pipes, so the next build would wait for it forever, and so would whoever reads the
+# output. A worker gets the signal too (from the terminal, or from doit, which terminates
+# its workers when it is interrupted), stops its command and ends, within a second or two
+# (Note [Interrupted commands] in tasks/engine/actions.py). But once in a few hundred
+# interruptions, CI and a stress run saw a worker that was waiting for its next job never
+# run its handler, and wait on. So the build waits for its workers, at most
+# WORKERS_GRACE seconds in all, and kills those still running.
 
 
 def interrupt_on_stop_signals() -> None:
@@ -107,9 +122,21 @@ def _end_interrupted(
     # passed on to this process through its result queue).
     stop = _received[0] if _received else signal.SIGINT
     name = signal.Signals(stop).name
+    _end_workers()
     with contextlib.suppress(OSError):  # after a hangup the terminal may be gone
         print(f"interrupted by {name}: {_AFTER}", file=sys.stderr)
         sys.stdout.flush()
         sys.stderr.flush()
     signal.signal(stop, signal.SIG_DFL)
     os.kill(os.getpid(), stop)
+
+
+def _end_workers() -> None:
+    """Wait for this process's doit workers to end, then kill those still running after
+    WORKERS_GRACE seconds (Note [Workers end])."""
+    deadline = time.monotonic() + WORKERS_GRACE
+    for worker in multiprocessing.active_children():
+        worker.join(max(0.0, deadline - time.monotonic()))
+        if worker.is_alive():
+            worker.kill()
+            worker.join(1.0)
