@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from selective_build.tasks import layout
+from selective_build.tasks.engine import stamp
 from tests.workspace import SMALL_MANIFEST, build_small, doit, executed, small_workspace
 
 SHORTCUT = "(no input moved since the last check)"
@@ -149,3 +151,14 @@ def test_importing_dodo_has_no_effect(workdir: Path) -> None:
     assert (result.returncode, result.stderr) == (0, ""), result.stdout + result.stderr
     assert "'task_build'" in result.stdout and "nothing to do" not in result.stdout
     assert sorted((str(path), path.stat().st_mtime_ns) for path in build.rglob("*")) == before
+
+
+def test_another_copy_of_the_code_is_not_answered_by_the_stamp(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The same folder, manifest and interpreter, but our code imported from another
+    checkout (PYTHONPATH, an editable install): the stamped files are the other copy's,
+    so the stamp's key must differ and the build fall through to doit."""
+    before = stamp._key()
+    monkeypatch.setattr(layout, "source_root", lambda: Path("/elsewhere/selective_build"))
+    assert stamp._key() != before

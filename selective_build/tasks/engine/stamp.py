@@ -83,10 +83,14 @@ def stamp_definitions(run: Run) -> None:
 
 
 def _key() -> dict[str, Any]:
-    """What must be equal besides the files: the run's manifest, interpreter and doit."""
+    """What must be equal besides the files: the run's manifest, interpreter, doit, and
+    which copy of our code runs (the stamped files are that copy's: another checkout
+    importable from the same folder, through PYTHONPATH or an editable install, is other
+    code whose files the stamp never saw)."""
     return {
         "format": FORMAT,
         "cwd": os.getcwd(),
+        "code": str(layout.source_root().resolve()),
         "manifest": str(manifest_path()),
         "build": str(layout.build()),
         "python": sys.version,
