@@ -12,7 +12,9 @@ per call (a 64-byte header, the size and the alignment to 64).
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
+import time
 from pathlib import Path
 
 import numpy as np
@@ -254,3 +256,41 @@ def test_a_weight_made_from_constants_is_made_once(optimized_runner: Path, tmp_p
     prepared, (y,) = run(optimized_runner, tmp_path, save(tmp_path, method), [x], 1)
     assert prepared == packed_b(7, 5)
     np.testing.assert_array_equal(y, bias + x @ (0.5 * wq.astype(np.float32)).T)
+
+
+def advised_huge(pid: int) -> int:
+    """Bytes of the process's mappings advised MADV_HUGEPAGE (`hg` in their VmFlags)."""
+    advised, size = 0, 0
+    for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+        if line.startswith("Size:"):
+            size = int(line.split()[1]) * 1024
+        elif line.startswith("VmFlags:") and "hg" in line.split()[1:]:
+            advised += size
+    return advised
+
+
+@pytest.mark.skipif(
+    not Path("/sys/kernel/mm/transparent_hugepage").exists(),
+    reason="the kernel has no transparent huge pages to advise",
+)
+def test_a_real_models_planned_buffers_are_advised_for_huge_pages(
+    optimized_runner: Path,
+) -> None:
+    """Note [Huge pages] (runtime/core/arena.cpp): MobileNetV2's planned activations, some
+    megabytes, are mapped apart and advised, while the runner runs them."""
+    model = REPO / "examples" / "models" / "mobilenet_v2"
+    command = [optimized_runner, model / "mobilenet_v2.pte", "--input", model / "in0.npy"]
+    runner = subprocess.Popen(
+        [*command, "--iterations", "100000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    deadline = time.monotonic() + 120  # loading takes well under a second
+    try:
+        advised = 0
+        while advised == 0 and runner.poll() is None and time.monotonic() < deadline:
+            with contextlib.suppress(OSError):  # it may end between the poll and the read
+                advised = advised_huge(runner.pid)
+            time.sleep(0.01)
+    finally:
+        runner.kill()
+        _, stderr = runner.communicate()
+    assert advised >= 2 << 20, stderr

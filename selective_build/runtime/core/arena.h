@@ -39,6 +39,8 @@ class Arena {
 
  private:
   struct Block;
+  static Block* map_huge_block(size_t bytes);  // Note [Huge pages] in arena.cpp
+  static void release_block(Block* block);
   Block* head_ = nullptr;
 };
 

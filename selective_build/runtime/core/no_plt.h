@@ -36,6 +36,7 @@ int open(const char*, int, ...) RT_NO_PLT;
 int close(int) RT_NO_PLT;
 int fstat(int, struct stat*) noexcept RT_NO_PLT;
 void* mmap(void*, size_t, int, int, int, off_t) noexcept RT_NO_PLT;
+int madvise(void*, size_t, int) noexcept RT_NO_PLT;
 int munmap(void*, size_t) noexcept RT_NO_PLT;
 int clock_gettime(clockid_t, timespec*) noexcept RT_NO_PLT;
 long strtol(const char*, char**, int) noexcept RT_NO_PLT;
