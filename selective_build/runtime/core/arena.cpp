@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-#if defined(RT_FOLD_CONSTANTS) && defined(__linux__)
+#if defined(RT_PREPARE) && defined(__linux__)
 #include <sys/mman.h>
 #endif
 
@@ -29,8 +29,10 @@ constexpr size_t kCacheLine = 64;
 // MADV_HUGEPAGE, so the kernel backs it with huge pages where it can (the default
 // `transparent_hugepage` setting, `madvise`, gives them to advised mappings only).
 // Advice, not a request: without huge pages the block is ordinary zeroed memory. Measured
-// in benchmarks/RESULTS.md, "Huge pages for the planned buffers".
-#if defined(RT_FOLD_CONSTANTS) && defined(__linux__) && defined(MADV_HUGEPAGE)
+// in benchmarks/RESULTS.md, "Huge pages for the planned buffers". Compiled into the runners
+// that pack weights at load (RT_PREPARE: the optimized library's convolution and matrix
+// products), not into the small portable ones, whose size budgets have no page to spare.
+#if defined(RT_PREPARE) && defined(__linux__) && defined(MADV_HUGEPAGE)
 #define RT_HUGE_BLOCKS 1
 constexpr size_t kHugePage = size_t{2} << 20;
 #endif
@@ -38,8 +40,10 @@ constexpr size_t kHugePage = size_t{2} << 20;
 struct alignas(16) Arena::Block {
   Block* next;
 #ifdef RT_FOLD_CONSTANTS
-  void* data;     // where its bytes start: right after this header, or on the next line
+  void* data;  // where its bytes start: right after this header, or on the next line
+#ifdef RT_HUGE_BLOCKS
   size_t mapped;  // the length of its own mapping (Note [Huge pages]), or 0 from calloc
+#endif
   void* bytes() const { return data; }
 #else
   void* bytes() { return this + 1; }
