@@ -104,7 +104,7 @@ void* Arena::allocate(size_t bytes) {
   if (bytes >= kHugePage) block = map_huge_block(bytes);
 #endif
   if (block == nullptr) {
-    block = static_cast<Block*>(calloc(1, sizeof(Block) + slack + bytes));  // `mapped` is 0
+    block = static_cast<Block*>(calloc(1, sizeof(Block) + slack + bytes));  // any `mapped`: 0
     if (block == nullptr) return nullptr;
 #ifdef RT_FOLD_CONSTANTS
     // ~slack: a line's multiple at or below (slack 63), or the address itself (slack 0).
